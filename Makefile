@@ -1,0 +1,129 @@
+# Makefile: builds libmini_mpi (shared, plus a static archive of the same objects for unit
+# tests), the test programs and benchmarks; runs the test tiers. Non-recursive; outputs under
+# build/. `make help` lists the targets.
+
+CC      ?= cc
+PREFIX  ?= /usr/local
+BUILD   := build
+URCU_CFLAGS := $(shell pkg-config --cflags liburcu-memb liburcu-cds 2>/dev/null)
+CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
+
+WARN    := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+CFLAGS  ?= -O2 -g
+LIB_CFLAGS := -std=c11 -D_GNU_SOURCE -pthread -fPIC -fvisibility=hidden $(WARN) \
+              -Imini_mpi -Imini_mpi/include $(URCU_CFLAGS) -MMD -MP
+ifdef SAN
+  CFLAGS += -fsanitize=$(SAN) -fno-omit-frame-pointer
+  LDFLAGS += -fsanitize=$(SAN)
+endif
+
+# Every .c under mini_mpi/ is part of the library; launch_hook.c only of the shared one.
+LIB_SRCS   := $(sort $(shell find mini_mpi -name '*.c'))
+HOOK_SRC   := mini_mpi/runtime/launch_hook.c
+LIB_OBJS   := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
+CORE_OBJS  := $(filter-out $(BUILD)/obj/$(HOOK_SRC:.c=.o),$(LIB_OBJS))
+SHARED_LIB := $(BUILD)/lib/libmini_mpi.so
+STATIC_LIB := $(BUILD)/lib/libmini_mpi_internal.a
+
+UNIT_SRCS  := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BINS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(UNIT_SRCS))
+MPI_SRCS   := $(sort $(wildcard tests/mpi/*.c))
+MPI_BINS   := $(patsubst tests/mpi/%.c,$(BUILD)/tests/mpi/%,$(MPI_SRCS))
+EXAMPLE_SRCS := $(sort $(wildcard examples/*.c))
+EXAMPLE_BINS := $(patsubst examples/%.c,$(BUILD)/examples/%,$(EXAMPLE_SRCS))
+
+.PHONY: all lib tests test check check-long check-valgrind bench bench-compare demo deps \
+        install uninstall clean help
+
+all: lib tests
+
+lib: $(SHARED_LIB) $(STATIC_LIB)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(LIB_CFLAGS) $(CFLAGS) -c $< -o $@
+
+$(SHARED_LIB): $(LIB_OBJS) mini_mpi/exports.map
+	@mkdir -p $(dir $@)
+	$(CC) -shared -pthread $(LDFLAGS) -Wl,--version-script=mini_mpi/exports.map \
+	    -Wl,-soname,libmini_mpi.so -o $@ $(LIB_OBJS) -ldl
+
+$(STATIC_LIB): $(CORE_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $(CORE_OBJS)
+
+tests: $(UNIT_BINS) $(MPI_BINS) $(EXAMPLE_BINS)
+
+# Unit tests link the library objects directly: they reach internal functions and start their
+# worlds themselves (no launch hook).
+$(BUILD)/tests/unit/%: tests/unit/%.c $(STATIC_LIB) tests/unit/unit_world.h
+	@mkdir -p $(dir $@)
+	$(CC) $(LIB_CFLAGS) $(CFLAGS) -Itests/unit $< -o $@ $(LDFLAGS) $(STATIC_LIB) \
+	    $(CMOCKA_LIBS) -pthread -ldl
+
+# MPI programs are built exactly as users build theirs.
+$(BUILD)/tests/mpi/%: tests/mpi/%.c $(SHARED_LIB) bin/mpicc
+	@mkdir -p $(dir $@)
+	bin/mpicc -std=gnu11 -O1 -g -Wall -Itests/mpi/include $< -o $@
+
+$(BUILD)/examples/%: examples/%.c $(SHARED_LIB) bin/mpicc
+	@mkdir -p $(dir $@)
+	bin/mpicc -std=gnu11 -O2 -g -Wall $< -o $@
+
+deps:
+	scripts/install-deps.sh
+
+test: all
+	tests/run.sh
+
+check: test
+
+check-long: all
+	MINI_MPI_TEST_LONG=1 tests/run.sh
+
+# A representative subset under memcheck (tests/valgrind.list), timeouts scaled.
+check-valgrind: all
+	MINI_MPI_TEST_PREFIX="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite" \
+	MINI_MPI_TEST_TIMEOUT_SCALE=10 tests/run.sh --list tests/valgrind.list
+
+bench: lib
+	bench/run.sh
+
+bench-compare: lib
+	bench/run.sh --compare
+
+demo: deps
+	$(MAKE) all
+	scripts/demo.sh
+
+install: lib
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/mini_mpi \
+	    $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 755 bin/mpicc bin/mpiexec $(DESTDIR)$(PREFIX)/bin/
+	ln -sf mpiexec $(DESTDIR)$(PREFIX)/bin/mpirun
+	install -m 644 mini_mpi/include/*.h $(DESTDIR)$(PREFIX)/include/
+	if ls mini_mpi/include/mini_mpi/*.h >/dev/null 2>&1; then \
+	    install -m 644 mini_mpi/include/mini_mpi/*.h $(DESTDIR)$(PREFIX)/include/mini_mpi/; fi
+	install -m 755 $(SHARED_LIB) $(DESTDIR)$(PREFIX)/lib/
+	sed -e 's|@PREFIX@|$(PREFIX)|g' mini_mpi/mini_mpi.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/mini_mpi.pc
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/mpicc $(DESTDIR)$(PREFIX)/bin/mpiexec $(DESTDIR)$(PREFIX)/bin/mpirun
+	rm -f $(DESTDIR)$(PREFIX)/include/mpi.h $(DESTDIR)$(PREFIX)/include/mpi-ext.h
+	rm -rf $(DESTDIR)$(PREFIX)/include/mini_mpi
+	rm -f $(DESTDIR)$(PREFIX)/lib/libmini_mpi.so $(DESTDIR)$(PREFIX)/lib/pkgconfig/mini_mpi.pc
+
+clean:
+	rm -rf $(BUILD)
+
+help:
+	@echo "make [all]        build the library, tests and examples"
+	@echo "make test         fast test gate (tests/run.sh)"
+	@echo "make check-long   long soaks and sweeps"
+	@echo "make check-valgrind  memcheck on tests/valgrind.list"
+	@echo "make bench        benchmarks (numbers, never pass/fail)"
+	@echo "make bench-compare  side by side with Debian's MPICH and Open MPI"
+	@echo "make demo         install dependencies, build, run the flagship example"
+	@echo "make install PREFIX=/path"
+
+-include $(LIB_OBJS:.o=.d)

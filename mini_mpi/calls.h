@@ -1,0 +1,38 @@
+/*
+ * calls.h: enum mmpi_call, generated from calls.def, and the entry protocol every MPI function
+ * follows (STYLE.md "An MPI entry point reads top to bottom").
+ */
+#ifndef MMPI_CALLS_H
+#define MMPI_CALLS_H
+
+enum mmpi_call {
+#define MMPI_CALL(name) MMPI_CALL_##name,
+#define MMPIX_CALL(name) MMPIX_CALL_##name,
+#include "calls.def"
+#undef MMPI_CALL
+#undef MMPIX_CALL
+    MMPI_CALL_COUNT
+};
+
+/* "MPI_Send" for MMPI_CALL_Send. */
+const char *mmpi_call_name(enum mmpi_call call);
+/* Looks up a call by its printed name ("MPI_Send", "MPIX_Comm_agree"); -1 if unknown. */
+int mmpi_call_by_name(const char *name);
+
+struct mmpi_rank;
+
+/* Entry of an MPI call that requires an initialized, not finalized MPI: returns the calling
+ * rank. Before MPI_Init or after MPI_Finalize the error is fatal (MPI-4.1 §11.2.1). A failed
+ * rank unwinds here. */
+struct mmpi_rank *mmpi_enter(enum mmpi_call call);
+/* Entry of a call allowed at any time (MPI_Initialized, MPI_Get_version, ...). Returns NULL
+ * when called from a thread that belongs to no rank. */
+struct mmpi_rank *mmpi_enter_anytime(enum mmpi_call call);
+
+/* Defines MPI_name as a weak alias of PMPI_name: a tool that defines MPI_name wins, and calls
+ * PMPI_name to reach us (MPI-4.1 §15.2). */
+#define MMPI_STR_(x) #x
+#define MMPI_PROFILED(name) _Pragma(MMPI_STR_(weak MPI_##name = PMPI_##name))
+#define MMPIX_PROFILED(name) _Pragma(MMPI_STR_(weak MPIX_##name = PMPIX_##name))
+
+#endif

@@ -1,0 +1,51 @@
+/*
+ * comm/api.c: MPI entry points of the communicator chapter (MPI-4.1 chapter 7) that exist so
+ * far: MPI_Comm_size and MPI_Comm_rank.
+ */
+#include "mmpi.h"
+
+MMPI_PROFILED(Comm_size)
+int PMPI_Comm_size(MPI_Comm comm, int *size)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_size);
+    struct mmpi_comm *c = mmpi_comm_get(self, comm);
+    int err = MPI_SUCCESS;
+
+    if (!c) {
+        err = MPI_ERR_COMM;
+        goto fn_fail;
+    }
+    if (!size) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    *size = c->core->size;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, c, err, MMPI_CALL_Comm_size);
+    goto fn_exit;
+}
+
+MMPI_PROFILED(Comm_rank)
+int PMPI_Comm_rank(MPI_Comm comm, int *rank)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_rank);
+    struct mmpi_comm *c = mmpi_comm_get(self, comm);
+    int err = MPI_SUCCESS;
+
+    if (!c) {
+        err = MPI_ERR_COMM;
+        goto fn_fail;
+    }
+    if (!rank) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    *rank = c->rank;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, c, err, MMPI_CALL_Comm_rank);
+    goto fn_exit;
+}

@@ -1,0 +1,43 @@
+/*
+ * comm.c: communicator cores and handle resolution. MPI_COMM_WORLD and MPI_COMM_SELF name,
+ * through the calling rank, that rank's own handle objects; other communicators live in the
+ * rank's handle table. Creation and collective construction belong to the communicator
+ * subsystem's later files.
+ */
+#include <stdlib.h>
+
+#include "mmpi.h"
+
+static uint64_t next_context_id = 1; /* atomic; 64-bit, never wraps in practice */
+
+uint64_t mmpi_context_id_new(void)
+{
+    return __atomic_fetch_add(&next_context_id, 1, __ATOMIC_RELAXED);
+}
+
+struct mmpi_comm *mmpi_comm_get(struct mmpi_rank *self, MPI_Comm handle)
+{
+    switch (handle) {
+    case MPI_COMM_WORLD: return &self->world_comm;
+    case MPI_COMM_SELF: return &self->self_comm;
+    default: return mmpi_handle_lookup(self, MMPI_HANDLE_KIND_COMM, handle);
+    }
+}
+
+struct mmpi_comm_core *mmpi_comm_core_new(int size, int *world_ranks)
+{
+    struct mmpi_comm_core *core = mmpi_xcalloc(1, sizeof(*core));
+    core->context_id = mmpi_context_id_new();
+    core->size = size;
+    core->world_ranks = world_ranks;
+    core->refcount = 1;
+    return core;
+}
+
+void mmpi_comm_core_release(struct mmpi_comm_core *core)
+{
+    if (core && __atomic_sub_fetch(&core->refcount, 1, __ATOMIC_ACQ_REL) == 0) {
+        free(core->world_ranks);
+        free(core);
+    }
+}

@@ -1,0 +1,70 @@
+/*
+ * comm.h: communicator objects. A communicator has one shared core (group, context id, revoke
+ * flag: everything all members must agree on) and, per member rank, one handle object (rank in
+ * the communicator, error handler, name: state the standard makes local). MPI_COMM_WORLD and
+ * MPI_COMM_SELF resolve through the calling rank to that rank's own handle objects.
+ * Context ids are 64-bit and never reused (DESIGN §4).
+ */
+#ifndef MMPI_COMM_COMM_H
+#define MMPI_COMM_COMM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mpi.h"
+
+struct mmpi_errhandler;
+struct mmpi_mbox;
+struct mmpi_rank;
+
+/* Matching contexts of a communicator: user point-to-point traffic, and the library's own
+ * (collectives, ULFM), which must never match a user receive. */
+enum { MMPI_CTX_USER = 0, MMPI_CTX_COLL = 1, MMPI_NCTX = 2 };
+
+struct mmpi_comm_core {
+    uint64_t context_id;       /* immutable; never reused */
+    int size;                  /* immutable */
+    int *world_ranks;          /* immutable: comm rank -> world rank */
+    struct mmpi_mbox *mbox[MMPI_NCTX]; /* immutable arrays: one mailbox per member and context */
+    struct mmpi_comm_core *remote; /* immutable: the other group's core (intercomm), or NULL */
+    bool revoked;              /* set once (atomic), never cleared */
+    int refcount;              /* atomic: member handles and pending requests using the core */
+};
+
+struct mmpi_comm {
+    struct mmpi_comm_core *core;         /* immutable */
+    int rank;                            /* immutable: my rank in the communicator */
+    MPI_Comm handle;                     /* immutable: the handle the user sees */
+    struct mmpi_errhandler *errhandler;  /* owning rank; NULL means "not set" (COMM_SELF) */
+    char name[MPI_MAX_OBJECT_NAME];      /* owning rank */
+};
+
+/* A fresh context id, unique in the process for its lifetime. Thread-safe. */
+uint64_t mmpi_context_id_new(void);
+
+/* Resolves a communicator handle for the calling rank; NULL if the handle is not a valid,
+ * live communicator of that rank (then the caller raises MPI_ERR_COMM). */
+struct mmpi_comm *mmpi_comm_get(struct mmpi_rank *self, MPI_Comm handle);
+
+/* Point-to-point addressing. `peer` is a rank of the remote group for an intercommunicator,
+ * of the communicator otherwise (callers have checked its range). */
+static inline int mmpi_comm_remote_size(const struct mmpi_comm *c)
+{
+    return c->core->remote ? c->core->remote->size : c->core->size;
+}
+static inline int mmpi_comm_peer_world(const struct mmpi_comm *c, int peer)
+{
+    const struct mmpi_comm_core *g = c->core->remote ? c->core->remote : c->core;
+    return g->world_ranks[peer];
+}
+
+static inline void mmpi_comm_core_retain(struct mmpi_comm_core *core)
+{
+    __atomic_add_fetch(&core->refcount, 1, __ATOMIC_RELAXED);
+}
+
+/* Creates a core for `size` ranks; world_ranks is taken over (freed with the core). */
+struct mmpi_comm_core *mmpi_comm_core_new(int size, int *world_ranks);
+void mmpi_comm_core_release(struct mmpi_comm_core *core);
+
+#endif

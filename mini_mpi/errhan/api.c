@@ -1,0 +1,250 @@
+/*
+ * errhan/api.c: MPI entry points of the error handling chapter (MPI-4.1 chapter 9), in its
+ * order: error handlers for communicators, then error codes and classes. Bindings only: checks,
+ * then one call into errors.c / errhandler.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mmpi.h"
+
+MMPI_PROFILED(Comm_create_errhandler)
+int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn, MPI_Errhandler *errhandler)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_create_errhandler);
+    int err = MPI_SUCCESS;
+
+    if (!fn || !errhandler) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    struct mmpi_errhandler *e = calloc(1, sizeof(*e));
+    if (!e) {
+        err = MPI_ERR_NO_MEM;
+        goto fn_fail;
+    }
+    e->kind = MMPI_ERRH_USER;
+    e->object = MMPI_ERRH_FOR_COMM;
+    e->fn = (void (*)(void))fn;
+    e->refcount = 1;
+    e->handle = mmpi_handle_new(self, MMPI_HANDLE_KIND_ERRHANDLER, e);
+    if (e->handle == MPI_ERRHANDLER_NULL) {
+        free(e);
+        err = MPI_ERR_NO_MEM;
+        goto fn_fail;
+    }
+    *errhandler = e->handle;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Comm_create_errhandler);
+    goto fn_exit;
+}
+
+static int set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler, enum mmpi_call call)
+{
+    struct mmpi_rank *self = mmpi_enter(call);
+    struct mmpi_comm *c = mmpi_comm_get(self, comm);
+    struct mmpi_errhandler *e = mmpi_errhandler_get(self, errhandler);
+    int err = MPI_SUCCESS;
+
+    if (!c) {
+        err = MPI_ERR_COMM;
+        goto fn_fail;
+    }
+    if (!e || e->object != MMPI_ERRH_FOR_COMM) {
+        err = MPI_ERR_ERRHANDLER;
+        goto fn_fail;
+    }
+    mmpi_errhandler_retain(e);
+    struct mmpi_errhandler *old = c->errhandler;
+    c->errhandler = e;
+    mmpi_errhandler_release(old);
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, c, err, call);
+    goto fn_exit;
+}
+
+MMPI_PROFILED(Comm_set_errhandler)
+int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
+{
+    return set_errhandler(comm, errhandler, MMPI_CALL_Comm_set_errhandler);
+}
+
+MMPI_PROFILED(Errhandler_set)
+int PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler)
+{
+    return set_errhandler(comm, errhandler, MMPI_CALL_Errhandler_set);
+}
+
+static int get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler, enum mmpi_call call)
+{
+    struct mmpi_rank *self = mmpi_enter(call);
+    struct mmpi_comm *c = mmpi_comm_get(self, comm);
+    int err = MPI_SUCCESS;
+
+    if (!c) {
+        err = MPI_ERR_COMM;
+        goto fn_fail;
+    }
+    if (!errhandler) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    /* An unset MPI_COMM_SELF handler reads as the one errors would use: the initial one. */
+    struct mmpi_errhandler *e = c->errhandler ? c->errhandler : mmpi_errhandler_initial();
+    mmpi_errhandler_retain(e); /* MPI-4.1 §9.3: the program frees what get returns */
+    *errhandler = e->handle;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, c, err, call);
+    goto fn_exit;
+}
+
+MMPI_PROFILED(Comm_get_errhandler)
+int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
+{
+    return get_errhandler(comm, errhandler, MMPI_CALL_Comm_get_errhandler);
+}
+
+MMPI_PROFILED(Errhandler_get)
+int PMPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler)
+{
+    return get_errhandler(comm, errhandler, MMPI_CALL_Errhandler_get);
+}
+
+MMPI_PROFILED(Errhandler_create)
+int PMPI_Errhandler_create(MPI_Handler_function *fn, MPI_Errhandler *errhandler)
+{
+    return PMPI_Comm_create_errhandler(fn, errhandler);
+}
+
+MMPI_PROFILED(Comm_call_errhandler)
+int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_call_errhandler);
+    struct mmpi_comm *c = mmpi_comm_get(self, comm);
+
+    if (!c)
+        return mmpi_err_raise_comm(self, NULL, MPI_ERR_COMM, MMPI_CALL_Comm_call_errhandler);
+    mmpi_err_raise_comm(self, c, errorcode, MMPI_CALL_Comm_call_errhandler);
+    return MPI_SUCCESS; /* MPI-4.1 §9.3.4: success once the handler has returned */
+}
+
+MMPI_PROFILED(Errhandler_free)
+int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Errhandler_free);
+    int err = MPI_SUCCESS;
+    struct mmpi_errhandler *e = errhandler ? mmpi_errhandler_get(self, *errhandler) : NULL;
+
+    if (!e) {
+        err = MPI_ERR_ERRHANDLER;
+        goto fn_fail;
+    }
+    if (e->kind == MMPI_ERRH_USER && __atomic_load_n(&e->refcount, __ATOMIC_ACQUIRE) == 1)
+        mmpi_handle_remove(self, MMPI_HANDLE_KIND_ERRHANDLER, e->handle);
+    mmpi_errhandler_release(e);
+    *errhandler = MPI_ERRHANDLER_NULL;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Errhandler_free);
+    goto fn_exit;
+}
+
+MMPI_PROFILED(Error_string)
+int PMPI_Error_string(int errorcode, char *string, int *resultlen)
+{
+    struct mmpi_rank *self = mmpi_enter_anytime(MMPI_CALL_Error_string);
+    int err = MPI_SUCCESS;
+
+    if (!string || !resultlen) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    if (!mmpi_error_string(errorcode, string)) {
+        string[0] = '\0';
+        *resultlen = 0;
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    *resultlen = (int)strlen(string);
+fn_exit:
+    return err;
+fn_fail:
+    if (self && mmpi_rank_phase(self) == MMPI_PHASE_INITIALIZED)
+        err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Error_string);
+    goto fn_exit;
+}
+
+MMPI_PROFILED(Error_class)
+int PMPI_Error_class(int errorcode, int *errorclass)
+{
+    struct mmpi_rank *self = mmpi_enter_anytime(MMPI_CALL_Error_class);
+    int err = errorclass ? mmpi_error_class_of(errorcode, errorclass) : MPI_ERR_ARG;
+
+    if (err != MPI_SUCCESS && self && mmpi_rank_phase(self) == MMPI_PHASE_INITIALIZED)
+        err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Error_class);
+    return err;
+}
+
+MMPI_PROFILED(Add_error_class)
+int PMPI_Add_error_class(int *errorclass)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Add_error_class);
+    int err = errorclass ? mmpi_error_add(-1, errorclass) : MPI_ERR_ARG;
+    if (err != MPI_SUCCESS)
+        err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Add_error_class);
+    return err;
+}
+
+MMPI_PROFILED(Add_error_code)
+int PMPI_Add_error_code(int errorclass, int *errorcode)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Add_error_code);
+    int err = (errorcode && errorclass >= 0) ? mmpi_error_add(errorclass, errorcode) : MPI_ERR_ARG;
+    if (err != MPI_SUCCESS)
+        err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Add_error_code);
+    return err;
+}
+
+MMPI_PROFILED(Add_error_string)
+int PMPI_Add_error_string(int errorcode, const char *string)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Add_error_string);
+    int err = string ? mmpi_error_set_string(errorcode, string) : MPI_ERR_ARG;
+    if (err != MPI_SUCCESS)
+        err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Add_error_string);
+    return err;
+}
+
+static int remove_error(int value, int what, enum mmpi_call call)
+{
+    struct mmpi_rank *self = mmpi_enter(call);
+    int err = mmpi_error_remove(value, what);
+    if (err != MPI_SUCCESS)
+        err = mmpi_err_raise_comm(self, NULL, err, call);
+    return err;
+}
+
+MMPI_PROFILED(Remove_error_class)
+int PMPI_Remove_error_class(int errorclass)
+{
+    return remove_error(errorclass, 'c', MMPI_CALL_Remove_error_class);
+}
+
+MMPI_PROFILED(Remove_error_code)
+int PMPI_Remove_error_code(int errorcode)
+{
+    return remove_error(errorcode, 'd', MMPI_CALL_Remove_error_code);
+}
+
+MMPI_PROFILED(Remove_error_string)
+int PMPI_Remove_error_string(int errorcode)
+{
+    return remove_error(errorcode, 's', MMPI_CALL_Remove_error_string);
+}

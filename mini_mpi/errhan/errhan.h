@@ -1,0 +1,67 @@
+/*
+ * errhan.h: error classes and codes, error handler objects, and the one place that invokes an
+ * error handler (mmpi_err_raise). Lookup follows MPICH's MPIR_Err_return_comm: the object's
+ * handler; with no object, MPI_COMM_SELF's if the program set one, else MPI_COMM_WORLD's.
+ * Handlers run with no internal lock held: they may revoke, shrink, or longjmp out.
+ */
+#ifndef MMPI_ERRHAN_ERRHAN_H
+#define MMPI_ERRHAN_ERRHAN_H
+
+#include "calls.h"
+#include "mpi.h"
+
+struct mmpi_comm;
+struct mmpi_rank;
+
+enum mmpi_errhandler_kind {
+    MMPI_ERRH_FATAL,   /* MPI_ERRORS_ARE_FATAL: one line, job ends */
+    MMPI_ERRH_RETURN,  /* MPI_ERRORS_RETURN */
+    MMPI_ERRH_ABORT,   /* MPI_ERRORS_ABORT: job ends (we have one job: same as fatal, no line) */
+    MMPI_ERRH_USER,    /* a user function */
+};
+
+enum mmpi_errhandler_object { MMPI_ERRH_FOR_COMM, MMPI_ERRH_FOR_WIN, MMPI_ERRH_FOR_FILE,
+                              MMPI_ERRH_FOR_SESSION };
+
+struct mmpi_errhandler {
+    int kind;                        /* immutable: enum mmpi_errhandler_kind */
+    int object;                      /* immutable: enum mmpi_errhandler_object */
+    void (*fn)(void);                /* immutable: user function, cast to its object's type */
+    int refcount;                    /* atomic: handle + objects using it; predefined: unused */
+    int handle;                      /* immutable: MPI_Errhandler value */
+};
+
+extern struct mmpi_errhandler mmpi_errhandler_fatal, mmpi_errhandler_return,
+    mmpi_errhandler_abort;
+
+/* Resolves an MPI_Errhandler for the calling rank; NULL if invalid. */
+struct mmpi_errhandler *mmpi_errhandler_get(struct mmpi_rank *self, MPI_Errhandler h);
+/* Takes / drops a reference (no-op for predefined handlers). Drop frees at zero. */
+void mmpi_errhandler_retain(struct mmpi_errhandler *e);
+void mmpi_errhandler_release(struct mmpi_errhandler *e);
+/* The predefined handler named by MINI_MPI_INITIAL_ERRHANDLER (or fatal). */
+struct mmpi_errhandler *mmpi_errhandler_initial(void);
+
+/* Raises errcode from `call` on communicator comm (NULL: no object, see above). Returns the
+ * code for the caller to return (after a user handler returned, or MPI_ERRORS_RETURN); does not
+ * return for fatal/abort. Must be called with no internal lock held. */
+int mmpi_err_raise_comm(struct mmpi_rank *self, struct mmpi_comm *comm, int errcode,
+                        enum mmpi_call call);
+
+/* Prints "mini_mpi: rank R: MPI_Call: <error string>" and ends the job non-zero. */
+__attribute__((noreturn)) void mmpi_err_fatal(struct mmpi_rank *self, enum mmpi_call call,
+                                              int errcode, const char *detail);
+
+/* Error class of a code (MPI_ERR_UNKNOWN if the code was never defined); and its string. */
+int mmpi_error_class_of(int code, int *errclass);
+const char *mmpi_error_name(int errclass); /* "MPI_ERR_RANK"; NULL for user classes */
+/* Writes the string for code into buf (at least MPI_MAX_ERROR_STRING bytes); false if unknown. */
+int mmpi_error_string(int code, char *buf);
+
+/* Added classes and codes (errors.c). Each returns an MPI error class. */
+int mmpi_error_add(int errclass, int *value);          /* errclass < 0: a new class */
+int mmpi_error_set_string(int code, const char *string);
+int mmpi_error_remove(int value, int what);             /* what: 'c' class, 'd' code, 's' string */
+int mmpi_error_lastused(void);                           /* MPI_LASTUSEDCODE */
+
+#endif

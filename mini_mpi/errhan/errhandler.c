@@ -1,0 +1,93 @@
+/*
+ * errhandler.c: error handler objects and the one place that invokes one. See errhan.h for the
+ * lookup order. A user handler is called with the handle the program knows and may longjmp
+ * out: nothing here holds a lock across the call, and the reference taken for the call is the
+ * only thing that would leak if it does (an error handler object, by design tiny).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mmpi.h"
+
+struct mmpi_errhandler mmpi_errhandler_fatal = {MMPI_ERRH_FATAL, MMPI_ERRH_FOR_COMM, NULL, 1,
+                                                MPI_ERRORS_ARE_FATAL};
+struct mmpi_errhandler mmpi_errhandler_return = {MMPI_ERRH_RETURN, MMPI_ERRH_FOR_COMM, NULL, 1,
+                                                 MPI_ERRORS_RETURN};
+struct mmpi_errhandler mmpi_errhandler_abort = {MMPI_ERRH_ABORT, MMPI_ERRH_FOR_COMM, NULL, 1,
+                                                MPI_ERRORS_ABORT};
+
+struct mmpi_errhandler *mmpi_errhandler_get(struct mmpi_rank *self, MPI_Errhandler h)
+{
+    switch (h) {
+    case MPI_ERRORS_ARE_FATAL: return &mmpi_errhandler_fatal;
+    case MPI_ERRORS_RETURN: return &mmpi_errhandler_return;
+    case MPI_ERRORS_ABORT: return &mmpi_errhandler_abort;
+    default: return mmpi_handle_lookup(self, MMPI_HANDLE_KIND_ERRHANDLER, h);
+    }
+}
+
+void mmpi_errhandler_retain(struct mmpi_errhandler *e)
+{
+    if (e && e->kind == MMPI_ERRH_USER)
+        __atomic_fetch_add(&e->refcount, 1, __ATOMIC_RELAXED);
+}
+
+void mmpi_errhandler_release(struct mmpi_errhandler *e)
+{
+    if (e && e->kind == MMPI_ERRH_USER && __atomic_sub_fetch(&e->refcount, 1, __ATOMIC_ACQ_REL) == 0)
+        free(e);
+}
+
+struct mmpi_errhandler *mmpi_errhandler_initial(void)
+{
+    const char *name = mmpi_world ? mmpi_world->config.initial_errhandler : NULL;
+    if (name && !strcmp(name, "mpi_errors_return"))
+        return &mmpi_errhandler_return;
+    if (name && !strcmp(name, "mpi_errors_abort"))
+        return &mmpi_errhandler_abort;
+    return &mmpi_errhandler_fatal;
+}
+
+void mmpi_err_fatal(struct mmpi_rank *self, enum mmpi_call call, int errcode, const char *detail)
+{
+    char text[MPI_MAX_ERROR_STRING];
+    if (!mmpi_error_string(errcode, text))
+        snprintf(text, sizeof(text), "error code %d", errcode);
+    fprintf(stderr, "mini_mpi: rank %d: %s: %s%s%s\n", self ? self->world_rank : -1,
+            mmpi_call_name(call), text, detail ? ": " : "", detail ? detail : "");
+    mmpi_job_exit((errcode & 0xff) ? (errcode & 0xff) : 1);
+}
+
+int mmpi_err_raise_comm(struct mmpi_rank *self, struct mmpi_comm *comm, int errcode,
+                        enum mmpi_call call)
+{
+    struct mmpi_errhandler *h;
+    MPI_Comm handle;
+
+    if (comm) {
+        h = comm->errhandler ? comm->errhandler : self->world_comm.errhandler;
+        handle = comm->handle;
+    } else if (self->self_comm.errhandler) {
+        h = self->self_comm.errhandler;
+        handle = MPI_COMM_SELF;
+    } else {
+        h = self->world_comm.errhandler;
+        handle = MPI_COMM_WORLD;
+    }
+    if (!h)
+        h = mmpi_errhandler_initial(); /* before MPI_Init */
+    switch (h->kind) {
+    case MMPI_ERRH_RETURN:
+        return errcode;
+    case MMPI_ERRH_ABORT:
+    case MMPI_ERRH_FATAL:
+        mmpi_err_fatal(self, call, errcode, NULL);
+    default:
+        break;
+    }
+    mmpi_errhandler_retain(h);
+    ((MPI_Comm_errhandler_function *)(void *)h->fn)(&handle, &errcode);
+    mmpi_errhandler_release(h);
+    return errcode;
+}

@@ -1,0 +1,12 @@
+/*
+ * mpi-ext.h: MPI extensions, as Open MPI ships them. Programs written for Open MPI's ULFM include
+ * this header for the MPIX_ fault-tolerance interface; it exists here so that such programs
+ * compile unchanged. The error classes MPIX_ERR_PROC_FAILED, MPIX_ERR_PROC_FAILED_PENDING and
+ * MPIX_ERR_REVOKED are in mpi.h; the MPIX_Comm_* functions are added by the ULFM subsystem.
+ */
+#ifndef MINI_MPI_MPI_EXT_H
+#define MINI_MPI_MPI_EXT_H
+
+#include <mpi.h>
+
+#endif

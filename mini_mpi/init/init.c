@@ -1,0 +1,94 @@
+/*
+ * init.c: what MPI_Init and MPI_Finalize do to a rank. Init gives the rank its MPI_COMM_WORLD
+ * and MPI_COMM_SELF handle objects and MPI_INFO_ENV; finalize only closes the rank's MPI
+ * session. Neither synchronizes with other ranks: the world already exists when main() starts,
+ * and MPI_Finalize must succeed even when ranks have failed (ULFM), so it waits for nobody.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "comm/info.h"
+#include "init/init.h"
+#include "mmpi.h"
+
+static const char *thread_level_name(int level)
+{
+    static const char *const names[] = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED",
+                                        "MPI_THREAD_SERIALIZED", "MPI_THREAD_MULTIPLE"};
+    return names[level];
+}
+
+/* MPI-4.1 §11.2.5: the keys of MPI_INFO_ENV. */
+static struct mmpi_info *info_env_new(struct mmpi_rank *self)
+{
+    struct mmpi_info *info = mmpi_info_new();
+    char buf[4096];
+    struct utsname uts;
+
+    if (!info)
+        mmpi_die("out of memory creating MPI_INFO_ENV");
+    if (self->argc > 0)
+        mmpi_info_set(info, "command", self->argv[0]);
+    buf[0] = '\0';
+    for (int i = 1; i < self->argc; i++) {
+        if (i > 1)
+            strncat(buf, " ", sizeof(buf) - strlen(buf) - 1);
+        strncat(buf, self->argv[i], sizeof(buf) - strlen(buf) - 1);
+    }
+    mmpi_info_set(info, "argv", buf);
+    snprintf(buf, sizeof(buf), "%d", self->world->size);
+    mmpi_info_set(info, "maxprocs", buf);
+    mmpi_info_set(info, "soft", buf);
+    if (gethostname(buf, sizeof(buf)) == 0)
+        mmpi_info_set(info, "host", buf);
+    if (uname(&uts) == 0)
+        mmpi_info_set(info, "arch", uts.machine);
+    if (getcwd(buf, sizeof(buf)))
+        mmpi_info_set(info, "wdir", buf);
+    mmpi_info_set(info, "thread_level", thread_level_name(self->thread_level));
+    mmpi_info_set(info, "mpi_initial_errhandler", self->world->config.initial_errhandler);
+    info->handle = MPI_INFO_ENV;
+    return info;
+}
+
+void mmpi_init(struct mmpi_rank *self, int required)
+{
+    struct mmpi_world *w = self->world;
+
+    self->thread_level = required < MPI_THREAD_SINGLE    ? MPI_THREAD_SINGLE
+                         : required > MPI_THREAD_MULTIPLE ? MPI_THREAD_MULTIPLE
+                                                          : required;
+    self->init_thread = pthread_self();
+
+    __atomic_fetch_add(&w->world_core->refcount, 1, __ATOMIC_RELAXED);
+    self->world_comm.core = w->world_core;
+    self->world_comm.rank = self->world_rank;
+    self->world_comm.handle = MPI_COMM_WORLD;
+    self->world_comm.errhandler = mmpi_errhandler_initial();
+    strcpy(self->world_comm.name, "MPI_COMM_WORLD");
+
+    int *me = mmpi_xmalloc(sizeof(int));
+    *me = self->world_rank;
+    self->self_comm.core = mmpi_comm_core_new(1, me);
+    self->self_comm.rank = 0;
+    self->self_comm.handle = MPI_COMM_SELF;
+    self->self_comm.errhandler = NULL; /* unset: errors without an object go to WORLD's */
+    strcpy(self->self_comm.name, "MPI_COMM_SELF");
+
+    self->info_env = info_env_new(self);
+    __atomic_store_n(&self->phase, MMPI_PHASE_INITIALIZED, __ATOMIC_RELEASE);
+}
+
+void mmpi_finalize(struct mmpi_rank *self)
+{
+    __atomic_store_n(&self->phase, MMPI_PHASE_FINALIZED, __ATOMIC_RELEASE);
+    /* The world communicator's core is shared and released with the world; its per-rank
+     * reference and error handler go now. */
+    mmpi_errhandler_release(self->world_comm.errhandler);
+    mmpi_errhandler_release(self->self_comm.errhandler);
+    self->world_comm.errhandler = &mmpi_errhandler_fatal;
+    self->self_comm.errhandler = NULL;
+    __atomic_fetch_sub(&self->world_comm.core->refcount, 1, __ATOMIC_RELAXED);
+}

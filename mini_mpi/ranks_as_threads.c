@@ -1,0 +1,275 @@
+/*
+ * ranks_as_threads.c: the one place that starts and ends ranks. It creates the world, gives
+ * each rank a runtime-owned stack and a thread running main() of the rank's program image,
+ * records how each rank ends, turns an end inside an MPI session into a process failure that
+ * every waiting rank notices, and computes the job's exit status (DESIGN §3, §7).
+ *
+ * Not here: loading private program images (runtime/private_image.c), taking over exit/abort/
+ * raise/kill (runtime/interpose.c), sleeping and waking (runtime/wait.c).
+ *
+ * Invariants: a rank's end is recorded exactly once, under world->lock, by whichever comes first
+ * (its own thread ending, or mmpi_rank_mark_failed from another thread). `failed` is set, with
+ * release order, before any waiter is woken, so a woken waiter that re-checks sees it.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "comm/info.h"
+#include "mmpi.h"
+#include "util/real.h"
+
+__thread struct mmpi_rank *mmpi_self __attribute__((tls_model("initial-exec")));
+struct mmpi_world *mmpi_world;
+
+extern char **environ;
+
+double mmpi_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void mmpi_job_exit(int status)
+{
+    /* Only the two standard streams: fflush(NULL) would also wait for the lock of an input
+     * stream that a rank may be blocked reading. */
+    fflush(stdout);
+    fflush(stderr);
+    mmpi_real__exit(status);
+}
+
+/* Publishes a failure: wakes everyone, and ends the job if fault tolerance is off. */
+static void publish_failure(struct mmpi_rank *r)
+{
+    struct mmpi_world *w = r->world;
+    __atomic_store_n(&r->failed, true, __ATOMIC_RELEASE);
+    __atomic_fetch_add(&w->nfailed, 1, __ATOMIC_SEQ_CST);
+    __atomic_fetch_add(&w->failure_epoch, 1, __ATOMIC_SEQ_CST);
+    if (w->config.verbose)
+        fprintf(stderr, "mini_mpi: rank %d failed (%s)\n", r->world_rank, r->end_cause);
+    if (!w->config.fault_tolerant) {
+        fprintf(stderr,
+                "mini_mpi: rank %d ended before MPI_Finalize (%s) and fault tolerance is off "
+                "(--with-ft no): ending the job\n",
+                r->world_rank, r->end_cause);
+        mmpi_job_exit(r->end_code ? r->end_code : 1);
+    }
+    mmpi_world_wake_all(w);
+}
+
+/* Records the end of rank r; returns false if it had already ended. */
+static bool record_end(struct mmpi_rank *r, int code, const char *cause)
+{
+    struct mmpi_world *w = r->world;
+    bool in_session = mmpi_rank_phase(r) != MMPI_PHASE_FINALIZED;
+    bool initialized = mmpi_rank_phase(r) == MMPI_PHASE_INITIALIZED;
+
+    pthread_mutex_lock(&w->lock);
+    if (r->end != MMPI_END_RUNNING) {
+        pthread_mutex_unlock(&w->lock);
+        return false;
+    }
+    r->end_code = code;
+    r->end_cause = cause;
+    __atomic_store_n(&r->end, initialized ? MMPI_END_KILLED : MMPI_END_NORMAL, __ATOMIC_RELEASE);
+    if (--w->ranks_running == 0)
+        pthread_cond_broadcast(&w->all_ended);
+    pthread_mutex_unlock(&w->lock);
+
+    /* A rank that never finalized is gone for its peers, whatever its exit status counts as:
+     * anything waiting for it must complete (with an error) rather than hang. */
+    if (in_session)
+        publish_failure(r);
+    return true;
+}
+
+void mmpi_rank_end_self(enum mmpi_end how, int code, const char *cause)
+{
+    struct mmpi_rank *self = mmpi_self;
+    (void)how;
+    if (self)
+        record_end(self, code, cause);
+    pthread_exit(NULL);
+}
+
+void mmpi_rank_mark_failed(struct mmpi_rank *rank, int code, const char *cause)
+{
+    record_end(rank, code, cause);
+}
+
+void mmpi_rank_check_alive(struct mmpi_rank *self)
+{
+    if (__builtin_expect(__atomic_load_n(&self->end, __ATOMIC_ACQUIRE) != MMPI_END_RUNNING, 0))
+        pthread_exit(NULL);
+}
+
+/* Runs when a rank's main thread ends by any path, including a user's pthread_exit(). */
+static void rank_thread_cleanup(void *arg)
+{
+    record_end(arg, 0, "main thread exited");
+}
+
+static void *rank_thread(void *arg)
+{
+    struct mmpi_rank *r = arg;
+    int code;
+
+    mmpi_self = r;
+    pthread_cleanup_push(rank_thread_cleanup, r);
+    code = r->main(r->argc, r->argv, environ);
+    record_end(r, code & 0xff, mmpi_rank_phase(r) == MMPI_PHASE_INITIALIZED
+                                   ? "returned from main without MPI_Finalize"
+                                   : "returned from main");
+    pthread_cleanup_pop(0);
+    return NULL;
+}
+
+static char **copy_argv(int argc, char **argv)
+{
+    char **copy = mmpi_xcalloc((size_t)argc + 1, sizeof(char *));
+    for (int i = 0; i < argc; i++)
+        copy[i] = mmpi_xstrdup(argv[i]);
+    return copy;
+}
+
+static struct mmpi_rank *rank_new(struct mmpi_world *w, int world_rank)
+{
+    struct mmpi_rank *r = mmpi_xcalloc(1, sizeof(*r));
+    r->world_rank = world_rank;
+    r->world = w;
+    for (unsigned k = 0; k < sizeof(r->handles) / sizeof(r->handles[0]); k++)
+        mmpi_slots_init(&r->handles[k]);
+    MMPI_CHECK_PTHREAD(pthread_mutex_init(&r->bsend_lock, NULL));
+    return r;
+}
+
+static void rank_free(struct mmpi_rank *r)
+{
+    for (unsigned k = 0; k < sizeof(r->handles) / sizeof(r->handles[0]); k++)
+        mmpi_slots_destroy(&r->handles[k]);
+    pthread_mutex_destroy(&r->bsend_lock);
+    for (int i = 0; i < r->argc; i++)
+        free(r->argv[i]);
+    free(r->argv);
+    mmpi_info_release(r->info_env);
+    if (r->self_comm.core)
+        mmpi_comm_core_release(r->self_comm.core);
+    if (r->stack)
+        munmap(r->stack, r->stack_size);
+    free(r);
+}
+
+/* Maps a stack with a guard page below it. The runtime owns it: it stays mapped after the
+ * rank dies so that a peer still copying from the rank's buffers never faults (DESIGN §3). */
+static void *stack_new(size_t size)
+{
+    void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    mprotect(p, 4096, PROT_NONE);
+    return p;
+}
+
+static int exit_status(struct mmpi_world *w)
+{
+    int first_normal = 0, first_killed = 0, nnormal = 0;
+    for (int i = 0; i < w->size; i++) {
+        struct mmpi_rank *r = w->ranks[i];
+        if (r->end == MMPI_END_NORMAL) {
+            nnormal++;
+            if (!first_normal && r->end_code)
+                first_normal = r->end_code;
+        } else if (r->end == MMPI_END_KILLED && !first_killed) {
+            first_killed = r->end_code ? r->end_code : 1;
+        }
+    }
+    if (w->config.exit_convention == MMPI_EXIT_MPICH && first_killed)
+        return first_killed;
+    if (nnormal == 0)                /* every rank died: nothing survived to report success */
+        return first_killed ? first_killed : 1;
+    return first_normal;
+}
+
+static void world_free(struct mmpi_world *w)
+{
+    for (int i = 0; i < w->size; i++)
+        rank_free(w->ranks[i]);
+    mmpi_comm_core_release(w->world_core);
+    free(w->ranks);
+    pthread_mutex_destroy(&w->lock);
+    pthread_cond_destroy(&w->all_ended);
+    free(w);
+}
+
+int mmpi_world_run(const struct mmpi_launch_config *config, int (*entry)(int, char **, char **),
+                   int argc, char **argv, int (**private_mains)(int, char **, char **))
+{
+    struct mmpi_world *w = mmpi_xcalloc(1, sizeof(*w));
+    pthread_attr_t attr;
+    int status;
+
+    w->config = *config;
+    w->size = config->nranks;
+    w->start_time = mmpi_now();
+    w->ranks = mmpi_xcalloc((size_t)w->size, sizeof(*w->ranks));
+    MMPI_CHECK_PTHREAD(pthread_mutex_init(&w->lock, NULL));
+    MMPI_CHECK_PTHREAD(pthread_cond_init(&w->all_ended, NULL));
+    int *world_ranks = mmpi_xmalloc((size_t)w->size * sizeof(int));
+    for (int i = 0; i < w->size; i++)
+        world_ranks[i] = i;
+    w->world_core = mmpi_comm_core_new(w->size, world_ranks);
+    for (int i = 0; i < w->size; i++) {
+        struct mmpi_rank *r = rank_new(w, i);
+        r->main = private_mains ? private_mains[i] : entry;
+        r->argc = argc;
+        r->argv = copy_argv(argc, argv);
+        r->stack_size = config->stack_size;
+        w->ranks[i] = r;
+    }
+    w->ranks_running = w->size;
+    __atomic_store_n(&mmpi_world, w, __ATOMIC_RELEASE);
+
+    MMPI_CHECK_PTHREAD(pthread_attr_init(&attr));
+    for (int i = 0; i < w->size; i++) {
+        struct mmpi_rank *r = w->ranks[i];
+        r->stack = stack_new(r->stack_size);
+        int rc = r->stack ? pthread_attr_setstack(&attr, r->stack, r->stack_size) : ENOMEM;
+        if (rc == 0)
+            rc = mmpi_real_pthread_create(&r->thread, &attr, rank_thread, r);
+        if (rc != 0) {
+            fprintf(stderr, "mini_mpi: cannot start rank %d of %d: %s\n", i, w->size,
+                    strerror(rc));
+            mmpi_job_exit(2);
+        }
+    }
+    pthread_attr_destroy(&attr);
+
+    pthread_mutex_lock(&w->lock);
+    while (w->ranks_running > 0)
+        pthread_cond_wait(&w->all_ended, &w->lock);
+    pthread_mutex_unlock(&w->lock);
+    status = exit_status(w);
+
+    /* Threads of ranks killed while computing may still run (they can no longer affect MPI):
+     * reclaim the world only when every rank thread has really gone. */
+    bool all_joined = true;
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += 1;
+    for (int i = 0; i < w->size; i++) {
+        if (pthread_timedjoin_np(w->ranks[i]->thread, NULL, &deadline) != 0)
+            all_joined = false;
+    }
+    __atomic_store_n(&mmpi_world, NULL, __ATOMIC_RELEASE);
+    if (all_joined)
+        world_free(w);
+    return status;
+}

@@ -1,0 +1,62 @@
+/*
+ * calls.c: names of the MPI entry points (from calls.def) and the entry checks shared by every
+ * MPI function: the calling rank, its liveness, and the MPI_Init/MPI_Finalize window.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "mmpi.h"
+
+static const char *const call_names[] = {
+#define MMPI_CALL(name) "MPI_" #name,
+#define MMPIX_CALL(name) "MPIX_" #name,
+#include "calls.def"
+#undef MMPI_CALL
+#undef MMPIX_CALL
+};
+
+const char *mmpi_call_name(enum mmpi_call call)
+{
+    return (unsigned)call < MMPI_CALL_COUNT ? call_names[call] : "MPI_(unknown)";
+}
+
+int mmpi_call_by_name(const char *name)
+{
+    for (int i = 0; i < MMPI_CALL_COUNT; i++)
+        if (!strcmp(call_names[i], name))
+            return i;
+    return -1;
+}
+
+struct mmpi_rank *mmpi_enter_anytime(enum mmpi_call call)
+{
+    (void)call;
+    struct mmpi_rank *self = mmpi_self;
+    if (self)
+        mmpi_rank_check_alive(self);
+    return self;
+}
+
+struct mmpi_rank *mmpi_enter(enum mmpi_call call)
+{
+    struct mmpi_rank *self = mmpi_self;
+    if (!self) {
+        fprintf(stderr, "mini_mpi: %s called from a thread that belongs to no rank\n",
+                mmpi_call_name(call));
+        mmpi_job_exit(1);
+    }
+    mmpi_rank_check_alive(self);
+    switch (mmpi_rank_phase(self)) {
+    case MMPI_PHASE_STARTED:
+    case MMPI_PHASE_FINALIZED:
+        /* Erroneous, with no communicator whose handler could apply: fatal, like MPICH. */
+        fprintf(stderr, "mini_mpi: rank %d: %s called %s\n", self->world_rank,
+                mmpi_call_name(call),
+                mmpi_rank_phase(self) == MMPI_PHASE_STARTED ? "before MPI_Init"
+                                                            : "after MPI_Finalize");
+        mmpi_job_exit(1);
+    default:
+        break;
+    }
+    return self;
+}

@@ -1,0 +1,146 @@
+/*
+ * interpose.c: process-wide calls made rank-local (DESIGN §3). libmini_mpi exports exit,
+ * _exit, _Exit, abort, raise, kill, __assert_fail and pthread_create; the program's references
+ * bind here before libc because libmini_mpi is a direct dependency of the executable. Called
+ * from a thread that belongs to no rank, each forwards to libc unchanged.
+ *
+ * From a rank (or a thread it created), a terminating call ends that rank only:
+ * - exit(c), _exit(c), _Exit(c): the rank ends with code c;
+ * - abort(), a failed assert(): as if killed by SIGABRT;
+ * - raise(sig), kill(getpid(), sig): when sig would terminate the process by default and the
+ *   program installed no handler for it (SIGKILL always), as if killed by sig.
+ * Whether the end counts as a process failure depends on the MPI session (ranks_as_threads.c).
+ * A signal from outside the process keeps its normal effect: Ctrl-C still ends the job.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mmpi.h"
+#include "util/real.h"
+
+#define MMPI_EXPORT __attribute__((visibility("default")))
+
+static const char *signal_cause(int sig)
+{
+    switch (sig) {
+    case SIGKILL: return "killed by SIGKILL";
+    case SIGTERM: return "killed by SIGTERM";
+    case SIGINT: return "killed by SIGINT";
+    case SIGABRT: return "aborted (SIGABRT)";
+    case SIGSEGV: return "killed by SIGSEGV";
+    default: return "killed by a signal";
+    }
+}
+
+/* True when delivering sig now would end the process: SIGKILL, or a default-terminating signal
+ * with its disposition still SIG_DFL. */
+static bool terminates_process(int sig)
+{
+    struct sigaction sa;
+    if (sig == SIGKILL)
+        return true;
+    switch (sig) {
+    case SIGHUP: case SIGINT: case SIGQUIT: case SIGILL: case SIGTRAP: case SIGABRT:
+    case SIGBUS: case SIGFPE: case SIGUSR1: case SIGSEGV: case SIGUSR2: case SIGPIPE:
+    case SIGALRM: case SIGTERM: case SIGXCPU: case SIGXFSZ: case SIGVTALRM: case SIGPROF:
+    case SIGSYS:
+        break;
+    default:
+        return false;
+    }
+    if (sigaction(sig, NULL, &sa) != 0)
+        return false;
+    return !(sa.sa_flags & SA_SIGINFO) && sa.sa_handler == SIG_DFL;
+}
+
+MMPI_EXPORT void exit(int status)
+{
+    if (!mmpi_self)
+        mmpi_real_exit(status);
+    mmpi_rank_end_self(MMPI_END_NORMAL, status & 0xff, "called exit()");
+}
+
+MMPI_EXPORT void _exit(int status)
+{
+    if (!mmpi_self)
+        mmpi_real__exit(status);
+    mmpi_rank_end_self(MMPI_END_NORMAL, status & 0xff, "called _exit()");
+}
+
+MMPI_EXPORT void _Exit(int status)
+{
+    if (!mmpi_self)
+        mmpi_real__exit(status);
+    mmpi_rank_end_self(MMPI_END_NORMAL, status & 0xff, "called _Exit()");
+}
+
+MMPI_EXPORT void abort(void)
+{
+    if (!mmpi_self)
+        mmpi_real_abort();
+    mmpi_rank_end_self(MMPI_END_KILLED, 128 + SIGABRT, "called abort()");
+}
+
+/* glibc's assert() calls this; <assert.h> declares it only for its own macro's use. */
+MMPI_EXPORT void __assert_fail(const char *assertion, const char *file, unsigned int line,
+                               const char *function);
+MMPI_EXPORT void __assert_fail(const char *assertion, const char *file, unsigned int line,
+                               const char *function)
+{
+    fprintf(stderr, "%s: %s:%u: %s%sAssertion `%s' failed.\n", program_invocation_short_name,
+            file, line, function ? function : "", function ? ": " : "", assertion);
+    fflush(stderr);
+    abort();
+}
+
+MMPI_EXPORT int raise(int sig)
+{
+    if (!mmpi_self || !terminates_process(sig))
+        return mmpi_real_raise(sig);
+    mmpi_rank_end_self(MMPI_END_KILLED, 128 + sig, signal_cause(sig));
+}
+
+MMPI_EXPORT int kill(pid_t pid, int sig)
+{
+    if (!mmpi_self || pid != getpid() || !terminates_process(sig))
+        return mmpi_real_kill(pid, sig);
+    mmpi_rank_end_self(MMPI_END_KILLED, 128 + sig, signal_cause(sig));
+}
+
+/* A thread created by a rank belongs to that rank: it carries the rank's identity, so its
+ * MPI calls act for the rank and its exit()/kill() end the rank. */
+struct inherited_start {
+    void *(*start)(void *);
+    void *arg;
+    struct mmpi_rank *rank;
+};
+
+static void *start_with_rank(void *p)
+{
+    struct inherited_start s = *(struct inherited_start *)p;
+    free(p);
+    mmpi_self = s.rank;
+    return s.start(s.arg);
+}
+
+MMPI_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
+                               void *(*start)(void *), void *arg)
+{
+    if (!mmpi_self)
+        return mmpi_real_pthread_create(thread, attr, start, arg);
+    struct inherited_start *s = malloc(sizeof(*s));
+    if (!s)
+        return EAGAIN;
+    s->start = start;
+    s->arg = arg;
+    s->rank = mmpi_self;
+    int rc = mmpi_real_pthread_create(thread, attr, start_with_rank, s);
+    if (rc != 0)
+        free(s);
+    return rc;
+}

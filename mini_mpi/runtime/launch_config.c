@@ -1,0 +1,93 @@
+/*
+ * launch_config.c: reads the MINI_MPI_* variables that shape a run (rank count, privatization,
+ * stack size, fault tolerance, exit-status convention, initial error handler, verbosity).
+ * bin/mpiexec sets them from its options; a program started directly reads them too. A bad
+ * value is reported in one line naming the variable, and the launcher exits with status 2
+ * before any rank starts.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "runtime/rank.h"
+#include "util/parse.h"
+
+#define MMPI_MAX_RANKS 32768 /* two mappings per rank stack: stays far below vm.max_map_count */
+
+static bool bad(const char *var, const char *value, const char *expected)
+{
+    fprintf(stderr, "mini_mpi: %s='%s' is invalid: expected %s\n", var, value, expected);
+    return false;
+}
+
+static bool read_bool(const char *var, bool *out)
+{
+    const char *v = getenv(var);
+    if (!v)
+        return true;
+    if (!strcmp(v, "1") || !strcasecmp(v, "yes") || !strcasecmp(v, "true") || !strcasecmp(v, "on"))
+        *out = true;
+    else if (!strcmp(v, "0") || !strcasecmp(v, "no") || !strcasecmp(v, "false") ||
+             !strcasecmp(v, "off"))
+        *out = false;
+    else
+        return bad(var, v, "0 or 1");
+    return true;
+}
+
+bool mmpi_launch_config_read(struct mmpi_launch_config *c)
+{
+    static const char *const handlers[] = {"mpi_errors_are_fatal", "mpi_errors_abort",
+                                           "mpi_errors_return"};
+    const char *v;
+    long n;
+
+    memset(c, 0, sizeof(*c));
+    c->nranks = 1;
+    c->privatize = true;
+    c->stack_size = 8u << 20;
+    c->fault_tolerant = true;
+    c->exit_convention = MMPI_EXIT_OMPI;
+    c->initial_errhandler = handlers[0];
+
+    if ((v = getenv("MINI_MPI_NP"))) {
+        if (!mmpi_parse_long(v, 1, MMPI_MAX_RANKS, &n))
+            return bad("MINI_MPI_NP", v, "a rank count from 1 to 32768");
+        c->nranks = (int)n;
+    }
+    if (!read_bool("MINI_MPI_PRIVATIZE", &c->privatize) ||
+        !read_bool("MINI_MPI_VERBOSE", &c->verbose))
+        return false;
+    if ((v = getenv("MINI_MPI_STACK")) &&
+        !mmpi_parse_size(v, 64u << 10, (size_t)1 << 32, &c->stack_size))
+        return bad("MINI_MPI_STACK", v, "a size from 64k to 4g (suffix k, m or g)");
+    c->stack_size = (c->stack_size + 4095) & ~(size_t)4095;
+    if ((v = getenv("MINI_MPI_FT"))) {
+        if (!strcasecmp(v, "ulfm") || !strcasecmp(v, "mpi"))
+            c->fault_tolerant = true;
+        else if (!strcasecmp(v, "no"))
+            c->fault_tolerant = false;
+        else
+            return bad("MINI_MPI_FT", v, "ulfm, mpi or no");
+    }
+    if ((v = getenv("MINI_MPI_EXIT_STATUS"))) {
+        if (!strcasecmp(v, "ompi"))
+            c->exit_convention = MMPI_EXIT_OMPI;
+        else if (!strcasecmp(v, "mpich"))
+            c->exit_convention = MMPI_EXIT_MPICH;
+        else
+            return bad("MINI_MPI_EXIT_STATUS", v, "ompi or mpich");
+    }
+    if ((v = getenv("MINI_MPI_INITIAL_ERRHANDLER"))) {
+        unsigned i;
+        for (i = 0; i < sizeof(handlers) / sizeof(handlers[0]); i++)
+            if (!strcasecmp(v, handlers[i]))
+                break;
+        if (i == sizeof(handlers) / sizeof(handlers[0]))
+            return bad("MINI_MPI_INITIAL_ERRHANDLER", v,
+                       "mpi_errors_are_fatal, mpi_errors_abort or mpi_errors_return");
+        c->initial_errhandler = handlers[i];
+    }
+    return true;
+}

@@ -1,0 +1,183 @@
+/*
+ * private_image.c: per-rank copies of the program image.
+ *
+ * The executable (linked by mpicc as a PIE with main exported) is read once from /proc/self/exe;
+ * DF_1_PIE is cleared in DT_FLAGS_1 of that copy, because glibc refuses to dlopen an object
+ * marked PIE. Each rank then gets its own memfd holding those bytes, dlopen'ed RTLD_LOCAL
+ * through /proc/self/fd/N: a distinct inode, so the loader maps a fresh object with its own
+ * .data and .bss, while its undefined symbols (MPI_*, libc) bind to the one libmini_mpi and
+ * libc already loaded. dlmopen is not used: glibc allows only 16 namespaces.
+ *
+ * Known limits (docs): globals of other shared libraries are shared; a libc variable the
+ * program reaches through a copy relocation (e.g. optind, when compiled without -fPIC) is
+ * private per copy but libc updates only the original's.
+ */
+#include <dlfcn.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "runtime/private_image.h"
+
+static bool read_self(unsigned char **bytes, size_t *len)
+{
+    int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) < 0) {
+        perror("mini_mpi: cannot read /proc/self/exe");
+        if (fd >= 0)
+            close(fd);
+        return false;
+    }
+    unsigned char *buf = malloc((size_t)st.st_size);
+    size_t done = 0;
+    while (buf && done < (size_t)st.st_size) {
+        ssize_t n = read(fd, buf + done, (size_t)st.st_size - done);
+        if (n <= 0)
+            break;
+        done += (size_t)n;
+    }
+    close(fd);
+    if (!buf || done != (size_t)st.st_size) {
+        fprintf(stderr, "mini_mpi: cannot read /proc/self/exe\n");
+        free(buf);
+        return false;
+    }
+    *bytes = buf;
+    *len = done;
+    return true;
+}
+
+/* Clears DF_1_PIE in the file image. Returns false if the file is not a 64-bit ELF we know. */
+static bool clear_pie_flag(unsigned char *img, size_t len)
+{
+    Elf64_Ehdr *eh = (Elf64_Ehdr *)img;
+    if (len < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
+        eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_phoff + (size_t)eh->e_phnum *
+        sizeof(Elf64_Phdr) > len)
+        return false;
+    if (eh->e_type != ET_DYN)
+        return false; /* not a PIE: cannot be loaded again at another address */
+    Elf64_Phdr *ph = (Elf64_Phdr *)(img + eh->e_phoff);
+    for (int i = 0; i < eh->e_phnum; i++) {
+        if (ph[i].p_type != PT_DYNAMIC)
+            continue;
+        if (ph[i].p_offset + ph[i].p_filesz > len)
+            return false;
+        Elf64_Dyn *d = (Elf64_Dyn *)(img + ph[i].p_offset);
+        size_t n = ph[i].p_filesz / sizeof(*d);
+        for (size_t j = 0; j < n && d[j].d_tag != DT_NULL; j++)
+            if (d[j].d_tag == DT_FLAGS_1)
+                d[j].d_un.d_val &= ~(Elf64_Xword)DF_1_PIE;
+        return true;
+    }
+    return false;
+}
+
+/* glibc's loader reuses an already loaded object whose name matches the path given to dlopen,
+ * before looking at the file. Each image therefore needs a path never used before: its memfd
+ * stays open (a distinct /proc/self/fd/N) until its batch is loaded, and each batch gets a
+ * distinct number of leading slashes, which the kernel ignores. Batches are bounded by the
+ * file descriptor limit, raised to the hard limit first. */
+static int batch_capacity(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+        return 4096;
+    long cap = (long)rl.rlim_cur - 256; /* leave room for what the process already has open */
+    return cap < 16 ? 16 : cap > 65536 ? 65536 : (int)cap;
+}
+
+static int memfd_with(const unsigned char *img, size_t len, int rank)
+{
+    char name[64];
+    snprintf(name, sizeof(name), "mini_mpi-rank-%d", rank);
+    int fd = memfd_create(name, MFD_CLOEXEC);
+    if (fd < 0) {
+        fprintf(stderr, "mini_mpi: cannot create the image of rank %d: %s\n", rank,
+                strerror(errno));
+        return -1;
+    }
+    size_t done = 0;
+    while (done < len) {
+        ssize_t w = write(fd, img + done, len - done);
+        if (w <= 0) {
+            fprintf(stderr, "mini_mpi: cannot write the image of rank %d\n", rank);
+            close(fd);
+            return -1;
+        }
+        done += (size_t)w;
+    }
+    return fd;
+}
+
+static bool load_one(int fd, int batch, int rank, mmpi_main_fn *main_out)
+{
+    char path[128];
+    int slashes = batch + 1;
+    if (slashes > 64) {
+        fprintf(stderr, "mini_mpi: too many ranks for the file descriptor limit\n");
+        return false;
+    }
+    snprintf(path, sizeof(path), "%.*sproc/self/fd/%d", slashes,
+             "////////////////////////////////////////////////////////////////", fd);
+    void *handle = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
+    if (!handle) {
+        fprintf(stderr, "mini_mpi: cannot load the private program image of rank %d: %s\n",
+                rank, dlerror());
+        return false;
+    }
+    *main_out = (mmpi_main_fn)dlsym(handle, "main");
+    if (!*main_out) {
+        fprintf(stderr, "mini_mpi: main is not exported by this program: link it with mpicc "
+                        "(which adds -Wl,--export-dynamic-symbol=main), or set "
+                        "MINI_MPI_PRIVATIZE=0\n");
+        return false;
+    }
+    return true;
+}
+
+bool mmpi_private_images_load(int n, mmpi_main_fn *mains)
+{
+    unsigned char *img;
+    size_t len;
+    bool ok = true;
+
+    if (!read_self(&img, &len))
+        return false;
+    if (!clear_pie_flag(img, len)) {
+        fprintf(stderr, "mini_mpi: this program is not a position-independent executable: "
+                        "link it with mpicc, or set MINI_MPI_PRIVATIZE=0\n");
+        free(img);
+        return false;
+    }
+    int cap = batch_capacity();
+    int *fds = malloc((size_t)cap * sizeof(int));
+    for (int first = 0, batch = 0; ok && first < n; first += cap, batch++) {
+        int count = n - first < cap ? n - first : cap, opened = 0;
+        for (; ok && opened < count; opened++) {
+            fds[opened] = memfd_with(img, len, first + opened);
+            ok = fds[opened] >= 0 && load_one(fds[opened], batch, first + opened,
+                                               &mains[first + opened]);
+            if (fds[opened] < 0)
+                break;
+        }
+        for (int i = 0; i < opened; i++) /* the mappings keep the files alive */
+            close(fds[i]);
+    }
+    free(fds);
+    free(img);
+    return ok;
+}

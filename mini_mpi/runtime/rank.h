@@ -1,0 +1,154 @@
+/*
+ * rank.h: the world and its ranks: the objects ranks_as_threads.c creates, runs and ends.
+ *
+ * A rank is a thread (plus any threads it creates) running main() of its own private copy of the
+ * program. Everything per rank lives in struct mmpi_rank; what all ranks share lives in struct
+ * mmpi_world. mmpi_self (thread-local) names the rank of the calling thread, NULL in threads
+ * that belong to no rank (the launcher).
+ *
+ * Lifecycle of a rank: STARTED -> INITIALIZED (MPI_Init) -> FINALIZED (MPI_Finalize), and at any
+ * point it may end. A rank that ends before MPI_Finalize (exit, abort, a fatal signal, an
+ * injected death, returning from main without finalizing) has *failed* in the ULFM sense: its
+ * `failed` flag is set once, every waiting rank is woken, and the rank never performs another
+ * MPI effect.
+ */
+#ifndef MMPI_RUNTIME_RANK_H
+#define MMPI_RUNTIME_RANK_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "comm/comm.h"
+#include "util/slots.h"
+
+enum mmpi_phase {
+    MMPI_PHASE_STARTED = 0,   /* main() running, MPI_Init not called yet */
+    MMPI_PHASE_INITIALIZED,
+    MMPI_PHASE_FINALIZED,
+};
+
+/* How a rank ended; decides its share of the job's exit status (DESIGN §7). */
+enum mmpi_end {
+    MMPI_END_RUNNING = 0,
+    MMPI_END_NORMAL,   /* returned from main / exit() outside an MPI session: code counts */
+    MMPI_END_KILLED,   /* died inside an MPI session: a process failure */
+};
+
+enum mmpi_exit_convention {
+    MMPI_EXIT_OMPI,   /* Open MPI with ULFM: killed ranks do not fail the job */
+    MMPI_EXIT_MPICH,  /* MPICH -disable-auto-cleanup: any death makes the status non-zero */
+};
+
+struct mmpi_errhandler;
+struct mmpi_info;
+
+/* Launch settings, read from the environment once (runtime/launch_config.c). Immutable. */
+struct mmpi_launch_config {
+    int nranks;                      /* MINI_MPI_NP, default 1 */
+    bool privatize;                  /* MINI_MPI_PRIVATIZE, default true */
+    size_t stack_size;               /* MINI_MPI_STACK, default 8 MiB */
+    bool fault_tolerant;             /* MINI_MPI_FT: ulfm (default) / no */
+    enum mmpi_exit_convention exit_convention; /* MINI_MPI_EXIT_STATUS: ompi / mpich */
+    const char *initial_errhandler;  /* MINI_MPI_INITIAL_ERRHANDLER, canonical lowercase name */
+    bool verbose;                    /* MINI_MPI_VERBOSE */
+};
+
+struct mmpi_rank {
+    int world_rank;                  /* immutable */
+    struct mmpi_world *world;        /* immutable */
+    pthread_t thread;                /* immutable after start: the rank's main thread */
+    void *stack;                     /* immutable; runtime-owned, unmapped only at world end */
+    size_t stack_size;
+    int (*main)(int, char **, char **); /* immutable: main of this rank's program image */
+    int argc;                        /* owning rank only */
+    char **argv;                     /* owning rank only; this rank's private copy */
+
+    int phase;                       /* enum mmpi_phase; written by owner, atomic reads */
+    bool failed;                     /* set once (atomic) when the rank fails; never cleared */
+    int end;                         /* enum mmpi_end; written once under world->lock, atomic reads */
+    int end_code;                    /* exit code, or 128+signal; under world->lock */
+    const char *end_cause;           /* static string for verbose reports; under world->lock */
+
+    int thread_level;                /* set by MPI_Init_thread; read-only after */
+    pthread_t init_thread;           /* the thread that called MPI_Init (MPI_Is_thread_main) */
+    uint32_t wake_word;              /* futex word: bumped by anyone who may unblock the rank */
+    uint32_t sleepers;               /* threads of this rank sleeping on wake_word (atomic) */
+
+    struct mmpi_comm world_comm;     /* this rank's MPI_COMM_WORLD handle object */
+    struct mmpi_comm self_comm;      /* this rank's MPI_COMM_SELF handle object */
+    struct mmpi_info *info_env;      /* MPI_INFO_ENV; immutable after MPI_Init */
+    struct mmpi_slots handles[16];   /* per kind (MMPI_HANDLE_KIND_*): user-created objects */
+    pthread_mutex_t bsend_lock;      /* protects the attached buffer (MPI_Buffer_attach) */
+    void *bsend_buffer;
+    int bsend_size;
+};
+
+struct mmpi_world {
+    struct mmpi_launch_config config; /* immutable */
+    int size;                        /* immutable */
+    struct mmpi_rank **ranks;        /* immutable array; world rank -> rank */
+    struct mmpi_comm_core *world_core; /* shared core of MPI_COMM_WORLD */
+    double start_time;               /* CLOCK_MONOTONIC seconds at world creation */
+
+    pthread_mutex_t lock;            /* protects ranks_running and each rank's end fields */
+    pthread_cond_t all_ended;        /* signalled when ranks_running reaches 0 */
+    int ranks_running;
+    int nfailed;                     /* ranks failed so far (atomic reads allowed) */
+    uint32_t failure_epoch;          /* bumped (atomic) on every failure: cheap "anything new?" */
+};
+
+/* The rank of the calling thread, NULL outside ranks. Inherited by threads a rank creates. */
+extern __thread struct mmpi_rank *mmpi_self __attribute__((tls_model("initial-exec")));
+/* The one world of this process while it runs (NULL before and after). */
+extern struct mmpi_world *mmpi_world;
+
+/* Reads and validates the MINI_MPI_* launch variables. On a bad value prints one line naming it
+ * to stderr and returns false. */
+bool mmpi_launch_config_read(struct mmpi_launch_config *config);
+
+/* Runs a world of config->nranks ranks, each calling entry(argc, argv, envp) (either main of a
+ * private image or, with images == NULL, the given entry in one shared image), and waits until
+ * every rank has ended. Returns the job's exit status (DESIGN §7). */
+int mmpi_world_run(const struct mmpi_launch_config *config,
+                   int (*entry)(int, char **, char **), int argc, char **argv,
+                   int (**private_mains)(int, char **, char **));
+
+/* Ends the calling thread's rank (the rank failed, or ended normally outside an MPI session):
+ * records how, wakes every waiter, and exits the calling thread. Never returns. */
+__attribute__((noreturn)) void mmpi_rank_end_self(enum mmpi_end how, int code, const char *cause);
+
+/* Marks `rank` failed from another thread (the fault injector, a helper thread's exit()).
+ * The rank's own threads unwind at their next MPI entry or wait. */
+void mmpi_rank_mark_failed(struct mmpi_rank *rank, int code, const char *cause);
+
+/* If the calling thread's rank has failed, unwinds the thread (never returns then). Call only
+ * where the thread holds no internal lock. */
+void mmpi_rank_check_alive(struct mmpi_rank *self);
+
+/* Ends the whole job now with `status` (MPI_Abort, fatal errors, fault tolerance off). */
+__attribute__((noreturn)) void mmpi_job_exit(int status);
+
+static inline bool mmpi_rank_is_failed(const struct mmpi_rank *r)
+{
+    return __atomic_load_n(&r->failed, __ATOMIC_ACQUIRE);
+}
+
+static inline int mmpi_rank_phase(const struct mmpi_rank *r)
+{
+    return __atomic_load_n(&r->phase, __ATOMIC_ACQUIRE);
+}
+
+/* ---- Waiting (runtime/wait.c) ---------------------------------------------------------- */
+
+/* Wakes every thread of `rank` sleeping in mmpi_wait_until, so it re-checks its condition. */
+void mmpi_rank_wake(struct mmpi_rank *rank);
+/* Wakes every rank (a failure or revoke may concern anyone). */
+void mmpi_world_wake_all(struct mmpi_world *world);
+/* Waits until ready(arg) is true: a short spin, then sleep on self->wake_word. Whoever changes
+ * what ready() reads must call mmpi_rank_wake(self) afterwards. Unwinds if self fails. May block. */
+void mmpi_wait_until(struct mmpi_rank *self, bool (*ready)(void *arg), void *arg);
+
+double mmpi_now(void); /* CLOCK_MONOTONIC seconds */
+
+#endif

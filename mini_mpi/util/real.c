@@ -1,0 +1,81 @@
+/*
+ * real.c: resolves the libc definitions of the symbols runtime/interpose.c takes over. dlsym with
+ * RTLD_NEXT finds the next definition after this object in the search order, which is libc's.
+ * Resolution is lazy and idempotent (a benign race: every thread stores the same pointer).
+ */
+#include "util/real.h"
+
+#include <dlfcn.h>
+#include <signal.h>
+#include <stdio.h>
+#include <unistd.h>
+
+static void *resolve(const char *name)
+{
+    void *fn = dlsym(RTLD_NEXT, name);
+    if (!fn) {
+        /* Cannot use mmpi_die here: it needs the real abort. */
+        fprintf(stderr, "mini_mpi: cannot resolve libc's %s: %s\n", name, dlerror());
+        _exit(127);
+    }
+    return fn;
+}
+
+#define REAL(type, name)                                                   \
+    static type real_##name(void)                                         \
+    {                                                                      \
+        static type fn;                                                    \
+        type f = __atomic_load_n(&fn, __ATOMIC_ACQUIRE);                   \
+        if (!f) {                                                          \
+            f = (type)resolve(#name);                                      \
+            __atomic_store_n(&fn, f, __ATOMIC_RELEASE);                    \
+        }                                                                  \
+        return f;                                                          \
+    }
+
+typedef void (*exit_fn)(int);
+typedef void (*abort_fn)(void);
+typedef int (*raise_fn)(int);
+typedef int (*kill_fn)(pid_t, int);
+typedef int (*pthread_create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+
+REAL(exit_fn, exit)
+REAL(exit_fn, _exit)
+REAL(abort_fn, abort)
+REAL(raise_fn, raise)
+REAL(kill_fn, kill)
+REAL(pthread_create_fn, pthread_create)
+
+void mmpi_real_exit(int status)
+{
+    real_exit()(status);
+    __builtin_unreachable();
+}
+
+void mmpi_real__exit(int status)
+{
+    real__exit()(status);
+    __builtin_unreachable();
+}
+
+void mmpi_real_abort(void)
+{
+    real_abort()();
+    __builtin_unreachable();
+}
+
+int mmpi_real_raise(int sig)
+{
+    return real_raise()(sig);
+}
+
+int mmpi_real_kill(pid_t pid, int sig)
+{
+    return real_kill()(pid, sig);
+}
+
+int mmpi_real_pthread_create(pthread_t *thread, const pthread_attr_t *attr,
+                             void *(*start)(void *), void *arg)
+{
+    return real_pthread_create()(thread, attr, start, arg);
+}

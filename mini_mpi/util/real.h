@@ -1,0 +1,21 @@
+/*
+ * real.h: the libc functions that mini_mpi interposes (exit, abort, raise, kill, pthread_create,
+ * ...), reached as libc defines them. The library exports its own versions of these symbols so
+ * that a rank calling exit() ends only itself (runtime/interpose.c); the library itself must
+ * call the real ones through these wrappers. Resolved once, with dlsym(RTLD_NEXT).
+ */
+#ifndef MMPI_UTIL_REAL_H
+#define MMPI_UTIL_REAL_H
+
+#include <pthread.h>
+#include <sys/types.h>
+
+__attribute__((noreturn)) void mmpi_real_exit(int status);
+__attribute__((noreturn)) void mmpi_real__exit(int status);
+__attribute__((noreturn)) void mmpi_real_abort(void);
+int mmpi_real_raise(int sig);
+int mmpi_real_kill(pid_t pid, int sig);
+int mmpi_real_pthread_create(pthread_t *thread, const pthread_attr_t *attr,
+                             void *(*start)(void *), void *arg);
+
+#endif
