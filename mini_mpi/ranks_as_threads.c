@@ -26,6 +26,8 @@
 
 __thread struct mmpi_rank *mmpi_self __attribute__((tls_model("initial-exec")));
 struct mmpi_world *mmpi_world;
+/* A world some rank thread outlived (still computing when the job ended): never freed. */
+static struct mmpi_world *abandoned_world;
 
 extern char **environ;
 
@@ -50,7 +52,10 @@ static void publish_failure(struct mmpi_rank *r)
 {
     struct mmpi_world *w = r->world;
     __atomic_store_n(&r->failed, true, __ATOMIC_RELEASE);
-    __atomic_fetch_add(&w->nfailed, 1, __ATOMIC_SEQ_CST);
+    pthread_mutex_lock(&w->lock); /* one writer at a time appends to the failure order */
+    w->failure_order[w->nfailed] = r->world_rank;
+    __atomic_store_n(&w->nfailed, w->nfailed + 1, __ATOMIC_SEQ_CST);
+    pthread_mutex_unlock(&w->lock);
     __atomic_fetch_add(&w->failure_epoch, 1, __ATOMIC_SEQ_CST);
     if (w->config.verbose)
         fprintf(stderr, "mini_mpi: rank %d failed (%s)\n", r->world_rank, r->end_cause);
@@ -204,6 +209,7 @@ static void world_free(struct mmpi_world *w)
         rank_free(w->ranks[i]);
     mmpi_comm_core_release(w->world_core);
     free(w->ranks);
+    free(w->failure_order);
     pthread_mutex_destroy(&w->lock);
     pthread_cond_destroy(&w->all_ended);
     free(w);
@@ -220,6 +226,7 @@ int mmpi_world_run(const struct mmpi_launch_config *config, int (*entry)(int, ch
     w->size = config->nranks;
     w->start_time = mmpi_now();
     w->ranks = mmpi_xcalloc((size_t)w->size, sizeof(*w->ranks));
+    w->failure_order = mmpi_xcalloc((size_t)w->size, sizeof(int));
     MMPI_CHECK_PTHREAD(pthread_mutex_init(&w->lock, NULL));
     MMPI_CHECK_PTHREAD(pthread_cond_init(&w->all_ended, NULL));
     int *world_ranks = mmpi_xmalloc((size_t)w->size * sizeof(int));
@@ -271,5 +278,7 @@ int mmpi_world_run(const struct mmpi_launch_config *config, int (*entry)(int, ch
     __atomic_store_n(&mmpi_world, NULL, __ATOMIC_RELEASE);
     if (all_joined)
         world_free(w);
+    else
+        abandoned_world = w; /* a straggler may still read it; kept reachable on purpose */
     return status;
 }

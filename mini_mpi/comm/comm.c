@@ -7,6 +7,8 @@
 #include <stdlib.h>
 
 #include "mmpi.h"
+#include "coll/board.h"
+#include "pt2pt/match.h"
 
 static uint64_t next_context_id = 1; /* atomic; 64-bit, never wraps in practice */
 
@@ -31,12 +33,18 @@ struct mmpi_comm_core *mmpi_comm_core_new(int size, int *world_ranks)
     core->size = size;
     core->world_ranks = world_ranks;
     core->refcount = 1;
+    for (int ctx = 0; ctx < MMPI_NCTX; ctx++)
+        core->mbox[ctx] = mmpi_mbox_array_new(size, world_ranks);
+    core->board = mmpi_board_new();
     return core;
 }
 
 void mmpi_comm_core_release(struct mmpi_comm_core *core)
 {
     if (core && __atomic_sub_fetch(&core->refcount, 1, __ATOMIC_ACQ_REL) == 0) {
+        for (int ctx = 0; ctx < MMPI_NCTX; ctx++)
+            mmpi_mbox_array_free(core->mbox[ctx], core->size);
+        mmpi_board_free(core->board);
         free(core->world_ranks);
         free(core);
     }

@@ -13,6 +13,7 @@
 
 #include "mpi.h"
 
+struct mmpi_board;
 struct mmpi_errhandler;
 struct mmpi_mbox;
 struct mmpi_rank;
@@ -27,6 +28,7 @@ struct mmpi_comm_core {
     int *world_ranks;          /* immutable: comm rank -> world rank */
     struct mmpi_mbox *mbox[MMPI_NCTX]; /* immutable arrays: one mailbox per member and context */
     struct mmpi_comm_core *remote; /* immutable: the other group's core (intercomm), or NULL */
+    struct mmpi_board *board;  /* immutable: collective rendezvous (coll/board.h) */
     bool revoked;              /* set once (atomic), never cleared */
     int refcount;              /* atomic: member handles and pending requests using the core */
 };
@@ -37,6 +39,11 @@ struct mmpi_comm {
     MPI_Comm handle;                     /* immutable: the handle the user sees */
     struct mmpi_errhandler *errhandler;  /* owning rank; NULL means "not set" (COMM_SELF) */
     char name[MPI_MAX_OBJECT_NAME];      /* owning rank */
+    uint64_t coll_seq;                   /* owning rank: collectives started on this comm */
+    uint64_t ft_seq;                     /* owning rank: agreements and shrinks started; kept
+                                          * apart because revoke never interrupts them */
+    uint8_t *acked;                      /* owning rank: [remote size] failures acknowledged
+                                          * (MPIX_Comm_failure_ack/ack_failed); NULL: none */
 };
 
 /* A fresh context id, unique in the process for its lifetime. Thread-safe. */

@@ -242,6 +242,13 @@ MMPI_API(int, Alloc_mem, (MPI_Aint size, MPI_Info info, void *baseptr));
 MMPI_API(int, Free_mem, (void *base));
 MMPI_API(int, Comm_rank, (MPI_Comm comm, int *rank));
 MMPI_API(int, Comm_size, (MPI_Comm comm, int *size));
+MMPI_API(int, Comm_dup, (MPI_Comm comm, MPI_Comm *newcomm));
+MMPI_API(int, Comm_split, (MPI_Comm comm, int color, int key, MPI_Comm *newcomm));
+MMPI_API(int, Comm_free, (MPI_Comm * comm));
+MMPI_API(int, Comm_compare, (MPI_Comm comm1, MPI_Comm comm2, int *result));
+MMPI_API(int, Comm_test_inter, (MPI_Comm comm, int *flag));
+MMPI_API(int, Comm_set_name, (MPI_Comm comm, const char *comm_name));
+MMPI_API(int, Comm_get_name, (MPI_Comm comm, char *comm_name, int *resultlen));
 
 /* ---- Errors (MPI-4.1 chapter 9) -------------------------------------------------------- */
 MMPI_API(int, Error_string, (int errorcode, char *string, int *resultlen));
@@ -282,5 +289,8 @@ MMPI_API(int, Info_free, (MPI_Info * info));
 /* Chapter fragments, one per subsystem (each has its own extern "C" guard). */
 #include "mini_mpi/datatype.h"
 #include "mini_mpi/pt2pt.h"
+#include "mini_mpi/coll.h"
+#include "mini_mpi/group.h"
+#include "mini_mpi/ulfm.h"
 
 #endif /* MINI_MPI_MPI_H */

@@ -95,6 +95,8 @@ struct mmpi_world {
     pthread_cond_t all_ended;        /* signalled when ranks_running reaches 0 */
     int ranks_running;
     int nfailed;                     /* ranks failed so far (atomic reads allowed) */
+    int *failure_order;              /* [size]: world ranks in the order they failed; entries
+                                      * below nfailed are published before nfailed (release) */
     uint32_t failure_epoch;          /* bumped (atomic) on every failure: cheap "anything new?" */
 };
 

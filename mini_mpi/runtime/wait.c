@@ -15,6 +15,7 @@
 #include "util/futex.h"
 
 #define SPIN_ITERATIONS 200
+#define YIELD_ROUNDS 20
 
 void mmpi_rank_wake(struct mmpi_rank *rank)
 {
@@ -35,6 +36,14 @@ void mmpi_wait_until(struct mmpi_rank *self, bool (*ready)(void *arg), void *arg
         if (ready(arg))
             return;
         mmpi_cpu_relax();
+    }
+    /* Then let other runnable ranks (often the one we wait for, on this core) run a few times
+     * before paying for a sleep and a wake-up: with more ranks than cores this is what makes a
+     * barrier cost a few context switches instead of a futex round trip per rank. */
+    for (int i = 0; i < YIELD_ROUNDS; i++) {
+        if (ready(arg))
+            return;
+        sched_yield();
     }
     for (;;) {
         uint32_t seen = __atomic_load_n(&self->wake_word, __ATOMIC_SEQ_CST);

@@ -47,12 +47,12 @@ MMPI_API(int, Startall, (int count, MPI_Request array_of_requests[]));
 /* Completion. */
 MMPI_API(int, Wait, (MPI_Request *request, MPI_Status *status));
 MMPI_API(int, Test, (MPI_Request *request, int *flag, MPI_Status *status));
-MMPI_API(int, Waitall, (int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[]));
-MMPI_API(int, Testall, (int count, MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[]));
+MMPI_API(int, Waitall, (int count, MPI_Request array_of_requests[], MPI_Status *array_of_statuses));
+MMPI_API(int, Testall, (int count, MPI_Request array_of_requests[], int *flag, MPI_Status *array_of_statuses));
 MMPI_API(int, Waitany, (int count, MPI_Request array_of_requests[], int *index, MPI_Status *status));
 MMPI_API(int, Testany, (int count, MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status));
-MMPI_API(int, Waitsome, (int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status array_of_statuses[]));
-MMPI_API(int, Testsome, (int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status array_of_statuses[]));
+MMPI_API(int, Waitsome, (int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status *array_of_statuses));
+MMPI_API(int, Testsome, (int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status *array_of_statuses));
 MMPI_API(int, Request_free, (MPI_Request *request));
 MMPI_API(int, Request_get_status, (MPI_Request request, int *flag, MPI_Status *status));
 MMPI_API(int, Cancel, (MPI_Request *request));

@@ -1,0 +1,125 @@
+/*
+ * barrier.c: MPI_Barrier and MPI_Ibarrier (MPI-4.1 §6.3, §6.12.1) on the collective board: every
+ * member arrives; nobody leaves before all have arrived. A member that failed without arriving
+ * makes every waiting member's barrier complete with MPI_ERR_PROC_FAILED.
+ */
+#include <stdlib.h>
+
+#include "coll/board.h"
+#include "mmpi.h"
+#include "pt2pt/request.h"
+
+int mmpi_barrier(struct mmpi_rank *self, struct mmpi_comm *c);
+int mmpi_barrier(struct mmpi_rank *self, struct mmpi_comm *c)
+{
+    struct mmpi_comm_core *core = c->core;
+    struct mmpi_board_instance *inst = mmpi_board_arrive(core, c->coll_seq++, c->rank, NULL, NULL);
+    int err = mmpi_board_wait_arrived(self, core, inst);
+    mmpi_board_leave(core, inst);
+    return err;
+}
+
+MMPI_PROFILED(Barrier)
+int PMPI_Barrier(MPI_Comm comm)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Barrier);
+    struct mmpi_comm *c = mmpi_comm_get(self, comm);
+    int err = MPI_SUCCESS;
+
+    if (!c) {
+        err = MPI_ERR_COMM;
+        goto fn_fail;
+    }
+    if (__atomic_load_n(&c->core->revoked, __ATOMIC_ACQUIRE)) {
+        err = MPI_ERR_REVOKED;
+        goto fn_fail;
+    }
+    if (__atomic_load_n(&c->core->revoked, __ATOMIC_ACQUIRE)) {
+        err = MPI_ERR_REVOKED;
+        goto fn_fail;
+    }
+    err = mmpi_barrier(self, c);
+    if (err != MPI_SUCCESS)
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, c, err, MMPI_CALL_Barrier);
+    goto fn_exit;
+}
+
+struct ibarrier_state {
+    struct mmpi_comm_core *core;
+    struct mmpi_board_instance *inst;
+};
+
+static bool ibarrier_poll(struct mmpi_request *req)
+{
+    struct ibarrier_state *s = req->state;
+    if (mmpi_request_is_done(req))
+        return true;
+    int r = mmpi_board_test_arrived(req->owner, s->core, s->inst);
+    if (r == -1)
+        return false;
+    /* Only the owner polls its request, so completing here cannot race. */
+    mmpi_board_leave(s->core, s->inst);
+    s->inst = NULL;
+    req->status.MPI_SOURCE = MPI_ANY_SOURCE;
+    req->status.MPI_TAG = MPI_ANY_TAG;
+    mmpi_request_complete(req, r);
+    return true;
+}
+
+static void ibarrier_free(struct mmpi_request *req)
+{
+    struct ibarrier_state *s = req->state;
+    if (s->inst)
+        mmpi_board_leave(s->core, s->inst);
+    mmpi_comm_core_release(s->core);
+    free(s);
+}
+
+MMPI_PROFILED(Ibarrier)
+int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Ibarrier);
+    struct mmpi_comm *c = mmpi_comm_get(self, comm);
+    int err = MPI_SUCCESS;
+
+    if (!c) {
+        err = MPI_ERR_COMM;
+        goto fn_fail;
+    }
+    if (__atomic_load_n(&c->core->revoked, __ATOMIC_ACQUIRE)) {
+        err = MPI_ERR_REVOKED;
+        goto fn_fail;
+    }
+    if (__atomic_load_n(&c->core->revoked, __ATOMIC_ACQUIRE)) {
+        err = MPI_ERR_REVOKED;
+        goto fn_fail;
+    }
+    if (!request) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    struct ibarrier_state *s = mmpi_xmalloc(sizeof(*s));
+    s->core = c->core;
+    mmpi_comm_core_retain(c->core);
+    s->inst = mmpi_board_arrive(c->core, c->coll_seq++, c->rank, NULL, NULL);
+    struct mmpi_request *req = mmpi_request_new(self, MMPI_REQ_OTHER);
+    req->comm = comm;
+    req->state = s;
+    req->poll = ibarrier_poll;
+    req->free_state = ibarrier_free;
+    if (mmpi_request_handle_new(self, req) == MPI_REQUEST_NULL) {
+        err = MPI_ERR_NO_MEM; /* the arrival stands: the others are not blocked by us */
+        mmpi_request_release(req);
+        goto fn_fail;
+    }
+    *request = req->handle;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, c, err, MMPI_CALL_Ibarrier);
+    goto fn_exit;
+}

@@ -1,0 +1,249 @@
+/*
+ * board.c: the collective rendezvous of board.h.
+ *
+ * Memory order: a member writes its deposit, then increments `arrived` (release); a reader
+ * that sees arrived == size (acquire) sees every deposit. Departure is symmetric.
+ */
+#include "coll/board.h"
+
+#include <stdlib.h>
+
+#include "mmpi.h"
+
+/* Stands for a NULL deposit, so that "arrived" and "deposited NULL" differ. */
+static const char null_deposit;
+
+struct mmpi_board *mmpi_board_new(void)
+{
+    struct mmpi_board *b = mmpi_xcalloc(1, sizeof(*b));
+    MMPI_CHECK_PTHREAD(pthread_mutex_init(&b->lock, NULL));
+    return b;
+}
+
+void mmpi_board_free(struct mmpi_board *board)
+{
+    if (!board)
+        return;
+    /* Instances left by members that failed before leaving. */
+    while (board->instances) {
+        struct mmpi_board_instance *next = board->instances->next;
+        free(board->instances->result);
+        free(board->instances);
+        board->instances = next;
+    }
+    pthread_mutex_destroy(&board->lock);
+    free(board);
+}
+
+const void *mmpi_board_deposit(const struct mmpi_board_instance *inst, int i)
+{
+    const void *d = __atomic_load_n(&inst->deposit[i], __ATOMIC_ACQUIRE);
+    return d == &null_deposit ? NULL : d;
+}
+
+static void wake_members(struct mmpi_comm_core *core)
+{
+    struct mmpi_world *w = __atomic_load_n(&mmpi_world, __ATOMIC_ACQUIRE);
+    for (int i = 0; i < core->size; i++)
+        mmpi_rank_wake(w->ranks[core->world_ranks[i]]);
+}
+
+/* Runs the combine step exactly once (the last arriver and a settling survivor may race) and
+ * publishes completion. */
+static void complete_once(struct mmpi_comm_core *core, struct mmpi_board_instance *inst,
+                          mmpi_board_combine_fn *combine)
+{
+    struct mmpi_board *b = core->board;
+    bool ran = false;
+    pthread_mutex_lock(&b->lock);
+    if (!__atomic_load_n(&inst->complete, __ATOMIC_ACQUIRE)) {
+        if (combine)
+            combine(inst, core);
+        __atomic_store_n(&inst->complete, 1, __ATOMIC_RELEASE);
+        ran = true;
+    }
+    pthread_mutex_unlock(&b->lock);
+    if (ran)
+        wake_members(core);
+}
+
+struct mmpi_board_instance *mmpi_board_arrive(struct mmpi_comm_core *core, uint64_t seq, int me,
+                                              const void *deposit,
+                                              mmpi_board_combine_fn *combine)
+{
+    struct mmpi_board *b = core->board;
+    struct mmpi_board_instance *inst;
+
+    pthread_mutex_lock(&b->lock);
+    for (inst = b->instances; inst && inst->seq != seq; inst = inst->next)
+        ;
+    if (!inst) {
+        size_t deposits = (size_t)core->size * sizeof(inst->deposit[0]);
+        inst = mmpi_xcalloc(1, sizeof(*inst) + deposits + (size_t)core->size);
+        inst->departed_flags = (uint8_t *)inst->deposit + deposits;
+        inst->seq = seq;
+        inst->users = core->size;
+        inst->next = b->instances;
+        b->instances = inst;
+    }
+    pthread_mutex_unlock(&b->lock);
+
+    __atomic_store_n(&inst->deposit[me], deposit ? deposit : (const void *)&null_deposit,
+                     __ATOMIC_RELEASE);
+    if (__atomic_add_fetch(&inst->arrived, 1, __ATOMIC_ACQ_REL) == core->size)
+        complete_once(core, inst, combine);
+    return inst;
+}
+
+/* Whether some member that has not done `what` (arrive: deposit still NULL; depart: counted
+ * separately by the caller) has failed. */
+static bool missing_member_failed(struct mmpi_comm_core *core, struct mmpi_board_instance *inst)
+{
+    struct mmpi_world *w = __atomic_load_n(&mmpi_world, __ATOMIC_ACQUIRE);
+    for (int i = 0; i < core->size; i++) {
+        if (!__atomic_load_n(&inst->deposit[i], __ATOMIC_ACQUIRE) &&
+            mmpi_rank_is_failed(w->ranks[core->world_ranks[i]]))
+            return true;
+    }
+    return false;
+}
+
+int mmpi_board_test_arrived(struct mmpi_rank *self, struct mmpi_comm_core *core,
+                            struct mmpi_board_instance *inst)
+{
+    (void)self;
+    if (__atomic_load_n(&inst->complete, __ATOMIC_ACQUIRE))
+        return MPI_SUCCESS;
+    if (__atomic_load_n(&core->revoked, __ATOMIC_ACQUIRE))
+        return MPI_ERR_REVOKED;
+    if (__atomic_load_n(&mmpi_world->nfailed, __ATOMIC_ACQUIRE) > 0 &&
+        missing_member_failed(core, inst))
+        return MPI_ERR_PROC_FAILED;
+    return -1;
+}
+
+struct arrival_wait {
+    struct mmpi_rank *self;
+    struct mmpi_comm_core *core;
+    struct mmpi_board_instance *inst;
+    int result;
+};
+
+static bool arrival_ready(void *arg)
+{
+    struct arrival_wait *a = arg;
+    a->result = mmpi_board_test_arrived(a->self, a->core, a->inst);
+    return a->result != -1;
+}
+
+int mmpi_board_wait_arrived(struct mmpi_rank *self, struct mmpi_comm_core *core,
+                            struct mmpi_board_instance *inst)
+{
+    struct arrival_wait a = {self, core, inst, -1};
+    if (!arrival_ready(&a))
+        mmpi_wait_until(self, arrival_ready, &a);
+    return a.result;
+}
+
+void mmpi_board_depart(struct mmpi_comm_core *core, struct mmpi_board_instance *inst, int me)
+{
+    __atomic_store_n(&inst->departed_flags[me], 1, __ATOMIC_RELEASE);
+    if (__atomic_add_fetch(&inst->departed, 1, __ATOMIC_ACQ_REL) == core->size)
+        wake_members(core);
+}
+
+bool mmpi_board_test_departed(struct mmpi_rank *self, struct mmpi_comm_core *core,
+                              struct mmpi_board_instance *inst)
+{
+    (void)self;
+    int departed = __atomic_load_n(&inst->departed, __ATOMIC_ACQUIRE);
+    if (departed == core->size)
+        return true;
+    if (__atomic_load_n(&mmpi_world->nfailed, __ATOMIC_ACQUIRE) == 0)
+        return false;
+    /* Failed members never depart: done when every live member has. */
+    struct mmpi_world *w = mmpi_world;
+    for (int i = 0; i < core->size; i++) {
+        if (!__atomic_load_n(&inst->departed_flags[i], __ATOMIC_ACQUIRE) &&
+            !mmpi_rank_is_failed(w->ranks[core->world_ranks[i]]))
+            return false;
+    }
+    return true;
+}
+
+struct departure_wait {
+    struct mmpi_rank *self;
+    struct mmpi_comm_core *core;
+    struct mmpi_board_instance *inst;
+};
+
+static bool departure_ready(void *arg)
+{
+    struct departure_wait *d = arg;
+    return mmpi_board_test_departed(d->self, d->core, d->inst);
+}
+
+void mmpi_board_wait_departed(struct mmpi_rank *self, struct mmpi_comm_core *core,
+                              struct mmpi_board_instance *inst)
+{
+    struct departure_wait d = {self, core, inst};
+    if (!departure_ready(&d))
+        mmpi_wait_until(self, departure_ready, &d);
+}
+
+void mmpi_board_leave(struct mmpi_comm_core *core, struct mmpi_board_instance *inst)
+{
+    struct mmpi_board *b = core->board;
+    pthread_mutex_lock(&b->lock);
+    if (--inst->users == 0) {
+        for (struct mmpi_board_instance **p = &b->instances; *p; p = &(*p)->next) {
+            if (*p == inst) {
+                *p = inst->next;
+                break;
+            }
+        }
+        free(inst->result); /* combine results are single malloc'ed blocks */
+        free(inst);
+    }
+    pthread_mutex_unlock(&b->lock);
+}
+
+int mmpi_board_test_settled(struct mmpi_comm_core *core, struct mmpi_board_instance *inst,
+                            mmpi_board_combine_fn *combine)
+{
+    if (__atomic_load_n(&inst->complete, __ATOMIC_ACQUIRE))
+        return MPI_SUCCESS;
+    struct mmpi_world *w = __atomic_load_n(&mmpi_world, __ATOMIC_ACQUIRE);
+    for (int i = 0; i < core->size; i++) {
+        if (!__atomic_load_n(&inst->deposit[i], __ATOMIC_ACQUIRE) &&
+            !mmpi_rank_is_failed(w->ranks[core->world_ranks[i]]))
+            return -1; /* a live member has not arrived yet */
+    }
+    complete_once(core, inst, combine);
+    return MPI_SUCCESS;
+}
+
+struct settle_wait {
+    struct mmpi_comm_core *core;
+    struct mmpi_board_instance *inst;
+    mmpi_board_combine_fn *combine;
+};
+
+static bool settled(void *arg)
+{
+    struct settle_wait *s = arg;
+    return mmpi_board_test_settled(s->core, s->inst, s->combine) != -1;
+}
+
+void mmpi_board_wait_settled(struct mmpi_rank *self, struct mmpi_comm_core *core,
+                             struct mmpi_board_instance *inst, mmpi_board_combine_fn *combine)
+{
+    struct settle_wait s = {core, inst, combine};
+    if (!settled(&s))
+        mmpi_wait_until(self, settled, &s);
+}
+
+bool mmpi_board_arrived(const struct mmpi_board_instance *inst, int i)
+{
+    return __atomic_load_n(&inst->deposit[i], __ATOMIC_ACQUIRE) != NULL;
+}

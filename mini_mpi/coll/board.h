@@ -1,0 +1,85 @@
+/*
+ * board.h: the rendezvous every collective is built on. Ranks share one address space, so a
+ * collective needs no messages: each member *deposits* a pointer (to its buffers and
+ * arguments) on the communicator's board under the collective's sequence number, waits until
+ * every member has arrived, reads the others' deposits directly (one copy, by the reader), and
+ * then waits until every member has finished reading before its own buffers may change.
+ *
+ * Failure-aware by construction (DESIGN §5): a wait completes with MPI_ERR_PROC_FAILED when a
+ * member has failed without arriving (arrival) or while others still read (departure never waits
+ * for the dead). A member that arrived and then died leaves a deposit that stays readable: rank
+ * memory is never unmapped while the world runs.
+ *
+ * Instances are created by the first arriver and freed by the last member to leave, so any
+ * number of nonblocking collectives may be outstanding on one communicator.
+ */
+#ifndef MMPI_COLL_BOARD_H
+#define MMPI_COLL_BOARD_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+struct mmpi_comm_core;
+struct mmpi_rank;
+
+struct mmpi_board_instance {
+    uint64_t seq;                       /* immutable: the collective's number on the comm */
+    int arrived;                        /* atomic */
+    int complete;                       /* atomic: all arrived and the combine step (if any) ran */
+    void *result;                       /* written by the combine step before `complete` */
+    int departed;                       /* atomic: how many members departed */
+    uint8_t *departed_flags;            /* [comm size], atomic bytes: which ones */
+    int users;                          /* board lock: members that have not left */
+    struct mmpi_board_instance *next;   /* board lock */
+    const void *deposit[];              /* [comm size]; NULL until the member arrives */
+};
+
+/* Member i's deposit (NULL if it deposited NULL or has not arrived). */
+const void *mmpi_board_deposit(const struct mmpi_board_instance *inst, int i);
+
+struct mmpi_board {
+    pthread_mutex_t lock;
+    struct mmpi_board_instance *instances;
+};
+
+struct mmpi_board *mmpi_board_new(void);
+void mmpi_board_free(struct mmpi_board *board);
+
+/* Deposits `deposit` as member `me` of collective `seq` and counts the arrival; the last
+ * arriver runs `combine` (may be NULL) on the full board, which may set inst->result, then
+ * marks the instance complete and wakes every member. Returns the instance. */
+typedef void mmpi_board_combine_fn(struct mmpi_board_instance *inst,
+                                   struct mmpi_comm_core *core);
+struct mmpi_board_instance *mmpi_board_arrive(struct mmpi_comm_core *core, uint64_t seq, int me,
+                                              const void *deposit,
+                                              mmpi_board_combine_fn *combine);
+/* Non-blocking check of arrival: MPI_SUCCESS when all arrived, MPI_ERR_REVOKED when the
+ * communicator was revoked, MPI_ERR_PROC_FAILED when a member failed without arriving, -1 when
+ * still waiting. */
+int mmpi_board_test_arrived(struct mmpi_rank *self, struct mmpi_comm_core *core,
+                            struct mmpi_board_instance *inst);
+/* Blocking form of the above. */
+int mmpi_board_wait_arrived(struct mmpi_rank *self, struct mmpi_comm_core *core,
+                            struct mmpi_board_instance *inst);
+/* Counts this member as done reading. */
+void mmpi_board_depart(struct mmpi_comm_core *core, struct mmpi_board_instance *inst, int me);
+/* True once every member that is still alive has departed (the caller's buffers are free). */
+bool mmpi_board_test_departed(struct mmpi_rank *self, struct mmpi_comm_core *core,
+                              struct mmpi_board_instance *inst);
+void mmpi_board_wait_departed(struct mmpi_rank *self, struct mmpi_comm_core *core,
+                              struct mmpi_board_instance *inst);
+/* Fault-tolerant completion, for agreement and shrink (never interrupted by revoke): settled
+ * once every member has arrived or failed; whoever sees that first runs `combine` (once), with
+ * failed members' deposits absent (mmpi_board_arrived false). MPI_SUCCESS or -1 (waiting). */
+int mmpi_board_test_settled(struct mmpi_comm_core *core, struct mmpi_board_instance *inst,
+                            mmpi_board_combine_fn *combine);
+void mmpi_board_wait_settled(struct mmpi_rank *self, struct mmpi_comm_core *core,
+                             struct mmpi_board_instance *inst, mmpi_board_combine_fn *combine);
+/* Whether member i has arrived (its deposit is on the board). */
+bool mmpi_board_arrived(const struct mmpi_board_instance *inst, int i);
+
+/* Drops this member's use of the instance; the last one frees it. */
+void mmpi_board_leave(struct mmpi_comm_core *core, struct mmpi_board_instance *inst);
+
+#endif

@@ -1,0 +1,516 @@
+/*
+ * api_construct.c: MPI entry points that create and free datatypes (MPI-4.1 §5.1.2 - §5.1.4,
+ * §5.1.7 resized, §5.1.9 commit and free, §5.1.10 dup), in the chapter's order, then the MPI-1
+ * names removed in MPI-3.0. Bindings only: resolve handles, check arguments, then one call into
+ * construct.c / subarray.c / darray.c and publish the new handle. Errors have no object, so they
+ * go to the default handler (MPI_COMM_SELF's if set, else MPI_COMM_WORLD's).
+ */
+#include <stdlib.h>
+
+#include "datatype/build.h"
+#include "mmpi.h"
+
+/* Block lengths must exist and be >= 0 (MPI_ERR_ARG otherwise). */
+static bool bad_blocklengths(int count, const int *blocklengths)
+{
+    if (count > 0 && !blocklengths)
+        return true;
+    for (int i = 0; i < count; i++)
+        if (blocklengths[i] < 0)
+            return true;
+    return false;
+}
+
+/* Publishes the result of a constructor: impl_err is what the constructor returned, *dt what
+ * it made (read only after the call: argument evaluation order is unspecified). */
+static int publish(struct mmpi_rank *self, int impl_err, struct mmpi_datatype **dt,
+                   MPI_Datatype *newtype)
+{
+    return impl_err ? impl_err : mmpi_dt_publish(self, *dt, newtype);
+}
+
+MMPI_PROFILED(Type_contiguous)
+int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_contiguous);
+    struct mmpi_datatype *old = mmpi_datatype_get(self, oldtype), *dt = NULL;
+    int err = MPI_SUCCESS;
+
+    if (count < 0) {
+        err = MPI_ERR_COUNT;
+        goto fn_fail;
+    }
+    if (!old) {
+        err = MPI_ERR_TYPE;
+        goto fn_fail;
+    }
+    if (!newtype) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    err = publish(self, mmpi_type_contiguous(count, old, &dt), &dt, newtype);
+    if (err)
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_contiguous);
+    goto fn_exit;
+}
+
+MMPI_PROFILED(Type_vector)
+int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
+                     MPI_Datatype *newtype)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_vector);
+    struct mmpi_datatype *old = mmpi_datatype_get(self, oldtype), *dt = NULL;
+    int err = MPI_SUCCESS;
+
+    if (count < 0) {
+        err = MPI_ERR_COUNT;
+        goto fn_fail;
+    }
+    if (!old) {
+        err = MPI_ERR_TYPE;
+        goto fn_fail;
+    }
+    if (blocklength < 0 || !newtype) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    err = publish(self, mmpi_type_vector(count, blocklength, stride, old, &dt), &dt, newtype);
+    if (err)
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_vector);
+    goto fn_exit;
+}
+
+static int hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                   MPI_Datatype *newtype, enum mmpi_call call)
+{
+    struct mmpi_rank *self = mmpi_enter(call);
+    struct mmpi_datatype *old = mmpi_datatype_get(self, oldtype), *dt = NULL;
+    int err = MPI_SUCCESS;
+
+    if (count < 0) {
+        err = MPI_ERR_COUNT;
+        goto fn_fail;
+    }
+    if (!old) {
+        err = MPI_ERR_TYPE;
+        goto fn_fail;
+    }
+    if (blocklength < 0 || !newtype) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    err = publish(self, mmpi_type_create_hvector(count, blocklength, stride, old, &dt), &dt,
+                  newtype);
+    if (err)
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, call);
+    goto fn_exit;
+}
+
+MMPI_PROFILED(Type_create_hvector)
+int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                             MPI_Datatype *newtype)
+{
+    return hvector(count, blocklength, stride, oldtype, newtype, MMPI_CALL_Type_create_hvector);
+}
+
+MMPI_PROFILED(Type_indexed)
+int PMPI_Type_indexed(int count, const int array_of_blocklengths[],
+                      const int array_of_displacements[], MPI_Datatype oldtype,
+                      MPI_Datatype *newtype)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_indexed);
+    struct mmpi_datatype *old = mmpi_datatype_get(self, oldtype), *dt = NULL;
+    int err = MPI_SUCCESS;
+
+    if (count < 0) {
+        err = MPI_ERR_COUNT;
+        goto fn_fail;
+    }
+    if (!old) {
+        err = MPI_ERR_TYPE;
+        goto fn_fail;
+    }
+    if (bad_blocklengths(count, array_of_blocklengths) || (count > 0 && !array_of_displacements) ||
+        !newtype) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    err = publish(self,
+                  mmpi_type_indexed(count, array_of_blocklengths, array_of_displacements, old, &dt),
+                  &dt, newtype);
+    if (err)
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_indexed);
+    goto fn_exit;
+}
+
+static int hindexed(int count, const int array_of_blocklengths[],
+                    const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+                    MPI_Datatype *newtype, enum mmpi_call call)
+{
+    struct mmpi_rank *self = mmpi_enter(call);
+    struct mmpi_datatype *old = mmpi_datatype_get(self, oldtype), *dt = NULL;
+    int err = MPI_SUCCESS;
+
+    if (count < 0) {
+        err = MPI_ERR_COUNT;
+        goto fn_fail;
+    }
+    if (!old) {
+        err = MPI_ERR_TYPE;
+        goto fn_fail;
+    }
+    if (bad_blocklengths(count, array_of_blocklengths) || (count > 0 && !array_of_displacements) ||
+        !newtype) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    err = publish(self,
+                  mmpi_type_create_hindexed(count, array_of_blocklengths, array_of_displacements,
+                                            old, &dt),
+                  &dt, newtype);
+    if (err)
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, call);
+    goto fn_exit;
+}
+
+MMPI_PROFILED(Type_create_hindexed)
+int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
+                              const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+                              MPI_Datatype *newtype)
+{
+    return hindexed(count, array_of_blocklengths, array_of_displacements, oldtype, newtype,
+                    MMPI_CALL_Type_create_hindexed);
+}
+
+MMPI_PROFILED(Type_create_indexed_block)
+int PMPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[],
+                                   MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_create_indexed_block);
+    struct mmpi_datatype *old = mmpi_datatype_get(self, oldtype), *dt = NULL;
+    int err = MPI_SUCCESS;
+
+    if (count < 0) {
+        err = MPI_ERR_COUNT;
+        goto fn_fail;
+    }
+    if (!old) {
+        err = MPI_ERR_TYPE;
+        goto fn_fail;
+    }
+    if (blocklength < 0 || (count > 0 && !array_of_displacements) || !newtype) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    err = publish(self,
+                  mmpi_type_create_indexed_block(count, blocklength, array_of_displacements, old,
+                                                 &dt),
+                  &dt, newtype);
+    if (err)
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_create_indexed_block);
+    goto fn_exit;
+}
+
+MMPI_PROFILED(Type_create_hindexed_block)
+int PMPI_Type_create_hindexed_block(int count, int blocklength,
+                                    const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+                                    MPI_Datatype *newtype)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_create_hindexed_block);
+    struct mmpi_datatype *old = mmpi_datatype_get(self, oldtype), *dt = NULL;
+    int err = MPI_SUCCESS;
+
+    if (count < 0) {
+        err = MPI_ERR_COUNT;
+        goto fn_fail;
+    }
+    if (!old) {
+        err = MPI_ERR_TYPE;
+        goto fn_fail;
+    }
+    if (blocklength < 0 || (count > 0 && !array_of_displacements) || !newtype) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    err = publish(self,
+                  mmpi_type_create_hindexed_block(count, blocklength, array_of_displacements, old,
+                                                  &dt),
+                  &dt, newtype);
+    if (err)
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_create_hindexed_block);
+    goto fn_exit;
+}
+
+static int type_struct(int count, const int array_of_blocklengths[],
+                       const MPI_Aint array_of_displacements[],
+                       const MPI_Datatype array_of_types[], MPI_Datatype *newtype,
+                       enum mmpi_call call)
+{
+    struct mmpi_rank *self = mmpi_enter(call);
+    struct mmpi_datatype **types = NULL, *dt = NULL;
+    int err = MPI_SUCCESS;
+
+    if (count < 0) {
+        err = MPI_ERR_COUNT;
+        goto fn_fail;
+    }
+    if (bad_blocklengths(count, array_of_blocklengths) || (count > 0 && !array_of_displacements) ||
+        (count > 0 && !array_of_types) || !newtype) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    if (!(types = malloc((count > 0 ? (size_t)count : 1) * sizeof(*types)))) {
+        err = MPI_ERR_NO_MEM;
+        goto fn_fail;
+    }
+    for (int i = 0; i < count; i++) {
+        if (!(types[i] = mmpi_datatype_get(self, array_of_types[i]))) {
+            err = MPI_ERR_TYPE;
+            goto fn_fail;
+        }
+    }
+    err = publish(self,
+                  mmpi_type_create_struct(count, array_of_blocklengths, array_of_displacements,
+                                          types, &dt),
+                  &dt, newtype);
+    if (err)
+        goto fn_fail;
+fn_exit:
+    free(types);
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, call);
+    goto fn_exit;
+}
+
+MMPI_PROFILED(Type_create_struct)
+int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
+                            const MPI_Aint array_of_displacements[],
+                            const MPI_Datatype array_of_types[], MPI_Datatype *newtype)
+{
+    return type_struct(count, array_of_blocklengths, array_of_displacements, array_of_types,
+                       newtype, MMPI_CALL_Type_create_struct);
+}
+
+MMPI_PROFILED(Type_create_subarray)
+int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int array_of_subsizes[],
+                              const int array_of_starts[], int order, MPI_Datatype oldtype,
+                              MPI_Datatype *newtype)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_create_subarray);
+    struct mmpi_datatype *old = mmpi_datatype_get(self, oldtype), *dt = NULL;
+    int err = MPI_SUCCESS;
+
+    if (!old) {
+        err = MPI_ERR_TYPE;
+        goto fn_fail;
+    }
+    if ((ndims > 0 && (!array_of_sizes || !array_of_subsizes || !array_of_starts)) || !newtype) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    /* Geometry (ndims, sizes, subsizes, starts, order) is checked by the implementation. */
+    err = publish(self,
+                  mmpi_type_create_subarray(ndims, array_of_sizes, array_of_subsizes,
+                                            array_of_starts, order, old, &dt),
+                  &dt, newtype);
+    if (err)
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_create_subarray);
+    goto fn_exit;
+}
+
+MMPI_PROFILED(Type_create_darray)
+int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[],
+                            const int array_of_distribs[], const int array_of_dargs[],
+                            const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                            MPI_Datatype *newtype)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_create_darray);
+    struct mmpi_datatype *old = mmpi_datatype_get(self, oldtype), *dt = NULL;
+    int err = MPI_SUCCESS;
+
+    if (!old) {
+        err = MPI_ERR_TYPE;
+        goto fn_fail;
+    }
+    if ((ndims > 0 && (!array_of_gsizes || !array_of_distribs || !array_of_dargs ||
+                       !array_of_psizes)) ||
+        !newtype) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    /* The grid and the distributions are checked by the implementation. */
+    err = publish(self,
+                  mmpi_type_create_darray(size, rank, ndims, array_of_gsizes, array_of_distribs,
+                                          array_of_dargs, array_of_psizes, order, old, &dt),
+                  &dt, newtype);
+    if (err)
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_create_darray);
+    goto fn_exit;
+}
+
+MMPI_PROFILED(Type_create_resized)
+int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
+                             MPI_Datatype *newtype)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_create_resized);
+    struct mmpi_datatype *old = mmpi_datatype_get(self, oldtype), *dt = NULL;
+    int err = MPI_SUCCESS;
+
+    if (!old) {
+        err = MPI_ERR_TYPE;
+        goto fn_fail;
+    }
+    if (!newtype) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    err = publish(self, mmpi_type_create_resized(old, lb, extent, &dt), &dt, newtype);
+    if (err)
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_create_resized);
+    goto fn_exit;
+}
+
+MMPI_PROFILED(Type_commit)
+int PMPI_Type_commit(MPI_Datatype *datatype)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_commit);
+    struct mmpi_datatype *dt = NULL;
+    int err = MPI_SUCCESS;
+
+    if (!datatype) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    if (!(dt = mmpi_datatype_get(self, *datatype))) {
+        err = MPI_ERR_TYPE;
+        goto fn_fail;
+    }
+    /* MPI-4.1 §5.1.9: committing a committed (or predefined) type is a no-op. The layout is
+     * built at construction, so commit only marks the type usable for communication. */
+    if (!dt->predefined)
+        __atomic_store_n(&dt->committed, true, __ATOMIC_RELEASE);
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_commit);
+    goto fn_exit;
+}
+
+MMPI_PROFILED(Type_dup)
+int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_dup);
+    struct mmpi_datatype *old = mmpi_datatype_get(self, oldtype), *dt = NULL;
+    int err = MPI_SUCCESS;
+
+    if (!old) {
+        err = MPI_ERR_TYPE;
+        goto fn_fail;
+    }
+    if (!newtype) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    err = publish(self, mmpi_type_dup(old, &dt), &dt, newtype);
+    if (err)
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_dup);
+    goto fn_exit;
+}
+
+MMPI_PROFILED(Type_free)
+int PMPI_Type_free(MPI_Datatype *datatype)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_free);
+    struct mmpi_datatype *dt = NULL;
+    int err = MPI_SUCCESS;
+
+    if (!datatype) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    /* Predefined types cannot be freed (MPI-4.1 §5.1.9); a second free finds no handle. */
+    if (!(dt = mmpi_handle_remove(self, MMPI_HANDLE_KIND_DATATYPE, *datatype))) {
+        err = MPI_ERR_TYPE;
+        goto fn_fail;
+    }
+    /* Types built from it and pending operations hold their own references (§5.1.9). */
+    mmpi_datatype_release(dt);
+    *datatype = MPI_DATATYPE_NULL;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_free);
+    goto fn_exit;
+}
+
+/* ---- Removed in MPI-3.0 ------------------------------------------------------------------ */
+
+MMPI_PROFILED(Type_hvector)
+int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                      MPI_Datatype *newtype)
+{
+    return hvector(count, blocklength, stride, oldtype, newtype, MMPI_CALL_Type_hvector);
+}
+
+MMPI_PROFILED(Type_hindexed)
+int PMPI_Type_hindexed(int count, const int array_of_blocklengths[],
+                       const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+                       MPI_Datatype *newtype)
+{
+    return hindexed(count, array_of_blocklengths, array_of_displacements, oldtype, newtype,
+                    MMPI_CALL_Type_hindexed);
+}
+
+MMPI_PROFILED(Type_struct)
+int PMPI_Type_struct(int count, const int array_of_blocklengths[],
+                     const MPI_Aint array_of_displacements[], const MPI_Datatype array_of_types[],
+                     MPI_Datatype *newtype)
+{
+    return type_struct(count, array_of_blocklengths, array_of_displacements, array_of_types,
+                       newtype, MMPI_CALL_Type_struct);
+}

@@ -1,0 +1,137 @@
+/*
+ * api_status.c: MPI entry points that read or write the byte count of a status through a
+ * datatype: MPI_Get_count (MPI-4.1 §3.2.5), MPI_Get_elements(_x) (§5.1.11) and
+ * MPI_Status_set_elements(_x) (§13.3). A status stores bytes (mmpi_count); these convert with
+ * the type's size or, for elements, its signature (signature.c). The datatype need not be
+ * committed.
+ */
+#include <limits.h>
+
+#include "datatype/datatype.h"
+#include "mmpi.h"
+
+/* Bytes recorded in a status (never negative). */
+static size_t status_bytes(const MPI_Status *status)
+{
+    return status->mmpi_count > 0 ? (size_t)status->mmpi_count : 0;
+}
+
+MMPI_PROFILED(Get_count)
+int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Get_count);
+    struct mmpi_datatype *dt = mmpi_datatype_get(self, datatype);
+    int err = MPI_SUCCESS;
+
+    if (!dt) {
+        err = MPI_ERR_TYPE;
+        goto fn_fail;
+    }
+    if (!status || status == MPI_STATUS_IGNORE || !count) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    size_t bytes = status_bytes(status);
+    /* §3.2.5: a type of size zero gives a count of zero; a partial element, MPI_UNDEFINED. */
+    if (dt->size == 0)
+        *count = 0;
+    else if (bytes % dt->size || bytes / dt->size > INT_MAX)
+        *count = MPI_UNDEFINED;
+    else
+        *count = (int)(bytes / dt->size);
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Get_count);
+    goto fn_exit;
+}
+
+/* Basic elements in the status, or MPI_UNDEFINED (§5.1.11), bounded by `max`. */
+static int get_elements(const MPI_Status *status, MPI_Datatype datatype, MPI_Count max,
+                        MPI_Count *count, enum mmpi_call call)
+{
+    struct mmpi_rank *self = mmpi_enter(call);
+    struct mmpi_datatype *dt = mmpi_datatype_get(self, datatype);
+    size_t n = 0;
+    int err = MPI_SUCCESS;
+
+    if (!dt) {
+        err = MPI_ERR_TYPE;
+        goto fn_fail;
+    }
+    if (!status || status == MPI_STATUS_IGNORE || !count) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    if (!mmpi_datatype_elements(dt, status_bytes(status), &n) || n > (size_t)max)
+        *count = MPI_UNDEFINED;
+    else
+        *count = (MPI_Count)n;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, call);
+    goto fn_exit;
+}
+
+MMPI_PROFILED(Get_elements)
+int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count)
+{
+    MPI_Count n = 0;
+    int err = get_elements(status, datatype, INT_MAX, count ? &n : NULL,
+                           MMPI_CALL_Get_elements);
+    if (err == MPI_SUCCESS)
+        *count = (int)n;
+    return err;
+}
+
+MMPI_PROFILED(Get_elements_x)
+int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
+{
+    return get_elements(status, datatype, LLONG_MAX, count, MMPI_CALL_Get_elements_x);
+}
+
+static int set_elements(MPI_Status *status, MPI_Datatype datatype, MPI_Count count,
+                        enum mmpi_call call)
+{
+    struct mmpi_rank *self = mmpi_enter(call);
+    struct mmpi_datatype *dt = mmpi_datatype_get(self, datatype);
+    size_t bytes = 0;
+    int err = MPI_SUCCESS;
+
+    if (!dt) {
+        err = MPI_ERR_TYPE;
+        goto fn_fail;
+    }
+    if (count < 0) {
+        err = MPI_ERR_COUNT;
+        goto fn_fail;
+    }
+    if (!status || status == MPI_STATUS_IGNORE) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    /* A type with no basic elements can only hold zero of them. */
+    if (!mmpi_datatype_bytes_of_elements(dt, (size_t)count, &bytes)) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    status->mmpi_count = (long long)bytes;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, call);
+    goto fn_exit;
+}
+
+MMPI_PROFILED(Status_set_elements)
+int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count)
+{
+    return set_elements(status, datatype, count, MMPI_CALL_Status_set_elements);
+}
+
+MMPI_PROFILED(Status_set_elements_x)
+int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count)
+{
+    return set_elements(status, datatype, count, MMPI_CALL_Status_set_elements_x);
+}

@@ -1,0 +1,244 @@
+/*
+ * build.c: turns a list of parts (count copies of a child type at a displacement) into a
+ * datatype object: size, bounds, flattened runs and signature (see datatype.h for the
+ * representation). Every constructor, including subarray and darray, goes through
+ * mmpi_dt_build, so the rules of MPI-4.1 §5.1 live here once:
+ *
+ *  - lb/ub (§5.1.7): the min/max over the parts' copies of disp + child lb/ub; if any child
+ *    has an explicit ("sticky") bound from MPI_Type_create_resized, only sticky bounds count,
+ *    as the MPI-1 MPI_LB/MPI_UB markers did (MPICH keeps the same rule).
+ *  - struct padding (§5.1.6): the extent is rounded up to the largest alignment of its parts,
+ *    unless the upper bound is sticky. Only struct pads, as in MPICH.
+ *  - true_lb/true_extent (§5.1.8): from the data runs only.
+ *
+ * Runs are appended in typemap order and merged greedily when the new one continues the last
+ * (contiguous, or the same block length at a constant stride); merging never reorders data.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "datatype/build.h"
+#include "mmpi.h"
+
+struct runs {
+    struct mmpi_dt_run *v;
+    size_t n, cap;
+};
+
+struct sigs {
+    struct mmpi_dt_sig *v;
+    size_t n, cap;
+};
+
+static int grow(void **v, size_t *cap, size_t n, size_t elem)
+{
+    if (n < *cap)
+        return MPI_SUCCESS;
+    size_t ncap = *cap ? 2 * *cap : 8;
+    void *nv = realloc(*v, ncap * elem);
+    if (!nv)
+        return MPI_ERR_NO_MEM;
+    *v = nv;
+    *cap = ncap;
+    return MPI_SUCCESS;
+}
+
+/* Appends `count` blocks of len bytes at off + b*stride, merging into the last run if the new
+ * blocks continue it. */
+static int runs_append(struct runs *r, MPI_Aint off, size_t len, size_t count, MPI_Aint stride)
+{
+    if (count > 1 && stride == (MPI_Aint)len) { /* a dense run is one block */
+        len *= count;
+        count = 1;
+    }
+    if (count == 1)
+        stride = 0;
+    if (r->n > 0) {
+        struct mmpi_dt_run *last = &r->v[r->n - 1];
+        if (last->count == 1 && count == 1 && off == last->off + (MPI_Aint)last->len) {
+            last->len += len;
+            return MPI_SUCCESS;
+        }
+        if (last->len == len) {
+            MPI_Aint s = last->count > 1 ? last->stride : off - last->off;
+            if (off == last->off + (MPI_Aint)last->count * s && (count == 1 || stride == s)) {
+                last->count += count;
+                last->stride = s;
+                return MPI_SUCCESS;
+            }
+        }
+    }
+    int err = grow((void **)&r->v, &r->cap, r->n, sizeof(*r->v));
+    if (err)
+        return err;
+    r->v[r->n++] = (struct mmpi_dt_run){off, stride, len, count, 0};
+    return MPI_SUCCESS;
+}
+
+/* Appends the runs of `count` copies of child, the first at disp. */
+static int runs_add_part(struct runs *r, const struct mmpi_dt_part *p)
+{
+    const struct mmpi_datatype *c = p->child;
+    if (c->nruns == 1 && c->runs[0].count == 1) /* each copy is one block */
+        return runs_append(r, p->disp + c->runs[0].off, c->runs[0].len, p->count, c->extent);
+    for (size_t k = 0; k < p->count; k++) {
+        MPI_Aint base = p->disp + (MPI_Aint)k * c->extent;
+        for (size_t i = 0; i < c->nruns; i++) {
+            const struct mmpi_dt_run *cr = &c->runs[i];
+            int err = runs_append(r, base + cr->off, cr->len, cr->count, cr->stride);
+            if (err)
+                return err;
+        }
+    }
+    return MPI_SUCCESS;
+}
+
+/* Appends count copies of type's signature; inlines a derived child whose signature is one
+ * item, and otherwise refers to it (taking a reference). */
+static int sigs_add(struct sigs *s, const struct mmpi_datatype *type, size_t count)
+{
+    if (!type->predefined && type->nsig == 1) {
+        count *= type->sig[0].count;
+        type = type->sig[0].type;
+    }
+    if (s->n > 0 && s->v[s->n - 1].type == type) {
+        s->v[s->n - 1].count += count;
+        return MPI_SUCCESS;
+    }
+    int err = grow((void **)&s->v, &s->cap, s->n, sizeof(*s->v));
+    if (err)
+        return err;
+    mmpi_datatype_retain(type);
+    s->v[s->n++] = (struct mmpi_dt_sig){type, count};
+    return MPI_SUCCESS;
+}
+
+struct bounds {
+    bool any, sticky_lb, sticky_ub;
+    MPI_Aint lb, ub;
+};
+
+static void bounds_add(struct bounds *b, const struct mmpi_dt_part *p)
+{
+    const struct mmpi_datatype *c = p->child;
+    /* An empty child without explicit bounds has an empty typemap: it places nothing. */
+    if (c->size == 0 && !c->sticky_lb && !c->sticky_ub)
+        return;
+    MPI_Aint last = p->disp + (MPI_Aint)(p->count - 1) * c->extent;
+    MPI_Aint lo = (p->disp < last ? p->disp : last) + c->lb;
+    MPI_Aint hi = (p->disp > last ? p->disp : last) + c->lb + c->extent;
+    /* A sticky bound beats every non-sticky one; among equals, the extreme wins. */
+    if (!b->any || (c->sticky_lb && !b->sticky_lb) ||
+        (c->sticky_lb == b->sticky_lb && lo < b->lb)) {
+        b->lb = lo;
+        b->sticky_lb = c->sticky_lb;
+    }
+    if (!b->any || (c->sticky_ub && !b->sticky_ub) ||
+        (c->sticky_ub == b->sticky_ub && hi > b->ub)) {
+        b->ub = hi;
+        b->sticky_ub = c->sticky_ub;
+    }
+    b->any = true;
+}
+
+/* Size, signature-derived counts, and the homogeneous basic type. */
+static void finish_signature(struct mmpi_datatype *dt)
+{
+    dt->basic = MPI_DATATYPE_NULL;
+    for (size_t i = 0; i < dt->nsig; i++) {
+        dt->nelements += dt->sig[i].count * dt->sig[i].type->nelements;
+        dt->ext_size += dt->sig[i].count * dt->sig[i].type->ext_size;
+    }
+    if (dt->nsig == 1 && dt->sig[0].type->predefined) {
+        dt->basic = dt->sig[0].type->handle;
+        dt->basic_count = dt->sig[0].count;
+    }
+}
+
+/* Packed offsets and true bounds from the runs. */
+static void finish_runs(struct mmpi_datatype *dt, struct mmpi_dt_run *r, size_t n)
+{
+    size_t packed = 0;
+    MPI_Aint lo = 0, hi = 0;
+    for (size_t i = 0; i < n; i++) {
+        MPI_Aint first = r[i].off, last = r[i].off + (MPI_Aint)(r[i].count - 1) * r[i].stride;
+        MPI_Aint rlo = first < last ? first : last;
+        MPI_Aint rhi = (first > last ? first : last) + (MPI_Aint)r[i].len;
+        if (i == 0 || rlo < lo)
+            lo = rlo;
+        if (i == 0 || rhi > hi)
+            hi = rhi;
+        r[i].packed = packed;
+        packed += r[i].len * r[i].count;
+    }
+    dt->true_lb = lo;
+    dt->true_extent = hi - lo;
+    dt->nruns = n;
+    dt->runs = r;
+}
+
+int mmpi_dt_build(const struct mmpi_dt_part *parts, size_t nparts, int flags,
+                  const MPI_Aint *resize, struct mmpi_datatype **out)
+{
+    struct mmpi_datatype *dt = calloc(1, sizeof(*dt));
+    struct runs r = {0};
+    struct sigs s = {0};
+    struct bounds b = {0};
+    int err = MPI_SUCCESS;
+
+    if (!dt)
+        return MPI_ERR_NO_MEM;
+    dt->refcount = 1;
+    dt->align = 1;
+    dt->units = 1;
+    for (size_t i = 0; i < nparts; i++) {
+        const struct mmpi_dt_part *p = &parts[i];
+        size_t bytes;
+        if (p->count == 0)
+            continue;
+        if (__builtin_mul_overflow(p->count, p->child->size, &bytes) ||
+            __builtin_add_overflow(dt->size, bytes, &dt->size) || dt->size > (size_t)INTPTR_MAX) {
+            err = MPI_ERR_ARG;
+            goto fn_fail;
+        }
+        bounds_add(&b, p);
+        if (p->child->align > dt->align)
+            dt->align = p->child->align;
+        if (p->child->size == 0)
+            continue;
+        if ((err = runs_add_part(&r, p)) || (err = sigs_add(&s, p->child, p->count)))
+            goto fn_fail;
+    }
+    dt->sig = s.v;
+    dt->nsig = s.n;
+    s.v = NULL;
+    finish_signature(dt);
+    finish_runs(dt, r.v, r.n);
+    r.v = NULL;
+
+    if (resize) {
+        dt->lb = resize[0];
+        dt->extent = resize[1];
+        dt->sticky_lb = dt->sticky_ub = true;
+    } else {
+        dt->lb = b.lb;
+        dt->extent = b.ub - b.lb;
+        dt->sticky_lb = b.sticky_lb;
+        dt->sticky_ub = b.sticky_ub;
+        MPI_Aint pad = (MPI_Aint)dt->align;
+        if ((flags & MMPI_DT_BUILD_PAD) && !b.sticky_ub && dt->extent % pad)
+            dt->extent += pad - dt->extent % pad;
+    }
+    dt->contiguous = dt->size == 0 || (dt->nruns == 1 && dt->runs[0].count == 1 &&
+                                       dt->extent == (MPI_Aint)dt->size);
+    *out = dt;
+    return MPI_SUCCESS;
+fn_fail:
+    for (size_t i = 0; i < s.n; i++)
+        mmpi_datatype_release(s.v[i].type);
+    free(s.v);
+    free(r.v);
+    free(dt);
+    return err;
+}

@@ -1,0 +1,89 @@
+/*
+ * datatype/build.h: internal to the datatype subsystem: building objects (build.c), their
+ * envelope and handles (object.c), the implementations of the constructors (construct.c,
+ * subarray.c, darray.c), external32 (external32.c) and the predefined table (predefined.c).
+ * Engines outside datatype/ use datatype.h only.
+ */
+#ifndef MMPI_DATATYPE_BUILD_H
+#define MMPI_DATATYPE_BUILD_H
+
+#include "datatype/datatype.h"
+
+/* One block of a typemap under construction: `count` copies of child, the first at `disp`
+ * bytes, each next one child->extent further (MPI-4.1 §5.1.2). */
+struct mmpi_dt_part {
+    MPI_Aint disp;
+    size_t count;
+    const struct mmpi_datatype *child;
+};
+
+enum {
+    MMPI_DT_BUILD_PAD = 1, /* round the extent up to the alignment (struct, MPI-4.1 §5.1.6) */
+};
+
+/* Builds a new derived object (refcount 1, not committed, no envelope) whose typemap is the
+ * concatenation of parts. resize, if not NULL, is {lb, extent} to impose (MPI_Type_create_
+ * resized). Returns MPI_SUCCESS, MPI_ERR_ARG (size overflows) or MPI_ERR_NO_MEM. */
+int mmpi_dt_build(const struct mmpi_dt_part *parts, size_t nparts, int flags,
+                  const MPI_Aint *resize, struct mmpi_datatype **out);
+
+/* Gives dt its envelope: allocates zeroed ints[ni], aints[na], types[nd] for the caller to fill
+ * (types through mmpi_dt_set_type). MPI_SUCCESS or MPI_ERR_NO_MEM. */
+int mmpi_dt_envelope(struct mmpi_datatype *dt, int combiner, int ni, int na, int nd);
+/* Stores type k of the envelope, taking a reference. */
+void mmpi_dt_set_type(struct mmpi_datatype *dt, int k, const struct mmpi_datatype *type);
+
+/* Registers dt for the calling rank and stores the handle in *out; the handle owns the caller's
+ * reference. On failure (table full) releases dt and returns MPI_ERR_NO_MEM. */
+int mmpi_dt_publish(struct mmpi_rank *self, struct mmpi_datatype *dt, MPI_Datatype *out);
+
+/* Name of dt into buf (MPI_MAX_OBJECT_NAME bytes): the MPI name of a predefined type, "" for
+ * an unnamed derived one. Setting truncates to MPI_MAX_OBJECT_NAME - 1. Take the names lock. */
+void mmpi_dt_name_get(const struct mmpi_datatype *dt, char *buf);
+int mmpi_dt_name_set(struct mmpi_datatype *dt, const char *name);
+
+/* The predefined object at a predefined handle, or NULL. */
+struct mmpi_datatype *mmpi_dt_predefined(MPI_Datatype h);
+
+/* ---- Constructors: the implementation of MPI_Type_<name> is mmpi_type_<name>. Arguments are
+ * validated by the binding (handles resolved, counts and block lengths >= 0, arrays present);
+ * subarray and darray check their own geometry. Each returns a new object with refcount 1 and
+ * its envelope, or an MPI error class. */
+int mmpi_type_contiguous(int count, const struct mmpi_datatype *old, struct mmpi_datatype **out);
+int mmpi_type_vector(int count, int blocklength, int stride, const struct mmpi_datatype *old,
+                     struct mmpi_datatype **out);
+int mmpi_type_create_hvector(int count, int blocklength, MPI_Aint stride,
+                             const struct mmpi_datatype *old, struct mmpi_datatype **out);
+int mmpi_type_indexed(int count, const int *blocklengths, const int *displacements,
+                      const struct mmpi_datatype *old, struct mmpi_datatype **out);
+int mmpi_type_create_hindexed(int count, const int *blocklengths, const MPI_Aint *displacements,
+                              const struct mmpi_datatype *old, struct mmpi_datatype **out);
+int mmpi_type_create_indexed_block(int count, int blocklength, const int *displacements,
+                                   const struct mmpi_datatype *old, struct mmpi_datatype **out);
+int mmpi_type_create_hindexed_block(int count, int blocklength, const MPI_Aint *displacements,
+                                    const struct mmpi_datatype *old,
+                                    struct mmpi_datatype **out);
+int mmpi_type_create_struct(int count, const int *blocklengths, const MPI_Aint *displacements,
+                            struct mmpi_datatype *const *types, struct mmpi_datatype **out);
+int mmpi_type_create_resized(const struct mmpi_datatype *old, MPI_Aint lb, MPI_Aint extent,
+                             struct mmpi_datatype **out);
+int mmpi_type_dup(const struct mmpi_datatype *old, struct mmpi_datatype **out);
+/* MPI_ERR_DIMS for ndims <= 0, MPI_ERR_ARG for bad sizes, starts or order. */
+int mmpi_type_create_subarray(int ndims, const int *sizes, const int *subsizes, const int *starts,
+                              int order, const struct mmpi_datatype *old,
+                              struct mmpi_datatype **out);
+/* MPI_ERR_DIMS for ndims <= 0, MPI_ERR_ARG for a bad grid, distribution or order. */
+int mmpi_type_create_darray(int size, int rank, int ndims, const int *gsizes,
+                            const int *distribs, const int *dargs, const int *psizes,
+                            int order, const struct mmpi_datatype *old,
+                            struct mmpi_datatype **out);
+/* MPI_Type_match_size: MPI_ERR_ARG when no predefined type matches. */
+int mmpi_type_match_size(int typeclass, int size, MPI_Datatype *out);
+
+/* ---- external32 (MPI-4.1 §13.5.2): big-endian, sizes of Table 13.2 ---------------------- */
+/* Converts count elements of dt from the native packed form to external32 (to_external) or
+ * back. native holds count*dt->size bytes, external count*dt->ext_size. */
+void mmpi_dt_external32(const struct mmpi_datatype *dt, size_t count, void *native,
+                        void *external, bool to_external);
+
+#endif

@@ -1,0 +1,96 @@
+/*
+ * object.c: lifetime of derived datatype objects: reference counts, destruction, the envelope
+ * (constructor arguments kept for MPI_Type_get_contents), per-rank handles, and names.
+ * Building the typemap is build.c's job; resolving handles is predefined.c's.
+ *
+ * Several handles may name one object (MPI_Type_get_contents hands out new handles to existing
+ * components), so the object does not store "its" handle; each handle owns one reference.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "datatype/build.h"
+#include "mmpi.h"
+
+/* Names are set rarely and read rarely: one lock for all of them keeps the objects small. */
+static pthread_mutex_t names_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void mmpi_datatype_retain(const struct mmpi_datatype *dt)
+{
+    if (dt && !dt->predefined)
+        __atomic_fetch_add(&((struct mmpi_datatype *)dt)->refcount, 1, __ATOMIC_RELAXED);
+}
+
+static void destroy(struct mmpi_datatype *dt)
+{
+    for (size_t i = 0; i < dt->nsig; i++)
+        mmpi_datatype_release(dt->sig[i].type);
+    for (int i = 0; i < dt->nd; i++)
+        mmpi_datatype_release(dt->types[i]);
+    free((void *)dt->runs);
+    free((void *)dt->sig);
+    free(dt->ints);
+    free(dt->aints);
+    free(dt->types);
+    free(dt->name);
+    free(dt);
+}
+
+void mmpi_datatype_release(const struct mmpi_datatype *dt)
+{
+    struct mmpi_datatype *d = (struct mmpi_datatype *)dt;
+    if (d && !d->predefined && __atomic_sub_fetch(&d->refcount, 1, __ATOMIC_ACQ_REL) == 0)
+        destroy(d);
+}
+
+int mmpi_dt_envelope(struct mmpi_datatype *dt, int combiner, int ni, int na, int nd)
+{
+    dt->combiner = combiner;
+    dt->ints = ni ? calloc((size_t)ni, sizeof(int)) : NULL;
+    dt->aints = na ? calloc((size_t)na, sizeof(MPI_Aint)) : NULL;
+    dt->types = nd ? calloc((size_t)nd, sizeof(*dt->types)) : NULL;
+    if ((ni && !dt->ints) || (na && !dt->aints) || (nd && !dt->types))
+        return MPI_ERR_NO_MEM; /* the caller releases dt, which frees what was allocated */
+    dt->ni = ni;
+    dt->na = na;
+    dt->nd = nd;
+    return MPI_SUCCESS;
+}
+
+void mmpi_dt_set_type(struct mmpi_datatype *dt, int k, const struct mmpi_datatype *type)
+{
+    mmpi_datatype_retain(type);
+    dt->types[k] = (struct mmpi_datatype *)type;
+}
+
+int mmpi_dt_publish(struct mmpi_rank *self, struct mmpi_datatype *dt, MPI_Datatype *out)
+{
+    MPI_Datatype h = mmpi_handle_new(self, MMPI_HANDLE_KIND_DATATYPE, dt);
+    if (h == MPI_DATATYPE_NULL) {
+        mmpi_datatype_release(dt);
+        return MPI_ERR_NO_MEM;
+    }
+    *out = h;
+    return MPI_SUCCESS;
+}
+
+void mmpi_dt_name_get(const struct mmpi_datatype *dt, char *buf)
+{
+    MMPI_CHECK_PTHREAD(pthread_mutex_lock(&names_lock));
+    strncpy(buf, dt->name ? dt->name : "", MPI_MAX_OBJECT_NAME - 1);
+    buf[MPI_MAX_OBJECT_NAME - 1] = '\0';
+    MMPI_CHECK_PTHREAD(pthread_mutex_unlock(&names_lock));
+}
+
+int mmpi_dt_name_set(struct mmpi_datatype *dt, const char *name)
+{
+    char *copy = strndup(name, MPI_MAX_OBJECT_NAME - 1); /* MPI-4.1 §7.8.4: truncated */
+    if (!copy)
+        return MPI_ERR_NO_MEM;
+    MMPI_CHECK_PTHREAD(pthread_mutex_lock(&names_lock));
+    char *old = dt->name;
+    dt->name = copy;
+    MMPI_CHECK_PTHREAD(pthread_mutex_unlock(&names_lock));
+    free(old);
+    return MPI_SUCCESS;
+}

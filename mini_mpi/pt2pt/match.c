@@ -1,0 +1,289 @@
+/*
+ * match.c: the matching engine of match.h: mailboxes, posting and matching, probes, cancel,
+ * and abandoning an operation whose peer failed.
+ *
+ * Lock order: a thread holds at most one mailbox lock, and never while copying a rendezvous
+ * message, completing a request or waking a rank (completion wakes the owner, who may then
+ * lock this mailbox).
+ */
+#include "pt2pt/match.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "mmpi.h"
+#include "pt2pt/copy.h"
+
+struct mmpi_mbox *mmpi_mbox_array_new(int size, const int *world_ranks)
+{
+    struct mmpi_mbox *boxes = mmpi_xcalloc((size_t)size, sizeof(*boxes));
+    for (int i = 0; i < size; i++) {
+        MMPI_CHECK_PTHREAD(pthread_mutex_init(&boxes[i].lock, NULL));
+        boxes[i].posted_tail = &boxes[i].posted_head;
+        boxes[i].unexp_tail = &boxes[i].unexp_head;
+        boxes[i].owner_world = world_ranks[i];
+    }
+    return boxes;
+}
+
+void mmpi_mbox_array_free(struct mmpi_mbox *boxes, int size)
+{
+    if (!boxes)
+        return;
+    for (int i = 0; i < size; i++) {
+        /* Messages nobody received (their receivers failed or never asked). Rendezvous ones
+         * belong to requests that hold a reference to this core, so only eager ones remain. */
+        struct mmpi_msg *m = boxes[i].unexp_head;
+        while (m) {
+            struct mmpi_msg *next = m->next;
+            free(m);
+            m = next;
+        }
+        pthread_mutex_destroy(&boxes[i].lock);
+    }
+    free(boxes);
+}
+
+/* ---- Queue helpers (mailbox lock held) -------------------------------------------------- */
+
+static struct mmpi_request *take_posted(struct mmpi_mbox *box, int src, int tag)
+{
+    for (struct mmpi_request **p = &box->posted_head; *p; p = &(*p)->next) {
+        struct mmpi_request *r = *p;
+        if (mmpi_match_envelope(r->peer, r->tag, src, tag)) {
+            *p = r->next;
+            if (box->posted_tail == &r->next)
+                box->posted_tail = p;
+            r->next = NULL;
+            r->posted = false;
+            return r;
+        }
+    }
+    return NULL;
+}
+
+static bool unlink_posted(struct mmpi_mbox *box, struct mmpi_request *req)
+{
+    for (struct mmpi_request **p = &box->posted_head; *p; p = &(*p)->next) {
+        if (*p == req) {
+            *p = req->next;
+            if (box->posted_tail == &req->next)
+                box->posted_tail = p;
+            req->next = NULL;
+            req->posted = false;
+            return true;
+        }
+    }
+    return false;
+}
+
+static struct mmpi_msg *find_unexpected(struct mmpi_mbox *box, int src, int tag, bool take)
+{
+    for (struct mmpi_msg **p = &box->unexp_head; *p; p = &(*p)->next) {
+        struct mmpi_msg *m = *p;
+        if (mmpi_match_envelope(src, tag, m->src, m->tag)) {
+            if (take) {
+                *p = m->next;
+                if (box->unexp_tail == &m->next)
+                    box->unexp_tail = p;
+                m->next = NULL;
+            }
+            return m;
+        }
+    }
+    return NULL;
+}
+
+static bool unlink_unexpected(struct mmpi_mbox *box, struct mmpi_msg *msg)
+{
+    for (struct mmpi_msg **p = &box->unexp_head; *p; p = &(*p)->next) {
+        if (*p == msg) {
+            *p = msg->next;
+            if (box->unexp_tail == &msg->next)
+                box->unexp_tail = p;
+            msg->next = NULL;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* ---- Completion helpers (no lock held) --------------------------------------------------- */
+
+static void complete_recv(struct mmpi_request *rreq, int src, int tag, size_t bytes, int error)
+{
+    rreq->status.MPI_SOURCE = src;
+    rreq->status.MPI_TAG = tag;
+    rreq->status.mmpi_count = (long long)bytes;
+    rreq->status.mmpi_cancelled = 0;
+    mmpi_request_complete(rreq, error);
+}
+
+static void complete_send(struct mmpi_request *sreq, int error)
+{
+    sreq->status.MPI_SOURCE = sreq->my_rank;
+    sreq->status.MPI_TAG = sreq->tag;
+    sreq->status.mmpi_count = 0;
+    sreq->status.mmpi_cancelled = 0;
+    mmpi_request_complete(sreq, error);
+}
+
+void mmpi_match_deliver_msg(struct mmpi_request *rreq, struct mmpi_msg *msg)
+{
+    size_t copied = 0;
+    int err;
+    if (msg->eager)
+        err = mmpi_typed_unpack(msg->data, msg->bytes, rreq->buf, rreq->count, rreq->dt, &copied);
+    else
+        err = mmpi_typed_copy(msg->sbuf, msg->scount, msg->sdt, rreq->buf, rreq->count, rreq->dt,
+                              &copied);
+    if (msg->sreq)
+        complete_send(msg->sreq, MPI_SUCCESS);
+    complete_recv(rreq, msg->src, msg->tag, copied, err);
+    free(msg);
+}
+
+/* ---- Send and receive --------------------------------------------------------------------- */
+
+static void wake_world_rank(int world_rank)
+{
+    struct mmpi_world *w = __atomic_load_n(&mmpi_world, __ATOMIC_ACQUIRE);
+    mmpi_rank_wake(w->ranks[world_rank]);
+}
+
+void mmpi_match_send(struct mmpi_rank *self, const struct mmpi_comm *c, struct mmpi_request *sreq)
+{
+    struct mmpi_mbox *box = mmpi_comm_peer_mbox(c, sreq->ctx, sreq->peer);
+    size_t bytes = mmpi_typed_bytes(sreq->dt, sreq->count);
+    bool eager = bytes <= MMPI_EAGER_MAX || sreq->mode == MMPI_SEND_BUFFERED;
+    (void)self;
+
+    sreq->mbox = box;
+    pthread_mutex_lock(&box->lock);
+    struct mmpi_request *rreq = take_posted(box, sreq->my_rank, sreq->tag);
+    if (rreq) {
+        pthread_mutex_unlock(&box->lock);
+        size_t copied = 0;
+        int err = mmpi_typed_copy(sreq->buf, sreq->count, sreq->dt, rreq->buf, rreq->count,
+                                  rreq->dt, &copied);
+        complete_send(sreq, MPI_SUCCESS);
+        complete_recv(rreq, sreq->my_rank, sreq->tag, copied, err);
+        return;
+    }
+    struct mmpi_msg *m = mmpi_xmalloc(sizeof(*m) + (eager ? bytes : 0));
+    m->next = NULL;
+    m->src = sreq->my_rank;
+    m->src_world = self->world_rank;
+    m->tag = sreq->tag;
+    m->bytes = bytes;
+    m->eager = eager;
+    m->sbuf = sreq->buf;
+    m->scount = sreq->count;
+    m->sdt = sreq->dt;
+    if (eager)
+        mmpi_typed_pack(sreq->buf, sreq->count, sreq->dt, m->data);
+    /* A standard or buffered eager send is finished once its copy is queued; a synchronous
+     * send, or a rendezvous one, finishes when the receiver takes it. */
+    bool wait_for_receiver = !eager || sreq->mode == MMPI_SEND_SYNC;
+    m->sreq = wait_for_receiver ? sreq : NULL;
+    sreq->msg = wait_for_receiver ? m : NULL;
+    *box->unexp_tail = m;
+    box->unexp_tail = &m->next;
+    __atomic_fetch_add(&box->arrivals, 1, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&box->lock);
+    wake_world_rank(box->owner_world); /* a probe may be waiting for it */
+    if (!wait_for_receiver)
+        complete_send(sreq, MPI_SUCCESS);
+}
+
+void mmpi_match_recv(struct mmpi_rank *self, const struct mmpi_comm *c, struct mmpi_request *rreq)
+{
+    struct mmpi_mbox *box = mmpi_comm_my_mbox(c, rreq->ctx);
+    (void)self;
+
+    rreq->mbox = box;
+    pthread_mutex_lock(&box->lock);
+    struct mmpi_msg *m = find_unexpected(box, rreq->peer, rreq->tag, true);
+    if (!m) {
+        rreq->next = NULL;
+        rreq->posted = true;
+        *box->posted_tail = rreq;
+        box->posted_tail = &rreq->next;
+        pthread_mutex_unlock(&box->lock);
+        return;
+    }
+    if (m->sreq)
+        m->sreq->msg = NULL; /* matched: no longer cancellable */
+    pthread_mutex_unlock(&box->lock);
+    mmpi_match_deliver_msg(rreq, m);
+}
+
+bool mmpi_match_probe(struct mmpi_mbox *box, int source, int tag, bool take, MPI_Status *status,
+                      struct mmpi_msg **msg)
+{
+    pthread_mutex_lock(&box->lock);
+    struct mmpi_msg *m = find_unexpected(box, source, tag, take);
+    if (m) {
+        status->MPI_SOURCE = m->src;
+        status->MPI_TAG = m->tag;
+        status->mmpi_count = (long long)m->bytes;
+        status->mmpi_cancelled = 0;
+        status->MPI_ERROR = MPI_SUCCESS;
+        if (take && m->sreq)
+            m->sreq->msg = NULL;
+    }
+    pthread_mutex_unlock(&box->lock);
+    if (msg)
+        *msg = m;
+    return m != NULL;
+}
+
+/* ---- Cancel and abandon ------------------------------------------------------------------ */
+
+/* Takes a not-yet-matched request out of its mailbox (a posted receive, or a send whose
+ * envelope is still unexpected). False if it was already matched. */
+static bool dequeue_unmatched(struct mmpi_request *req)
+{
+    struct mmpi_mbox *box = req->mbox;
+    bool removed = false;
+    struct mmpi_msg *m = NULL;
+
+    if (!box)
+        return false;
+    pthread_mutex_lock(&box->lock);
+    if (req->kind == MMPI_REQ_RECV && req->posted) {
+        removed = unlink_posted(box, req);
+    } else if (req->kind == MMPI_REQ_SEND && req->msg) {
+        m = req->msg;
+        removed = unlink_unexpected(box, m);
+        req->msg = NULL;
+    }
+    pthread_mutex_unlock(&box->lock);
+    free(m);
+    return removed;
+}
+
+bool mmpi_match_cancel(struct mmpi_request *req)
+{
+    if (!dequeue_unmatched(req))
+        return false;
+    bool recv = req->kind == MMPI_REQ_RECV;
+    req->status.MPI_SOURCE = recv ? MPI_ANY_SOURCE : req->my_rank;
+    req->status.MPI_TAG = recv ? MPI_ANY_TAG : req->tag;
+    req->status.mmpi_count = 0;
+    req->status.mmpi_cancelled = 1;
+    mmpi_request_complete(req, MPI_SUCCESS);
+    return true;
+}
+
+bool mmpi_match_abandon(struct mmpi_request *req, int error)
+{
+    if (!dequeue_unmatched(req))
+        return false;
+    req->status.MPI_SOURCE = req->kind == MMPI_REQ_RECV ? req->peer : req->my_rank;
+    req->status.MPI_TAG = req->tag;
+    req->status.mmpi_count = 0;
+    req->status.mmpi_cancelled = 0;
+    mmpi_request_complete(req, error);
+    return true;
+}

@@ -1,0 +1,44 @@
+/*
+ * pt2pt.h: the point-to-point interface the MPI entry points and other subsystems (collectives,
+ * ULFM) share: argument validation and starting sends and receives on a given matching context.
+ */
+#ifndef MMPI_PT2PT_PT2PT_H
+#define MMPI_PT2PT_PT2PT_H
+
+#include <stdbool.h>
+
+#include "mmpi.h"
+#include "pt2pt/request.h"
+
+struct mmpi_datatype;
+
+/* Largest tag (the MPI_TAG_UB attribute): every non-negative int. */
+#define MMPI_TAG_UB 2147483647
+
+/* Validates the arguments every send or receive shares, in MPICH's order: communicator,
+ * count, datatype, peer rank, tag, buffer. On success sets *c and *dt (dt not retained).
+ * `receive` allows MPI_ANY_SOURCE and MPI_ANY_TAG. Returns MPI_SUCCESS or an error class; *c is
+ * set whenever the communicator is valid, so the error can be raised on it. */
+int mmpi_pt2pt_check_args(struct mmpi_rank *self, MPI_Comm comm, const void *buf, int count,
+                          MPI_Datatype datatype, int peer, int tag, bool receive,
+                          struct mmpi_comm **c, struct mmpi_datatype **dt);
+
+/* Starts a send or a receive; returns the request with two references (the caller's and the
+ * engine's). MPI_PROC_NULL gives a request completed at once (MPI-4.1 §3.11). */
+struct mmpi_request *mmpi_pt2pt_start_send(struct mmpi_rank *self, struct mmpi_comm *c,
+                                           int ctx, const void *buf, int count,
+                                           struct mmpi_datatype *dt, int dest, int tag,
+                                           enum mmpi_send_mode mode);
+struct mmpi_request *mmpi_pt2pt_start_recv(struct mmpi_rank *self, struct mmpi_comm *c,
+                                           int ctx, void *buf, int count,
+                                           struct mmpi_datatype *dt, int source, int tag);
+
+/* Buffered sends (bsend.c): checks that the attached buffer can hold a message of `bytes`;
+ * MPI_SUCCESS or MPI_ERR_BUFFER. */
+int mmpi_bsend_reserve(struct mmpi_rank *self, size_t bytes);
+
+/* Raises a request's completion error on the communicator it was started on. */
+int mmpi_request_raise(struct mmpi_rank *self, struct mmpi_request *req, int err,
+                       enum mmpi_call call);
+
+#endif

@@ -1,0 +1,150 @@
+/*
+ * request.c: the request life cycle of request.h: creation, references, completion, polling
+ * (with failure detection for point-to-point), waiting, handles and status copies.
+ */
+#include "pt2pt/request.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "datatype/datatype.h"
+#include "mmpi.h"
+#include "pt2pt/match.h"
+#include "ulfm/ulfm.h"
+
+struct mmpi_request *mmpi_request_new(struct mmpi_rank *owner, int kind)
+{
+    struct mmpi_request *req = mmpi_xcalloc(1, sizeof(*req));
+    req->kind = kind;
+    req->refs = 2;
+    req->owner = owner;
+    req->comm = MPI_COMM_NULL;
+    req->peer_world = -1;
+    req->handle = MPI_REQUEST_NULL;
+    return req;
+}
+
+void mmpi_request_release(struct mmpi_request *req)
+{
+    if (__atomic_sub_fetch(&req->refs, 1, __ATOMIC_ACQ_REL) != 0)
+        return;
+    if (req->free_state)
+        req->free_state(req);
+    if (req->dt)
+        mmpi_datatype_release(req->dt);
+    if (req->core)
+        mmpi_comm_core_release(req->core);
+    free(req);
+}
+
+void mmpi_request_complete(struct mmpi_request *req, int error)
+{
+    struct mmpi_rank *owner = req->owner;
+    req->error = error;
+    req->status.MPI_ERROR = error;
+    __atomic_store_n(&req->done, 1, __ATOMIC_RELEASE);
+    /* Wake before dropping our reference: the owner may free the request once it sees done,
+     * but the owner (a rank) outlives every request. */
+    mmpi_rank_wake(owner);
+    mmpi_request_release(req);
+}
+
+/* A point-to-point request whose peer failed can never complete normally (DESIGN §5). */
+static void check_failures(struct mmpi_request *req)
+{
+    struct mmpi_world *w = req->owner->world;
+    if (req->peer_world >= 0) {
+        if (mmpi_rank_is_failed(w->ranks[req->peer_world]))
+            mmpi_match_abandon(req, MPI_ERR_PROC_FAILED);
+        return;
+    }
+    /* MPI_ANY_SOURCE: any failed member of the group it receives from that this rank has not
+     * acknowledged. A blocking receive fails; a nonblocking one reports
+     * MPI_ERR_PROC_FAILED_PENDING and stays matchable (chapter §17.2.2). */
+    struct mmpi_comm *c = mmpi_comm_get(req->owner, req->comm);
+    bool unacked = c ? mmpi_ulfm_any_unacked_failure(c) : false;
+    if (req->blocking) {
+        if (unacked)
+            mmpi_match_abandon(req, MPI_ERR_PROC_FAILED);
+    } else {
+        req->failure_pending = unacked;
+    }
+}
+
+bool mmpi_request_poll(struct mmpi_request *req)
+{
+    if (mmpi_request_is_done(req))
+        return true;
+    switch (req->kind) {
+    case MMPI_REQ_OTHER:
+        return req->poll(req);
+    case MMPI_REQ_GREQ:
+        return false; /* completed by the user's MPI_Grequest_complete */
+    default:
+        break;
+    }
+    if (!req->core)
+        return false;
+    if (__atomic_load_n(&req->core->revoked, __ATOMIC_ACQUIRE) && req->ctx == MMPI_CTX_USER) {
+        mmpi_match_abandon(req, MPI_ERR_REVOKED);
+        return mmpi_request_is_done(req);
+    }
+    uint32_t epoch = __atomic_load_n(&req->owner->world->failure_epoch, __ATOMIC_ACQUIRE);
+    /* ANY_SOURCE nonblocking receives re-check every time: an acknowledgement (no new epoch)
+     * can clear their pending state. */
+    if (epoch != req->seen_failure_epoch || (req->failure_pending && req->peer_world < 0)) {
+        req->seen_failure_epoch = epoch;
+        check_failures(req);
+    }
+    return mmpi_request_is_done(req);
+}
+
+static bool poll_ready(void *arg)
+{
+    return mmpi_request_poll(arg);
+}
+
+void mmpi_request_wait(struct mmpi_rank *self, struct mmpi_request *req)
+{
+    if (!mmpi_request_poll(req))
+        mmpi_wait_until(self, poll_ready, req);
+}
+
+int mmpi_request_handle_new(struct mmpi_rank *self, struct mmpi_request *req)
+{
+    req->handle = mmpi_handle_new(self, MMPI_HANDLE_KIND_REQUEST, req);
+    return req->handle;
+}
+
+struct mmpi_request *mmpi_request_get(struct mmpi_rank *self, MPI_Request handle)
+{
+    return mmpi_handle_lookup(self, MMPI_HANDLE_KIND_REQUEST, handle);
+}
+
+void mmpi_request_handle_drop(struct mmpi_rank *self, struct mmpi_request *req)
+{
+    mmpi_handle_remove(self, MMPI_HANDLE_KIND_REQUEST, req->handle);
+    req->handle = MPI_REQUEST_NULL;
+    mmpi_request_release(req);
+}
+
+void mmpi_status_copy_out(MPI_Status *out, const MPI_Status *in, bool with_error)
+{
+    if (out == MPI_STATUS_IGNORE)
+        return;
+    int keep = out->MPI_ERROR;
+    *out = *in;
+    if (!with_error)
+        out->MPI_ERROR = keep;
+}
+
+void mmpi_status_set_empty(MPI_Status *status)
+{
+    if (status == MPI_STATUS_IGNORE)
+        return;
+    int keep = status->MPI_ERROR;
+    memset(status, 0, sizeof(*status));
+    status->MPI_SOURCE = MPI_ANY_SOURCE;
+    status->MPI_TAG = MPI_ANY_TAG;
+    status->MPI_ERROR = keep;
+}

@@ -1,0 +1,134 @@
+/*
+ * request_api.c: MPI calls that manage requests without completing them: Request_free,
+ * Request_get_status, Cancel, Test_cancelled, Status_set_cancelled (MPI-4.1 §3.7.3-3.8), and
+ * generalized requests (§13.2).
+ */
+#include "pt2pt/completion.h"
+#include "pt2pt/match.h"
+#include "pt2pt/pt2pt.h"
+
+MMPI_PROFILED(Request_free)
+int PMPI_Request_free(MPI_Request *request)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Request_free);
+    struct mmpi_request *req = NULL;
+    int err = request ? mmpi_completion_lookup(self, *request, &req) : MPI_ERR_ARG;
+    if (err == MPI_SUCCESS && !req)
+        err = MPI_ERR_REQUEST; /* freeing MPI_REQUEST_NULL is an error */
+    if (err != MPI_SUCCESS)
+        return mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Request_free);
+    /* The operation goes on if active; its engine reference frees it when it completes. */
+    mmpi_request_handle_drop(self, req);
+    *request = MPI_REQUEST_NULL;
+    return MPI_SUCCESS;
+}
+
+MMPI_PROFILED(Request_get_status)
+int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Request_get_status);
+    struct mmpi_request *req = NULL;
+    int err = mmpi_completion_lookup(self, request, &req);
+    if (err == MPI_SUCCESS && (!flag || !status))
+        err = MPI_ERR_ARG;
+    if (err != MPI_SUCCESS)
+        return mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Request_get_status);
+    struct mmpi_request *a = req && req->persistent ? req->inner : req;
+    if (!a) {
+        *flag = 1;
+        mmpi_status_set_empty(status);
+        return MPI_SUCCESS;
+    }
+    *flag = mmpi_request_poll(a);
+    if (*flag) {
+        MPI_Status st = a->status;
+        if (a->kind == MMPI_REQ_GREQ) {
+            st.MPI_ERROR = a->query_fn(a->extra_state, &st);
+        }
+        mmpi_status_copy_out(status, &st, false);
+        if (st.MPI_ERROR != MPI_SUCCESS)
+            return mmpi_request_raise(self, a, st.MPI_ERROR, MMPI_CALL_Request_get_status);
+    }
+    return MPI_SUCCESS;
+}
+
+MMPI_PROFILED(Cancel)
+int PMPI_Cancel(MPI_Request *request)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Cancel);
+    struct mmpi_request *req = NULL;
+    int err = request ? mmpi_completion_lookup(self, *request, &req) : MPI_ERR_ARG;
+    if (err == MPI_SUCCESS && !req)
+        err = MPI_ERR_REQUEST;
+    if (err != MPI_SUCCESS)
+        return mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Cancel);
+    struct mmpi_request *a = req->persistent ? req->inner : req;
+    if (!a)
+        return MPI_SUCCESS;
+    if (a->kind == MMPI_REQ_GREQ)
+        return a->cancel_fn(a->extra_state, mmpi_request_is_done(a));
+    if (a->kind == MMPI_REQ_SEND || a->kind == MMPI_REQ_RECV)
+        mmpi_match_cancel(a); /* fails harmlessly if already matched: the message is kept */
+    return MPI_SUCCESS;
+}
+
+MMPI_PROFILED(Test_cancelled)
+int PMPI_Test_cancelled(const MPI_Status *status, int *flag)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Test_cancelled);
+    if (!status || status == MPI_STATUS_IGNORE || !flag)
+        return mmpi_err_raise_comm(self, NULL, MPI_ERR_ARG, MMPI_CALL_Test_cancelled);
+    *flag = status->mmpi_cancelled != 0;
+    return MPI_SUCCESS;
+}
+
+MMPI_PROFILED(Status_set_cancelled)
+int PMPI_Status_set_cancelled(MPI_Status *status, int flag)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Status_set_cancelled);
+    if (!status || status == MPI_STATUS_IGNORE)
+        return mmpi_err_raise_comm(self, NULL, MPI_ERR_ARG, MMPI_CALL_Status_set_cancelled);
+    status->mmpi_cancelled = flag != 0;
+    return MPI_SUCCESS;
+}
+
+static void greq_free_state(struct mmpi_request *req)
+{
+    if (req->free_fn)
+        req->free_fn(req->extra_state);
+}
+
+MMPI_PROFILED(Grequest_start)
+int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
+                        MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+                        MPI_Request *request)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Grequest_start);
+    if (!query_fn || !free_fn || !cancel_fn || !request)
+        return mmpi_err_raise_comm(self, NULL, MPI_ERR_ARG, MMPI_CALL_Grequest_start);
+    struct mmpi_request *req = mmpi_request_new(self, MMPI_REQ_GREQ);
+    req->query_fn = query_fn;
+    req->free_fn = free_fn;
+    req->cancel_fn = cancel_fn;
+    req->extra_state = extra_state;
+    req->free_state = greq_free_state;
+    if (mmpi_request_handle_new(self, req) == MPI_REQUEST_NULL) {
+        req->free_fn = NULL;
+        mmpi_request_release(req);
+        mmpi_request_release(req);
+        return mmpi_err_raise_comm(self, NULL, MPI_ERR_NO_MEM, MMPI_CALL_Grequest_start);
+    }
+    *request = req->handle;
+    return MPI_SUCCESS;
+}
+
+MMPI_PROFILED(Grequest_complete)
+int PMPI_Grequest_complete(MPI_Request request)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Grequest_complete);
+    struct mmpi_request *req = mmpi_request_get(self, request);
+    if (!req || req->kind != MMPI_REQ_GREQ || mmpi_request_is_done(req))
+        return mmpi_err_raise_comm(self, NULL, MPI_ERR_REQUEST, MMPI_CALL_Grequest_complete);
+    mmpi_request_complete(req, MPI_SUCCESS);
+    return MPI_SUCCESS;
+}

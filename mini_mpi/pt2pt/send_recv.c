@@ -1,0 +1,215 @@
+/*
+ * send_recv.c: the MPI entry points that send and receive: blocking and nonblocking, every send
+ * mode, Sendrecv and Sendrecv_replace (MPI-4.1 §3.2-3.4, §3.7, §3.10).
+ */
+#include <stdlib.h>
+
+#include "datatype/datatype.h"
+#include "pt2pt/copy.h"
+#include "pt2pt/match.h"
+#include "pt2pt/pt2pt.h"
+
+/* Common body of the eight send calls. request == NULL: blocking. */
+static int do_send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                   MPI_Comm comm, MPI_Request *request, enum mmpi_send_mode mode,
+                   enum mmpi_call call)
+{
+    struct mmpi_rank *self = mmpi_enter(call);
+    struct mmpi_comm *c;
+    struct mmpi_datatype *dt;
+    struct mmpi_request *req = NULL;
+    int err = mmpi_pt2pt_check_args(self, comm, buf, count, datatype, dest, tag, false, &c, &dt);
+
+    if (err != MPI_SUCCESS)
+        goto fn_fail;
+    if (mode == MMPI_SEND_BUFFERED && dest != MPI_PROC_NULL &&
+        (err = mmpi_bsend_reserve(self, mmpi_typed_bytes(dt, (size_t)count))) != MPI_SUCCESS)
+        goto fn_fail;
+    req = mmpi_pt2pt_start_send(self, c, MMPI_CTX_USER, buf, count, dt, dest, tag, mode);
+    if (request) {
+        /* Nonblocking: errors are reported at completion (MPI-4.1 §3.7.3). */
+        if (mmpi_request_handle_new(self, req) == MPI_REQUEST_NULL) {
+            mmpi_request_release(req);
+            err = MPI_ERR_NO_MEM;
+            goto fn_fail;
+        }
+        *request = req->handle;
+        return MPI_SUCCESS;
+    }
+    mmpi_request_wait(self, req);
+    err = req->error;
+    if (err != MPI_SUCCESS)
+        goto fn_fail;
+fn_exit:
+    if (req && !request)
+        mmpi_request_release(req);
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, c, err, call);
+    goto fn_exit;
+}
+
+#define SEND_ENTRY(Name, mode)                                                               \
+    MMPI_PROFILED(Name)                                                                      \
+    int PMPI_##Name(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,    \
+                    MPI_Comm comm)                                                           \
+    {                                                                                        \
+        return do_send(buf, count, datatype, dest, tag, comm, NULL, mode, MMPI_CALL_##Name); \
+    }
+#define ISEND_ENTRY(Name, mode)                                                              \
+    MMPI_PROFILED(Name)                                                                      \
+    int PMPI_##Name(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,    \
+                    MPI_Comm comm, MPI_Request *request)                                     \
+    {                                                                                        \
+        if (!request) {                                                                      \
+            struct mmpi_rank *self = mmpi_enter(MMPI_CALL_##Name);                           \
+            return mmpi_err_raise_comm(self, mmpi_comm_get(self, comm), MPI_ERR_ARG,         \
+                                       MMPI_CALL_##Name);                                    \
+        }                                                                                    \
+        return do_send(buf, count, datatype, dest, tag, comm, request, mode,                 \
+                       MMPI_CALL_##Name);                                                    \
+    }
+
+SEND_ENTRY(Send, MMPI_SEND_STANDARD)
+SEND_ENTRY(Ssend, MMPI_SEND_SYNC)
+SEND_ENTRY(Rsend, MMPI_SEND_READY)
+SEND_ENTRY(Bsend, MMPI_SEND_BUFFERED)
+ISEND_ENTRY(Isend, MMPI_SEND_STANDARD)
+ISEND_ENTRY(Issend, MMPI_SEND_SYNC)
+ISEND_ENTRY(Irsend, MMPI_SEND_READY)
+ISEND_ENTRY(Ibsend, MMPI_SEND_BUFFERED)
+
+MMPI_PROFILED(Recv)
+int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+              MPI_Status *status)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Recv);
+    struct mmpi_comm *c;
+    struct mmpi_datatype *dt;
+    struct mmpi_request *req = NULL;
+    int err = mmpi_pt2pt_check_args(self, comm, buf, count, datatype, source, tag, true, &c, &dt);
+
+    if (err != MPI_SUCCESS)
+        goto fn_fail;
+    if (!status) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    req = mmpi_pt2pt_start_recv(self, c, MMPI_CTX_USER, buf, count, dt, source, tag);
+    req->blocking = true;
+    mmpi_request_wait(self, req);
+    mmpi_status_copy_out(status, &req->status, false);
+    err = req->error;
+    if (err != MPI_SUCCESS)
+        goto fn_fail;
+fn_exit:
+    if (req)
+        mmpi_request_release(req);
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, c, err, MMPI_CALL_Recv);
+    goto fn_exit;
+}
+
+MMPI_PROFILED(Irecv)
+int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+               MPI_Request *request)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Irecv);
+    struct mmpi_comm *c;
+    struct mmpi_datatype *dt;
+    int err = mmpi_pt2pt_check_args(self, comm, buf, count, datatype, source, tag, true, &c, &dt);
+
+    if (err == MPI_SUCCESS && !request)
+        err = MPI_ERR_ARG;
+    if (err != MPI_SUCCESS)
+        return mmpi_err_raise_comm(self, c, err, MMPI_CALL_Irecv);
+    struct mmpi_request *req =
+        mmpi_pt2pt_start_recv(self, c, MMPI_CTX_USER, buf, count, dt, source, tag);
+    if (mmpi_request_handle_new(self, req) == MPI_REQUEST_NULL) {
+        if (!mmpi_match_cancel(req)) /* nobody may write into buf after we return */
+            mmpi_request_wait(self, req);
+        mmpi_request_release(req);
+        return mmpi_err_raise_comm(self, c, MPI_ERR_NO_MEM, MMPI_CALL_Irecv);
+    }
+    *request = req->handle;
+    return MPI_SUCCESS;
+}
+
+/* Sends and receives at once: the receive is posted first, so that two ranks exchanging with
+ * each other by Sendrecv never deadlock, whatever the message size. */
+static int sendrecv(struct mmpi_rank *self, struct mmpi_comm *c, const void *sendbuf,
+                    int sendcount, struct mmpi_datatype *sdt, int dest, int sendtag,
+                    void *recvbuf, int recvcount, struct mmpi_datatype *rdt, int source,
+                    int recvtag, MPI_Status *status)
+{
+    struct mmpi_request *rreq =
+        mmpi_pt2pt_start_recv(self, c, MMPI_CTX_USER, recvbuf, recvcount, rdt, source, recvtag);
+    rreq->blocking = true;
+    struct mmpi_request *sreq = mmpi_pt2pt_start_send(self, c, MMPI_CTX_USER, sendbuf, sendcount,
+                                                      sdt, dest, sendtag, MMPI_SEND_STANDARD);
+    mmpi_request_wait(self, sreq);
+    mmpi_request_wait(self, rreq);
+    mmpi_status_copy_out(status, &rreq->status, false);
+    int err = sreq->error != MPI_SUCCESS ? sreq->error : rreq->error;
+    mmpi_request_release(sreq);
+    mmpi_request_release(rreq);
+    return err;
+}
+
+MMPI_PROFILED(Sendrecv)
+int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                  int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
+                  int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Sendrecv);
+    struct mmpi_comm *c;
+    struct mmpi_datatype *sdt, *rdt;
+    int err = mmpi_pt2pt_check_args(self, comm, sendbuf, sendcount, sendtype, dest, sendtag,
+                                    false, &c, &sdt);
+    if (err == MPI_SUCCESS)
+        err = mmpi_pt2pt_check_args(self, comm, recvbuf, recvcount, recvtype, source, recvtag,
+                                    true, &c, &rdt);
+    if (err == MPI_SUCCESS && !status)
+        err = MPI_ERR_ARG;
+    if (err == MPI_SUCCESS)
+        err = sendrecv(self, c, sendbuf, sendcount, sdt, dest, sendtag, recvbuf, recvcount, rdt,
+                       source, recvtag, status);
+    if (err != MPI_SUCCESS)
+        err = mmpi_err_raise_comm(self, c, err, MMPI_CALL_Sendrecv);
+    return err;
+}
+
+MMPI_PROFILED(Sendrecv_replace)
+int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                          int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Sendrecv_replace);
+    struct mmpi_comm *c;
+    struct mmpi_datatype *dt, *bytes_dt;
+    int err = mmpi_pt2pt_check_args(self, comm, buf, count, datatype, dest, sendtag, false, &c,
+                                    &dt);
+    if (err == MPI_SUCCESS)
+        err = mmpi_pt2pt_check_args(self, comm, buf, count, datatype, source, recvtag, true, &c,
+                                    &dt);
+    if (err == MPI_SUCCESS && !status)
+        err = MPI_ERR_ARG;
+    if (err == MPI_SUCCESS)
+        err = mmpi_datatype_check(self, MPI_BYTE, &bytes_dt);
+    if (err == MPI_SUCCESS) {
+        /* Send a packed copy, receive in place. */
+        size_t bytes = mmpi_typed_bytes(dt, (size_t)count);
+        void *copy = malloc(bytes ? bytes : 1);
+        if (!copy) {
+            err = MPI_ERR_NO_MEM;
+        } else {
+            mmpi_typed_pack(buf, (size_t)count, dt, copy);
+            err = sendrecv(self, c, copy, (int)bytes, bytes_dt, dest, sendtag, buf, count, dt,
+                           source, recvtag, status);
+            free(copy);
+        }
+    }
+    if (err != MPI_SUCCESS)
+        err = mmpi_err_raise_comm(self, c, err, MMPI_CALL_Sendrecv_replace);
+    return err;
+}

@@ -1,0 +1,105 @@
+/*
+ * start.c: argument validation shared by every send and receive, and starting them on the
+ * matching engine (pt2pt.h).
+ */
+#include "pt2pt/pt2pt.h"
+
+#include "datatype/datatype.h"
+#include "pt2pt/match.h"
+
+int mmpi_pt2pt_check_args(struct mmpi_rank *self, MPI_Comm comm, const void *buf, int count,
+                          MPI_Datatype datatype, int peer, int tag, bool receive,
+                          struct mmpi_comm **c, struct mmpi_datatype **dt)
+{
+    *c = mmpi_comm_get(self, comm);
+    if (!*c)
+        return MPI_ERR_COMM;
+    if (count < 0)
+        return MPI_ERR_COUNT;
+    int err = mmpi_datatype_check(self, datatype, dt);
+    if (err != MPI_SUCCESS)
+        return err;
+    int n = mmpi_comm_remote_size(*c);
+    if (!(peer == MPI_PROC_NULL || (receive && peer == MPI_ANY_SOURCE) || (peer >= 0 && peer < n)))
+        return MPI_ERR_RANK;
+    if (!((receive && tag == MPI_ANY_TAG) || (tag >= 0 && tag <= MMPI_TAG_UB)))
+        return MPI_ERR_TAG;
+    /* Like MPICH, only predefined types make a NULL buffer an error: with a derived type,
+     * MPI_BOTTOM (NULL) plus absolute displacements is legal. */
+    if (!buf && count > 0 && mmpi_handle_is_predefined(datatype) && (*dt)->size > 0)
+        return MPI_ERR_BUFFER;
+    /* Every operation on a revoked communicator fails, MPI_PROC_NULL included (§17.3.1). */
+    if (__atomic_load_n(&(*c)->core->revoked, __ATOMIC_ACQUIRE))
+        return MPI_ERR_REVOKED;
+    return MPI_SUCCESS;
+}
+
+static struct mmpi_request *request_for(struct mmpi_rank *self, struct mmpi_comm *c, int ctx,
+                                        int kind, void *buf, int count, struct mmpi_datatype *dt,
+                                        int peer, int tag)
+{
+    struct mmpi_request *req = mmpi_request_new(self, kind);
+    req->comm = c->handle;
+    req->core = c->core;
+    mmpi_comm_core_retain(c->core);
+    req->ctx = ctx;
+    req->peer = peer;
+    req->peer_world = peer >= 0 ? mmpi_comm_peer_world(c, peer) : -1;
+    req->tag = tag;
+    req->my_rank = c->rank;
+    req->buf = buf;
+    req->count = (size_t)count;
+    req->dt = dt;
+    mmpi_datatype_retain(dt);
+    return req;
+}
+
+static void complete_proc_null(struct mmpi_request *req)
+{
+    req->status.MPI_SOURCE = MPI_PROC_NULL;
+    req->status.MPI_TAG = MPI_ANY_TAG;
+    req->status.mmpi_count = 0;
+    req->status.mmpi_cancelled = 0;
+    mmpi_request_complete(req, MPI_SUCCESS);
+}
+
+struct mmpi_request *mmpi_pt2pt_start_send(struct mmpi_rank *self, struct mmpi_comm *c, int ctx,
+                                           const void *buf, int count, struct mmpi_datatype *dt,
+                                           int dest, int tag, enum mmpi_send_mode mode)
+{
+    struct mmpi_request *req =
+        request_for(self, c, ctx, MMPI_REQ_SEND, (void *)buf, count, dt, dest, tag);
+    req->mode = mode;
+    if (dest == MPI_PROC_NULL) {
+        complete_proc_null(req);
+    } else if (mmpi_rank_is_failed(self->world->ranks[req->peer_world])) {
+        /* Nothing to a failed peer, not even an eager copy (§17.2.1). */
+        req->status.MPI_SOURCE = c->rank;
+        req->status.MPI_TAG = tag;
+        mmpi_request_complete(req, MPI_ERR_PROC_FAILED);
+    } else {
+        mmpi_match_send(self, c, req);
+    }
+    return req;
+}
+
+struct mmpi_request *mmpi_pt2pt_start_recv(struct mmpi_rank *self, struct mmpi_comm *c, int ctx,
+                                           void *buf, int count, struct mmpi_datatype *dt,
+                                           int source, int tag)
+{
+    struct mmpi_request *req =
+        request_for(self, c, ctx, MMPI_REQ_RECV, buf, count, dt, source, tag);
+    if (source == MPI_PROC_NULL)
+        complete_proc_null(req);
+    else
+        mmpi_match_recv(self, c, req);
+    return req;
+}
+
+int mmpi_request_raise(struct mmpi_rank *self, struct mmpi_request *req, int err,
+                       enum mmpi_call call)
+{
+    struct mmpi_comm *c = req && req->comm != MPI_COMM_NULL ? mmpi_comm_get(self, req->comm)
+                                                            : NULL;
+    return mmpi_err_raise_comm(self, c, err, call);
+}

@@ -1,0 +1,130 @@
+/*
+ * ack.c: failure acknowledgement and queries (§17.3.2 of the chapter, Open MPI 5 semantics):
+ * MPIX_Comm_failure_ack, MPIX_Comm_failure_get_acked, MPIX_Comm_get_failed,
+ * MPIX_Comm_ack_failed.
+ *
+ * Failures are known process-wide the moment they happen (runtime publishes them), so "locally
+ * known failed" is every failed member, ordered by the time of failure (world failure_order).
+ * Acknowledgements are per rank and communicator: c->acked[i] for group member i.
+ */
+#include <stdlib.h>
+
+#include "group/group.h"
+#include "ulfm/ulfm.h"
+
+/* The group receives match against: the remote group of an intercommunicator. */
+static const struct mmpi_comm_core *peer_group(const struct mmpi_comm *c)
+{
+    return c->core->remote ? c->core->remote : c->core;
+}
+
+/* Members of c's group that have failed, in the order they failed. Returns the count; *members
+ * (group ranks) is malloc'ed. */
+static int failed_members(const struct mmpi_comm *c, int **members)
+{
+    const struct mmpi_comm_core *g = peer_group(c);
+    struct mmpi_world *w = mmpi_world;
+    int nfailed = __atomic_load_n(&w->nfailed, __ATOMIC_ACQUIRE);
+    int n = 0;
+    *members = mmpi_xmalloc(((size_t)nfailed + 1) * sizeof(int));
+    for (int k = 0; k < nfailed; k++) {
+        int wr = w->failure_order[k];
+        for (int i = 0; i < g->size; i++) {
+            if (g->world_ranks[i] == wr) {
+                (*members)[n++] = i;
+                break;
+            }
+        }
+    }
+    return n;
+}
+
+static uint8_t *acked_array(struct mmpi_comm *c)
+{
+    if (!c->acked)
+        c->acked = mmpi_xcalloc((size_t)peer_group(c)->size, 1);
+    return c->acked;
+}
+
+/* A group of the given members of c's group (group ranks), registered for self. */
+static MPI_Group group_of(struct mmpi_rank *self, const struct mmpi_comm *c, const int *members,
+                          int n)
+{
+    int *ranks = mmpi_xmalloc(((size_t)n + 1) * sizeof(int));
+    for (int i = 0; i < n; i++)
+        ranks[i] = peer_group(c)->world_ranks[members[i]];
+    return mmpi_group_handle_new(self, mmpi_group_new(n, ranks));
+}
+
+MMPI_FT_PROFILED(Comm_failure_ack)
+int PMPIX_Comm_failure_ack(MPI_Comm comm)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPIX_CALL_Comm_failure_ack);
+    struct mmpi_comm *c = mmpi_comm_get(self, comm);
+    if (!c)
+        return mmpi_err_raise_comm(self, NULL, MPI_ERR_COMM, MMPIX_CALL_Comm_failure_ack);
+    int *members, n = failed_members(c, &members);
+    uint8_t *acked = acked_array(c);
+    for (int i = 0; i < n; i++)
+        acked[members[i]] = 1;
+    free(members);
+    return MPI_SUCCESS;
+}
+
+MMPI_FT_PROFILED(Comm_failure_get_acked)
+int PMPIX_Comm_failure_get_acked(MPI_Comm comm, MPI_Group *failedgrp)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPIX_CALL_Comm_failure_get_acked);
+    struct mmpi_comm *c = mmpi_comm_get(self, comm);
+    if (!c || !failedgrp)
+        return mmpi_err_raise_comm(self, c, !c ? MPI_ERR_COMM : MPI_ERR_ARG,
+                                   MMPIX_CALL_Comm_failure_get_acked);
+    /* Acknowledged failures, in the order they happened (a snapshot: later failures are not
+     * in it until acknowledged). */
+    int *members, n = failed_members(c, &members), k = 0;
+    for (int i = 0; i < n; i++)
+        if (c->acked && c->acked[members[i]])
+            members[k++] = members[i];
+    *failedgrp = group_of(self, c, members, k);
+    free(members);
+    return *failedgrp == MPI_GROUP_NULL
+               ? mmpi_err_raise_comm(self, c, MPI_ERR_NO_MEM, MMPIX_CALL_Comm_failure_get_acked)
+               : MPI_SUCCESS;
+}
+
+MMPI_FT_PROFILED(Comm_get_failed)
+int PMPIX_Comm_get_failed(MPI_Comm comm, MPI_Group *failedgrp)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPIX_CALL_Comm_get_failed);
+    struct mmpi_comm *c = mmpi_comm_get(self, comm);
+    if (!c || !failedgrp)
+        return mmpi_err_raise_comm(self, c, !c ? MPI_ERR_COMM : MPI_ERR_ARG,
+                                   MMPIX_CALL_Comm_get_failed);
+    int *members, n = failed_members(c, &members);
+    *failedgrp = group_of(self, c, members, n);
+    free(members);
+    return *failedgrp == MPI_GROUP_NULL
+               ? mmpi_err_raise_comm(self, c, MPI_ERR_NO_MEM, MMPIX_CALL_Comm_get_failed)
+               : MPI_SUCCESS;
+}
+
+MMPI_FT_PROFILED(Comm_ack_failed)
+int PMPIX_Comm_ack_failed(MPI_Comm comm, int num_to_ack, int *num_acked)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPIX_CALL_Comm_ack_failed);
+    struct mmpi_comm *c = mmpi_comm_get(self, comm);
+    int err = !c ? MPI_ERR_COMM : (!num_acked || num_to_ack < 0) ? MPI_ERR_ARG : MPI_SUCCESS;
+    if (err != MPI_SUCCESS)
+        return mmpi_err_raise_comm(self, c, err, MMPIX_CALL_Comm_ack_failed);
+    /* Acknowledges the first num_to_ack failures in failure order; returns how many failures
+     * are acknowledged now (Open MPI 5). */
+    int *members, n = failed_members(c, &members), count = 0;
+    uint8_t *acked = acked_array(c);
+    for (int i = 0; i < n && i < num_to_ack; i++)
+        acked[members[i]] = 1;
+    for (int i = 0; i < n; i++)
+        count += acked[members[i]];
+    free(members);
+    *num_acked = count;
+    return MPI_SUCCESS;
+}

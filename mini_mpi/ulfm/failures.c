@@ -1,0 +1,30 @@
+/*
+ * failures.c: what the engines ask about failures on a communicator, honouring this rank's
+ * acknowledgements (an MPI_ANY_SOURCE receive proceeds once every failure is acknowledged,
+ * chapter §17.2.2). Acknowledgements themselves are made in ack.c.
+ */
+#include "ulfm/ulfm.h"
+
+/* The group receives match against: the remote group of an intercommunicator. */
+static const struct mmpi_comm_core *peer_group(const struct mmpi_comm *c)
+{
+    return c->core->remote ? c->core->remote : c->core;
+}
+
+bool mmpi_ulfm_unacked_failure(const struct mmpi_comm *c, int peer)
+{
+    const struct mmpi_comm_core *g = peer_group(c);
+    struct mmpi_world *w = mmpi_world;
+    return mmpi_rank_is_failed(w->ranks[g->world_ranks[peer]]) && !(c->acked && c->acked[peer]);
+}
+
+bool mmpi_ulfm_any_unacked_failure(const struct mmpi_comm *c)
+{
+    if (__atomic_load_n(&mmpi_world->nfailed, __ATOMIC_ACQUIRE) == 0)
+        return false;
+    for (int i = 0; i < peer_group(c)->size; i++)
+        if (mmpi_ulfm_unacked_failure(c, i))
+            return true;
+    return false;
+}
+
