@@ -15,7 +15,8 @@
 # runner itself could not work.
 #
 # The table goes to stdout; progress and notes to stderr; raw results are appended to
-# build/bench/results-<date>.csv, run logs kept under build/bench/logs/.
+# build/bench/results-<date>.csv; the logs of every run and this session's rows (last-session.csv)
+# are kept under build/bench/ until the next invocation.
 set -u
 
 top=$(cd -- "$(dirname -- "$(readlink -f -- "${BASH_SOURCE[0]}")")/.." && pwd -P)
@@ -103,7 +104,7 @@ fi
 
 # ---- Libraries ---------------------------------------------------------------------------
 libs=(mini)
-declare -A lib_title lib_cc lib_ok
+declare -A lib_title lib_cc
 lib_title[mini]=mini_mpi
 lib_cc[mini]=$top/bin/mpicc
 if [ ! -x "$top/bin/mpicc" ] || [ ! -x "$top/bin/mpiexec" ]; then
@@ -126,10 +127,13 @@ if [ "$compare" = 1 ]; then
     fi
 fi
 
+# Logs and the per-session CSV are those of the latest invocation only; results-<date>.csv
+# accumulates.
+rm -rf "$out/logs"
 mkdir -p "$out/logs" "$out/tmp"
 stamp=$(date +%Y%m%d-%H%M%S)
 results=$out/results-$(date +%Y-%m-%d).csv
-session=$out/session-$stamp.csv
+session=$out/last-session.csv
 [ -s "$results" ] ||
     echo "time,library,program,figure,bytes,ranks,rep,value,unit,status,note" >"$results"
 : >"$session"
@@ -162,14 +166,23 @@ done
 # The machine's memcpy bandwidth: the ceiling of a one-copy transfer, printed under the table.
 memcpy_line=
 if cc -O2 -std=c11 "$src/memcpy.c" -o "$out/memcpy" >"$out/logs/build-memcpy.log" 2>&1; then
-    memcpy_line=$(timeout 30 "$out/memcpy" 2>/dev/null | awk '
+    timeout 30 "$out/memcpy" >"$out/logs/$stamp-memcpy.out" 2>&1
+    memcpy_line=$(awk -v now="$(date +%FT%T)" -v csv="$results" '
         /^RESULT name=memcpy_bandwidth/ {
             b = $3; sub("bytes=", "", b); b += 0; v = $5; sub("value=", "", v)
+            print now ",machine,memcpy,memcpy_bandwidth," b ",1,1," v ",GB/s,ok," >>csv
             l = (b >= 1048576) ? (b / 1048576) " MiB" : (b / 1024) " KiB"
             s = s (s ? ", " : "") l " " v " GB/s" }
-        END { print s }')
-    if [ -n "$memcpy_line" ]; then
-        echo "$(date +%FT%T),machine,memcpy,memcpy_bandwidth,,1,1,,GB/s,ok,$memcpy_line" >>"$results"
+        END { print s }' "$out/logs/$stamp-memcpy.out")
+fi
+# And its cost of a wake-up plus context switch: the floor per rank when ranks outnumber cores.
+switch_us=
+if cc -O2 -std=gnu11 -pthread "$src/switch.c" -o "$out/switch" >"$out/logs/build-switch.log" 2>&1
+then
+    switch_us=$(timeout 30 "$out/switch" 2>/dev/null |
+        sed -n 's/^RESULT name=context_switch .* value=\([^ ]*\) .*/\1/p')
+    if [ -n "$switch_us" ]; then
+        echo "$(date +%FT%T),machine,switch,context_switch,0,1,1,$switch_us,us,ok," >>"$results"
     fi
 fi
 cpu_model=$(lscpu 2>/dev/null | sed -n 's/^Model name:[[:space:]]*//p' | head -n 1)
@@ -184,9 +197,9 @@ sweep() {
     local sid=$1 token=$2 pids p n=0
     pids=$(ps -eo pid=,sid= | awk -v s="$sid" '$2 == s {print $1}')
     # Processes that left the session (daemonized) still carry the token in their environment.
-    pids+=" "$(grep -las -- "BENCH_RUN_TOKEN=$token" /proc/[0-9]*/environ 2>/dev/null |
+    pids+=" "$(grep -laszxF -- "BENCH_RUN_TOKEN=$token" /proc/[0-9]*/environ 2>/dev/null |
         sed -n 's|^/proc/\([0-9]*\)/environ$|\1|p')
-    for p in $pids; do
+    for p in $(printf '%s\n' $pids | sort -u); do
         [ "$p" = "$$" ] && continue
         [ "$p" = "$BASHPID" ] && continue
         if kill -KILL "$p" 2>/dev/null; then
@@ -286,9 +299,11 @@ run_one() {
     [ "$prog" = ulfm_detect ] && args=("$out/tmp/detect-$$-$run_seq")
     t0=$(date +%s%N)
     # setsid: own session, so that every process of the run can be found afterwards (Open MPI
-    # puts each rank in its own process group, but not in its own session).
-    env BENCH_RUN_TOKEN="$current_token" setsid timeout -k 5 "$run_timeout" \
-        "${launch[@]}" "$bin" "${args[@]}" >"$base.out" 2>"$base.err" </dev/null &
+    # puts each rank in its own process group, but not in its own session). The sh in between
+    # reports a crash into the run's log instead of this script's stderr.
+    env BENCH_RUN_TOKEN="$current_token" setsid sh -c '"$@"; exit $?' sh \
+        timeout -k 5 "$run_timeout" "${launch[@]}" "$bin" "${args[@]}" \
+        >"$base.out" 2>"$base.err" </dev/null &
     current_sid=$!
     wait "$current_sid"
     rc=$?
@@ -337,9 +352,10 @@ run_one() {
 }
 
 # ---- The schedule -------------------------------------------------------------------------
-# sticky[lib:prog]: a status that holds for every larger rank count too (n/a, not implemented,
-# a build failure, a timeout), so such cells are filled in without running again.
-declare -A sticky
+# sticky[lib:prog]: a status that holds for every rank count above sticky_from[lib:prog] too
+# (n/a and not implemented: all; a timeout: the larger ones), so such cells are filled in
+# without running again.
+declare -A sticky sticky_from
 total_runs=0
 begin=$(date +%s)
 for prog in "${programs[@]}"; do
@@ -361,7 +377,7 @@ for prog in "${programs[@]}"; do
                     notimpl) csv_status "$lib" "$prog" "$n" "$rep" notimpl "not implemented"; continue ;;
                     failed) csv_status "$lib" "$prog" "$n" "$rep" failed "failed (build)"; continue ;;
                 esac
-                if [ -n "${sticky[$lib:$prog]:-}" ]; then
+                if [ -n "${sticky[$lib:$prog]:-}" ] && [ "$n" -gt "${sticky_from[$lib:$prog]}" ]; then
                     s=${sticky[$lib:$prog]}
                     csv_status "$lib" "$prog" "$n" "$rep" "${s%%:*}" "${s#*:}"
                     continue
@@ -384,8 +400,10 @@ for prog in "${programs[@]}"; do
                 st=$(tail -n +"$((before + 1))" "$session" | awk -F, '{print $10 ":" $11}' | sort -u)
                 if [ "$(wc -l <<<"$st")" = 1 ]; then
                     case $st in
-                        na:*|notimpl:*) sticky[$lib:$prog]=$st ;;
-                        timeout:*) sticky[$lib:$prog]="skipped:skipped (timeout at $n ranks)" ;;
+                        na:*|notimpl:*) sticky[$lib:$prog]=$st; sticky_from[$lib:$prog]=0 ;;
+                        timeout:*)
+                            sticky[$lib:$prog]="skipped:skipped (timeout at $n ranks)"
+                            sticky_from[$lib:$prog]=$n ;;
                     esac
                 fi
             done
@@ -402,7 +420,7 @@ awk -F, -v libs="${libs[*]}" -v titles="${titles[*]}" -v progs="${programs[*]}" 
 function fmt(x) {
     if (x >= 100) return sprintf("%.0f", x)
     if (x >= 10) return sprintf("%.1f", x)
-    if (x >= 1) return sprintf("%.2f", x)
+    if (x >= 0.9995) return sprintf("%.2f", x)
     return sprintf("%.3g", x)
 }
 function sortv(a, n,   i, j, t) {
@@ -488,7 +506,8 @@ END {
 }' "$session"
 echo
 echo "Machine: ${cpu_model:-unknown CPU}, $cpu_count CPUs online; memcpy, one thread:" \
-    "${memcpy_line:-not measured}."
+    "${memcpy_line:-not measured}; wake-up + context switch on one core:" \
+    "${switch_us:-not measured} µs."
 if [ "${#libs[@]}" -gt 1 ]; then
     echo "Cells: median (min–max) over $reps repetition(s), libraries alternating. \"vs\" columns:" \
         "mini_mpi's advantage (their time / ours; our bandwidth / theirs; their memory / ours)."

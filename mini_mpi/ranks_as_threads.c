@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "comm/info.h"
+#include "inject/inject.h"
 #include "mmpi.h"
 #include "util/real.h"
 
@@ -70,7 +71,7 @@ static void publish_failure(struct mmpi_rank *r)
 }
 
 /* Records the end of rank r; returns false if it had already ended. */
-static bool record_end(struct mmpi_rank *r, int code, const char *cause)
+static bool record_end(struct mmpi_rank *r, int code, const char *cause, bool killed)
 {
     struct mmpi_world *w = r->world;
     bool in_session = mmpi_rank_phase(r) != MMPI_PHASE_FINALIZED;
@@ -83,7 +84,7 @@ static bool record_end(struct mmpi_rank *r, int code, const char *cause)
     }
     r->end_code = code;
     r->end_cause = cause;
-    __atomic_store_n(&r->end, initialized ? MMPI_END_KILLED : MMPI_END_NORMAL, __ATOMIC_RELEASE);
+    __atomic_store_n(&r->end, initialized || killed ? MMPI_END_KILLED : MMPI_END_NORMAL, __ATOMIC_RELEASE);
     if (--w->ranks_running == 0)
         pthread_cond_broadcast(&w->all_ended);
     pthread_mutex_unlock(&w->lock);
@@ -98,15 +99,14 @@ static bool record_end(struct mmpi_rank *r, int code, const char *cause)
 void mmpi_rank_end_self(enum mmpi_end how, int code, const char *cause)
 {
     struct mmpi_rank *self = mmpi_self;
-    (void)how;
     if (self)
-        record_end(self, code, cause);
+        record_end(self, code, cause, how == MMPI_END_INJECTED);
     pthread_exit(NULL);
 }
 
 void mmpi_rank_mark_failed(struct mmpi_rank *rank, int code, const char *cause)
 {
-    record_end(rank, code, cause);
+    record_end(rank, code, cause, true);
 }
 
 void mmpi_rank_check_alive(struct mmpi_rank *self)
@@ -118,7 +118,7 @@ void mmpi_rank_check_alive(struct mmpi_rank *self)
 /* Runs when a rank's main thread ends by any path, including a user's pthread_exit(). */
 static void rank_thread_cleanup(void *arg)
 {
-    record_end(arg, 0, "main thread exited");
+    record_end(arg, 0, "main thread exited", false);
 }
 
 static void *rank_thread(void *arg)
@@ -129,9 +129,11 @@ static void *rank_thread(void *arg)
     mmpi_self = r;
     pthread_cleanup_push(rank_thread_cleanup, r);
     code = r->main(r->argc, r->argv, environ);
-    record_end(r, code & 0xff, mmpi_rank_phase(r) == MMPI_PHASE_INITIALIZED
-                                   ? "returned from main without MPI_Finalize"
-                                   : "returned from main");
+    record_end(r, code & 0xff,
+               mmpi_rank_phase(r) == MMPI_PHASE_INITIALIZED
+                   ? "returned from main without MPI_Finalize"
+                   : "returned from main",
+               false);
     pthread_cleanup_pop(0);
     return NULL;
 }
@@ -152,6 +154,7 @@ static struct mmpi_rank *rank_new(struct mmpi_world *w, int world_rank)
     for (unsigned k = 0; k < sizeof(r->handles) / sizeof(r->handles[0]); k++)
         mmpi_slots_init(&r->handles[k]);
     MMPI_CHECK_PTHREAD(pthread_mutex_init(&r->bsend_lock, NULL));
+    r->known_failed = mmpi_xcalloc((size_t)w->size, 1);
     return r;
 }
 
@@ -160,6 +163,7 @@ static void rank_free(struct mmpi_rank *r)
     for (unsigned k = 0; k < sizeof(r->handles) / sizeof(r->handles[0]); k++)
         mmpi_slots_destroy(&r->handles[k]);
     pthread_mutex_destroy(&r->bsend_lock);
+    free(r->known_failed);
     for (int i = 0; i < r->argc; i++)
         free(r->argv[i]);
     free(r->argv);
@@ -244,6 +248,7 @@ int mmpi_world_run(const struct mmpi_launch_config *config, int (*entry)(int, ch
     w->ranks_running = w->size;
     __atomic_store_n(&mmpi_world, w, __ATOMIC_RELEASE);
 
+    mmpi_inject_world_start(w); /* before any rank runs: MPI_Init#1 must count */
     MMPI_CHECK_PTHREAD(pthread_attr_init(&attr));
     for (int i = 0; i < w->size; i++) {
         struct mmpi_rank *r = w->ranks[i];
@@ -264,6 +269,7 @@ int mmpi_world_run(const struct mmpi_launch_config *config, int (*entry)(int, ch
         pthread_cond_wait(&w->all_ended, &w->lock);
     pthread_mutex_unlock(&w->lock);
     status = exit_status(w);
+    mmpi_inject_world_stop(w);
 
     /* Threads of ranks killed while computing may still run (they can no longer affect MPI):
      * reclaim the world only when every rank thread has really gone. */

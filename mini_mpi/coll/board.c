@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "mmpi.h"
+#include "ulfm/ulfm.h"
 
 /* Stands for a NULL deposit, so that "arrived" and "deposited NULL" differ. */
 static const char null_deposit;
@@ -95,30 +96,35 @@ struct mmpi_board_instance *mmpi_board_arrive(struct mmpi_comm_core *core, uint6
     return inst;
 }
 
-/* Whether some member that has not done `what` (arrive: deposit still NULL; depart: counted
- * separately by the caller) has failed. */
-static bool missing_member_failed(struct mmpi_comm_core *core, struct mmpi_board_instance *inst)
+/* Whether some member that has not arrived has failed. (Waiting instead until every member has
+ * arrived or failed would make what survivors learn independent of timing, but it hung
+ * ulfm_basic; see the issue 6 note.) */
+static bool settled_with_missing(struct mmpi_comm_core *core, struct mmpi_board_instance *inst)
 {
     struct mmpi_world *w = __atomic_load_n(&mmpi_world, __ATOMIC_ACQUIRE);
+    bool missing = false; /* a failed member that did not arrive */
     for (int i = 0; i < core->size; i++) {
-        if (!__atomic_load_n(&inst->deposit[i], __ATOMIC_ACQUIRE) &&
-            mmpi_rank_is_failed(w->ranks[core->world_ranks[i]]))
-            return true;
+        if (__atomic_load_n(&inst->deposit[i], __ATOMIC_ACQUIRE))
+            continue;
+        if (mmpi_rank_is_failed(w->ranks[core->world_ranks[i]]))
+            missing = true;
     }
-    return false;
+    return missing;
 }
 
 int mmpi_board_test_arrived(struct mmpi_rank *self, struct mmpi_comm_core *core,
                             struct mmpi_board_instance *inst)
 {
-    (void)self;
     if (__atomic_load_n(&inst->complete, __ATOMIC_ACQUIRE))
         return MPI_SUCCESS;
     if (__atomic_load_n(&core->revoked, __ATOMIC_ACQUIRE))
         return MPI_ERR_REVOKED;
     if (__atomic_load_n(&mmpi_world->nfailed, __ATOMIC_ACQUIRE) > 0 &&
-        missing_member_failed(core, inst))
+        settled_with_missing(core, inst)) {
+        if (self)
+            mmpi_board_notice_missing(self, core, inst);
         return MPI_ERR_PROC_FAILED;
+    }
     return -1;
 }
 
@@ -246,4 +252,15 @@ void mmpi_board_wait_settled(struct mmpi_rank *self, struct mmpi_comm_core *core
 bool mmpi_board_arrived(const struct mmpi_board_instance *inst, int i)
 {
     return __atomic_load_n(&inst->deposit[i], __ATOMIC_ACQUIRE) != NULL;
+}
+
+void mmpi_board_notice_missing(struct mmpi_rank *self, struct mmpi_comm_core *core,
+                               struct mmpi_board_instance *inst)
+{
+    struct mmpi_world *w = self->world;
+    for (int i = 0; i < core->size; i++) {
+        int wr = core->world_ranks[i];
+        if (!mmpi_board_arrived(inst, i) && mmpi_rank_is_failed(w->ranks[wr]))
+            mmpi_ulfm_notice(self, wr);
+    }
 }

@@ -79,6 +79,11 @@ void mmpi_board_wait_settled(struct mmpi_rank *self, struct mmpi_comm_core *core
 /* Whether member i has arrived (its deposit is on the board). */
 bool mmpi_board_arrived(const struct mmpi_board_instance *inst, int i);
 
+/* The calling rank has been told that the failed members that did not arrive have failed
+ * (after an MPI_ERR_PROC_FAILED, an agreement or a shrink). */
+void mmpi_board_notice_missing(struct mmpi_rank *self, struct mmpi_comm_core *core,
+                               struct mmpi_board_instance *inst);
+
 /* Drops this member's use of the instance; the last one frees it. */
 void mmpi_board_leave(struct mmpi_comm_core *core, struct mmpi_board_instance *inst);
 

@@ -289,6 +289,7 @@ MMPI_API(int, Info_free, (MPI_Info * info));
 /* Chapter fragments, one per subsystem (each has its own extern "C" guard). */
 #include "mini_mpi/datatype.h"
 #include "mini_mpi/pt2pt.h"
+#include "mini_mpi/op.h"
 #include "mini_mpi/coll.h"
 #include "mini_mpi/group.h"
 #include "mini_mpi/ulfm.h"

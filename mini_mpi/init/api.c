@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "init/init.h"
+#include "inject/inject.h"
 #include "mmpi.h"
 
 static int start(int required, int *provided, enum mmpi_call call)
@@ -29,6 +30,7 @@ static int start(int required, int *provided, enum mmpi_call call)
         break;
     }
     mmpi_init(self, required);
+    mmpi_inject_init_done(self);
     if (provided)
         *provided = self->thread_level;
     return MPI_SUCCESS;

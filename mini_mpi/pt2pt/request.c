@@ -54,8 +54,9 @@ static void check_failures(struct mmpi_request *req)
 {
     struct mmpi_world *w = req->owner->world;
     if (req->peer_world >= 0) {
-        if (mmpi_rank_is_failed(w->ranks[req->peer_world]))
-            mmpi_match_abandon(req, MPI_ERR_PROC_FAILED);
+        if (mmpi_rank_is_failed(w->ranks[req->peer_world]) &&
+            mmpi_match_abandon(req, MPI_ERR_PROC_FAILED))
+            mmpi_ulfm_notice(req->owner, req->peer_world);
         return;
     }
     /* MPI_ANY_SOURCE: any failed member of the group it receives from that this rank has not
@@ -63,6 +64,8 @@ static void check_failures(struct mmpi_request *req)
      * MPI_ERR_PROC_FAILED_PENDING and stays matchable (chapter §17.2.2). */
     struct mmpi_comm *c = mmpi_comm_get(req->owner, req->comm);
     bool unacked = c ? mmpi_ulfm_any_unacked_failure(c) : false;
+    if (unacked && c)
+        mmpi_ulfm_notice_core(req->owner, c->core->remote ? c->core->remote : c->core);
     if (req->blocking) {
         if (unacked)
             mmpi_match_abandon(req, MPI_ERR_PROC_FAILED);

@@ -76,6 +76,8 @@ struct mmpi_request {
     MPI_Grequest_free_function *free_fn;
     MPI_Grequest_cancel_function *cancel_fn;
     void *extra_state;
+    bool freed_by_user;            /* MPI_Request_free before MPI_Grequest_complete: the handle
+                                    * stays valid for the completing call (§13.2) */
 
     /* MMPI_REQ_OTHER: makes progress and returns true when complete; free_state at the end. */
     bool (*poll)(struct mmpi_request *req);

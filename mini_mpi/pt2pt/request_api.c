@@ -17,8 +17,12 @@ int PMPI_Request_free(MPI_Request *request)
         err = MPI_ERR_REQUEST; /* freeing MPI_REQUEST_NULL is an error */
     if (err != MPI_SUCCESS)
         return mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Request_free);
-    /* The operation goes on if active; its engine reference frees it when it completes. */
-    mmpi_request_handle_drop(self, req);
+    /* The operation goes on if active; its engine reference frees it when it completes. A
+     * generalized request not yet completed keeps its handle for MPI_Grequest_complete. */
+    if (req->kind == MMPI_REQ_GREQ && !mmpi_request_is_done(req))
+        req->freed_by_user = true;
+    else
+        mmpi_request_handle_drop(self, req);
     *request = MPI_REQUEST_NULL;
     return MPI_SUCCESS;
 }
@@ -129,6 +133,11 @@ int PMPI_Grequest_complete(MPI_Request request)
     struct mmpi_request *req = mmpi_request_get(self, request);
     if (!req || req->kind != MMPI_REQ_GREQ || mmpi_request_is_done(req))
         return mmpi_err_raise_comm(self, NULL, MPI_ERR_REQUEST, MMPI_CALL_Grequest_complete);
+    bool freed = req->freed_by_user;
+    if (freed) /* the user's reference goes with the handle: complete drops the last one */
+        mmpi_handle_remove(self, MMPI_HANDLE_KIND_REQUEST, req->handle);
     mmpi_request_complete(req, MPI_SUCCESS);
+    if (freed)
+        mmpi_request_release(req);
     return MPI_SUCCESS;
 }

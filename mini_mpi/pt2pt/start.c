@@ -6,6 +6,7 @@
 
 #include "datatype/datatype.h"
 #include "pt2pt/match.h"
+#include "ulfm/ulfm.h"
 
 int mmpi_pt2pt_check_args(struct mmpi_rank *self, MPI_Comm comm, const void *buf, int count,
                           MPI_Datatype datatype, int peer, int tag, bool receive,
@@ -74,6 +75,7 @@ struct mmpi_request *mmpi_pt2pt_start_send(struct mmpi_rank *self, struct mmpi_c
         complete_proc_null(req);
     } else if (mmpi_rank_is_failed(self->world->ranks[req->peer_world])) {
         /* Nothing to a failed peer, not even an eager copy (§17.2.1). */
+        mmpi_ulfm_notice(self, req->peer_world);
         req->status.MPI_SOURCE = c->rank;
         req->status.MPI_TAG = tag;
         mmpi_request_complete(req, MPI_ERR_PROC_FAILED);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "inject/inject.h"
 #include "mmpi.h"
 
 static const char *const call_names[] = {
@@ -32,8 +33,11 @@ struct mmpi_rank *mmpi_enter_anytime(enum mmpi_call call)
 {
     (void)call;
     struct mmpi_rank *self = mmpi_self;
-    if (self)
+    if (self) {
         mmpi_rank_check_alive(self);
+        if (__builtin_expect(__atomic_load_n(&mmpi_inject_active, __ATOMIC_RELAXED), 0))
+            mmpi_inject_on_enter(self, call);
+    }
     return self;
 }
 
@@ -46,6 +50,8 @@ struct mmpi_rank *mmpi_enter(enum mmpi_call call)
         mmpi_job_exit(1);
     }
     mmpi_rank_check_alive(self);
+    if (__builtin_expect(__atomic_load_n(&mmpi_inject_active, __ATOMIC_RELAXED), 0))
+        mmpi_inject_on_enter(self, call);
     switch (mmpi_rank_phase(self)) {
     case MMPI_PHASE_STARTED:
     case MMPI_PHASE_FINALIZED:

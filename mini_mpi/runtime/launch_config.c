@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "inject/inject.h"
 #include "runtime/rank.h"
 #include "util/parse.h"
 
@@ -89,5 +90,10 @@ bool mmpi_launch_config_read(struct mmpi_launch_config *c)
                        "mpi_errors_are_fatal, mpi_errors_abort or mpi_errors_return");
         c->initial_errhandler = handlers[i];
     }
+    /* One plan per process (one world runs at a time); the C API appends to it. */
+    static struct mmpi_fault_plan plan;
+    c->faults = &plan;
+    if (!mmpi_fault_plan_parse(getenv("MINI_MPI_FAULTS"), c->nranks, &plan))
+        return false;
     return true;
 }

@@ -33,6 +33,8 @@ enum mmpi_end {
     MMPI_END_RUNNING = 0,
     MMPI_END_NORMAL,   /* returned from main / exit() outside an MPI session: code counts */
     MMPI_END_KILLED,   /* died inside an MPI session: a process failure */
+    MMPI_END_INJECTED, /* argument only: killed by the fault injector, a failure wherever it
+                        * happens (even before MPI_Init); recorded as MMPI_END_KILLED */
 };
 
 enum mmpi_exit_convention {
@@ -41,6 +43,7 @@ enum mmpi_exit_convention {
 };
 
 struct mmpi_errhandler;
+struct mmpi_fault_plan;
 struct mmpi_info;
 
 /* Launch settings, read from the environment once (runtime/launch_config.c). Immutable. */
@@ -52,6 +55,7 @@ struct mmpi_launch_config {
     enum mmpi_exit_convention exit_convention; /* MINI_MPI_EXIT_STATUS: ompi / mpich */
     const char *initial_errhandler;  /* MINI_MPI_INITIAL_ERRHANDLER, canonical lowercase name */
     bool verbose;                    /* MINI_MPI_VERBOSE */
+    struct mmpi_fault_plan *faults;  /* MINI_MPI_FAULTS, parsed (inject/plan.c); never NULL */
 };
 
 struct mmpi_rank {
@@ -79,6 +83,14 @@ struct mmpi_rank {
     struct mmpi_comm self_comm;      /* this rank's MPI_COMM_SELF handle object */
     struct mmpi_info *info_env;      /* MPI_INFO_ENV; immutable after MPI_Init */
     struct mmpi_slots handles[16];   /* per kind (MMPI_HANDLE_KIND_*): user-created objects */
+    uint32_t *inject_counts;         /* atomic: [MMPI_CALL_COUNT] MPI entries, per call */
+    uint32_t inject_total;           /* atomic: MPI entries of any call */
+    int inject_die_next;             /* atomic: 1 + call to report, a `kill after` pending */
+    double init_done_time;           /* atomic: mmpi_now() when MPI_Init returned, or 0 */
+    uint8_t *known_failed;           /* [world size], atomic bytes: failures this rank has been
+                                      * told of (an error naming them, get_failed, agree,
+                                      * shrink); MPIX_Comm_failure_ack acknowledges these only,
+                                      * which keeps outcomes independent of timing (DESIGN §6) */
     pthread_mutex_t bsend_lock;      /* protects the attached buffer (MPI_Buffer_attach) */
     void *bsend_buffer;
     int bsend_size;

@@ -3,8 +3,12 @@
  * MPIX_Comm_failure_ack, MPIX_Comm_failure_get_acked, MPIX_Comm_get_failed,
  * MPIX_Comm_ack_failed.
  *
- * Failures are known process-wide the moment they happen (runtime publishes them), so "locally
- * known failed" is every failed member, ordered by the time of failure (world failure_order).
+ * "Locally known" failures are those this rank has been told of (rank->known_failed: an error
+ * naming them, get_failed, agree, shrink), ordered by the time of failure (world
+ * failure_order). Acknowledging only those, rather than every failure that has happened,
+ * makes a program's outcomes independent of timing: the same spec gives the same results.
+ * MPIX_Comm_get_failed reports every failure that has happened (a death must be visible
+ * without communication) and so makes them known.
  * Acknowledgements are per rank and communicator: c->acked[i] for group member i.
  */
 #include <stdlib.h>
@@ -18,9 +22,11 @@ static const struct mmpi_comm_core *peer_group(const struct mmpi_comm *c)
     return c->core->remote ? c->core->remote : c->core;
 }
 
-/* Members of c's group that have failed, in the order they failed. Returns the count; *members
- * (group ranks) is malloc'ed. */
-static int failed_members(const struct mmpi_comm *c, int **members)
+/* Members of c's group that have failed, in the order they failed (only those the calling
+ * rank has been told of, when known_only). Returns the count; *members (group ranks) is
+ * malloc'ed. */
+static int failed_members(struct mmpi_rank *self, const struct mmpi_comm *c, bool known_only,
+                          int **members)
 {
     const struct mmpi_comm_core *g = peer_group(c);
     struct mmpi_world *w = mmpi_world;
@@ -29,6 +35,10 @@ static int failed_members(const struct mmpi_comm *c, int **members)
     *members = mmpi_xmalloc(((size_t)nfailed + 1) * sizeof(int));
     for (int k = 0; k < nfailed; k++) {
         int wr = w->failure_order[k];
+        if (known_only && !__atomic_load_n(&self->known_failed[wr], __ATOMIC_RELAXED))
+            continue;
+        if (!known_only)
+            mmpi_ulfm_notice(self, wr); /* returned to the caller: now known */
         for (int i = 0; i < g->size; i++) {
             if (g->world_ranks[i] == wr) {
                 (*members)[n++] = i;
@@ -63,7 +73,7 @@ int PMPIX_Comm_failure_ack(MPI_Comm comm)
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
     if (!c)
         return mmpi_err_raise_comm(self, NULL, MPI_ERR_COMM, MMPIX_CALL_Comm_failure_ack);
-    int *members, n = failed_members(c, &members);
+    int *members, n = failed_members(self, c, true, &members);
     uint8_t *acked = acked_array(c);
     for (int i = 0; i < n; i++)
         acked[members[i]] = 1;
@@ -81,7 +91,7 @@ int PMPIX_Comm_failure_get_acked(MPI_Comm comm, MPI_Group *failedgrp)
                                    MMPIX_CALL_Comm_failure_get_acked);
     /* Acknowledged failures, in the order they happened (a snapshot: later failures are not
      * in it until acknowledged). */
-    int *members, n = failed_members(c, &members), k = 0;
+    int *members, n = failed_members(self, c, true, &members), k = 0;
     for (int i = 0; i < n; i++)
         if (c->acked && c->acked[members[i]])
             members[k++] = members[i];
@@ -100,7 +110,7 @@ int PMPIX_Comm_get_failed(MPI_Comm comm, MPI_Group *failedgrp)
     if (!c || !failedgrp)
         return mmpi_err_raise_comm(self, c, !c ? MPI_ERR_COMM : MPI_ERR_ARG,
                                    MMPIX_CALL_Comm_get_failed);
-    int *members, n = failed_members(c, &members);
+    int *members, n = failed_members(self, c, false, &members);
     *failedgrp = group_of(self, c, members, n);
     free(members);
     return *failedgrp == MPI_GROUP_NULL
@@ -118,7 +128,7 @@ int PMPIX_Comm_ack_failed(MPI_Comm comm, int num_to_ack, int *num_acked)
         return mmpi_err_raise_comm(self, c, err, MMPIX_CALL_Comm_ack_failed);
     /* Acknowledges the first num_to_ack failures in failure order; returns how many failures
      * are acknowledged now (Open MPI 5). */
-    int *members, n = failed_members(c, &members), count = 0;
+    int *members, n = failed_members(self, c, true, &members), count = 0;
     uint8_t *acked = acked_array(c);
     for (int i = 0; i < n && i < num_to_ack; i++)
         acked[members[i]] = 1;

@@ -74,10 +74,12 @@ static struct agree_state *agree_start(struct mmpi_comm *c, int *flag)
     return s;
 }
 
-/* Completes: copies the agreed flag out and returns the uniform error. */
-static int agree_finish(struct agree_state *s)
+/* Completes: copies the agreed flag out and returns the uniform error. The members that did
+ * not contribute are now known to have failed. */
+static int agree_finish(struct mmpi_rank *self, struct agree_state *s)
 {
     const struct agree_result *r = s->inst->result;
+    mmpi_board_notice_missing(self, s->core, s->inst);
     int err = r->err;
     *s->flag = r->flag;
     mmpi_board_leave(s->core, s->inst);
@@ -108,7 +110,7 @@ int PMPIX_Comm_agree(MPI_Comm comm, int *flag)
     /* Agreement is combined over the deposits of the members, so it only reads memory that
      * lives in each participant's state: the combine step copies what it needs. */
     mmpi_board_wait_settled(self, c->core, s->inst, agree_combine);
-    err = agree_finish(s);
+    err = agree_finish(self, s);
     agree_state_free(s);
     return err == MPI_SUCCESS ? err : mmpi_err_raise_comm(self, c, err, MMPIX_CALL_Comm_agree);
 }
@@ -122,7 +124,7 @@ static bool iagree_poll(struct mmpi_request *req)
         return false;
     req->status.MPI_SOURCE = MPI_ANY_SOURCE;
     req->status.MPI_TAG = MPI_ANY_TAG;
-    mmpi_request_complete(req, agree_finish(s));
+    mmpi_request_complete(req, agree_finish(req->owner, s));
     return true;
 }
 

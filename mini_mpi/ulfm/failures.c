@@ -28,3 +28,11 @@ bool mmpi_ulfm_any_unacked_failure(const struct mmpi_comm *c)
     return false;
 }
 
+
+void mmpi_ulfm_notice_core(struct mmpi_rank *self, const struct mmpi_comm_core *core)
+{
+    struct mmpi_world *w = self->world;
+    for (int i = 0; i < core->size; i++)
+        if (mmpi_rank_is_failed(w->ranks[core->world_ranks[i]]))
+            mmpi_ulfm_notice(self, core->world_ranks[i]);
+}

@@ -16,6 +16,14 @@
     _Pragma(MMPI_STR_(weak MPI_##name = PMPIX_##name))              \
     _Pragma(MMPI_STR_(weak PMPI_##name = PMPIX_##name))
 
+/* Records that the calling rank has been told world rank w failed. */
+static inline void mmpi_ulfm_notice(struct mmpi_rank *self, int w)
+{
+    __atomic_store_n(&self->known_failed[w], 1, __ATOMIC_RELAXED);
+}
+/* Notices every failed member of core (a collective found one missing). */
+void mmpi_ulfm_notice_core(struct mmpi_rank *self, const struct mmpi_comm_core *core);
+
 /* Whether member `peer` (of the group a receive matches against) has failed and the calling
  * rank has not acknowledged that failure on c. */
 bool mmpi_ulfm_unacked_failure(const struct mmpi_comm *c, int peer);

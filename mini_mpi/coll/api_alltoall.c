@@ -1,0 +1,139 @@
+/*
+ * coll/api_alltoall.c: MPI entry points of MPI-4.1 §6.8 and §6.12.6: MPI_Alltoall,
+ * MPI_Alltoallv, MPI_Alltoallw and their nonblocking forms. Bindings only: one common body
+ * checks the arguments, fills the member's part (coll.h) and calls mmpi_alltoall
+ * (alltoall.c). With MPI_IN_PLACE the send arguments are ignored (§6.8).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll/check.h"
+#include "coll/coll.h"
+#include "datatype/datatype.h"
+#include "mmpi.h"
+
+enum form { REGULAR, V, W };
+
+/* The three forms: counts/displs arrays are NULL in the regular form; types arrays only in the
+ * w form (then displacements are in bytes, §6.8). */
+static int alltoall(const void *sendbuf, int sendcount, const int *sendcounts,
+                    const int *sdispls, MPI_Datatype sendtype, const MPI_Datatype *sendtypes,
+                    void *recvbuf, int recvcount, const int *recvcounts, const int *rdispls,
+                    MPI_Datatype recvtype, const MPI_Datatype *recvtypes, MPI_Comm comm,
+                    enum form form, bool nb, MPI_Request *request, enum mmpi_call call)
+{
+    struct mmpi_rank *self = mmpi_enter(call);
+    struct mmpi_comm *c = mmpi_comm_get(self, comm);
+    struct mmpi_coll x;
+    int err, n;
+
+    memset(&x, 0, sizeof(x));
+    if ((err = mmpi_coll_check_comm(c)) || (err = mmpi_coll_check_request(nb, request)))
+        goto fn_fail;
+    n = c->core->size;
+    x.in_place = sendbuf == MPI_IN_PLACE;
+    if (form == W) {
+        /* Resolved types, send then receive; released by the engine (nonblocking) and freed. */
+        x.owned_dts = mmpi_xcalloc(2 * (size_t)n, sizeof(*x.owned_dts));
+        if (!x.in_place && (err = mmpi_coll_check_w(self, sendbuf, sendcounts, sdispls,
+                                                    sendtypes, n, x.owned_dts)))
+            goto fn_fail;
+        if ((err = mmpi_coll_check_w(self, recvbuf, recvcounts, rdispls, recvtypes, n,
+                                     x.owned_dts + n)))
+            goto fn_fail;
+    } else if (form == V) {
+        if (!x.in_place && (err = mmpi_coll_check_vector(self, sendbuf, sendcounts, sdispls, n,
+                                                         sendtype, &x.send.dt)))
+            goto fn_fail;
+        if ((err = mmpi_coll_check_vector(self, recvbuf, recvcounts, rdispls, n, recvtype,
+                                          &x.recv.dt)))
+            goto fn_fail;
+    } else {
+        if (!x.in_place &&
+            (err = mmpi_coll_check_buffer(self, sendbuf, sendcount, sendtype, &x.send.dt)))
+            goto fn_fail;
+        if ((err = mmpi_coll_check_buffer(self, recvbuf, recvcount, recvtype, &x.recv.dt)))
+            goto fn_fail;
+    }
+    if (!x.in_place && sendbuf == recvbuf && sendbuf) {
+        err = MPI_ERR_BUFFER; /* aliased buffers (MPI-4.1 §2.3) */
+        goto fn_fail;
+    }
+    x.send.buf = (char *)sendbuf;
+    x.send.count = (size_t)sendcount;
+    x.send.counts = form == REGULAR ? NULL : sendcounts;
+    x.send.displs = form == REGULAR ? NULL : sdispls;
+    x.recv.buf = recvbuf;
+    x.recv.count = (size_t)recvcount;
+    x.recv.counts = form == REGULAR ? NULL : recvcounts;
+    x.recv.displs = form == REGULAR ? NULL : rdispls;
+    if (form == W) {
+        x.send.byte_displs = x.recv.byte_displs = true;
+        x.send.dts = x.owned_dts;
+        x.recv.dts = x.owned_dts + n;
+    }
+    if ((err = mmpi_alltoall(self, c, &x, nb ? request : NULL)))
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    free(x.owned_dts);
+    err = mmpi_err_raise_comm(self, c, err, call);
+    goto fn_exit;
+}
+
+MMPI_PROFILED(Alltoall)
+int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return alltoall(sendbuf, sendcount, NULL, NULL, sendtype, NULL, recvbuf, recvcount, NULL,
+                    NULL, recvtype, NULL, comm, REGULAR, false, NULL, MMPI_CALL_Alltoall);
+}
+
+MMPI_PROFILED(Ialltoall)
+int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    return alltoall(sendbuf, sendcount, NULL, NULL, sendtype, NULL, recvbuf, recvcount, NULL,
+                    NULL, recvtype, NULL, comm, REGULAR, true, request, MMPI_CALL_Ialltoall);
+}
+
+MMPI_PROFILED(Alltoallv)
+int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return alltoall(sendbuf, 0, sendcounts, sdispls, sendtype, NULL, recvbuf, 0, recvcounts,
+                    rdispls, recvtype, NULL, comm, V, false, NULL, MMPI_CALL_Alltoallv);
+}
+
+MMPI_PROFILED(Ialltoallv)
+int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                    MPI_Request *request)
+{
+    return alltoall(sendbuf, 0, sendcounts, sdispls, sendtype, NULL, recvbuf, 0, recvcounts,
+                    rdispls, recvtype, NULL, comm, V, true, request, MMPI_CALL_Ialltoallv);
+}
+
+MMPI_PROFILED(Alltoallw)
+int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    return alltoall(sendbuf, 0, sendcounts, sdispls, MPI_DATATYPE_NULL, sendtypes, recvbuf, 0,
+                    recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes, comm, W, false, NULL,
+                    MMPI_CALL_Alltoallw);
+}
+
+MMPI_PROFILED(Ialltoallw)
+int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                    const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                    MPI_Request *request)
+{
+    return alltoall(sendbuf, 0, sendcounts, sdispls, MPI_DATATYPE_NULL, sendtypes, recvbuf, 0,
+                    recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes, comm, W, true, request,
+                    MMPI_CALL_Ialltoallw);
+}

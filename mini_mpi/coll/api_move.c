@@ -1,0 +1,308 @@
+/*
+ * coll/api_move.c: MPI entry points of the data-movement collectives of MPI-4.1 chapter 6, in
+ * the chapter's order: MPI_Bcast, MPI_Gather(v), MPI_Scatter(v), MPI_Allgather(v), each with
+ * its nonblocking form (§6.12). Bindings only: one common body per collective checks the
+ * arguments significant at the calling member, fills its part (coll.h) and calls the
+ * implementation (bcast.c, gather.c, scatter.c). All-to-all is api_alltoall.c, reductions
+ * api_reduce.c.
+ */
+#include <string.h>
+
+#include "coll/check.h"
+#include "coll/coll.h"
+#include "datatype/datatype.h"
+#include "mmpi.h"
+
+/* ---- MPI_Bcast (§6.4) ------------------------------------------------------------------- */
+
+static int bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                 bool nb, MPI_Request *request, enum mmpi_call call)
+{
+    struct mmpi_rank *self = mmpi_enter(call);
+    struct mmpi_comm *c = mmpi_comm_get(self, comm);
+    struct mmpi_coll x;
+    int err;
+
+    memset(&x, 0, sizeof(x));
+    if ((err = mmpi_coll_check_comm(c)) || (err = mmpi_coll_check_root(c, root)) ||
+        (err = mmpi_coll_check_buffer(self, buffer, count, datatype, &x.recv.dt)) ||
+        (err = mmpi_coll_check_request(nb, request)))
+        goto fn_fail;
+    x.recv.buf = buffer;
+    x.recv.count = (size_t)count;
+    x.root = root;
+    if ((err = mmpi_bcast(self, c, &x, nb ? request : NULL)))
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, c, err, call);
+    goto fn_exit;
+}
+
+MMPI_PROFILED(Bcast)
+int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+    return bcast(buffer, count, datatype, root, comm, false, NULL, MMPI_CALL_Bcast);
+}
+
+MMPI_PROFILED(Ibcast)
+int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                MPI_Request *request)
+{
+    return bcast(buffer, count, datatype, root, comm, true, request, MMPI_CALL_Ibcast);
+}
+
+/* ---- MPI_Gather, MPI_Gatherv (§6.5) ----------------------------------------------------- */
+
+/* recvcounts == NULL: the regular form (recvcount each). */
+static int gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, const int *recvcounts, const int *displs,
+                  MPI_Datatype recvtype, int root, MPI_Comm comm, bool nb, MPI_Request *request,
+                  enum mmpi_call call)
+{
+    struct mmpi_rank *self = mmpi_enter(call);
+    struct mmpi_comm *c = mmpi_comm_get(self, comm);
+    struct mmpi_coll x;
+    bool v = call == MMPI_CALL_Gatherv || call == MMPI_CALL_Igatherv;
+    int err;
+
+    memset(&x, 0, sizeof(x));
+    if ((err = mmpi_coll_check_comm(c)) || (err = mmpi_coll_check_root(c, root)) ||
+        (err = mmpi_coll_check_request(nb, request)))
+        goto fn_fail;
+    /* MPI_IN_PLACE only at the root, where the send arguments are then ignored. */
+    x.in_place = c->rank == root && sendbuf == MPI_IN_PLACE;
+    if (!x.in_place &&
+        (err = mmpi_coll_check_buffer(self, sendbuf, sendcount, sendtype, &x.send.dt)))
+        goto fn_fail;
+    if (c->rank == root) {
+        if (v)
+            err = mmpi_coll_check_vector(self, recvbuf, recvcounts, displs, c->core->size,
+                                         recvtype, &x.recv.dt);
+        else
+            err = mmpi_coll_check_buffer(self, recvbuf, recvcount, recvtype, &x.recv.dt);
+        if (err)
+            goto fn_fail;
+        if (!x.in_place && sendbuf == recvbuf && sendcount > 0) {
+            err = MPI_ERR_BUFFER; /* aliased buffers (MPI-4.1 §2.3) */
+            goto fn_fail;
+        }
+    }
+    x.send.buf = (char *)sendbuf;
+    x.send.count = (size_t)sendcount;
+    x.recv.buf = recvbuf;
+    x.recv.count = (size_t)recvcount;
+    x.recv.counts = v ? recvcounts : NULL;
+    x.recv.displs = v ? displs : NULL;
+    x.root = root;
+    if ((err = mmpi_gather(self, c, &x, nb ? request : NULL)))
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, c, err, call);
+    goto fn_exit;
+}
+
+MMPI_PROFILED(Gather)
+int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, root,
+                  comm, false, NULL, MMPI_CALL_Gather);
+}
+
+MMPI_PROFILED(Igather)
+int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                 MPI_Request *request)
+{
+    return gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, root,
+                  comm, true, request, MMPI_CALL_Igather);
+}
+
+MMPI_PROFILED(Gatherv)
+int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                 MPI_Comm comm)
+{
+    return gather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype, root,
+                  comm, false, NULL, MMPI_CALL_Gatherv);
+}
+
+MMPI_PROFILED(Igatherv)
+int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                  MPI_Comm comm, MPI_Request *request)
+{
+    return gather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype, root,
+                  comm, true, request, MMPI_CALL_Igatherv);
+}
+
+/* ---- MPI_Scatter, MPI_Scatterv (§6.6) --------------------------------------------------- */
+
+/* sendcounts == NULL: the regular form (sendcount each). */
+static int scatter(const void *sendbuf, int sendcount, const int *sendcounts, const int *displs,
+                   MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                   int root, MPI_Comm comm, bool nb, MPI_Request *request, enum mmpi_call call)
+{
+    struct mmpi_rank *self = mmpi_enter(call);
+    struct mmpi_comm *c = mmpi_comm_get(self, comm);
+    struct mmpi_coll x;
+    bool v = call == MMPI_CALL_Scatterv || call == MMPI_CALL_Iscatterv;
+    int err;
+
+    memset(&x, 0, sizeof(x));
+    if ((err = mmpi_coll_check_comm(c)) || (err = mmpi_coll_check_root(c, root)) ||
+        (err = mmpi_coll_check_request(nb, request)))
+        goto fn_fail;
+    /* MPI_IN_PLACE only at the root, where the receive arguments are then ignored. */
+    x.in_place = c->rank == root && recvbuf == MPI_IN_PLACE;
+    if (!x.in_place &&
+        (err = mmpi_coll_check_buffer(self, recvbuf, recvcount, recvtype, &x.recv.dt)))
+        goto fn_fail;
+    if (c->rank == root) {
+        if (v)
+            err = mmpi_coll_check_vector(self, sendbuf, sendcounts, displs, c->core->size,
+                                         sendtype, &x.send.dt);
+        else
+            err = mmpi_coll_check_buffer(self, sendbuf, sendcount, sendtype, &x.send.dt);
+        if (err)
+            goto fn_fail;
+        if (!x.in_place && sendbuf == recvbuf && recvcount > 0) {
+            err = MPI_ERR_BUFFER; /* aliased buffers (MPI-4.1 §2.3) */
+            goto fn_fail;
+        }
+    }
+    x.send.buf = (char *)sendbuf;
+    x.send.count = (size_t)sendcount;
+    x.send.counts = v ? sendcounts : NULL;
+    x.send.displs = v ? displs : NULL;
+    x.recv.buf = recvbuf;
+    x.recv.count = (size_t)recvcount;
+    x.root = root;
+    if ((err = mmpi_scatter(self, c, &x, nb ? request : NULL)))
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, c, err, call);
+    goto fn_exit;
+}
+
+MMPI_PROFILED(Scatter)
+int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return scatter(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, recvtype, root,
+                   comm, false, NULL, MMPI_CALL_Scatter);
+}
+
+MMPI_PROFILED(Iscatter)
+int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                  MPI_Request *request)
+{
+    return scatter(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, recvtype, root,
+                   comm, true, request, MMPI_CALL_Iscatter);
+}
+
+MMPI_PROFILED(Scatterv)
+int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                  MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                  int root, MPI_Comm comm)
+{
+    return scatter(sendbuf, 0, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
+                   comm, false, NULL, MMPI_CALL_Scatterv);
+}
+
+MMPI_PROFILED(Iscatterv)
+int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                   MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                   int root, MPI_Comm comm, MPI_Request *request)
+{
+    return scatter(sendbuf, 0, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
+                   comm, true, request, MMPI_CALL_Iscatterv);
+}
+
+/* ---- MPI_Allgather, MPI_Allgatherv (§6.7) ----------------------------------------------- */
+
+/* recvcounts == NULL: the regular form (recvcount each). */
+static int allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     int recvcount, const int *recvcounts, const int *displs,
+                     MPI_Datatype recvtype, MPI_Comm comm, bool nb, MPI_Request *request,
+                     enum mmpi_call call)
+{
+    struct mmpi_rank *self = mmpi_enter(call);
+    struct mmpi_comm *c = mmpi_comm_get(self, comm);
+    struct mmpi_coll x;
+    bool v = call == MMPI_CALL_Allgatherv || call == MMPI_CALL_Iallgatherv;
+    int err;
+
+    memset(&x, 0, sizeof(x));
+    if ((err = mmpi_coll_check_comm(c)) || (err = mmpi_coll_check_request(nb, request)))
+        goto fn_fail;
+    x.in_place = sendbuf == MPI_IN_PLACE;
+    if (!x.in_place &&
+        (err = mmpi_coll_check_buffer(self, sendbuf, sendcount, sendtype, &x.send.dt)))
+        goto fn_fail;
+    if (v)
+        err = mmpi_coll_check_vector(self, recvbuf, recvcounts, displs, c->core->size, recvtype,
+                                     &x.recv.dt);
+    else
+        err = mmpi_coll_check_buffer(self, recvbuf, recvcount, recvtype, &x.recv.dt);
+    if (err)
+        goto fn_fail;
+    if (!x.in_place && sendbuf == recvbuf && sendcount > 0) {
+        err = MPI_ERR_BUFFER; /* aliased buffers (MPI-4.1 §2.3) */
+        goto fn_fail;
+    }
+    x.send.buf = (char *)sendbuf;
+    x.send.count = (size_t)sendcount;
+    x.recv.buf = recvbuf;
+    x.recv.count = (size_t)recvcount;
+    x.recv.counts = v ? recvcounts : NULL;
+    x.recv.displs = v ? displs : NULL;
+    if ((err = mmpi_allgather(self, c, &x, nb ? request : NULL)))
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, c, err, call);
+    goto fn_exit;
+}
+
+MMPI_PROFILED(Allgather)
+int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype,
+                     comm, false, NULL, MMPI_CALL_Allgather);
+}
+
+MMPI_PROFILED(Iallgather)
+int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype,
+                     comm, true, request, MMPI_CALL_Iallgather);
+}
+
+MMPI_PROFILED(Allgatherv)
+int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                    MPI_Comm comm)
+{
+    return allgather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype,
+                     comm, false, NULL, MMPI_CALL_Allgatherv);
+}
+
+MMPI_PROFILED(Iallgatherv)
+int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                     MPI_Comm comm, MPI_Request *request)
+{
+    return allgather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype,
+                     comm, true, request, MMPI_CALL_Iallgatherv);
+}

@@ -1,0 +1,235 @@
+/*
+ * coll/api_reduce.c: MPI entry points of the reduction collectives of MPI-4.1 chapter 6, in the
+ * chapter's order: MPI_Reduce (§6.9.1), MPI_Allreduce (§6.9.6), MPI_Reduce_scatter_block
+ * (§6.10.1), MPI_Reduce_scatter (§6.10.2), MPI_Scan (§6.11.1), MPI_Exscan (§6.11.2), each with
+ * its nonblocking form (§6.12). Bindings only: the checks, the member's part (coll.h: input
+ * x.in, send.count elements of send.dt; output recv), then the implementation (reduce.c,
+ * reduce_scatter.c, scan.c). MPI_Reduce_local is op/api.c.
+ */
+#include <string.h>
+
+#include "coll/check.h"
+#include "coll/coll.h"
+#include "datatype/datatype.h"
+#include "mmpi.h"
+
+/* Which collective a common body runs. */
+enum kind { REDUCE, ALLREDUCE, SCAN, EXSCAN };
+
+/* Reduce (root >= 0), Allreduce, Scan and Exscan: count elements in, count elements out. */
+static int reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                  MPI_Op op, int root, MPI_Comm comm, enum kind kind, bool nb,
+                  MPI_Request *request, enum mmpi_call call)
+{
+    struct mmpi_rank *self = mmpi_enter(call);
+    struct mmpi_comm *c = mmpi_comm_get(self, comm);
+    struct mmpi_coll x;
+    bool receives;
+    int err;
+
+    memset(&x, 0, sizeof(x));
+    if ((err = mmpi_coll_check_comm(c)) ||
+        (kind == REDUCE && (err = mmpi_coll_check_root(c, root))) ||
+        (err = mmpi_coll_check_data(self, count, datatype, &x.send.dt)) ||
+        (err = mmpi_coll_check_op(self, op, x.send.dt, &x.op)) ||
+        (err = mmpi_coll_check_request(nb, request)))
+        goto fn_fail;
+    receives = kind != REDUCE || c->rank == root;
+    /* MPI_IN_PLACE: at the root of Reduce, at every member of the others (§6.9, §6.11). */
+    x.in_place = receives && sendbuf == MPI_IN_PLACE;
+    if (!x.in_place && (err = mmpi_coll_check_buffer(self, sendbuf, count, datatype, &x.send.dt)))
+        goto fn_fail;
+    if (receives && (err = mmpi_coll_check_buffer(self, recvbuf, count, datatype, &x.recv.dt)))
+        goto fn_fail;
+    if (receives && sendbuf == recvbuf && count > 0) {
+        err = MPI_ERR_BUFFER; /* aliased buffers (MPI-4.1 §2.3) */
+        goto fn_fail;
+    }
+    x.in = x.in_place ? recvbuf : sendbuf;
+    x.send.count = (size_t)count;
+    x.recv.buf = recvbuf;
+    x.recv.count = (size_t)count;
+    x.recv.dt = x.send.dt;
+    x.dth = datatype;
+    x.root = root;
+    request = nb ? request : NULL;
+    switch (kind) {
+    case REDUCE: err = mmpi_reduce(self, c, &x, request); break;
+    case ALLREDUCE: err = mmpi_allreduce(self, c, &x, request); break;
+    case SCAN: err = mmpi_scan(self, c, &x, request); break;
+    case EXSCAN: err = mmpi_exscan(self, c, &x, request); break;
+    }
+    if (err)
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, c, err, call);
+    goto fn_exit;
+}
+
+MMPI_PROFILED(Reduce)
+int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                int root, MPI_Comm comm)
+{
+    return reduce(sendbuf, recvbuf, count, datatype, op, root, comm, REDUCE, false, NULL,
+                  MMPI_CALL_Reduce);
+}
+
+MMPI_PROFILED(Ireduce)
+int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                 MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
+{
+    return reduce(sendbuf, recvbuf, count, datatype, op, root, comm, REDUCE, true, request,
+                  MMPI_CALL_Ireduce);
+}
+
+MMPI_PROFILED(Allreduce)
+int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                   MPI_Op op, MPI_Comm comm)
+{
+    return reduce(sendbuf, recvbuf, count, datatype, op, 0, comm, ALLREDUCE, false, NULL,
+                  MMPI_CALL_Allreduce);
+}
+
+MMPI_PROFILED(Iallreduce)
+int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                    MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    return reduce(sendbuf, recvbuf, count, datatype, op, 0, comm, ALLREDUCE, true, request,
+                  MMPI_CALL_Iallreduce);
+}
+
+/* Reduce_scatter (v: recvcounts) and Reduce_scatter_block (recvcount each). */
+static int reduce_scatter(const void *sendbuf, void *recvbuf, int recvcount,
+                          const int *recvcounts, bool v, MPI_Datatype datatype, MPI_Op op,
+                          MPI_Comm comm, bool nb, MPI_Request *request, enum mmpi_call call)
+{
+    struct mmpi_rank *self = mmpi_enter(call);
+    struct mmpi_comm *c = mmpi_comm_get(self, comm);
+    struct mmpi_coll x;
+    size_t total = 0;
+    int err, mine;
+
+    memset(&x, 0, sizeof(x));
+    if ((err = mmpi_coll_check_comm(c)) ||
+        (err = mmpi_coll_check_data(self, 0, datatype, &x.send.dt)) ||
+        (err = mmpi_coll_check_op(self, op, x.send.dt, &x.op)) ||
+        (err = mmpi_coll_check_request(nb, request)))
+        goto fn_fail;
+    if (v && !recvcounts) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    if (v) {
+        for (int i = 0; i < c->core->size; i++) {
+            if (recvcounts[i] < 0) {
+                err = MPI_ERR_COUNT;
+                goto fn_fail;
+            }
+            total += (size_t)recvcounts[i];
+        }
+        mine = recvcounts[c->rank];
+    } else {
+        if (recvcount < 0) {
+            err = MPI_ERR_COUNT;
+            goto fn_fail;
+        }
+        total = (size_t)recvcount * (size_t)c->core->size;
+        mine = recvcount;
+    }
+    /* MPI_IN_PLACE: the input is the whole receive buffer (§6.10). */
+    x.in_place = sendbuf == MPI_IN_PLACE;
+    if (!x.in_place && total > 0 && x.send.dt->size > 0 && !sendbuf &&
+        mmpi_handle_is_predefined(datatype)) {
+        err = MPI_ERR_BUFFER;
+        goto fn_fail;
+    }
+    /* In place the receive buffer holds the whole input; only "any data at all" matters to
+     * the address check. */
+    int rcheck = x.in_place ? (total > 0) : mine;
+    if ((err = mmpi_coll_check_buffer(self, recvbuf, rcheck, datatype, &x.recv.dt)))
+        goto fn_fail;
+    if (!x.in_place && sendbuf == recvbuf && total > 0) {
+        err = MPI_ERR_BUFFER; /* aliased buffers (MPI-4.1 §2.3) */
+        goto fn_fail;
+    }
+    x.in = x.in_place ? recvbuf : sendbuf;
+    x.send.count = total;
+    x.recv.buf = recvbuf;
+    x.recv.count = (size_t)mine;
+    x.recv.counts = v ? recvcounts : NULL;
+    x.dth = datatype;
+    if ((err = mmpi_reduce_scatter(self, c, &x, nb ? request : NULL)))
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, c, err, call);
+    goto fn_exit;
+}
+
+MMPI_PROFILED(Reduce_scatter_block)
+int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    return reduce_scatter(sendbuf, recvbuf, recvcount, NULL, false, datatype, op, comm, false,
+                          NULL, MMPI_CALL_Reduce_scatter_block);
+}
+
+MMPI_PROFILED(Ireduce_scatter_block)
+int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                               MPI_Request *request)
+{
+    return reduce_scatter(sendbuf, recvbuf, recvcount, NULL, false, datatype, op, comm, true,
+                          request, MMPI_CALL_Ireduce_scatter_block);
+}
+
+MMPI_PROFILED(Reduce_scatter)
+int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    return reduce_scatter(sendbuf, recvbuf, 0, recvcounts, true, datatype, op, comm, false, NULL,
+                          MMPI_CALL_Reduce_scatter);
+}
+
+MMPI_PROFILED(Ireduce_scatter)
+int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    return reduce_scatter(sendbuf, recvbuf, 0, recvcounts, true, datatype, op, comm, true,
+                          request, MMPI_CALL_Ireduce_scatter);
+}
+
+MMPI_PROFILED(Scan)
+int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+              MPI_Comm comm)
+{
+    return reduce(sendbuf, recvbuf, count, datatype, op, 0, comm, SCAN, false, NULL,
+                  MMPI_CALL_Scan);
+}
+
+MMPI_PROFILED(Iscan)
+int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+               MPI_Comm comm, MPI_Request *request)
+{
+    return reduce(sendbuf, recvbuf, count, datatype, op, 0, comm, SCAN, true, request,
+                  MMPI_CALL_Iscan);
+}
+
+MMPI_PROFILED(Exscan)
+int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                MPI_Comm comm)
+{
+    return reduce(sendbuf, recvbuf, count, datatype, op, 0, comm, EXSCAN, false, NULL,
+                  MMPI_CALL_Exscan);
+}
+
+MMPI_PROFILED(Iexscan)
+int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                 MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    return reduce(sendbuf, recvbuf, count, datatype, op, 0, comm, EXSCAN, true, request,
+                  MMPI_CALL_Iexscan);
+}

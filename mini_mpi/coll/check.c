@@ -1,0 +1,116 @@
+/*
+ * coll/check.c: the argument checks of check.h.
+ */
+#include "coll/check.h"
+
+#include "datatype/datatype.h"
+#include "mmpi.h"
+#include "op/op.h"
+
+int mmpi_coll_check_comm(const struct mmpi_comm *c)
+{
+    if (!c)
+        return MPI_ERR_COMM;
+    /* TODO: intercommunicator collectives (MPI-4.1 §6.2.2) once MPI_Intercomm_create exists;
+     * until then no communicator has a remote group. */
+    if (c->core->remote)
+        return MPI_ERR_COMM;
+    /* Every operation on a revoked communicator fails (chapter "Process Fault Tolerance"). */
+    if (__atomic_load_n(&c->core->revoked, __ATOMIC_ACQUIRE))
+        return MPI_ERR_REVOKED;
+    return MPI_SUCCESS;
+}
+
+int mmpi_coll_check_root(const struct mmpi_comm *c, int root)
+{
+    return root >= 0 && root < c->core->size ? MPI_SUCCESS : MPI_ERR_ROOT;
+}
+
+static int check_address(const void *buf, bool has_data, MPI_Datatype h)
+{
+    if (buf == MPI_IN_PLACE)
+        return MPI_ERR_BUFFER;
+    if (!buf && has_data && mmpi_handle_is_predefined(h))
+        return MPI_ERR_BUFFER;
+    return MPI_SUCCESS;
+}
+
+int mmpi_coll_check_data(struct mmpi_rank *self, int count, MPI_Datatype h,
+                         const struct mmpi_datatype **dt)
+{
+    struct mmpi_datatype *d;
+    int err;
+    if (count < 0)
+        return MPI_ERR_COUNT;
+    if ((err = mmpi_datatype_check(self, h, &d)))
+        return err;
+    *dt = d;
+    return MPI_SUCCESS;
+}
+
+int mmpi_coll_check_buffer(struct mmpi_rank *self, const void *buf, int count, MPI_Datatype h,
+                           const struct mmpi_datatype **dt)
+{
+    int err = mmpi_coll_check_data(self, count, h, dt);
+    if (err)
+        return err;
+    return check_address(buf, count > 0 && (*dt)->size > 0, h);
+}
+
+int mmpi_coll_check_vector(struct mmpi_rank *self, const void *buf, const int *counts,
+                           const int *displs, int n, MPI_Datatype h,
+                           const struct mmpi_datatype **dt)
+{
+    struct mmpi_datatype *d;
+    bool has_data = false;
+    int err;
+    if (!counts || !displs)
+        return MPI_ERR_ARG;
+    for (int i = 0; i < n; i++) {
+        if (counts[i] < 0)
+            return MPI_ERR_COUNT;
+        has_data |= counts[i] > 0;
+    }
+    if ((err = mmpi_datatype_check(self, h, &d)))
+        return err;
+    *dt = d;
+    return check_address(buf, has_data && d->size > 0, h);
+}
+
+int mmpi_coll_check_w(struct mmpi_rank *self, const void *buf, const int *counts,
+                      const int *displs, const MPI_Datatype *types, int n,
+                      const struct mmpi_datatype **dts)
+{
+    bool has_data = false, all_predefined = true;
+    int err;
+    if (!counts || !displs || !types)
+        return MPI_ERR_ARG;
+    for (int i = 0; i < n; i++) {
+        struct mmpi_datatype *d;
+        if (counts[i] < 0)
+            return MPI_ERR_COUNT;
+        if ((err = mmpi_datatype_check(self, types[i], &d)))
+            return err;
+        dts[i] = d;
+        has_data |= counts[i] > 0 && d->size > 0;
+        all_predefined &= mmpi_handle_is_predefined(types[i]);
+    }
+    if (buf == MPI_IN_PLACE || (!buf && has_data && all_predefined))
+        return MPI_ERR_BUFFER;
+    return MPI_SUCCESS;
+}
+
+int mmpi_coll_check_op(struct mmpi_rank *self, MPI_Op h, const struct mmpi_datatype *dt,
+                       const struct mmpi_op **op)
+{
+    struct mmpi_op *o = mmpi_op_get(self, h);
+    if (!o || mmpi_op_is_rma_only(o) || mmpi_op_check(o, dt) != MPI_SUCCESS)
+        return MPI_ERR_OP;
+    *op = o;
+    return MPI_SUCCESS;
+}
+
+int mmpi_coll_check_request(bool nonblocking, const MPI_Request *request)
+{
+    return nonblocking && !request ? MPI_ERR_ARG : MPI_SUCCESS;
+}

@@ -1,0 +1,47 @@
+/*
+ * coll/check.h: argument checks shared by the collective entry points (api_*.c). Each returns
+ * MPI_SUCCESS or the MPI error class the entry point raises; none raises itself. Only the
+ * arguments the standard calls significant at the calling member are to be checked (the
+ * receive buffer of a gather only at the root, ...), which the entry points decide.
+ */
+#ifndef MMPI_COLL_CHECK_H
+#define MMPI_COLL_CHECK_H
+
+#include <stdbool.h>
+
+#include "mpi.h"
+
+struct mmpi_comm;
+struct mmpi_datatype;
+struct mmpi_op;
+struct mmpi_rank;
+
+/* A live intracommunicator that is not revoked: MPI_ERR_COMM or MPI_ERR_REVOKED otherwise. */
+int mmpi_coll_check_comm(const struct mmpi_comm *c);
+/* 0 <= root < size, else MPI_ERR_ROOT. */
+int mmpi_coll_check_root(const struct mmpi_comm *c, int root);
+/* Count and type of data: count >= 0 (MPI_ERR_COUNT), a committed datatype (MPI_ERR_TYPE,
+ * *dt set on success). */
+int mmpi_coll_check_data(struct mmpi_rank *self, int count, MPI_Datatype h,
+                         const struct mmpi_datatype **dt);
+/* One buffer: count >= 0 (MPI_ERR_COUNT), a committed datatype (MPI_ERR_TYPE, *dt set on
+ * success), and a usable address (MPI_ERR_BUFFER: MPI_IN_PLACE, or NULL with data of a
+ * predefined type; NULL is MPI_BOTTOM, legal with derived types, as in pt2pt). */
+int mmpi_coll_check_buffer(struct mmpi_rank *self, const void *buf, int count, MPI_Datatype h,
+                           const struct mmpi_datatype **dt);
+/* A v-form buffer of n pieces: arrays present (MPI_ERR_ARG), counts >= 0, then as above. */
+int mmpi_coll_check_vector(struct mmpi_rank *self, const void *buf, const int *counts,
+                           const int *displs, int n, MPI_Datatype h,
+                           const struct mmpi_datatype **dt);
+/* A w-form buffer: arrays present, counts >= 0, every type committed (resolved into dts[n]),
+ * and a usable address. */
+int mmpi_coll_check_w(struct mmpi_rank *self, const void *buf, const int *counts,
+                      const int *displs, const MPI_Datatype *types, int n,
+                      const struct mmpi_datatype **dts);
+/* A reduction op valid on dt (MPI_ERR_OP otherwise; MPI_REPLACE and MPI_NO_OP belong to RMA). */
+int mmpi_coll_check_op(struct mmpi_rank *self, MPI_Op h, const struct mmpi_datatype *dt,
+                       const struct mmpi_op **op);
+/* The request argument of a nonblocking form (MPI_ERR_ARG when NULL); nothing for blocking. */
+int mmpi_coll_check_request(bool nonblocking, const MPI_Request *request);
+
+#endif

@@ -1,0 +1,176 @@
+/*
+ * inject.c: carrying out the fault plan (inject.h): counting each rank's MPI entries, killing
+ * ranks at the planned calls, the timer thread for time directives, and the public C API of
+ * mini_mpi_inject.h. An injected death is the death of a rank that raised SIGKILL: it fails in
+ * the ULFM sense, its status is 137, and nothing is printed unless MINI_MPI_VERBOSE=1.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "inject/inject.h"
+#include "mini_mpi_inject.h"
+#include "mmpi.h"
+#include "util/real.h"
+
+#define KILLED_STATUS (128 + 9)
+
+bool mmpi_inject_active;
+static int injected_deaths;          /* atomic */
+static pthread_mutex_t plan_lock = PTHREAD_MUTEX_INITIALIZER; /* C API appends */
+
+static pthread_t timer_thread;
+static bool timer_running;
+static int timer_stop;               /* atomic */
+
+static void report(const struct mmpi_rank *r, const char *how, enum mmpi_call call, uint32_t n)
+{
+    if (r->world->config.verbose)
+        fprintf(stderr, "mini_mpi: injected death: rank %d %s %s #%u\n", r->world_rank, how,
+                call == (enum mmpi_call)MMPI_FAULT_ANY_CALL ? "any call" : mmpi_call_name(call),
+                n);
+}
+
+__attribute__((noreturn)) static void die_now(struct mmpi_rank *self)
+{
+    __atomic_add_fetch(&injected_deaths, 1, __ATOMIC_RELAXED);
+    mmpi_rank_end_self(MMPI_END_INJECTED, KILLED_STATUS, "killed by MINI_MPI_FAULTS");
+}
+
+void mmpi_inject_on_enter(struct mmpi_rank *self, enum mmpi_call call)
+{
+    int pending = __atomic_load_n(&self->inject_die_next, __ATOMIC_ACQUIRE);
+    if (pending)
+        die_now(self); /* `kill after`: the previous call has returned */
+    if (!self->inject_counts)
+        return; /* rank not set up (a unit test world) */
+    uint32_t n_call = __atomic_add_fetch(&self->inject_counts[call], 1, __ATOMIC_RELAXED);
+    uint32_t n_any = __atomic_add_fetch(&self->inject_total, 1, __ATOMIC_RELAXED);
+    const struct mmpi_fault_plan *p = self->world->config.faults;
+    int n = __atomic_load_n(&p->n, __ATOMIC_ACQUIRE);
+    const struct mmpi_fault *f = __atomic_load_n(&p->faults, __ATOMIC_ACQUIRE);
+    for (int i = 0; i < n; i++) {
+        if (f[i].rank != self->world_rank || f[i].when == MMPI_FAULT_AT_TIME)
+            continue;
+        bool any = f[i].call == MMPI_FAULT_ANY_CALL;
+        if (any ? n_any != f[i].nth : (f[i].call != (int)call || n_call != f[i].nth))
+            continue;
+        if (f[i].when == MMPI_FAULT_AT_CALL) {
+            report(self, "at", any ? (enum mmpi_call)MMPI_FAULT_ANY_CALL : call,
+                   any ? n_any : n_call);
+            die_now(self);
+        }
+        report(self, "after", call, n_call);
+        __atomic_store_n(&self->inject_die_next, 1 + (int)call, __ATOMIC_RELEASE);
+    }
+}
+
+void mmpi_inject_init_done(struct mmpi_rank *self)
+{
+    double now = mmpi_now();
+    __atomic_store(&self->init_done_time, &now, __ATOMIC_RELEASE);
+}
+
+/* Kills ranks whose time has come; the rank's threads unwind at their next MPI entry or wait
+ * (a waiting rank at once: marking it failed wakes every rank). */
+static void *timer_main(void *arg)
+{
+    struct mmpi_world *w = arg;
+    const struct mmpi_fault_plan *p = w->config.faults;
+    int planned = __atomic_load_n(&p->n, __ATOMIC_ACQUIRE); /* later mini_mpi_arm: no timers */
+    char *fired = mmpi_xcalloc((size_t)planned + 1, 1);
+    while (!__atomic_load_n(&timer_stop, __ATOMIC_ACQUIRE)) {
+        const struct mmpi_fault *f = __atomic_load_n(&p->faults, __ATOMIC_ACQUIRE);
+        double now = mmpi_now();
+        for (int i = 0; i < planned; i++) {
+            if (f[i].when != MMPI_FAULT_AT_TIME || fired[i])
+                continue;
+            struct mmpi_rank *r = w->ranks[f[i].rank];
+            double t0;
+            __atomic_load(&r->init_done_time, &t0, __ATOMIC_ACQUIRE);
+            if (t0 > 0 && now >= t0 + (double)f[i].time_ns * 1e-9) {
+                fired[i] = 1;
+                if (!mmpi_rank_is_failed(r) && r->end == MMPI_END_RUNNING) {
+                    if (w->config.verbose)
+                        fprintf(stderr, "mini_mpi: injected death: rank %d at %.3f ms\n",
+                                r->world_rank, (double)f[i].time_ns * 1e-6);
+                    __atomic_add_fetch(&injected_deaths, 1, __ATOMIC_RELAXED);
+                    mmpi_rank_mark_failed(r, KILLED_STATUS, "killed by MINI_MPI_FAULTS");
+                }
+            }
+        }
+        struct timespec ts = {0, 100000}; /* 0.1 ms: time directives are this precise */
+        nanosleep(&ts, NULL);
+    }
+    free(fired);
+    return NULL;
+}
+
+void mmpi_inject_world_start(struct mmpi_world *w)
+{
+    const struct mmpi_fault_plan *p = w->config.faults;
+    for (int i = 0; i < w->size; i++)
+        w->ranks[i]->inject_counts = mmpi_xcalloc(MMPI_CALL_COUNT, sizeof(uint32_t));
+    __atomic_store_n(&injected_deaths, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&mmpi_inject_active, p->n > 0, __ATOMIC_RELEASE);
+    bool timed = false;
+    for (int i = 0; i < p->n; i++)
+        timed |= p->faults[i].when == MMPI_FAULT_AT_TIME;
+    timer_stop = 0;
+    timer_running = timed && mmpi_real_pthread_create(&timer_thread, NULL, timer_main, w) == 0;
+}
+
+void mmpi_inject_world_stop(struct mmpi_world *w)
+{
+    if (timer_running) {
+        __atomic_store_n(&timer_stop, 1, __ATOMIC_RELEASE);
+        pthread_join(timer_thread, NULL);
+        timer_running = false;
+    }
+    for (int i = 0; i < w->size; i++) {
+        free(w->ranks[i]->inject_counts);
+        w->ranks[i]->inject_counts = NULL;
+    }
+    __atomic_store_n(&mmpi_inject_active, false, __ATOMIC_RELEASE);
+}
+
+/* ---- Public C API (mini_mpi_inject.h) -------------------------------------------------- */
+
+MMPI_EXPORT int mini_mpi_kill(int world_rank)
+{
+    struct mmpi_world *w = __atomic_load_n(&mmpi_world, __ATOMIC_ACQUIRE);
+    if (!w || world_rank < 0 || world_rank >= w->size)
+        return MPI_ERR_RANK;
+    struct mmpi_rank *r = w->ranks[world_rank];
+    if (r == mmpi_self)
+        die_now(r);
+    if (r->end != MMPI_END_RUNNING)
+        return MPI_SUCCESS;
+    __atomic_add_fetch(&injected_deaths, 1, __ATOMIC_RELAXED);
+    mmpi_rank_mark_failed(r, KILLED_STATUS, "killed by mini_mpi_kill");
+    return MPI_SUCCESS;
+}
+
+MMPI_EXPORT int mini_mpi_arm(const char *directives)
+{
+    struct mmpi_world *w = __atomic_load_n(&mmpi_world, __ATOMIC_ACQUIRE);
+    char error[512];
+    if (!w || !directives)
+        return MPI_ERR_ARG;
+    pthread_mutex_lock(&plan_lock);
+    bool ok = mmpi_fault_plan_append(w->config.faults, directives, w->size, error,
+                                     sizeof error);
+    pthread_mutex_unlock(&plan_lock);
+    if (!ok) {
+        fprintf(stderr, "mini_mpi: mini_mpi_arm: %s\n", error);
+        return MPI_ERR_ARG;
+    }
+    __atomic_store_n(&mmpi_inject_active, true, __ATOMIC_RELEASE);
+    return MPI_SUCCESS;
+}
+
+MMPI_EXPORT int mini_mpi_injected_deaths(void)
+{
+    return __atomic_load_n(&injected_deaths, __ATOMIC_RELAXED);
+}

@@ -1,0 +1,57 @@
+/*
+ * inject.h: the fault injector (DESIGN §6, issue 6). MINI_MPI_FAULTS is parsed once at launch
+ * into a plan of directives, each naming a world rank and where it dies:
+ *   kill R at CALL[#N]     on entering its N-th call of CALL (the call has no effect)
+ *   kill R after CALL[#N]  once that call has returned (at its next MPI entry, before any effect)
+ *   kill R at T ms|us      T after its MPI_Init returned, wherever it is
+ *   kill random K [seed S] K distinct ranks, each at its N-th MPI call, N drawn from seed S
+ * CALL is an MPI function name or `any`. Deaths look exactly like a rank that raised SIGKILL:
+ * the rank fails in the ULFM sense with status 137.
+ */
+#ifndef MMPI_INJECT_INJECT_H
+#define MMPI_INJECT_INJECT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "calls.h"
+
+enum mmpi_fault_when { MMPI_FAULT_AT_CALL, MMPI_FAULT_AFTER_CALL, MMPI_FAULT_AT_TIME };
+
+#define MMPI_FAULT_ANY_CALL (-1)
+
+struct mmpi_fault {
+    int rank;          /* world rank */
+    int when;          /* enum mmpi_fault_when */
+    int call;          /* enum mmpi_call, or MMPI_FAULT_ANY_CALL */
+    uint32_t nth;      /* 1-based occurrence of the call */
+    uint64_t time_ns;  /* MMPI_FAULT_AT_TIME: delay after MPI_Init returned */
+};
+
+struct mmpi_fault_plan {
+    int n;
+    struct mmpi_fault *faults;   /* owned */
+};
+
+struct mmpi_rank;
+struct mmpi_world;
+
+/* Parses spec for a world of nranks. On error prints one line naming the bad token and returns
+ * false. An empty or blank spec gives an empty plan. */
+bool mmpi_fault_plan_parse(const char *spec, int nranks, struct mmpi_fault_plan *plan);
+/* Adds directives at run time (the C API); same syntax. */
+bool mmpi_fault_plan_append(struct mmpi_fault_plan *plan, const char *spec, int nranks,
+                            char *error, size_t error_len);
+
+/* True when any directive is armed: MPI entry points call mmpi_inject_on_enter only then. */
+extern bool mmpi_inject_active;
+
+/* Counts an MPI entry of the calling rank and kills it if a directive says so. */
+void mmpi_inject_on_enter(struct mmpi_rank *self, enum mmpi_call call);
+/* MPI_Init returned at this rank: starts its clock for time directives. */
+void mmpi_inject_init_done(struct mmpi_rank *self);
+/* Starts and stops the injector of a world (the timer thread for time directives). */
+void mmpi_inject_world_start(struct mmpi_world *w);
+void mmpi_inject_world_stop(struct mmpi_world *w);
+
+#endif

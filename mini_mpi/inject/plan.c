@@ -1,0 +1,235 @@
+/*
+ * plan.c: parsing MINI_MPI_FAULTS (and run-time directives of the C API) into a fault plan.
+ * Whitespace-tolerant, case-sensitive; any error is one line naming the bad token.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "inject/inject.h"
+#include "util/die.h"
+#include "util/parse.h"
+
+#define RANDOM_MAX_CALL 32 /* kill random: the N-th MPI call, N in [1, 32] */
+
+struct cursor {
+    char *tokens[16];
+    int n, i;
+    const char *directive; /* for messages */
+    char *error;
+    size_t error_len;
+};
+
+static bool fail(struct cursor *c, const char *what, const char *token)
+{
+    snprintf(c->error, c->error_len, "%s '%s' in '%s'", what, token ? token : "(end)",
+             c->directive);
+    return false;
+}
+
+static const char *next(struct cursor *c)
+{
+    return c->i < c->n ? c->tokens[c->i++] : NULL;
+}
+
+static bool parse_rank(struct cursor *c, int nranks, int *rank)
+{
+    const char *t = next(c);
+    long v;
+    if (!t || !mmpi_parse_long(t, 0, 1L << 30, &v))
+        return fail(c, "expected a rank, got", t);
+    if (v >= nranks) {
+        char what[96];
+        snprintf(what, sizeof what, "rank out of range (the world has %d ranks):", nranks);
+        return fail(c, what, t);
+    }
+    *rank = (int)v;
+    return true;
+}
+
+/* "5ms", "5 ms", "300us": returns false (without error) if t does not start with a digit. */
+static bool parse_time(struct cursor *c, const char *t, uint64_t *ns, bool *is_time)
+{
+    *is_time = t && t[0] >= '0' && t[0] <= '9';
+    if (!*is_time)
+        return true;
+    char num[32];
+    size_t k = strspn(t, "0123456789");
+    const char *unit = t + k;
+    if (k >= sizeof num)
+        return fail(c, "time too large:", t);
+    memcpy(num, t, k);
+    num[k] = '\0';
+    if (!*unit)
+        unit = next(c);
+    long v;
+    if (!mmpi_parse_long(num, 0, 1L << 40, &v))
+        return fail(c, "bad time", t);
+    if (unit && !strcmp(unit, "ms"))
+        *ns = (uint64_t)v * 1000000u;
+    else if (unit && !strcmp(unit, "us"))
+        *ns = (uint64_t)v * 1000u;
+    else
+        return fail(c, "expected a time unit (ms or us), got", unit);
+    return true;
+}
+
+/* CALL[#N] */
+static bool parse_call(struct cursor *c, const char *t, int *call, uint32_t *nth)
+{
+    char name[96];
+    const char *hash = t ? strchr(t, '#') : NULL;
+    size_t len = hash ? (size_t)(hash - t) : (t ? strlen(t) : 0);
+    if (!t || len == 0 || len >= sizeof name)
+        return fail(c, "expected an MPI function name or 'any', got", t);
+    memcpy(name, t, len);
+    name[len] = '\0';
+    *nth = 1;
+    if (hash) {
+        long v;
+        if (!mmpi_parse_long(hash + 1, 1, 1L << 31, &v))
+            return fail(c, "bad call count", t);
+        *nth = (uint32_t)v;
+    }
+    if (!strcmp(name, "any")) {
+        *call = MMPI_FAULT_ANY_CALL;
+        return true;
+    }
+    *call = mmpi_call_by_name(name);
+    if (*call < 0)
+        return fail(c, "unknown MPI function", name);
+    return true;
+}
+
+static uint64_t splitmix(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static void add(struct mmpi_fault_plan *p, struct mmpi_fault f)
+{
+    struct mmpi_fault *grown = mmpi_xmalloc(((size_t)p->n + 1) * sizeof(*grown));
+    if (p->n)
+        memcpy(grown, p->faults, (size_t)p->n * sizeof(*grown));
+    grown[p->n] = f;
+    /* The old array is left to readers that may still walk it (the C API appends while ranks
+     * run); plans are tiny. */
+    __atomic_store_n(&p->faults, grown, __ATOMIC_RELEASE);
+    __atomic_store_n(&p->n, p->n + 1, __ATOMIC_RELEASE);
+}
+
+static bool parse_random(struct cursor *c, int nranks, struct mmpi_fault_plan *p)
+{
+    const char *t = next(c);
+    long k, seed = -1;
+    if (!t || !mmpi_parse_long(t, 1, nranks, &k))
+        return fail(c, "expected a number of ranks to kill (1 to world size), got", t);
+    if ((t = next(c))) {
+        if (strcmp(t, "seed"))
+            return fail(c, "expected 'seed', got", t);
+        t = next(c);
+        if (!t || !mmpi_parse_long(t, 0, 1L << 62, &seed))
+            return fail(c, "expected a seed, got", t);
+    }
+    if ((t = next(c)))
+        return fail(c, "unexpected", t);
+    if (seed < 0) {
+        seed = (long)(((uint64_t)time(NULL) * 2654435761u) ^ (uint64_t)getpid()) & ((1L << 31) - 1);
+        fprintf(stderr, "mini_mpi: kill random %ld: seed %ld\n", k, seed);
+    }
+    uint64_t state = (uint64_t)seed;
+    char *chosen = mmpi_xcalloc((size_t)nranks, 1);
+    for (long i = 0; i < k; i++) {
+        int r;
+        do
+            r = (int)(splitmix(&state) % (uint64_t)nranks);
+        while (chosen[r]);
+        chosen[r] = 1;
+        struct mmpi_fault f = {r, MMPI_FAULT_AT_CALL, MMPI_FAULT_ANY_CALL,
+                               (uint32_t)(1 + splitmix(&state) % RANDOM_MAX_CALL), 0};
+        add(p, f);
+    }
+    free(chosen);
+    return true;
+}
+
+static bool parse_directive(struct cursor *c, int nranks, struct mmpi_fault_plan *p)
+{
+    const char *t = next(c);
+    if (!t || strcmp(t, "kill"))
+        return fail(c, "expected 'kill', got", t);
+    t = c->i < c->n ? c->tokens[c->i] : NULL;
+    if (t && !strcmp(t, "random")) {
+        c->i++;
+        return parse_random(c, nranks, p);
+    }
+    struct mmpi_fault f = {0, MMPI_FAULT_AT_CALL, MMPI_FAULT_ANY_CALL, 1, 0};
+    if (!parse_rank(c, nranks, &f.rank))
+        return false;
+    t = next(c);
+    if (!t || (strcmp(t, "at") && strcmp(t, "after") && strcmp(t, "during")))
+        return fail(c, "expected 'at', 'after' or 'during', got", t);
+    if (!strcmp(t, "during"))
+        return fail(c, "not implemented yet:", t);
+    bool after = !strcmp(t, "after");
+    t = next(c);
+    bool is_time;
+    if (!parse_time(c, t, &f.time_ns, &is_time))
+        return false;
+    if (is_time) {
+        if (after)
+            return fail(c, "a time goes with 'at', not 'after':", t);
+        f.when = MMPI_FAULT_AT_TIME;
+    } else {
+        if (!parse_call(c, t, &f.call, &f.nth))
+            return false;
+        f.when = after ? MMPI_FAULT_AFTER_CALL : MMPI_FAULT_AT_CALL;
+    }
+    if ((t = next(c)))
+        return fail(c, "unexpected", t);
+    add(p, f);
+    return true;
+}
+
+bool mmpi_fault_plan_append(struct mmpi_fault_plan *plan, const char *spec, int nranks,
+                            char *error, size_t error_len)
+{
+    char *copy = mmpi_xstrdup(spec ? spec : "");
+    bool ok = true;
+    char *save = NULL;
+    for (char *d = strtok_r(copy, ";", &save); ok && d; d = strtok_r(NULL, ";", &save)) {
+        struct cursor c = {.directive = d, .error = error, .error_len = error_len};
+        char *dcopy = mmpi_xstrdup(d), *s2 = NULL;
+        for (char *t = strtok_r(dcopy, " \t\n", &s2); t; t = strtok_r(NULL, " \t\n", &s2)) {
+            if (c.n == (int)(sizeof c.tokens / sizeof c.tokens[0])) {
+                ok = fail(&c, "too many words at", t);
+                break;
+            }
+            c.tokens[c.n++] = t;
+        }
+        /* Trim the directive for messages. */
+        while (*c.directive == ' ' || *c.directive == '\t' || *c.directive == '\n')
+            c.directive++;
+        if (ok && c.n > 0)
+            ok = parse_directive(&c, nranks, plan);
+        free(dcopy);
+    }
+    free(copy);
+    return ok;
+}
+
+bool mmpi_fault_plan_parse(const char *spec, int nranks, struct mmpi_fault_plan *plan)
+{
+    char error[512];
+    plan->n = 0;
+    plan->faults = NULL;
+    if (mmpi_fault_plan_append(plan, spec, nranks, error, sizeof error))
+        return true;
+    fprintf(stderr, "mini_mpi: MINI_MPI_FAULTS: %s\n", error);
+    return false;
+}

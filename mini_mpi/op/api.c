@@ -1,0 +1,115 @@
+/*
+ * op/api.c: MPI entry points of MPI-4.1 §6.9.5-6.9.7: MPI_Op_create, MPI_Op_free,
+ * MPI_Op_commutative and MPI_Reduce_local. Bindings only: objects are object.c, the arithmetic
+ * apply.c. These calls have no communicator: errors are raised without an object (errhan.h).
+ */
+#include "mmpi.h"
+#include "op/op.h"
+
+MMPI_PROFILED(Op_create)
+int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Op_create);
+    int err = MPI_SUCCESS;
+
+    if (!user_fn || !op) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    struct mmpi_op *o = mmpi_op_new(user_fn, commute != 0);
+    o->handle = mmpi_handle_new(self, MMPI_HANDLE_KIND_OP, o);
+    if (o->handle == MPI_OP_NULL) {
+        mmpi_op_release(o);
+        err = MPI_ERR_NO_MEM;
+        goto fn_fail;
+    }
+    *op = o->handle;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Op_create);
+    goto fn_exit;
+}
+
+MMPI_PROFILED(Op_free)
+int PMPI_Op_free(MPI_Op *op)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Op_free);
+    int err = MPI_SUCCESS;
+
+    if (!op) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    /* Predefined operations cannot be freed (MPI-4.1 §6.9.5). */
+    struct mmpi_op *o = mmpi_handle_remove(self, MMPI_HANDLE_KIND_OP, *op);
+    if (!o) {
+        err = MPI_ERR_OP;
+        goto fn_fail;
+    }
+    mmpi_op_release(o); /* pending reductions hold their own references */
+    *op = MPI_OP_NULL;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Op_free);
+    goto fn_exit;
+}
+
+MMPI_PROFILED(Op_commutative)
+int PMPI_Op_commutative(MPI_Op op, int *commute)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Op_commutative);
+    struct mmpi_op *o = mmpi_op_get(self, op);
+    int err = MPI_SUCCESS;
+
+    if (!o) {
+        err = MPI_ERR_OP;
+        goto fn_fail;
+    }
+    if (!commute) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    *commute = mmpi_op_is_commutative(o);
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Op_commutative);
+    goto fn_exit;
+}
+
+MMPI_PROFILED(Reduce_local)
+int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype,
+                      MPI_Op op)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Reduce_local);
+    struct mmpi_op *o = mmpi_op_get(self, op);
+    struct mmpi_datatype *dt = NULL;
+    int err = MPI_SUCCESS;
+
+    if (count < 0) {
+        err = MPI_ERR_COUNT;
+        goto fn_fail;
+    }
+    if ((err = mmpi_datatype_check(self, datatype, &dt)))
+        goto fn_fail;
+    /* MPI_REPLACE and MPI_NO_OP belong to RMA (MPI-4.1 §12.3.4). */
+    if (!o || mmpi_op_is_rma_only(o) || mmpi_op_check(o, dt) != MPI_SUCCESS) {
+        err = MPI_ERR_OP;
+        goto fn_fail;
+    }
+    /* NULL is MPI_BOTTOM, legal with a derived type of absolute addresses (as in pt2pt). */
+    if (count > 0 && dt->size > 0 &&
+        (inbuf == MPI_IN_PLACE || inoutbuf == MPI_IN_PLACE ||
+         ((!inbuf || !inoutbuf) && mmpi_handle_is_predefined(datatype)))) {
+        err = MPI_ERR_BUFFER;
+        goto fn_fail;
+    }
+    mmpi_op_apply(o, inbuf, inoutbuf, (size_t)count, dt, datatype);
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Reduce_local);
+    goto fn_exit;
+}
