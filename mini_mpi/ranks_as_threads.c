@@ -28,7 +28,7 @@
 __thread struct mmpi_rank *mmpi_self __attribute__((tls_model("initial-exec")));
 struct mmpi_world *mmpi_world;
 /* A world some rank thread outlived (still computing when the job ended): never freed. */
-static struct mmpi_world *abandoned_world;
+static struct mmpi_world *volatile abandoned_world; /* volatile: the store must stay */
 
 extern char **environ;
 
