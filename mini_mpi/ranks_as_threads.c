@@ -99,6 +99,8 @@ static bool record_end(struct mmpi_rank *r, int code, const char *cause, bool ki
 void mmpi_rank_end_self(enum mmpi_end how, int code, const char *cause)
 {
     struct mmpi_rank *self = mmpi_self;
+    if (self && pthread_equal(pthread_self(), self->thread))
+        __atomic_store_n(&self->main_thread_done, true, __ATOMIC_RELEASE);
     if (self)
         record_end(self, code, cause, how == MMPI_END_INJECTED);
     pthread_exit(NULL);
@@ -118,6 +120,8 @@ void mmpi_rank_check_alive(struct mmpi_rank *self)
 /* Runs when a rank's main thread ends by any path, including a user's pthread_exit(). */
 static void rank_thread_cleanup(void *arg)
 {
+    struct mmpi_rank *r = arg;
+    __atomic_store_n(&r->main_thread_done, true, __ATOMIC_RELEASE);
     record_end(arg, 0, "main thread exited", false);
 }
 
@@ -129,6 +133,7 @@ static void *rank_thread(void *arg)
     mmpi_self = r;
     pthread_cleanup_push(rank_thread_cleanup, r);
     code = r->main(r->argc, r->argv, environ);
+    __atomic_store_n(&r->main_thread_done, true, __ATOMIC_RELEASE);
     record_end(r, code & 0xff,
                mmpi_rank_phase(r) == MMPI_PHASE_INITIALIZED
                    ? "returned from main without MPI_Finalize"
@@ -170,6 +175,8 @@ static void rank_free(struct mmpi_rank *r)
     mmpi_info_release(r->info_env);
     if (r->self_comm.core)
         mmpi_comm_core_release(r->self_comm.core);
+    if (r->world_comm.core) /* the reference MPI_Init took (a failed rank never finalized) */
+        mmpi_comm_core_release(r->world_comm.core);
     if (r->stack)
         munmap(r->stack, r->stack_size);
     free(r);
@@ -278,7 +285,13 @@ int mmpi_world_run(const struct mmpi_launch_config *config, int (*entry)(int, ch
     clock_gettime(CLOCK_REALTIME, &deadline);
     deadline.tv_sec += 1;
     for (int i = 0; i < w->size; i++) {
-        if (pthread_timedjoin_np(w->ranks[i]->thread, NULL, &deadline) != 0)
+        struct mmpi_rank *r = w->ranks[i];
+        /* A main thread that is on its way out is joined however long it takes (valgrind
+         * makes that slow); only one still running user code gets the deadline. */
+        int rc = __atomic_load_n(&r->main_thread_done, __ATOMIC_ACQUIRE)
+                     ? pthread_join(r->thread, NULL)
+                     : pthread_timedjoin_np(r->thread, NULL, &deadline);
+        if (rc != 0)
             all_joined = false;
     }
     __atomic_store_n(&mmpi_world, NULL, __ATOMIC_RELEASE);

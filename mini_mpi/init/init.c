@@ -84,11 +84,10 @@ void mmpi_init(struct mmpi_rank *self, int required)
 void mmpi_finalize(struct mmpi_rank *self)
 {
     __atomic_store_n(&self->phase, MMPI_PHASE_FINALIZED, __ATOMIC_RELEASE);
-    /* The world communicator's core is shared and released with the world; its per-rank
-     * reference and error handler go now. */
+    /* The world communicator's error handlers go now; the rank's reference to the shared
+     * core is dropped when the world ends (rank_free), finalized or not. */
     mmpi_errhandler_release(self->world_comm.errhandler);
     mmpi_errhandler_release(self->self_comm.errhandler);
     self->world_comm.errhandler = &mmpi_errhandler_fatal;
     self->self_comm.errhandler = NULL;
-    __atomic_fetch_sub(&self->world_comm.core->refcount, 1, __ATOMIC_RELAXED);
 }

@@ -71,6 +71,7 @@ struct mmpi_rank {
     int phase;                       /* enum mmpi_phase; written by owner, atomic reads */
     bool failed;                     /* set once (atomic) when the rank fails; never cleared */
     int end;                         /* enum mmpi_end; written once under world->lock, atomic reads */
+    bool main_thread_done;           /* atomic: the rank's main thread is exiting */
     int end_code;                    /* exit code, or 128+signal; under world->lock */
     const char *end_cause;           /* static string for verbose reports; under world->lock */
 
