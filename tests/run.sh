@@ -49,7 +49,15 @@ cd "$repo" || exit 2
 
 build=${MINI_MPI_TEST_BUILD:-build}
 case $build in /*) ;; *) build=$repo/$build ;; esac
-testlist=${MINI_MPI_TESTLIST:-tests/mpi/testlist}
+# Default: tests/mpi/testlist plus every tests/mpi/testlist.<subsystem> (one per subsystem, so
+# that people working on different subsystems never edit one file).
+if [ -n "${MINI_MPI_TESTLIST:-}" ]; then
+    testlists=("$MINI_MPI_TESTLIST")
+else
+    testlists=(tests/mpi/testlist)
+    for f in tests/mpi/testlist.*; do [ -r "$f" ] && testlists+=("$f"); done
+fi
+testlist=${testlists[0]}
 scale=${MINI_MPI_TEST_TIMEOUT_SCALE:-1}
 read -ra prefix <<<"${MINI_MPI_TEST_PREFIX:-}"
 long=${MINI_MPI_TEST_LONG:-0}
@@ -134,6 +142,7 @@ fi
 
 if [ -r "$testlist" ]; then
     declare -A seen=()
+    for testlist in "${testlists[@]}"; do
     while IFS= read -r line || [ -n "$line" ]; do
         line=${line%%#*}
         read -ra tok <<<"$line"
@@ -147,6 +156,7 @@ if [ -r "$testlist" ]; then
         [ "$long" != 1 ] && [[ " ${tok[*]:1} " == *" long=1 "* ]] && continue
         add_job mpi "$shown" "$line"
     done <"$testlist"
+    done
 fi
 
 for f in tests/tools/*.sh; do
