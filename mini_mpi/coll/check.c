@@ -1,5 +1,8 @@
 /*
- * coll/check.c: the argument checks of check.h.
+ * coll/check.c: the argument checks of check.h, one function per kind of argument, shared by
+ * every collective entry point so that the same mistake gives the same class everywhere (the
+ * order of checks follows MPICH: communicator, root, counts and types, op, buffers). Whether
+ * an argument is significant at the calling member is the entry point's decision.
  */
 #include "coll/check.h"
 
