@@ -9,8 +9,7 @@
 #include "mmpi.h"
 #include "pt2pt/request.h"
 
-int mmpi_barrier(struct mmpi_rank *self, struct mmpi_comm *c);
-int mmpi_barrier(struct mmpi_rank *self, struct mmpi_comm *c)
+static int barrier(struct mmpi_rank *self, struct mmpi_comm *c)
 {
     struct mmpi_comm_core *core = c->core;
     struct mmpi_board_instance *inst = mmpi_board_arrive(core, c->coll_seq++, c->rank, NULL, NULL);
@@ -34,11 +33,7 @@ int PMPI_Barrier(MPI_Comm comm)
         err = MPI_ERR_REVOKED;
         goto fn_fail;
     }
-    if (__atomic_load_n(&c->core->revoked, __ATOMIC_ACQUIRE)) {
-        err = MPI_ERR_REVOKED;
-        goto fn_fail;
-    }
-    err = mmpi_barrier(self, c);
+    err = barrier(self, c);
     if (err != MPI_SUCCESS)
         goto fn_fail;
 fn_exit:
@@ -88,10 +83,6 @@ int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 
     if (!c) {
         err = MPI_ERR_COMM;
-        goto fn_fail;
-    }
-    if (__atomic_load_n(&c->core->revoked, __ATOMIC_ACQUIRE)) {
-        err = MPI_ERR_REVOKED;
         goto fn_fail;
     }
     if (__atomic_load_n(&c->core->revoked, __ATOMIC_ACQUIRE)) {

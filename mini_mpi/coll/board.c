@@ -99,7 +99,7 @@ struct mmpi_board_instance *mmpi_board_arrive(struct mmpi_comm_core *core, uint6
 /* Whether some member that has not arrived has failed. (Waiting instead until every member has
  * arrived or failed would make what survivors learn independent of timing, but it hung
  * ulfm_basic; see the issue 6 note.) */
-static bool settled_with_missing(struct mmpi_comm_core *core, struct mmpi_board_instance *inst)
+static bool missing_member_failed(struct mmpi_comm_core *core, struct mmpi_board_instance *inst)
 {
     struct mmpi_world *w = __atomic_load_n(&mmpi_world, __ATOMIC_ACQUIRE);
     bool missing = false; /* a failed member that did not arrive */
@@ -120,7 +120,7 @@ int mmpi_board_test_arrived(struct mmpi_rank *self, struct mmpi_comm_core *core,
     if (__atomic_load_n(&core->revoked, __ATOMIC_ACQUIRE))
         return MPI_ERR_REVOKED;
     if (__atomic_load_n(&mmpi_world->nfailed, __ATOMIC_ACQUIRE) > 0 &&
-        settled_with_missing(core, inst)) {
+        missing_member_failed(core, inst)) {
         if (self)
             mmpi_board_notice_missing(self, core, inst);
         return MPI_ERR_PROC_FAILED;

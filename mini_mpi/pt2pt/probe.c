@@ -79,7 +79,7 @@ static bool probe_ready(void *arg)
         if (p->source >= 0 ? mmpi_rank_is_failed(w->ranks[mmpi_comm_peer_world(p->c, p->source)])
                            : mmpi_ulfm_any_unacked_failure(p->c)) {
             p->error = MPI_ERR_PROC_FAILED;
-            mmpi_ulfm_notice_core(p->self, p->c->core->remote ? p->c->core->remote : p->c->core);
+            mmpi_ulfm_notice_core(p->self, mmpi_ulfm_peer_group(p->c));
             return true;
         }
     }

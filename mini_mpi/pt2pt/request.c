@@ -65,7 +65,7 @@ static void check_failures(struct mmpi_request *req)
     struct mmpi_comm *c = mmpi_comm_get(req->owner, req->comm);
     bool unacked = c ? mmpi_ulfm_any_unacked_failure(c) : false;
     if (unacked && c)
-        mmpi_ulfm_notice_core(req->owner, c->core->remote ? c->core->remote : c->core);
+        mmpi_ulfm_notice_core(req->owner, mmpi_ulfm_peer_group(c));
     if (req->blocking) {
         if (unacked)
             mmpi_match_abandon(req, MPI_ERR_PROC_FAILED);

@@ -16,19 +16,13 @@
 #include "group/group.h"
 #include "ulfm/ulfm.h"
 
-/* The group receives match against: the remote group of an intercommunicator. */
-static const struct mmpi_comm_core *peer_group(const struct mmpi_comm *c)
-{
-    return c->core->remote ? c->core->remote : c->core;
-}
-
 /* Members of c's group that have failed, in the order they failed (only those the calling
  * rank has been told of, when known_only). Returns the count; *members (group ranks) is
  * malloc'ed. */
 static int failed_members(struct mmpi_rank *self, const struct mmpi_comm *c, bool known_only,
                           int **members)
 {
-    const struct mmpi_comm_core *g = peer_group(c);
+    const struct mmpi_comm_core *g = mmpi_ulfm_peer_group(c);
     struct mmpi_world *w = mmpi_world;
     int nfailed = __atomic_load_n(&w->nfailed, __ATOMIC_ACQUIRE);
     int n = 0;
@@ -52,7 +46,7 @@ static int failed_members(struct mmpi_rank *self, const struct mmpi_comm *c, boo
 static uint8_t *acked_array(struct mmpi_comm *c)
 {
     if (!c->acked)
-        c->acked = mmpi_xcalloc((size_t)peer_group(c)->size, 1);
+        c->acked = mmpi_xcalloc((size_t)mmpi_ulfm_peer_group(c)->size, 1);
     return c->acked;
 }
 
@@ -62,7 +56,7 @@ static MPI_Group group_of(struct mmpi_rank *self, const struct mmpi_comm *c, con
 {
     int *ranks = mmpi_xmalloc(((size_t)n + 1) * sizeof(int));
     for (int i = 0; i < n; i++)
-        ranks[i] = peer_group(c)->world_ranks[members[i]];
+        ranks[i] = mmpi_ulfm_peer_group(c)->world_ranks[members[i]];
     return mmpi_group_handle_new(self, mmpi_group_new(n, ranks));
 }
 

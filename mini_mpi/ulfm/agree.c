@@ -13,9 +13,6 @@
 #include "pt2pt/request.h"
 #include "ulfm/ulfm.h"
 
-/* Agreements use their own sequence, flagged so they never share an instance with ordinary
- * collectives on the same board. */
-#define FT_SEQ_BIT (1ULL << 63)
 
 struct agree_deposit {
     int flag;
@@ -70,7 +67,7 @@ static struct agree_state *agree_start(struct mmpi_comm *c, int *flag)
     s->core = c->core;
     mmpi_comm_core_retain(c->core);
     s->flag = flag;
-    s->inst = mmpi_board_arrive(c->core, FT_SEQ_BIT | c->ft_seq++, c->rank, &s->deposit, agree_combine);
+    s->inst = mmpi_board_arrive(c->core, mmpi_ulfm_next_seq(c), c->rank, &s->deposit, agree_combine);
     return s;
 }
 

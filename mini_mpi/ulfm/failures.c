@@ -5,15 +5,9 @@
  */
 #include "ulfm/ulfm.h"
 
-/* The group receives match against: the remote group of an intercommunicator. */
-static const struct mmpi_comm_core *peer_group(const struct mmpi_comm *c)
-{
-    return c->core->remote ? c->core->remote : c->core;
-}
-
 bool mmpi_ulfm_unacked_failure(const struct mmpi_comm *c, int peer)
 {
-    const struct mmpi_comm_core *g = peer_group(c);
+    const struct mmpi_comm_core *g = mmpi_ulfm_peer_group(c);
     struct mmpi_world *w = mmpi_world;
     return mmpi_rank_is_failed(w->ranks[g->world_ranks[peer]]) && !(c->acked && c->acked[peer]);
 }
@@ -22,7 +16,7 @@ bool mmpi_ulfm_any_unacked_failure(const struct mmpi_comm *c)
 {
     if (__atomic_load_n(&mmpi_world->nfailed, __ATOMIC_ACQUIRE) == 0)
         return false;
-    for (int i = 0; i < peer_group(c)->size; i++)
+    for (int i = 0; i < mmpi_ulfm_peer_group(c)->size; i++)
         if (mmpi_ulfm_unacked_failure(c, i))
             return true;
     return false;

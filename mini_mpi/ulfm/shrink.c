@@ -13,7 +13,6 @@
 #include "pt2pt/request.h"
 #include "ulfm/ulfm.h"
 
-#define FT_SEQ_BIT (1ULL << 63)
 
 struct shrink_result {
     struct mmpi_comm_core *core;
@@ -50,7 +49,7 @@ static struct shrink_state *shrink_start(struct mmpi_comm *c, MPI_Comm *newcomm)
     mmpi_comm_core_retain(c->core);
     s->parent = c->handle;
     s->newcomm = newcomm;
-    s->inst = mmpi_board_arrive(c->core, FT_SEQ_BIT | c->ft_seq++, c->rank, NULL, shrink_combine);
+    s->inst = mmpi_board_arrive(c->core, mmpi_ulfm_next_seq(c), c->rank, NULL, shrink_combine);
     return s;
 }
 

@@ -16,6 +16,20 @@
     _Pragma(MMPI_STR_(weak MPI_##name = PMPIX_##name))              \
     _Pragma(MMPI_STR_(weak PMPI_##name = PMPIX_##name))
 
+/* The board sequence number of c's next agreement or shrink: their own sequence, flagged so
+ * they never share an instance with ordinary collectives (revoke never interrupts them, so
+ * members stay in step even when ordinary collectives were abandoned). */
+static inline uint64_t mmpi_ulfm_next_seq(struct mmpi_comm *c)
+{
+    return (1ULL << 63) | c->ft_seq++;
+}
+
+/* The group receives match against: the remote group of an intercommunicator. */
+static inline const struct mmpi_comm_core *mmpi_ulfm_peer_group(const struct mmpi_comm *c)
+{
+    return c->core->remote ? c->core->remote : c->core;
+}
+
 /* Records that the calling rank has been told world rank w failed. */
 static inline void mmpi_ulfm_notice(struct mmpi_rank *self, int w)
 {
