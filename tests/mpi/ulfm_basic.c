@@ -68,5 +68,28 @@ int main(int argc, char **argv)
     CHECK(MPIX_Comm_iagree(shrunk, &flag, &req) == MPI_SUCCESS);
     CHECK(MPI_Wait(&req, MPI_STATUS_IGNORE) == MPI_SUCCESS && flag == 3);
     CHECK(MPI_Comm_free(&shrunk) == MPI_SUCCESS);
+
+    /* Bad input: each call names its error class. */
+    MPI_Group g;
+    int n;
+    CHECK(MPIX_Comm_revoke(MPI_COMM_NULL) == MPI_ERR_COMM);
+    CHECK(MPIX_Comm_is_revoked(MPI_COMM_NULL, &flag) == MPI_ERR_COMM);
+    CHECK(MPIX_Comm_agree(MPI_COMM_NULL, &flag) == MPI_ERR_COMM);
+    CHECK(MPIX_Comm_agree(MPI_COMM_SELF, NULL) == MPI_ERR_ARG);
+    CHECK(MPIX_Comm_iagree(MPI_COMM_SELF, &flag, NULL) == MPI_ERR_ARG);
+    CHECK(MPIX_Comm_shrink(MPI_COMM_NULL, &shrunk) == MPI_ERR_COMM);
+    CHECK(MPIX_Comm_shrink(MPI_COMM_SELF, NULL) == MPI_ERR_ARG);
+    CHECK(MPIX_Comm_ishrink(MPI_COMM_SELF, &shrunk, NULL) == MPI_ERR_ARG);
+    CHECK(MPIX_Comm_failure_ack(MPI_COMM_NULL) == MPI_ERR_COMM);
+    CHECK(MPIX_Comm_failure_get_acked(MPI_COMM_SELF, NULL) == MPI_ERR_ARG);
+    CHECK(MPIX_Comm_get_failed(MPI_COMM_NULL, &g) == MPI_ERR_COMM);
+    CHECK(MPIX_Comm_ack_failed(MPI_COMM_SELF, -1, &n) == MPI_ERR_ARG);
+    /* get_failed and ack_failed on the world: rank 1 is the one failure. */
+    CHECK(MPIX_Comm_get_failed(MPI_COMM_WORLD, &g) == MPI_SUCCESS);
+    CHECK(MPI_Group_size(g, &n) == MPI_SUCCESS && n == 1);
+    CHECK(MPI_Group_free(&g) == MPI_SUCCESS);
+    CHECK(MPIX_Comm_ack_failed(MPI_COMM_WORLD, 1, &n) == MPI_SUCCESS && n == 1);
+    /* The chapter's MPI_ names reach the same calls. */
+    CHECK(MPI_Comm_is_revoked(MPI_COMM_WORLD, &flag) == MPI_SUCCESS && flag);
     return mtest_finish();
 }
