@@ -24,6 +24,7 @@
 #include "inject/inject.h"
 #include "mmpi.h"
 #include "runtime/hang.h"
+#include "util/futex.h"
 #include "util/real.h"
 
 __thread struct mmpi_rank *mmpi_self __attribute__((tls_model("initial-exec")));
@@ -97,14 +98,27 @@ static bool record_end(struct mmpi_rank *r, int code, const char *cause, bool ki
     return true;
 }
 
+/* A thread of a failed rank stops here without unwinding: peers may still be reading buffers
+ * and board deposits on its stack (a rank killed `during` a collective, or while it waited
+ * after arriving). Unwinding would run cleanup code over those frames. The world releases the
+ * parked threads once every rank has ended; then they exit. */
+__attribute__((noreturn)) static void park_until_world_end(struct mmpi_rank *self)
+{
+    struct mmpi_world *w = self->world;
+    while (!__atomic_load_n(&w->ending, __ATOMIC_ACQUIRE))
+        mmpi_futex_wait(&w->ending, 0, NULL);
+    pthread_exit(NULL);
+}
+
 void mmpi_rank_end_self(enum mmpi_end how, int code, const char *cause)
 {
     struct mmpi_rank *self = mmpi_self;
     if (self && pthread_equal(pthread_self(), self->thread))
         __atomic_store_n(&self->main_thread_done, true, __ATOMIC_RELEASE);
-    if (self)
-        record_end(self, code, cause, how == MMPI_END_INJECTED);
-    pthread_exit(NULL);
+    if (!self)
+        pthread_exit(NULL);
+    record_end(self, code, cause, how == MMPI_END_INJECTED);
+    park_until_world_end(self);
 }
 
 void mmpi_rank_mark_failed(struct mmpi_rank *rank, int code, const char *cause)
@@ -115,7 +129,7 @@ void mmpi_rank_mark_failed(struct mmpi_rank *rank, int code, const char *cause)
 void mmpi_rank_check_alive(struct mmpi_rank *self)
 {
     if (__builtin_expect(__atomic_load_n(&self->end, __ATOMIC_ACQUIRE) != MMPI_END_RUNNING, 0))
-        pthread_exit(NULL);
+        park_until_world_end(self);
 }
 
 /* Runs when a rank's main thread ends by any path, including a user's pthread_exit(). */
@@ -136,6 +150,7 @@ static void *rank_thread(void *arg)
     mmpi_thread_adopt(r->threads); /* reserved by mmpi_world_run, the rank's first record */
     pthread_cleanup_push(rank_thread_cleanup, r);
     code = r->main(r->argc, r->argv, environ);
+    mmpi_inject_die_if_pending(r); /* `kill after` its last call (MPI_Finalize, say) */
     __atomic_store_n(&r->main_thread_done, true, __ATOMIC_RELEASE);
     record_end(r, code & 0xff,
                mmpi_rank_phase(r) == MMPI_PHASE_INITIALIZED
@@ -286,6 +301,8 @@ int mmpi_world_run(const struct mmpi_launch_config *config, int (*entry)(int, ch
         pthread_cond_wait(&w->all_ended, &w->lock);
     pthread_mutex_unlock(&w->lock);
     status = exit_status(w);
+    __atomic_store_n(&w->ending, 1, __ATOMIC_RELEASE); /* parked threads of failed ranks exit */
+    mmpi_futex_wake_all(&w->ending);
     mmpi_hang_world_stop(w);
     mmpi_inject_world_stop(w);
 

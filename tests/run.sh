@@ -11,7 +11,8 @@
 # It does not build anything (the Makefile does) and never runs a test without a timeout
 # (`timeout -s KILL`; a test's whole process group dies with it).
 #
-# testlist: one test per line, `name nprocs [key=value ...]`, `#` comments, blank lines.
+# testlist: one test per line, `name nprocs [key=value ...]`, `#` comments (at the start of a
+# line or after a blank: `MPI_Barrier#3` is a word), blank lines.
 # The program is $BUILD/tests/mpi/<name>, run in a fresh scratch directory with
 # MINI_MPI_TEST_SRCDIR=<repo>/tests/mpi, as
 #   bin/mpiexec -n nprocs [mpiexecarg...] $BUILD/tests/mpi/name [arg...]
@@ -98,12 +99,20 @@ if [ -n "$filter" ]; then
 fi
 command -v timeout >/dev/null 2>&1 || die "the timeout command (coreutils) is required"
 
+# A comment starts with a `#` at the start of $line or after a blank, so that a fault spec's
+# `MPI_Allreduce#2` stays a word.
+strip_comment() {
+    if [[ $line =~ (^|[[:space:]])#.*$ ]]; then
+        line=${line%"${BASH_REMATCH[0]}"}
+    fi
+}
+
 # ---- Selection ------------------------------------------------------------------------------
 declare -A listed=() list_hit=()
 if [ -n "$list_file" ]; then
     [ -r "$list_file" ] || die "--list: cannot read '$list_file'"
     while IFS= read -r line || [ -n "$line" ]; do
-        line=${line%%#*}
+        strip_comment
         read -r word _ <<<"$line"
         [ -n "${word:-}" ] && listed[$word]=1
     done <"$list_file"
@@ -144,7 +153,7 @@ if [ -r "$testlist" ]; then
     declare -A seen=()
     for testlist in "${testlists[@]}"; do
     while IFS= read -r line || [ -n "$line" ]; do
-        line=${line%%#*}
+        strip_comment
         read -ra tok <<<"$line"
         [ ${#tok[@]} -gt 0 ] || continue
         n=${tok[0]}

@@ -10,8 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "inject/inject.h"
 #include "mmpi.h"
 #include "ulfm/ulfm.h"
+
+#define MMPI_BOARD_WAITING (-2) /* cut_outcome: wait for the victim's death */
 
 /* Stands for a NULL deposit, so that "arrived" and "deposited NULL" differ. */
 static const char null_deposit;
@@ -91,10 +94,18 @@ struct mmpi_board_instance *mmpi_board_arrive(struct mmpi_comm_core *core, uint6
     }
     pthread_mutex_unlock(&b->lock);
 
+    /* `kill R during CALL`: R cuts this collective in two, arrives, and dies. */
+    struct mmpi_rank *self = mmpi_self;
+    bool doomed = __builtin_expect(__atomic_load_n(&mmpi_inject_active, __ATOMIC_RELAXED), 0) &&
+                  self && mmpi_inject_during_armed(self);
+    if (doomed)
+        __atomic_store_n(&inst->cut, me + 1, __ATOMIC_RELEASE);
     __atomic_store_n(&inst->deposit[me], deposit ? deposit : (const void *)&null_deposit,
                      __ATOMIC_RELEASE);
     if (__atomic_add_fetch(&inst->arrived, 1, __ATOMIC_ACQ_REL) == core->size)
         complete_once(core, inst, combine);
+    if (doomed)
+        mmpi_inject_die_during(self);
     return inst;
 }
 
@@ -114,11 +125,45 @@ static bool missing_member_failed(struct mmpi_comm_core *core, struct mmpi_board
     return missing;
 }
 
+/* The outcome of a collective cut by a `during` death for the calling member: members ranked
+ * above the victim fail, once the victim has failed (so that what they are told is already
+ * true everywhere: MMPI_BOARD_WAITING until then); members below it go on (-1). */
+static int cut_outcome(struct mmpi_rank *self, struct mmpi_comm_core *core,
+                       struct mmpi_board_instance *inst)
+{
+    int cut = __atomic_load_n(&inst->cut, __ATOMIC_ACQUIRE);
+    if (!cut || !self)
+        return -1;
+    int victim = cut - 1, mine = -1;
+    for (int i = 0; i < core->size && mine < 0; i++)
+        if (core->world_ranks[i] == self->world_rank)
+            mine = i;
+    if (mine < victim)
+        return -1;
+    int victim_world = core->world_ranks[victim];
+    if (!mmpi_rank_is_failed(self->world->ranks[victim_world]))
+        return MMPI_BOARD_WAITING;
+    mmpi_ulfm_notice(self, victim_world);
+    return MPI_ERR_PROC_FAILED;
+}
+
+bool mmpi_board_cut_excludes(struct mmpi_rank *self, struct mmpi_comm_core *core,
+                             struct mmpi_board_instance *inst)
+{
+    return cut_outcome(self, core, inst) == MPI_ERR_PROC_FAILED;
+}
+
 int mmpi_board_test_arrived(struct mmpi_rank *self, struct mmpi_comm_core *core,
                             struct mmpi_board_instance *inst)
 {
-    if (__atomic_load_n(&inst->complete, __ATOMIC_ACQUIRE))
-        return MPI_SUCCESS;
+    if (__atomic_load_n(&inst->complete, __ATOMIC_ACQUIRE)) {
+        /* A cut member still takes its full part (its deposit is read until completion and
+         * departure), but is told of the failure once the victim has died. */
+        int cut = cut_outcome(self, core, inst);
+        if (cut == MMPI_BOARD_WAITING)
+            return -1;
+        return cut == MPI_ERR_PROC_FAILED ? cut : MPI_SUCCESS;
+    }
     if (__atomic_load_n(&core->revoked, __ATOMIC_ACQUIRE))
         return MPI_ERR_REVOKED;
     if (__atomic_load_n(&mmpi_world->nfailed, __ATOMIC_ACQUIRE) > 0 &&

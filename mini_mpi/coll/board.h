@@ -31,6 +31,8 @@ struct mmpi_board_instance {
     int departed;                       /* atomic: how many members departed */
     uint8_t *departed_flags;            /* [comm size], atomic bytes: which ones */
     int users;                          /* board lock: members that have not left */
+    int cut;                            /* atomic: 1 + member killed `during` this collective
+                                         * (inject.h): members above it fail, 0 = none */
     struct mmpi_board_instance *next;   /* board lock */
     const void *deposit[];              /* [comm size]; NULL until the member arrives */
 };
@@ -59,6 +61,10 @@ struct mmpi_board_instance *mmpi_board_arrive(struct mmpi_comm_core *core, uint6
  * still waiting. */
 int mmpi_board_test_arrived(struct mmpi_rank *self, struct mmpi_comm_core *core,
                             struct mmpi_board_instance *inst);
+/* Whether the calling member is above the cut of a `kill during` victim (inject.h), whose death
+ * it has seen: its part of the collective fails even if the instance completed. */
+bool mmpi_board_cut_excludes(struct mmpi_rank *self, struct mmpi_comm_core *core,
+                             struct mmpi_board_instance *inst);
 /* Blocking form of the above. */
 int mmpi_board_wait_arrived(struct mmpi_rank *self, struct mmpi_comm_core *core,
                             struct mmpi_board_instance *inst);

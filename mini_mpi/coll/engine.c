@@ -188,6 +188,14 @@ static int mode_of(const struct mmpi_board_instance *inst)
     return res ? res->mode : MMPI_COLL_DIRECT;
 }
 
+/* `kill R during` this collective (inject.h): a member ranked above R took its full part, and
+ * now fails (the arrival step already waited for R's death). */
+static void apply_cut(struct mmpi_coll *x)
+{
+    if (x->err == MPI_SUCCESS && mmpi_board_cut_excludes(x->self, x->core, x->inst))
+        x->err = MPI_ERR_PROC_FAILED;
+}
+
 /* Runs the steps that can run now; true once the member's part is over (x->err set). */
 static bool advance(struct mmpi_coll *x, bool block)
 {
@@ -213,6 +221,7 @@ static bool advance(struct mmpi_coll *x, bool block)
             x->err = x->algo->read(x, inst, res);
         }
         if (mode_of(inst) == MMPI_COLL_SNAPSHOT) {
+            apply_cut(x);
             end(x); /* nobody reads deposits after a snapshot: no departure */
             return true;
         }
@@ -234,6 +243,7 @@ static bool advance(struct mmpi_coll *x, bool block)
         else
             x->err = x->algo->finish(x, inst->result);
     }
+    apply_cut(x);
     end(x);
     return true;
 }

@@ -41,8 +41,9 @@ __attribute__((noreturn)) static void die_now(struct mmpi_rank *self)
 void mmpi_inject_on_enter(struct mmpi_rank *self, enum mmpi_call call)
 {
     int pending = __atomic_load_n(&self->inject_die_next, __ATOMIC_ACQUIRE);
-    if (pending)
-        die_now(self); /* `kill after`: the previous call has returned */
+    if (pending || self->inject_during)
+        die_now(self); /* `kill after`: the previous call has returned; `kill during`: the
+                        * previous call returned without reaching a collective board */
     if (!self->inject_counts)
         return; /* rank not set up (a unit test world) */
     uint32_t n_call = __atomic_add_fetch(&self->inject_counts[call], 1, __ATOMIC_RELAXED);
@@ -61,9 +62,31 @@ void mmpi_inject_on_enter(struct mmpi_rank *self, enum mmpi_call call)
                    any ? n_any : n_call);
             die_now(self);
         }
+        if (f[i].when == MMPI_FAULT_DURING_CALL) {
+            self->inject_during = 1 + (int)call;
+            continue;
+        }
         report(self, "after", call, n_call);
         __atomic_store_n(&self->inject_die_next, 1 + (int)call, __ATOMIC_RELEASE);
     }
+}
+
+bool mmpi_inject_during_armed(const struct mmpi_rank *self)
+{
+    return self->inject_during != 0;
+}
+
+void mmpi_inject_die_during(struct mmpi_rank *self)
+{
+    enum mmpi_call call = (enum mmpi_call)(self->inject_during - 1);
+    report(self, "during", call, self->inject_counts ? self->inject_counts[call] : 0);
+    die_now(self);
+}
+
+void mmpi_inject_die_if_pending(struct mmpi_rank *self)
+{
+    if (__atomic_load_n(&self->inject_die_next, __ATOMIC_ACQUIRE) != 0 || self->inject_during)
+        die_now(self);
 }
 
 void mmpi_inject_init_done(struct mmpi_rank *self)

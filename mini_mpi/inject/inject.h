@@ -2,7 +2,14 @@
  * inject.h: the fault injector (DESIGN §6, issue 6). MINI_MPI_FAULTS is parsed once at launch
  * into a plan of directives, each naming a world rank and where it dies:
  *   kill R at CALL[#N]     on entering its N-th call of CALL (the call has no effect)
- *   kill R after CALL[#N]  once that call has returned (at its next MPI entry, before any effect)
+ *   kill R after CALL[#N]  once that call has returned (at its next MPI entry, before any effect,
+ *                          or as main returns)
+ *   kill R during CALL[#N] inside a collective CALL, right after R has arrived on the
+ *                          collective's board: members ranked below R in the communicator
+ *                          complete it (with R's contribution), members ranked above R get
+ *                          MPI_ERR_PROC_FAILED; agreement and shrink stay uniform. A call that
+ *                          never reaches a board (a size-1 shortcut) makes R die at its next
+ *                          MPI entry instead.
  *   kill R at T ms|us      T after its MPI_Init returned, wherever it is
  *   kill random K [seed S] K distinct ranks, each at its N-th MPI call, N drawn from seed S
  * CALL is an MPI function name or `any`. Deaths look exactly like a rank that raised SIGKILL:
@@ -16,7 +23,12 @@
 
 #include "calls.h"
 
-enum mmpi_fault_when { MMPI_FAULT_AT_CALL, MMPI_FAULT_AFTER_CALL, MMPI_FAULT_AT_TIME };
+enum mmpi_fault_when {
+    MMPI_FAULT_AT_CALL,
+    MMPI_FAULT_AFTER_CALL,
+    MMPI_FAULT_DURING_CALL,
+    MMPI_FAULT_AT_TIME,
+};
 
 #define MMPI_FAULT_ANY_CALL (-1)
 
@@ -48,6 +60,14 @@ extern bool mmpi_inject_active;
 
 /* Counts an MPI entry of the calling rank and kills it if a directive says so. */
 void mmpi_inject_on_enter(struct mmpi_rank *self, enum mmpi_call call);
+/* Called by a rank arriving on a collective board: true if a `during` directive is armed for
+ * it (the rank then records the cut and calls mmpi_inject_die_during after arriving). */
+bool mmpi_inject_during_armed(const struct mmpi_rank *self);
+/* Kills the calling rank for its armed `during` directive. Never returns. */
+__attribute__((noreturn)) void mmpi_inject_die_during(struct mmpi_rank *self);
+/* The rank's main returned: a `kill after` (or `during`) still pending kills it now. */
+void mmpi_inject_die_if_pending(struct mmpi_rank *self);
+
 /* MPI_Init returned at this rank: starts its clock for time directives. */
 void mmpi_inject_init_done(struct mmpi_rank *self);
 /* Starts and stops the injector of a world (the timer thread for time directives). */

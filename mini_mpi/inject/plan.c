@@ -103,6 +103,32 @@ static bool parse_call(struct cursor *c, const char *t, int *call, uint32_t *nth
     return true;
 }
 
+/* Calls that meet on a collective board (coll/board.h), where `kill R during CALL` can cut a
+ * collective in two. */
+static bool is_board_collective(const char *name)
+{
+    static const char *const names[] = {
+        "Barrier", "Bcast", "Gather", "Gatherv", "Scatter", "Scatterv", "Allgather",
+        "Allgatherv", "Alltoall", "Alltoallv", "Alltoallw", "Reduce", "Allreduce",
+        "Reduce_scatter", "Reduce_scatter_block", "Scan", "Exscan", "Comm_dup",
+        "Comm_dup_with_info", "Comm_idup", "Comm_split", "Comm_split_type", "Comm_create",
+        "Comm_create_group", "Comm_agree", "Comm_iagree", "Comm_shrink", "Comm_ishrink",
+    };
+    const char *base = !strncmp(name, "MPIX_", 5) ? name + 5 : name + 4;
+    for (int nonblocking = 0; nonblocking < 2; nonblocking++) {
+        const char *b = base;
+        if (nonblocking) {
+            if (*b != 'I')
+                return false;
+            b++;
+        }
+        for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++)
+            if (!strcmp(b, names[i]))
+                return true;
+    }
+    return false;
+}
+
 static uint64_t splitmix(uint64_t *state)
 {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
@@ -174,21 +200,29 @@ static bool parse_directive(struct cursor *c, int nranks, struct mmpi_fault_plan
     t = next(c);
     if (!t || (strcmp(t, "at") && strcmp(t, "after") && strcmp(t, "during")))
         return fail(c, "expected 'at', 'after' or 'during', got", t);
-    if (!strcmp(t, "during"))
-        return fail(c, "not implemented yet:", t);
-    bool after = !strcmp(t, "after");
+    bool after = !strcmp(t, "after"), during = !strcmp(t, "during");
+    const char *when = t;
     t = next(c);
     bool is_time;
     if (!parse_time(c, t, &f.time_ns, &is_time))
         return false;
     if (is_time) {
-        if (after)
-            return fail(c, "a time goes with 'at', not 'after':", t);
+        if (after || during) {
+            char what[64];
+            snprintf(what, sizeof what, "a time goes with 'at', not '%s':", when);
+            return fail(c, what, t);
+        }
         f.when = MMPI_FAULT_AT_TIME;
     } else {
         if (!parse_call(c, t, &f.call, &f.nth))
             return false;
-        f.when = after ? MMPI_FAULT_AFTER_CALL : MMPI_FAULT_AT_CALL;
+        if (during && (f.call == MMPI_FAULT_ANY_CALL ||
+                       !is_board_collective(mmpi_call_name((enum mmpi_call)f.call))))
+            return fail(c, "'during' needs a collective call (MPI_Barrier, MPI_Allreduce, "
+                           "MPI_Comm_split, ...), got", t);
+        f.when = after ? MMPI_FAULT_AFTER_CALL
+                 : during ? MMPI_FAULT_DURING_CALL
+                          : MMPI_FAULT_AT_CALL;
     }
     if ((t = next(c)))
         return fail(c, "unexpected", t);

@@ -90,6 +90,7 @@ struct mmpi_rank {
     uint32_t *inject_counts;         /* atomic: [MMPI_CALL_COUNT] MPI entries, per call */
     uint32_t inject_total;           /* atomic: MPI entries of any call */
     int inject_die_next;             /* atomic: 1 + call to report, a `kill after` pending */
+    int inject_during;               /* owning rank: 1 + call, a `kill during` armed */
     double init_done_time;           /* atomic: mmpi_now() when MPI_Init returned, or 0 */
     uint8_t *known_failed;           /* [world size], atomic bytes: failures this rank has been
                                       * told of (an error naming them, get_failed, agree,
@@ -117,6 +118,8 @@ struct mmpi_world {
     int *failure_order;              /* [size]: world ranks in the order they failed; entries
                                       * below nfailed are published before nfailed (release) */
     uint32_t failure_epoch;          /* bumped (atomic) on every failure: cheap "anything new?" */
+    uint32_t ending;                 /* futex word, set once every rank has ended: threads of
+                                      * failed ranks, parked so far, may exit */
 };
 
 /* The rank of the calling thread, NULL outside ranks. Inherited by threads a rank creates. */
@@ -136,7 +139,8 @@ int mmpi_world_run(const struct mmpi_launch_config *config,
                    int (**private_mains)(int, char **, char **));
 
 /* Ends the calling thread's rank (the rank failed, or ended normally outside an MPI session):
- * records how, wakes every waiter, and exits the calling thread. Never returns. */
+ * records how, wakes every waiter, and stops the calling thread (parked, its stack intact,
+ * until the world ends; then it exits). Never returns. */
 __attribute__((noreturn)) void mmpi_rank_end_self(enum mmpi_end how, int code, const char *cause);
 
 /* Marks `rank` failed from another thread (the fault injector, a helper thread's exit()).
