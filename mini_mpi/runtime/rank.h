@@ -56,6 +56,8 @@ struct mmpi_launch_config {
     const char *initial_errhandler;  /* MINI_MPI_INITIAL_ERRHANDLER, canonical lowercase name */
     bool verbose;                    /* MINI_MPI_VERBOSE */
     struct mmpi_fault_plan *faults;  /* MINI_MPI_FAULTS, parsed (inject/plan.c); never NULL */
+    const char *call_counts;         /* MINI_MPI_CALL_COUNTS: file to write the per-rank MPI call
+                                      * counts to at world end (inject/call_counts.c), or NULL */
 };
 
 struct mmpi_rank {
