@@ -55,7 +55,8 @@ fi
 for bad in '' /nonexistent/dir/file "$tmp"; do
     out=$(MINI_MPI_NP=3 MINI_MPI_CALL_COUNTS=$bad "$prog" 2>&1)
     st=$?
-    if [ "$st" = 2 ] && [ "$(wc -l <<<"$out")" = 1 ] && grep -q "^mini_mpi: MINI_MPI_CALL_COUNTS='$bad' is invalid" <<<"$out"; then
+    if [ "$st" = 2 ] && [ "$(wc -l <<<"$out")" = 1 ] &&
+        grep -q "^mini_mpi: MINI_MPI_CALL_COUNTS='$bad' is invalid" <<<"$out"; then
         ok "MINI_MPI_CALL_COUNTS='$bad' rejected"
     else
         fail "MINI_MPI_CALL_COUNTS='$bad': status $st, output: $out"
@@ -98,10 +99,12 @@ else
 fi
 awk -F, 'NR > 1 && !($6 ~ /^[0-9]+\.[0-9][0-9][0-9]$/ && $6 < 10) { bad = 1 } END { exit bad }' \
     "$tmp/grid.csv" || fail "CSV wall times are not seconds with 3 decimals"
-grep -q '^  passed *15$' "$tmp/summary" && grep -q '^  failed *14  (exit 3: 12, wrong output: 2)$' "$tmp/summary" &&
+grep -q '^  passed *15$' "$tmp/summary" &&
+    grep -q '^  failed *14  (exit 3: 12, wrong output: 2)$' "$tmp/summary" &&
     grep -q '^  deadlocked *0$' "$tmp/summary" || fail "summary counts:$(cat "$tmp/summary")"
 # Every failing run is listed with its reproducer, and the reproducer reproduces it.
-n_repro=$(grep -c '^    MINI_MPI_FAULTS="kill [0-2] at any#[0-9]*" .*/mpiexec -n 3 .*sweep_target$' "$tmp/summary")
+repro_re='^    MINI_MPI_FAULTS="kill [0-2] at any#[0-9]*" .*/mpiexec -n 3 .*sweep_target$'
+n_repro=$(grep -c "$repro_re" "$tmp/summary")
 [ "$n_repro" = 14 ] || fail "expected 14 reproducer lines, got $n_repro"
 line=$(grep -A1 '^  rank 2, call 6 (MPI_Ssend): failed' "$tmp/summary" | tail -n 1)
 case $line in
@@ -117,23 +120,27 @@ grep -q 'runs done (100%)' "$tmp/progress" || fail "no progress lines on a non-t
 if [ -s "$tmp/grid.html" ] &&
     [ "$(grep -o '<td class="passed"' "$tmp/grid.html" | wc -l)" = 15 ] &&
     [ "$(grep -o '<td class="failed"' "$tmp/grid.html" | wc -l)" = 14 ] &&
-    grep -q '<td class="failed" id="any-r2-k6" title="rank 2, call 6 (MPI_Ssend): failed, [^"]*MINI_MPI_FAULTS=&quot;kill 2 at any#6&quot;' "$tmp/grid.html" &&
+    grep -q '<td class="failed" id="any-r2-k6" title="rank 2, call 6 (MPI_Ssend): failed, '\
+'[^"]*MINI_MPI_FAULTS=&quot;kill 2 at any#6&quot;' "$tmp/grid.html" &&
     grep -q '<td class="passed" id="any-r2-k7"' "$tmp/grid.html" &&
     ! grep -qE '<(script|link|img)[ >]' "$tmp/grid.html" && grep -q '</html>' "$tmp/grid.html"; then
     ok "HTML grid"
 else
     fail "HTML report lacks the grid"
 fi
-grep -q '"summary": {"runs": 29, "passed": 15, "failed": 14, "deadlocked": 0, "hung": 0, "timeout": 0, "crashed": 0}' "$tmp/grid.json" &&
+grep -q '"summary": {"runs": 29, "passed": 15, "failed": 14, "deadlocked": 0, "hung": 0, '\
+'"timeout": 0, "crashed": 0}' "$tmp/grid.json" &&
     [ "$(grep -c '^    {"rank": ' "$tmp/grid.json")" = 29 ] &&
-    grep -q '{"rank": 2, "call_index": 6, "call_name": "MPI_Ssend", "outcome": "failed", "exit_status": 0,' "$tmp/grid.json" ||
+    grep -q '{"rank": 2, "call_index": 6, "call_name": "MPI_Ssend", "outcome": "failed", '\
+'"exit_status": 0,' "$tmp/grid.json" ||
     fail "JSON report"
 
 # ---- --calls, and the other outcome classes -------------------------------------------------
 # Every death at MPI_Finalize is survived: status 0.
 out=$(bin/mini_mpi_sweep --calls MPI_Finalize -q -n 3 "$prog" 2>&1)
 st=$?
-[ "$st" = 0 ] && grep -q '^3 runs: .* at MPI_Finalize' <<<"$out" && grep -q '^Every run passed.$' <<<"$out" ||
+[ "$st" = 0 ] && grep -q '^3 runs: .* at MPI_Finalize' <<<"$out" &&
+    grep -q '^Every run passed.$' <<<"$out" ||
     fail "--calls MPI_Finalize: status $st: $out"
 # hang: when rank 2's data is lost ranks 0 and 1 wait for each other. The library's hang
 # detector (exit 123) or watchdog (124) or, failing both, the sweep's timeout must catch it.
@@ -142,11 +149,13 @@ bin/mini_mpi_sweep --calls MPI_Ssend --timeout 3 -q --csv "$tmp/hang.csv" -n 3 "
 st=$?
 row=$(tail -n +2 "$tmp/hang.csv")
 case $st,$row in
-    1,2,1,MPI_Ssend,deadlocked,123,*|1,2,1,MPI_Ssend,hung,124,*|1,2,1,MPI_Ssend,timeout,,*) ok "hang: $row" ;;
+    1,2,1,MPI_Ssend,deadlocked,123,*|1,2,1,MPI_Ssend,hung,124,*|1,2,1,MPI_Ssend,timeout,,*)
+        ok "hang: $row" ;;
     *) fail "hang classified as: status $st, $row"; cat "$tmp/hang.out" ;;
 esac
 # crash: both survivors abort(): every rank died, the job's status is SIGABRT's.
-bin/mini_mpi_sweep --calls MPI_Ssend -q --csv "$tmp/crash.csv" -n 3 "$prog" crash >"$tmp/crash.out" 2>&1
+bin/mini_mpi_sweep --calls MPI_Ssend -q --csv "$tmp/crash.csv" -n 3 "$prog" crash \
+    >"$tmp/crash.out" 2>&1
 st=$?
 row=$(tail -n +2 "$tmp/crash.csv" | cut -d, -f1-5,7)
 [ "$st,$row" = "1,2,1,MPI_Ssend,crashed,134,signal 6 (SIGABRT)" ] && ok "crash: $row" ||
@@ -157,7 +166,8 @@ for i in 1 2; do
     bin/mini_mpi_sweep --budget 6 --seed 12345 -q --csv "$tmp/b$i.csv" -n 3 "$prog" \
         >"$tmp/b$i.out" 2>"$tmp/b$i.err"
 done
-[ "$(wc -l <"$tmp/b1.csv")" = 7 ] && cmp -s <(cut -d, -f1-5 "$tmp/b1.csv") <(cut -d, -f1-5 "$tmp/b2.csv") &&
+[ "$(wc -l <"$tmp/b1.csv")" = 7 ] &&
+    cmp -s <(cut -d, -f1-5 "$tmp/b1.csv") <(cut -d, -f1-5 "$tmp/b2.csv") &&
     grep -q -- '--seed 12345' "$tmp/b1.err" && grep -q -- '--seed 12345' "$tmp/b1.out" &&
     ok "--budget 6 --seed 12345 twice: $(tail -n +2 "$tmp/b1.csv" | cut -d, -f1,2 | tr '\n' ' ')" ||
     fail "--budget/--seed sample"
