@@ -23,7 +23,8 @@
  *
  * Argument (what the survivors do when rank 2's data was lost, to exercise the sweep's other
  * outcome classes): `hang`: ranks 0 and 1 each wait for the other (a user-code deadlock);
- * `crash`: ranks 0 and 1 call abort() (every rank then died of a signal: status 134).
+ * `spin`: ranks 0 and 1 compute forever (only a watchdog or a timeout ends that); `crash`:
+ * ranks 0 and 1 call abort() (every rank then died of a signal: status 134).
  */
 #include <mpi.h>
 #include <mpi-ext.h>
@@ -67,6 +68,8 @@ int main(int argc, char **argv)
     }
     if (lost && rank != 2 && !strcmp(mode, "crash"))
         abort();
+    for (volatile int spin = 1; lost && rank != 2 && spin && !strcmp(mode, "spin");)
+        continue;
 
     /* Work: a death from here on is recovered from. The agreement fails (uniformly) when some
      * rank died without contributing, even if the barrier itself succeeded. */
