@@ -4,8 +4,8 @@
 # death at each (rank, call) is known (see its header): the CSV grid must be exactly that one,
 # the summary must print the reproducers (and they must reproduce), the HTML page must hold the
 # grid, a deadlock, a livelock, a timeout and a crash are classified as such, a seeded sample is
-# the same twice, and bad options give one line and status 2. About 5 s. With MINI_MPI_TEST_LONG=1 also a full sweep of
-# examples/resilient_ring. Exit 0 pass, 1 fail.
+# the same twice, and bad options give one line and status 2. About 5 s. With
+# MINI_MPI_TEST_LONG=1 also a full sweep of examples/resilient_ring. Exit 0 pass, 1 fail.
 cd "$(dirname "$0")/../.." || exit 1
 build=${MINI_MPI_TEST_BUILD:-build}
 prog=$build/tests/mpi/sweep_target
@@ -136,6 +136,11 @@ grep -q '"summary": {"runs": 29, "passed": 15, "failed": 14, "deadlocked": 0, "h
     fail "JSON report"
 
 # ---- --calls, and the other outcome classes -------------------------------------------------
+# --ranks: only those ranks' rows.
+bin/mini_mpi_sweep --calls MPI_Barrier --ranks 2,0 -q --csv "$tmp/ranks.csv" -n 3 "$prog" >/dev/null
+[ "$(tail -n +2 "$tmp/ranks.csv" | cut -d, -f1-5 | tr '\n' ' ')" = "0,1,MPI_Barrier,failed,3 \
+0,2,MPI_Barrier,passed,0 2,1,MPI_Barrier,failed,3 2,2,MPI_Barrier,passed,0 " ] &&
+    ok "--calls MPI_Barrier --ranks 2,0" || fail "--ranks: $(cat "$tmp/ranks.csv")"
 # Every death at MPI_Finalize is survived: status 0.
 out=$(bin/mini_mpi_sweep --calls MPI_Finalize -q -n 3 "$prog" 2>&1)
 st=$?
@@ -206,6 +211,8 @@ usage_error "--calls: 'MPI_Send;x' is not" bin/mini_mpi_sweep --calls 'MPI_Send;
 usage_error "no rank calls MPI_Bcast" bin/mini_mpi_sweep --calls MPI_Bcast -n 3 "$prog"
 usage_error "not a valid extended regular expression" bin/mini_mpi_sweep --expect-output '(' "$prog"
 usage_error "--csv: cannot write" bin/mini_mpi_sweep --csv /nonexistent/x.csv -n 3 "$prog"
+usage_error "--ranks: rank 3 does not exist" bin/mini_mpi_sweep --ranks 0,3 -n 3 "$prog"
+usage_error "--ranks: '1-2' is not" bin/mini_mpi_sweep --ranks 1-2 -n 3 "$prog"
 usage_error "must be shorter than --timeout" bin/mini_mpi_sweep --timeout 5 --watchdog 5 "$prog"
 usage_error "rank count '0' is out of range" bin/mpiexec --fault-sweep -n 0 "$prog"
 usage_error "unknown option '--bogus'" bin/mpiexec --fault-sweep --bogus -n 3 "$prog"
