@@ -135,6 +135,16 @@ grep -q '"summary": {"runs": 29, "passed": 15, "failed": 14, "deadlocked": 0, "h
 '"exit_status": 0,' "$tmp/grid.json" ||
     fail "JSON report"
 
+# MPICH's convention: every killed rank fails the job with 137, so every run fails; the summary
+# lists the first 20 only.
+out=$(MINI_MPI_EXIT_STATUS=mpich bin/mini_mpi_sweep -q -n 3 "$prog" 2>&1)
+st=$?
+[ "$st" = 1 ] && grep -q '^  failed *29  (exit 137: 29)$' <<<"$out" &&
+    [ "$(grep -c '^    MINI_MPI_FAULTS=' <<<"$out")" = 20 ] &&
+    grep -q '^  and 9 more (see --csv, --json, --html)$' <<<"$out" &&
+    ok "MINI_MPI_EXIT_STATUS=mpich: 29 runs fail with 137, 20 listed" ||
+    fail "MPICH convention sweep: status $st: $out"
+
 # ---- --calls, and the other outcome classes -------------------------------------------------
 # --ranks: only those ranks' rows.
 bin/mini_mpi_sweep --calls MPI_Barrier --ranks 2,0 -q --csv "$tmp/ranks.csv" -n 3 "$prog" >/dev/null
