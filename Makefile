@@ -99,7 +99,7 @@ demo: deps
 install: lib
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/mini_mpi \
 	    $(DESTDIR)$(PREFIX)/lib/pkgconfig
-	install -m 755 bin/mpicc bin/mpiexec $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 bin/mpicc bin/mpiexec bin/mini_mpi_sweep $(DESTDIR)$(PREFIX)/bin/
 	ln -sf mpiexec $(DESTDIR)$(PREFIX)/bin/mpirun
 	install -m 644 mini_mpi/include/*.h $(DESTDIR)$(PREFIX)/include/
 	if ls mini_mpi/include/mini_mpi/*.h >/dev/null 2>&1; then \
@@ -108,7 +108,8 @@ install: lib
 	sed -e 's|@PREFIX@|$(PREFIX)|g' mini_mpi/mini_mpi.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/mini_mpi.pc
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/mpicc $(DESTDIR)$(PREFIX)/bin/mpiexec $(DESTDIR)$(PREFIX)/bin/mpirun
+	rm -f $(DESTDIR)$(PREFIX)/bin/mpicc $(DESTDIR)$(PREFIX)/bin/mpiexec $(DESTDIR)$(PREFIX)/bin/mpirun \
+	    $(DESTDIR)$(PREFIX)/bin/mini_mpi_sweep
 	rm -f $(DESTDIR)$(PREFIX)/include/mpi.h $(DESTDIR)$(PREFIX)/include/mpi-ext.h
 	rm -rf $(DESTDIR)$(PREFIX)/include/mini_mpi
 	rm -f $(DESTDIR)$(PREFIX)/lib/libmini_mpi.so $(DESTDIR)$(PREFIX)/lib/pkgconfig/mini_mpi.pc

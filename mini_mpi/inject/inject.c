@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "inject/call_counts.h"
 #include "inject/inject.h"
 #include "mini_mpi_inject.h"
 #include "mmpi.h"
@@ -136,7 +137,8 @@ void mmpi_inject_world_start(struct mmpi_world *w)
     for (int i = 0; i < w->size; i++)
         w->ranks[i]->inject_counts = mmpi_xcalloc(MMPI_CALL_COUNT, sizeof(uint32_t));
     __atomic_store_n(&injected_deaths, 0, __ATOMIC_RELAXED);
-    __atomic_store_n(&mmpi_inject_active, p->n > 0, __ATOMIC_RELEASE);
+    /* MINI_MPI_CALL_COUNTS counts without killing anyone. */
+    __atomic_store_n(&mmpi_inject_active, p->n > 0 || w->config.call_counts, __ATOMIC_RELEASE);
     bool timed = false;
     for (int i = 0; i < p->n; i++)
         timed |= p->faults[i].when == MMPI_FAULT_AT_TIME;
@@ -151,6 +153,7 @@ void mmpi_inject_world_stop(struct mmpi_world *w)
         pthread_join(timer_thread, NULL);
         timer_running = false;
     }
+    mmpi_call_counts_write(w);
     for (int i = 0; i < w->size; i++) {
         free(w->ranks[i]->inject_counts);
         w->ranks[i]->inject_counts = NULL;

@@ -1,18 +1,19 @@
 /*
  * launch_config.c: reads the MINI_MPI_* variables that shape a run (rank count, privatization,
- * stack size, fault tolerance, exit-status convention, initial error handler, verbosity, hang
- * detector and watchdog).
- * bin/mpiexec sets them from its options; a program started directly reads them too. A bad
- * value is reported in one line naming the variable, and the launcher exits with status 2
- * before any rank starts.
+ * stack size, fault tolerance, exit-status convention, initial error handler, verbosity, fault
+ * plan, call-count file, hang detector and watchdog). bin/mpiexec sets them from its options; a
+ * program started directly reads them too. A bad value is reported in one line naming the
+ * variable, and the launcher exits with status 2 before any rank starts.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "inject/call_counts.h"
 #include "inject/inject.h"
 #include "runtime/rank.h"
+#include "util/die.h"
 #include "util/parse.h"
 
 #define MMPI_MAX_RANKS 32768 /* two mappings per rank stack: stays far below vm.max_map_count */
@@ -113,5 +114,11 @@ bool mmpi_launch_config_read(struct mmpi_launch_config *c)
     c->faults = &plan;
     if (!mmpi_fault_plan_parse(getenv("MINI_MPI_FAULTS"), c->nranks, &plan))
         return false;
+    /* Copied: the program may change its environment before the world ends. */
+    if ((v = getenv("MINI_MPI_CALL_COUNTS"))) {
+        if (!mmpi_call_counts_check(v))
+            return false;
+        c->call_counts = mmpi_xstrdup(v);
+    }
     return true;
 }
