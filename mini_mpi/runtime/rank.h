@@ -42,6 +42,7 @@ enum mmpi_exit_convention {
     MMPI_EXIT_MPICH,  /* MPICH -disable-auto-cleanup: any death makes the status non-zero */
 };
 
+struct mmpi_attr_rank;
 struct mmpi_errhandler;
 struct mmpi_fault_plan;
 struct mmpi_info;
@@ -92,6 +93,8 @@ struct mmpi_rank {
                                       * told of (an error naming them, get_failed, agree,
                                       * shrink); MPIX_Comm_failure_ack acknowledges these only,
                                       * which keeps outcomes independent of timing (DESIGN §6) */
+    struct mmpi_attr_rank *attr;     /* attr/attr.h: keyval and attribute state; created by
+                                      * MPI_Init, freed with the rank */
     pthread_mutex_t bsend_lock;      /* protects the attached buffer (MPI_Buffer_attach) */
     void *bsend_buffer;
     int bsend_size;
