@@ -99,7 +99,7 @@ struct mmpi_keyval *mmpi_keyval_predefined(int i);
 
 /* ---- Attribute lists (list.c). Each returns an MPI error class or a callback's code. ----- */
 
-/* MPI_*_set_attr: MPI_ERR_KEYVAL for an invalid, freed, predefined or other-kind keyval; an
+/* MPI_*_set_attr: MPI_ERR_KEYVAL for an invalid, predefined or other-kind keyval; an
  * existing value is deleted first (its delete callback runs). `internal` skips the predefined
  * check (MPI_Init sets the predefined attributes). */
 int mmpi_attr_set(struct mmpi_rank *self, struct mmpi_attr_obj *obj, int keyval, void *value,

@@ -47,15 +47,16 @@ static int delete_entry(struct mmpi_rank *self, struct mmpi_attr_obj *obj, struc
     return rc;
 }
 
-/* The keyval of a call on obj, checked: live, of obj's kind, and (for writes) not freed or
- * predefined. NULL means MPI_ERR_KEYVAL. Call with the lock. */
+/* The keyval of a call on obj, checked: live, of obj's kind, and (for writes) not
+ * predefined. A freed keyval still in use stays usable through its old handle, for writes too,
+ * as in MPICH and Open MPI. NULL means MPI_ERR_KEYVAL. Call with the lock. */
 static struct mmpi_keyval *checked_keyval(struct mmpi_rank *self, struct mmpi_attr_obj *obj,
                                           int keyval, bool write)
 {
     struct mmpi_keyval *kv = mmpi_keyval_lookup(self, keyval);
     if (!kv || kv->kind != obj->kind)
         return NULL;
-    if (write && (kv->freed || kv->predefined))
+    if (write && kv->predefined)
         return NULL;
     return kv;
 }

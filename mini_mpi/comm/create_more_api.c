@@ -57,11 +57,11 @@ static bool is_subgroup(struct mmpi_rank *self, const struct mmpi_comm *c,
 }
 
 /* The end of every constructor: registers *part (NULL: MPI_COMM_NULL). */
-static int publish(struct mmpi_rank *self, int err, struct mmpi_comm *part, MPI_Comm *newcomm)
+static int publish(struct mmpi_rank *self, int err, struct mmpi_comm **part, MPI_Comm *newcomm)
 {
     *newcomm = MPI_COMM_NULL;
-    if (err == MPI_SUCCESS && part)
-        err = mmpi_comm_register(self, part, newcomm);
+    if (err == MPI_SUCCESS && *part)
+        err = mmpi_comm_register(self, *part, newcomm);
     return err;
 }
 
@@ -83,7 +83,7 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     if (err == MPI_SUCCESS && (!g || !is_subgroup(self, c, g)))
         err = MPI_ERR_GROUP;
     if (err == MPI_SUCCESS)
-        err = publish(self, mmpi_comm_create(self, c, g, &part), part, newcomm);
+        err = publish(self, mmpi_comm_create(self, c, g, &part), &part, newcomm);
     return err ? fail_create(self, c, err, newcomm, MMPI_CALL_Comm_create) : MPI_SUCCESS;
 }
 
@@ -105,7 +105,7 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
         *newcomm = MPI_COMM_NULL;
         return MPI_SUCCESS;
     }
-    err = publish(self, mmpi_comm_create_group(self, c, g, tag, &part), part, newcomm);
+    err = publish(self, mmpi_comm_create_group(self, c, g, tag, &part), &part, newcomm);
     return err ? fail_create(self, c, err, newcomm, MMPI_CALL_Comm_create_group) : MPI_SUCCESS;
 }
 
@@ -140,7 +140,7 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
     if (err == MPI_SUCCESS)
         err = split_type_color(split_type, hints, &color);
     if (err == MPI_SUCCESS)
-        err = publish(self, mmpi_comm_split(self, c, color, key, &part), part, newcomm);
+        err = publish(self, mmpi_comm_split(self, c, color, key, &part), &part, newcomm);
     return err ? fail_create(self, c, err, newcomm, MMPI_CALL_Comm_split_type) : MPI_SUCCESS;
 }
 
