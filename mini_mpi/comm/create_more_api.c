@@ -206,8 +206,9 @@ int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
         err = MPI_ERR_INFO; /* MPI_INFO_NULL is not an info object */
     if (err != MPI_SUCCESS)
         return mmpi_err_raise_comm(self, c, err, MMPI_CALL_Comm_set_info);
-    /* We act on no hint, so we keep every one the program set: MPI_Comm_get_info returns them
-     * (MPICH does the same). Later calls add to or replace earlier values. */
+    /* We act on no hint, but keep every one the program set: MPI_Comm_get_info returns them
+     * with the standard ones (MPICH and Open MPI return only those they know). Later calls add
+     * to or replace earlier values. */
     struct mmpi_info *merged = c->info ? c->info : mmpi_info_new();
     for (int i = 0; merged && err == MPI_SUCCESS && i < hints->n; i++)
         err = mmpi_info_set(merged, hints->keys[i], hints->values[i]);
@@ -218,6 +219,28 @@ int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
     return err ? mmpi_err_raise_comm(self, c, err, MMPI_CALL_Comm_set_info) : MPI_SUCCESS;
 }
 
+/* The hints of §7.4.4 every communicator reports, with their defaults (as MPICH and Open MPI
+ * report them). */
+static const char *const standard_hints[] = {"mpi_assert_no_any_tag", "mpi_assert_no_any_source",
+                                             "mpi_assert_exact_length",
+                                             "mpi_assert_allow_overtaking"};
+
+/* The standard hints with their values, then every other hint the program set. */
+static struct mmpi_info *hints_used(const struct mmpi_comm *c)
+{
+    struct mmpi_info *used = mmpi_info_new();
+    int err = used ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    for (size_t i = 0; err == MPI_SUCCESS && i < sizeof(standard_hints) / sizeof(char *); i++)
+        err = mmpi_info_set(used, standard_hints[i], "false");
+    for (int i = 0; err == MPI_SUCCESS && c->info && i < c->info->n; i++)
+        err = mmpi_info_set(used, c->info->keys[i], c->info->values[i]);
+    if (err != MPI_SUCCESS && used) {
+        mmpi_info_release(used);
+        used = NULL;
+    }
+    return used;
+}
+
 MMPI_PROFILED(Comm_get_info)
 int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
 {
@@ -226,7 +249,7 @@ int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
     int err = !c ? MPI_ERR_COMM : !info_used ? MPI_ERR_ARG : MPI_SUCCESS;
     struct mmpi_info *copy = NULL;
     if (err == MPI_SUCCESS) {
-        copy = c->info ? mmpi_info_dup(c->info) : mmpi_info_new();
+        copy = hints_used(c);
         err = copy ? MPI_SUCCESS : MPI_ERR_NO_MEM;
     }
     if (err == MPI_SUCCESS) {
