@@ -161,34 +161,35 @@ int mmpi_comm_split(struct mmpi_rank *self, struct mmpi_comm *parent, int color,
 
 /* MPI_Comm_create: member i deposits its group. Members that pass the same group (same
  * processes, same order) share one core; a member outside its own group gets none. Cost:
- * O(size * group size) for the membership scans and comparisons with earlier groups. */
+ * O(size * group size) for the membership scans, plus one comparison with each distinct group
+ * seen so far (one or two in practice: a common group, or disjoint halves). */
 static void create_combine(struct mmpi_board_instance *inst, struct mmpi_comm_core *pc)
 {
     if (combine_revoked(pc))
         return;
-    int n = pc->size;
+    int n = pc->size, ncores = 0;
     struct member_result *res = mmpi_xcalloc((size_t)n, sizeof(*res));
+    struct mmpi_comm_core **cores = mmpi_xmalloc((size_t)n * sizeof(*cores));
     for (int i = 0; i < n; i++) {
         const struct mmpi_group *g = mmpi_board_deposit(inst, i);
         int r = mmpi_group_rank_of_world(g, pc->world_ranks[i]);
         if (r == MPI_UNDEFINED)
             continue;
         struct mmpi_comm_core *core = NULL;
-        for (int j = 0; j < i && !core; j++) {
-            const struct mmpi_comm_core *c = res[j].core;
-            if (c && c->size == g->size &&
-                !memcmp(c->world_ranks, g->world_ranks, (size_t)g->size * sizeof(int)))
-                core = res[j].core;
-        }
+        for (int j = 0; j < ncores && !core; j++)
+            if (cores[j]->size == g->size &&
+                !memcmp(cores[j]->world_ranks, g->world_ranks, (size_t)g->size * sizeof(int)))
+                core = cores[j];
         if (!core) {
             int *ranks = mmpi_xmalloc((size_t)g->size * sizeof(int));
             memcpy(ranks, g->world_ranks, (size_t)g->size * sizeof(int));
-            core = mmpi_comm_core_new(g->size, ranks);
+            core = cores[ncores++] = mmpi_comm_core_new(g->size, ranks);
             core->refcount = 0;
         }
         core->refcount++;
         res[i] = (struct member_result){core, r};
     }
+    free(cores);
     inst->result = res;
 }
 
