@@ -44,8 +44,11 @@ static int idup_finish(struct mmpi_rank *self, struct idup *d, int wait_err)
     }
     c->info = d->info;
     d->info = NULL;
-    if ((err = mmpi_comm_register(self, c, d->newcomm)) != MPI_SUCCESS)
+    if ((err = mmpi_comm_register(self, c, d->newcomm)) != MPI_SUCCESS) {
+        struct mmpi_attr_obj copies = {MMPI_HANDLE_KIND_COMM, MPI_COMM_NULL, &d->attrs};
+        mmpi_attr_delete_all(self, &copies); /* each copy gets its delete, as in a failed dup */
         return err;
+    }
     c->attrs = d->attrs; /* no one else knows c yet: no lock needed */
     d->attrs = NULL;
     return MPI_SUCCESS;
@@ -71,10 +74,9 @@ static void idup_free(struct mmpi_request *req)
     struct idup *d = req->state;
     if (d->inst)
         mmpi_board_leave(d->core, d->inst);
-    if (d->attrs) {
-        /* The request never completed normally (the rank is ending): copies are dropped. */
-        mmpi_attr_list_free(&d->attrs);
-    }
+    /* Copies left only when the request never completed (freed active, or the rank ended):
+     * dropped without callbacks. */
+    mmpi_attr_list_free(&d->attrs);
     mmpi_comm_core_release(d->core);
     mmpi_errhandler_release(d->eh);
     mmpi_info_release(d->info);

@@ -5,7 +5,8 @@
  * fails the dup (MPI_COMM_NULL, and the copies already made are deleted again); a failing
  * delete callback fails the free, the delete or the overwrite and leaves things as they were;
  * MPI_COMM_SELF's attributes are deleted first thing in MPI_Finalize, newest first (§11.2.2),
- * while MPI can still be called. */
+ * while MPI can still be called; callbacks may call the attribute functions on the very
+ * object they run for (no lock is held meanwhile: this would deadlock otherwise). */
 #include <string.h>
 
 #include "mtest.h"
@@ -67,6 +68,33 @@ static void reset(void)
 {
     memset(copies, 0, sizeof(copies));
     memset(deletes, 0, sizeof(deletes));
+}
+
+/* Callbacks that re-enter the attribute functions on their own communicator. */
+static int reentrant_key, other_key, reentrant_ok = 1;
+
+static int reentrant_copy(MPI_Comm old, int keyval, void *extra, void *in, void *out, int *flag)
+{
+    int *p, f = 0;
+    if (MPI_Comm_get_attr(old, keyval, &p, &f) != MPI_SUCCESS || !f || p != in)
+        reentrant_ok = 0;
+    *(void **)out = in;
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+static int reentrant_delete(MPI_Comm comm, int keyval, void *value, void *extra)
+{
+    int *p, f = 0;
+    int rc1 = MPI_Comm_get_attr(comm, keyval, &p, &f);
+    int rc2 = MPI_Comm_set_attr(comm, other_key, value); /* another key may be set */
+    if (rc1 != MPI_SUCCESS || rc2 != MPI_SUCCESS)
+        reentrant_ok = 0;
+#ifdef MINI_MPI
+    if (!f || p != value) /* its own value stays visible while the callback runs */
+        reentrant_ok = 0;
+#endif
+    return MPI_SUCCESS;
 }
 
 /* MPI_COMM_SELF's attributes at MPI_Finalize. */
@@ -176,6 +204,26 @@ int main(int argc, char **argv)
     CHECK(MPI_Comm_free(&c2) == MPI_SUCCESS && c2 == MPI_COMM_NULL && deleted == 3);
     CHECK(MPI_Comm_free_keyval(&gkey) == MPI_SUCCESS);
     CHECK(total(copies) == 3 && total(deletes) == 3); /* c2's copies of base's attributes */
+    reset();
+
+    /* Re-entrant callbacks. */
+    CHECK(MPI_Comm_create_keyval(reentrant_copy, reentrant_delete, &reentrant_key, NULL) ==
+          MPI_SUCCESS);
+    CHECK(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &other_key,
+                                 NULL) == MPI_SUCCESS);
+    CHECK(MPI_Comm_set_attr(base, reentrant_key, &vals[1]) == MPI_SUCCESS);
+    CHECK(MPI_Comm_dup(base, &c) == MPI_SUCCESS);
+    CHECK(MPI_Comm_delete_attr(c, reentrant_key) == MPI_SUCCESS);
+#ifdef MINI_MPI /* (the standard leaves MPI calls from callbacks open; MPICH drops this set) */
+    CHECK(MPI_Comm_get_attr(c, other_key, &p, &flag) == MPI_SUCCESS && flag && p == &vals[1]);
+#endif
+    CHECK(MPI_Comm_set_attr(c, reentrant_key, &vals[2]) == MPI_SUCCESS);
+    CHECK(MPI_Comm_free(&c) == MPI_SUCCESS); /* deletes both, one set from within the other */
+    CHECK(MPI_Comm_delete_attr(base, reentrant_key) == MPI_SUCCESS);
+    CHECK(MPI_Comm_delete_attr(base, other_key) == MPI_SUCCESS);
+    CHECK(MPI_Comm_free_keyval(&reentrant_key) == MPI_SUCCESS);
+    CHECK(MPI_Comm_free_keyval(&other_key) == MPI_SUCCESS);
+    CHECK(reentrant_ok);
     reset();
 
     /* Freeing base deletes its three attributes, once each. */
