@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "attr/attr.h"
 #include "comm/info.h"
 #include "inject/inject.h"
 #include "mmpi.h"
@@ -195,6 +196,7 @@ static void rank_free(struct mmpi_rank *r)
         free(r->argv[i]);
     free(r->argv);
     mmpi_info_release(r->info_env);
+    mmpi_attr_rank_free(r);
     if (r->self_comm.core)
         mmpi_comm_core_release(r->self_comm.core);
     if (r->world_comm.core) /* the reference MPI_Init took (a failed rank never finalized) */

@@ -13,8 +13,10 @@
 
 #include "mpi.h"
 
+struct mmpi_attr;
 struct mmpi_board;
 struct mmpi_errhandler;
+struct mmpi_info;
 struct mmpi_mbox;
 struct mmpi_rank;
 
@@ -44,6 +46,9 @@ struct mmpi_comm {
                                           * apart because revoke never interrupts them */
     uint8_t *acked;                      /* owning rank: [remote size] failures acknowledged
                                           * (MPIX_Comm_failure_ack/ack_failed); NULL: none */
+    struct mmpi_attr *attrs;             /* the rank's attribute lock (attr/attr.h): cached
+                                          * attributes, newest first; NULL: none */
+    struct mmpi_info *info;              /* owning rank: hints (MPI_Comm_set_info); NULL: none */
 };
 
 /* A fresh context id, unique in the process for its lifetime. Thread-safe. */

@@ -1,14 +1,25 @@
 /*
  * create.c: communicator creation and release (create.h). The last member to arrive on the
- * parent's board runs a combine step that builds every new core (a dup builds one; a split one
- * per colour), each created with one reference per member that will hold a handle to it.
+ * parent's board runs a combine step that builds every new core (a dup builds one; a split or a
+ * create one per resulting communicator), each created with one reference per member that will
+ * hold a handle to it.
+ *
+ * On revoke (the reasoning of coll/engine.c "On process failure"): a member that sees the
+ * parent revoked before the instance completed re-checks completion under the board lock and,
+ * if it is still incomplete, returns at once, so its deposit may go away; a combine that runs
+ * later sees the revoke (set before that re-check) and builds nothing, and every member then
+ * reports MPI_ERR_REVOKED. A member that failed never arrives, so MPI_ERR_PROC_FAILED always
+ * means nothing was built.
  */
 #include "comm/create.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "attr/attr.h"
 #include "coll/board.h"
+#include "comm/info.h"
+#include "group/group.h"
 
 /* Per-member outcome of a combine step. */
 struct member_result {
@@ -16,40 +27,70 @@ struct member_result {
     int rank;
 };
 
-struct mmpi_comm *mmpi_comm_handle_object(struct mmpi_comm *parent, struct mmpi_comm_core *core,
-                                          int rank)
+struct mmpi_comm *mmpi_comm_handle_object_eh(struct mmpi_errhandler *eh,
+                                             struct mmpi_comm_core *core, int rank)
 {
-    struct member_result r = {core, rank};
     struct mmpi_comm *c = mmpi_xcalloc(1, sizeof(*c));
-    c->core = r.core;
-    c->rank = r.rank;
+    c->core = core;
+    c->rank = rank;
     c->handle = MPI_COMM_NULL;
-    /* Error handlers are inherited (MPI-4.1 §9.3.1); an unset MPI_COMM_SELF one means the
-     * initial handler. */
-    c->errhandler = parent->errhandler ? parent->errhandler : mmpi_errhandler_initial();
+    c->errhandler = eh ? eh : mmpi_errhandler_initial();
     mmpi_errhandler_retain(c->errhandler);
     return c;
 }
 
-static int finish_create(struct mmpi_rank *self, struct mmpi_comm *parent, mmpi_board_combine_fn *combine,
-                         const void *deposit, struct mmpi_comm **out)
+struct mmpi_comm *mmpi_comm_handle_object(struct mmpi_comm *parent, struct mmpi_comm_core *core,
+                                          int rank)
 {
-    struct mmpi_comm_core *pc = parent->core;
+    /* Error handlers are inherited (MPI-4.1 §9.3.1); an unset MPI_COMM_SELF one means the
+     * initial handler. */
+    return mmpi_comm_handle_object_eh(parent->errhandler, core, rank);
+}
+
+/* Whether the parent's revoke must keep the combine away from the deposits (see above). */
+static bool combine_revoked(const struct mmpi_comm_core *pc)
+{
+    return __atomic_load_n(&pc->revoked, __ATOMIC_SEQ_CST);
+}
+
+int mmpi_comm_create_outcome(struct mmpi_rank *self, struct mmpi_comm_core *pc,
+                             struct mmpi_board_instance *inst, int me, int wait_err,
+                             struct mmpi_comm_core **core, int *rank)
+{
+    *core = NULL;
+    if (wait_err != MPI_SUCCESS) {
+        pthread_mutex_lock(&pc->board->lock);
+        bool done = __atomic_load_n(&inst->complete, __ATOMIC_ACQUIRE);
+        pthread_mutex_unlock(&pc->board->lock);
+        if (!done)
+            return wait_err;
+    }
+    if (!inst->result)
+        return MPI_ERR_REVOKED; /* the combine saw the revoke */
+    struct member_result r = ((struct member_result *)inst->result)[me];
+    *core = r.core;
+    *rank = r.rank;
+    return MPI_SUCCESS;
+}
+
+static int finish_create(struct mmpi_rank *self, struct mmpi_comm *parent,
+                         mmpi_board_combine_fn *combine, const void *deposit,
+                         struct mmpi_comm **out)
+{
+    struct mmpi_comm_core *pc = parent->core, *core;
     struct mmpi_board_instance *inst =
         mmpi_board_arrive(pc, parent->coll_seq++, parent->rank, deposit, combine);
-    int err = mmpi_board_wait_arrived(self, pc, inst);
-    *out = NULL;
-    if (err == MPI_SUCCESS) {
-        struct member_result r = ((struct member_result *)inst->result)[parent->rank];
-        if (r.core)
-            *out = mmpi_comm_handle_object(parent, r.core, r.rank);
-    }
+    int rank, err = mmpi_board_wait_arrived(self, pc, inst);
+    err = mmpi_comm_create_outcome(self, pc, inst, parent->rank, err, &core, &rank);
+    *out = core ? mmpi_comm_handle_object(parent, core, rank) : NULL;
     mmpi_board_leave(pc, inst);
     return err;
 }
 
-static void dup_combine(struct mmpi_board_instance *inst, struct mmpi_comm_core *pc)
+void mmpi_comm_dup_combine(struct mmpi_board_instance *inst, struct mmpi_comm_core *pc)
 {
+    if (combine_revoked(pc))
+        return;
     int *ranks = mmpi_xmalloc((size_t)pc->size * sizeof(int));
     memcpy(ranks, pc->world_ranks, (size_t)pc->size * sizeof(int));
     struct mmpi_comm_core *core = mmpi_comm_core_new(pc->size, ranks);
@@ -62,7 +103,7 @@ static void dup_combine(struct mmpi_board_instance *inst, struct mmpi_comm_core 
 
 int mmpi_comm_dup(struct mmpi_rank *self, struct mmpi_comm *parent, struct mmpi_comm **out)
 {
-    return finish_create(self, parent, dup_combine, NULL, out);
+    return finish_create(self, parent, mmpi_comm_dup_combine, NULL, out);
 }
 
 struct split_arg {
@@ -81,6 +122,8 @@ static int split_order(const void *a, const void *b)
 
 static void split_combine(struct mmpi_board_instance *inst, struct mmpi_comm_core *pc)
 {
+    if (combine_revoked(pc))
+        return;
     int n = pc->size;
     struct split_arg *args = mmpi_xmalloc((size_t)n * sizeof(*args));
     for (int i = 0; i < n; i++) {
@@ -116,12 +159,62 @@ int mmpi_comm_split(struct mmpi_rank *self, struct mmpi_comm *parent, int color,
     return finish_create(self, parent, split_combine, &arg, out);
 }
 
+/* MPI_Comm_create: member i deposits its group. Members that pass the same group (same
+ * processes, same order) share one core; a member outside its own group gets none. Cost:
+ * O(size * group size) for the membership scans, plus one comparison with each distinct group
+ * seen so far (one or two in practice: a common group, or disjoint halves). */
+static void create_combine(struct mmpi_board_instance *inst, struct mmpi_comm_core *pc)
+{
+    if (combine_revoked(pc))
+        return;
+    int n = pc->size, ncores = 0;
+    struct member_result *res = mmpi_xcalloc((size_t)n, sizeof(*res));
+    struct mmpi_comm_core **cores = mmpi_xmalloc((size_t)n * sizeof(*cores));
+    for (int i = 0; i < n; i++) {
+        const struct mmpi_group *g = mmpi_board_deposit(inst, i);
+        int r = mmpi_group_rank_of_world(g, pc->world_ranks[i]);
+        if (r == MPI_UNDEFINED)
+            continue;
+        struct mmpi_comm_core *core = NULL;
+        for (int j = 0; j < ncores && !core; j++)
+            if (cores[j]->size == g->size &&
+                !memcmp(cores[j]->world_ranks, g->world_ranks, (size_t)g->size * sizeof(int)))
+                core = cores[j];
+        if (!core) {
+            int *ranks = mmpi_xmalloc((size_t)g->size * sizeof(int));
+            memcpy(ranks, g->world_ranks, (size_t)g->size * sizeof(int));
+            core = cores[ncores++] = mmpi_comm_core_new(g->size, ranks);
+            core->refcount = 0;
+        }
+        core->refcount++;
+        res[i] = (struct member_result){core, r};
+    }
+    free(cores);
+    inst->result = res;
+}
+
+int mmpi_comm_create(struct mmpi_rank *self, struct mmpi_comm *parent,
+                     const struct mmpi_group *group, struct mmpi_comm **out)
+{
+    return finish_create(self, parent, create_combine, group, out);
+}
+
+int mmpi_comm_sync(struct mmpi_rank *self, struct mmpi_comm *c)
+{
+    struct mmpi_board_instance *inst =
+        mmpi_board_arrive(c->core, c->coll_seq++, c->rank, NULL, NULL);
+    int err = mmpi_board_wait_arrived(self, c->core, inst);
+    mmpi_board_leave(c->core, inst);
+    return err;
+}
+
 int mmpi_comm_register(struct mmpi_rank *self, struct mmpi_comm *c, MPI_Comm *handle)
 {
     c->handle = mmpi_handle_new(self, MMPI_HANDLE_KIND_COMM, c);
     if (c->handle == MPI_COMM_NULL) {
         mmpi_comm_core_release(c->core);
         mmpi_errhandler_release(c->errhandler);
+        mmpi_info_release(c->info);
         free(c);
         return MPI_ERR_NO_MEM;
     }
@@ -134,6 +227,25 @@ void mmpi_comm_release(struct mmpi_rank *self, struct mmpi_comm *c)
     mmpi_handle_remove(self, MMPI_HANDLE_KIND_COMM, c->handle);
     mmpi_comm_core_release(c->core);
     mmpi_errhandler_release(c->errhandler);
+    mmpi_info_release(c->info);
+    mmpi_attr_list_free(&c->attrs); /* normally empty: Comm_free deleted them */
     free(c->acked);
     free(c);
+}
+
+int mmpi_comm_finish_dup(struct mmpi_rank *self, struct mmpi_comm *parent,
+                         struct mmpi_comm *dup, struct mmpi_info *info, MPI_Comm *newcomm)
+{
+    dup->info = info;
+    int err = mmpi_comm_register(self, dup, newcomm);
+    if (err != MPI_SUCCESS)
+        return err;
+    /* §7.7.2: copy callbacks run at MPI_Comm_dup (not at split or create); one failing
+     * fails the call, and the new communicator goes (its copies deleted first). */
+    err = mmpi_attr_comm_copy(self, parent, dup);
+    if (err != MPI_SUCCESS) {
+        mmpi_comm_release(self, dup);
+        *newcomm = MPI_COMM_NULL;
+    }
+    return err;
 }

@@ -2,24 +2,65 @@
  * create.h: making and unmaking communicators (comm/create.c). Creation is collective over the
  * parent, through the collective board (coll/board.h): every member deposits its arguments, the
  * last to arrive builds the shared cores, and each member then makes its own handle object.
+ * MPI_Comm_create_group, collective over a group only, meets elsewhere (create_group.c);
+ * MPI_Comm_idup is the nonblocking form of the same board steps (idup.c).
  */
 #ifndef MMPI_COMM_CREATE_H
 #define MMPI_COMM_CREATE_H
 
 #include "mmpi.h"
 
+struct mmpi_board_instance;
+struct mmpi_group;
+struct mmpi_info;
+
 /* MPI_Comm_dup: *out is the new communicator's handle object of the calling rank. */
 int mmpi_comm_dup(struct mmpi_rank *self, struct mmpi_comm *parent, struct mmpi_comm **out);
 /* MPI_Comm_split: *out is NULL for MPI_UNDEFINED. */
 int mmpi_comm_split(struct mmpi_rank *self, struct mmpi_comm *parent, int color, int key,
                     struct mmpi_comm **out);
+/* MPI_Comm_create: group is a subgroup of the parent's (checked by the caller); *out is NULL
+ * when the calling rank is not in its group. */
+int mmpi_comm_create(struct mmpi_rank *self, struct mmpi_comm *parent,
+                     const struct mmpi_group *group, struct mmpi_comm **out);
+/* A synchronization of every member on the parent's board (MPI_Comm_disconnect): MPI_SUCCESS,
+ * MPI_ERR_PROC_FAILED or MPI_ERR_REVOKED. May block. */
+int mmpi_comm_sync(struct mmpi_rank *self, struct mmpi_comm *c);
+
+/* The dup combine step, and reading a member's outcome of a creation instance once its arrival
+ * wait returned wait_err (create.c "On revoke"): MPI_SUCCESS with *core (NULL: not a member)
+ * and *rank, or the error. For the nonblocking form. */
+void mmpi_comm_dup_combine(struct mmpi_board_instance *inst, struct mmpi_comm_core *pc);
+int mmpi_comm_create_outcome(struct mmpi_rank *self, struct mmpi_comm_core *pc,
+                             struct mmpi_board_instance *inst, int me, int wait_err,
+                             struct mmpi_comm_core **core, int *rank);
+
 /* A new handle object of the calling rank for `core` (whose reference it takes over), with
- * the error handler inherited from parent. */
+ * the error handler inherited from parent (or eh; NULL: the initial handler). */
 struct mmpi_comm *mmpi_comm_handle_object(struct mmpi_comm *parent, struct mmpi_comm_core *core,
                                           int rank);
+struct mmpi_comm *mmpi_comm_handle_object_eh(struct mmpi_errhandler *eh,
+                                             struct mmpi_comm_core *core, int rank);
 /* Registers a new handle object; MPI_ERR_NO_MEM (and frees it) when the table is full. */
 int mmpi_comm_register(struct mmpi_rank *self, struct mmpi_comm *c, MPI_Comm *handle);
-/* MPI_Comm_free of a user communicator: local (it succeeds whatever failed, DESIGN §5). */
+/* The end of MPI_Comm_dup(_with_info): gives dup the hints `info` (taken over; NULL: none),
+ * registers it and runs the attribute copy callbacks. On error *newcomm is MPI_COMM_NULL and
+ * dup is gone. */
+int mmpi_comm_finish_dup(struct mmpi_rank *self, struct mmpi_comm *parent,
+                         struct mmpi_comm *dup, struct mmpi_info *info, MPI_Comm *newcomm);
+/* MPI_Comm_free of a user communicator once its attributes are deleted: local (it succeeds
+ * whatever failed, DESIGN §5). */
 void mmpi_comm_release(struct mmpi_rank *self, struct mmpi_comm *c);
+
+/* MPI_Comm_idup(_with_info) (idup.c): starts the dup; the new communicator gets the hints
+ * `info` (taken over; NULL: none). MPI_SUCCESS or MPI_ERR_NO_MEM; the dup's own errors come at
+ * completion. Called only by the owning rank. */
+int mmpi_comm_idup(struct mmpi_rank *self, struct mmpi_comm *parent, struct mmpi_info *info,
+                   MPI_Comm *newcomm, MPI_Request *request);
+
+/* MPI_Comm_create_group (create_group.c): collective over the members of group only, matched
+ * by (parent, tag, group). The caller is in group, which is a subgroup of the parent's. */
+int mmpi_comm_create_group(struct mmpi_rank *self, struct mmpi_comm *parent,
+                           const struct mmpi_group *group, int tag, struct mmpi_comm **out);
 
 #endif

@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "attr/attr.h"
 #include "comm/create.h"
+#include "comm/info.h"
 
 MMPI_PROFILED(Comm_dup)
 int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
@@ -20,8 +22,9 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     if (err != MPI_SUCCESS)
         goto fn_fail;
     err = mmpi_comm_dup(self, c, &dup);
-    if (err == MPI_SUCCESS)
-        err = mmpi_comm_register(self, dup, newcomm);
+    if (err == MPI_SUCCESS) /* hints go with the duplicate (§7.4.2) */
+        err = mmpi_comm_finish_dup(self, c, dup, c->info ? mmpi_info_dup(c->info) : NULL,
+                                   newcomm);
     if (err != MPI_SUCCESS)
         goto fn_fail;
 fn_exit:
@@ -78,12 +81,16 @@ int PMPI_Comm_free(MPI_Comm *comm)
         err = MPI_ERR_COMM; /* predefined communicators are not freed (§7.4.3) */
         goto fn_fail;
     }
+    /* Delete callbacks first (§7.7.2); one failing fails the call and the communicator stays,
+     * as in MPICH. */
+    if ((err = mmpi_attr_comm_free(self, c)) != MPI_SUCCESS)
+        goto fn_fail;
     mmpi_comm_release(self, c);
     *comm = MPI_COMM_NULL;
 fn_exit:
     return err;
 fn_fail:
-    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Comm_free);
+    err = mmpi_err_raise_comm(self, err == MPI_ERR_COMM ? NULL : c, err, MMPI_CALL_Comm_free);
     goto fn_exit;
 }
 

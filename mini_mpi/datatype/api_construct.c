@@ -7,6 +7,7 @@
  */
 #include <stdlib.h>
 
+#include "attr/attr.h"
 #include "datatype/build.h"
 #include "mmpi.h"
 
@@ -455,6 +456,12 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
     err = publish(self, mmpi_type_dup(old, &dt), &dt, newtype);
     if (err)
         goto fn_fail;
+    /* §7.7.4: copy callbacks run at MPI_Type_dup; one failing fails the call. */
+    if ((err = mmpi_attr_type_copy(self, oldtype, *newtype)) != MPI_SUCCESS) {
+        mmpi_datatype_release(mmpi_handle_remove(self, MMPI_HANDLE_KIND_DATATYPE, *newtype));
+        *newtype = MPI_DATATYPE_NULL;
+        goto fn_fail;
+    }
 fn_exit:
     return err;
 fn_fail:
@@ -473,6 +480,10 @@ int PMPI_Type_free(MPI_Datatype *datatype)
         err = MPI_ERR_ARG;
         goto fn_fail;
     }
+    /* §7.7.4: delete callbacks run first; one failing fails the call, the type stays. */
+    if (mmpi_handle_lookup(self, MMPI_HANDLE_KIND_DATATYPE, *datatype) &&
+        (err = mmpi_attr_type_free(self, *datatype)) != MPI_SUCCESS)
+        goto fn_fail;
     /* Predefined types cannot be freed (MPI-4.1 §5.1.9); a second free finds no handle. */
     if (!(dt = mmpi_handle_remove(self, MMPI_HANDLE_KIND_DATATYPE, *datatype))) {
         err = MPI_ERR_TYPE;

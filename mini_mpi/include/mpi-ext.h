@@ -9,4 +9,6 @@
 
 #include <mpi.h>
 
+#define MPIX_FT MPI_FT /* attribute key on MPI_COMM_WORLD: fault tolerance is on */
+
 #endif

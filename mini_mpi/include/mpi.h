@@ -293,5 +293,7 @@ MMPI_API(int, Info_free, (MPI_Info * info));
 #include "mini_mpi/coll.h"
 #include "mini_mpi/group.h"
 #include "mini_mpi/ulfm.h"
+#include "mini_mpi/attr.h"
+#include "mini_mpi/comm_create.h"
 
 #endif /* MINI_MPI_MPI_H */

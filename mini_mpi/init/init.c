@@ -9,6 +9,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "attr/attr.h"
 #include "comm/info.h"
 #include "init/init.h"
 #include "mmpi.h"
@@ -78,11 +79,13 @@ void mmpi_init(struct mmpi_rank *self, int required)
     strcpy(self->self_comm.name, "MPI_COMM_SELF");
 
     self->info_env = info_env_new(self);
+    mmpi_attr_init(self);
     __atomic_store_n(&self->phase, MMPI_PHASE_INITIALIZED, __ATOMIC_RELEASE);
 }
 
 void mmpi_finalize(struct mmpi_rank *self)
 {
+    mmpi_attr_finalize(self); /* first: the delete callbacks may still call MPI (§11.2.2) */
     __atomic_store_n(&self->phase, MMPI_PHASE_FINALIZED, __ATOMIC_RELEASE);
     /* The world communicator's error handlers go now; the rank's reference to the shared
      * core is dropped when the world ends (rank_free), finalized or not. */

@@ -43,6 +43,7 @@ enum mmpi_exit_convention {
     MMPI_EXIT_MPICH,  /* MPICH -disable-auto-cleanup: any death makes the status non-zero */
 };
 
+struct mmpi_attr_rank;
 struct mmpi_errhandler;
 struct mmpi_fault_plan;
 struct mmpi_info;
@@ -101,6 +102,8 @@ struct mmpi_rank {
     struct mmpi_thread *threads;     /* the rank's threads (runtime/thread.h); atomic head,
                                       * records linked under threads_lock, never unlinked */
     pthread_mutex_t threads_lock;
+    struct mmpi_attr_rank *attr;     /* attr/attr.h: keyval and attribute state; created by
+                                      * MPI_Init, freed with the rank */
     pthread_mutex_t bsend_lock;      /* protects the attached buffer (MPI_Buffer_attach) */
     void *bsend_buffer;
     int bsend_size;

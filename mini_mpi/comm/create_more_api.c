@@ -1,0 +1,301 @@
+/*
+ * create_more_api.c: MPI entry points of the intracommunicator constructors beyond dup and
+ * split (create_api.c), in MPI-4.1 §7.4.2's order: Comm_create, Comm_create_group,
+ * Comm_split_type, Comm_dup_with_info, Comm_idup, Comm_idup_with_info; the communicator info
+ * calls (§7.4.4) and Comm_disconnect (§11.10.4). The work is in create.c, create_group.c and
+ * idup.c. Intercommunicators are refused here (MPI_ERR_COMM) except by the info calls.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "attr/attr.h"
+#include "comm/create.h"
+#include "comm/info.h"
+#include "group/group.h"
+#include "pt2pt/pt2pt.h"
+
+/* The checks every constructor makes on its parent: MPI_ERR_COMM, MPI_ERR_ARG (no output
+ * pointer), MPI_ERR_REVOKED. */
+static int check_parent(struct mmpi_comm *c, const void *out)
+{
+    if (!c || c->core->remote)
+        return MPI_ERR_COMM;
+    if (!out)
+        return MPI_ERR_ARG;
+    if (__atomic_load_n(&c->core->revoked, __ATOMIC_ACQUIRE))
+        return MPI_ERR_REVOKED;
+    return MPI_SUCCESS;
+}
+
+/* An info argument: MPI_SUCCESS with *out (NULL for MPI_INFO_NULL), or MPI_ERR_INFO. */
+static int info_arg(struct mmpi_rank *self, MPI_Info h, struct mmpi_info **out)
+{
+    *out = h == MPI_INFO_NULL  ? NULL
+           : h == MPI_INFO_ENV ? self->info_env
+                               : mmpi_handle_lookup(self, MMPI_HANDLE_KIND_INFO, h);
+    return h != MPI_INFO_NULL && !*out ? MPI_ERR_INFO : MPI_SUCCESS;
+}
+
+/* A copy of the hints for a new communicator (NULL: none, or no memory: hints are optional). */
+static struct mmpi_info *hints_copy(const struct mmpi_info *info)
+{
+    return info && info->n > 0 ? mmpi_info_dup(info) : NULL;
+}
+
+/* Whether every member of g is a member of the communicator (§7.4.2: a subgroup). */
+static bool is_subgroup(struct mmpi_rank *self, const struct mmpi_comm *c,
+                        const struct mmpi_group *g)
+{
+    uint8_t *in = mmpi_xcalloc((size_t)self->world->size, 1);
+    bool ok = true;
+    for (int i = 0; i < c->core->size; i++)
+        in[c->core->world_ranks[i]] = 1;
+    for (int i = 0; ok && i < g->size; i++)
+        ok = in[g->world_ranks[i]];
+    free(in);
+    return ok;
+}
+
+/* The end of every constructor: registers *part (NULL: MPI_COMM_NULL). */
+static int publish(struct mmpi_rank *self, int err, struct mmpi_comm **part, MPI_Comm *newcomm)
+{
+    *newcomm = MPI_COMM_NULL;
+    if (err == MPI_SUCCESS && *part)
+        err = mmpi_comm_register(self, *part, newcomm);
+    return err;
+}
+
+static int fail_create(struct mmpi_rank *self, struct mmpi_comm *c, int err, MPI_Comm *newcomm,
+                 enum mmpi_call call)
+{
+    if (newcomm)
+        *newcomm = MPI_COMM_NULL;
+    return mmpi_err_raise_comm(self, c, err, call);
+}
+
+MMPI_PROFILED(Comm_create)
+int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_create);
+    struct mmpi_comm *c = mmpi_comm_get(self, comm), *part = NULL;
+    struct mmpi_group *g = mmpi_group_get(self, group);
+    int err = check_parent(c, newcomm);
+    if (err == MPI_SUCCESS && (!g || !is_subgroup(self, c, g)))
+        err = MPI_ERR_GROUP;
+    if (err == MPI_SUCCESS)
+        err = publish(self, mmpi_comm_create(self, c, g, &part), &part, newcomm);
+    return err ? fail_create(self, c, err, newcomm, MMPI_CALL_Comm_create) : MPI_SUCCESS;
+}
+
+MMPI_PROFILED(Comm_create_group)
+int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_create_group);
+    struct mmpi_comm *c = mmpi_comm_get(self, comm), *part = NULL;
+    struct mmpi_group *g = mmpi_group_get(self, group);
+    int err = check_parent(c, newcomm);
+    if (err == MPI_SUCCESS && (!g || !is_subgroup(self, c, g)))
+        err = MPI_ERR_GROUP;
+    if (err == MPI_SUCCESS && (tag < 0 || tag > MMPI_TAG_UB))
+        err = MPI_ERR_TAG; /* MPI_ANY_TAG is not a tag here */
+    if (err != MPI_SUCCESS)
+        return fail_create(self, c, err, newcomm, MMPI_CALL_Comm_create_group);
+    /* A process outside the group takes no part and gets MPI_COMM_NULL (as MPICH). */
+    if (mmpi_group_rank_of_world(g, self->world_rank) == MPI_UNDEFINED) {
+        *newcomm = MPI_COMM_NULL;
+        return MPI_SUCCESS;
+    }
+    err = publish(self, mmpi_comm_create_group(self, c, g, tag, &part), &part, newcomm);
+    return err ? fail_create(self, c, err, newcomm, MMPI_CALL_Comm_create_group) : MPI_SUCCESS;
+}
+
+/* The colour a split_type gives the calling rank. All ranks share one node and one memory, so
+ * MPI_COMM_TYPE_SHARED (and HW_GUIDED asking for "mpi_shared_memory") keeps everyone together,
+ * and no hardware level lies below that: HW_UNGUIDED, which must return strict subsets,
+ * returns MPI_COMM_NULL (§7.4.2), as does HW_GUIDED with a resource type we do not know. */
+static int split_type_color(int split_type, const struct mmpi_info *info, int *color)
+{
+    const char *hw = info ? mmpi_info_lookup(info, "mpi_hw_resource_type") : NULL;
+    switch (split_type) {
+    case MPI_UNDEFINED: *color = MPI_UNDEFINED; return MPI_SUCCESS;
+    case MPI_COMM_TYPE_SHARED: *color = 0; return MPI_SUCCESS;
+    case MPI_COMM_TYPE_HW_UNGUIDED: *color = MPI_UNDEFINED; return MPI_SUCCESS;
+    case MPI_COMM_TYPE_HW_GUIDED:
+        *color = hw && !strcmp(hw, "mpi_shared_memory") ? 0 : MPI_UNDEFINED;
+        return MPI_SUCCESS;
+    default: return MPI_ERR_ARG;
+    }
+}
+
+MMPI_PROFILED(Comm_split_type)
+int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
+                         MPI_Comm *newcomm)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_split_type);
+    struct mmpi_comm *c = mmpi_comm_get(self, comm), *part = NULL;
+    struct mmpi_info *hints = NULL;
+    int color = MPI_UNDEFINED, err = check_parent(c, newcomm);
+    if (err == MPI_SUCCESS)
+        err = info_arg(self, info, &hints);
+    if (err == MPI_SUCCESS)
+        err = split_type_color(split_type, hints, &color);
+    if (err == MPI_SUCCESS)
+        err = publish(self, mmpi_comm_split(self, c, color, key, &part), &part, newcomm);
+    return err ? fail_create(self, c, err, newcomm, MMPI_CALL_Comm_split_type) : MPI_SUCCESS;
+}
+
+MMPI_PROFILED(Comm_dup_with_info)
+int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_dup_with_info);
+    struct mmpi_comm *c = mmpi_comm_get(self, comm), *dup = NULL;
+    struct mmpi_info *hints = NULL;
+    int err = check_parent(c, newcomm);
+    if (err == MPI_SUCCESS)
+        err = info_arg(self, info, &hints);
+    if (err == MPI_SUCCESS)
+        err = mmpi_comm_dup(self, c, &dup);
+    if (err == MPI_SUCCESS) /* the given hints replace the parent's (§7.4.2) */
+        err = mmpi_comm_finish_dup(self, c, dup, hints_copy(hints), newcomm);
+    return err ? fail_create(self, c, err, newcomm, MMPI_CALL_Comm_dup_with_info) : MPI_SUCCESS;
+}
+
+static int idup(MPI_Comm comm, bool with_info, MPI_Info info, MPI_Comm *newcomm,
+                MPI_Request *request, enum mmpi_call call)
+{
+    struct mmpi_rank *self = mmpi_enter(call);
+    struct mmpi_comm *c = mmpi_comm_get(self, comm);
+    struct mmpi_info *hints = NULL;
+    int err = check_parent(c, newcomm);
+    if (err == MPI_SUCCESS && !request)
+        err = MPI_ERR_ARG;
+    if (err == MPI_SUCCESS && with_info)
+        err = info_arg(self, info, &hints);
+    if (err == MPI_SUCCESS && !with_info)
+        hints = c->info;
+    if (err == MPI_SUCCESS)
+        err = mmpi_comm_idup(self, c, hints_copy(hints), newcomm, request);
+    if (err != MPI_SUCCESS && request)
+        *request = MPI_REQUEST_NULL;
+    return err ? fail_create(self, c, err, newcomm, call) : MPI_SUCCESS;
+}
+
+MMPI_PROFILED(Comm_idup)
+int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+{
+    return idup(comm, false, MPI_INFO_NULL, newcomm, request, MMPI_CALL_Comm_idup);
+}
+
+MMPI_PROFILED(Comm_idup_with_info)
+int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
+                             MPI_Request *request)
+{
+    return idup(comm, true, info, newcomm, request, MMPI_CALL_Comm_idup_with_info);
+}
+
+/* ---- Info (§7.4.4) ------------------------------------------------------------------------ */
+
+MMPI_PROFILED(Comm_set_info)
+int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_set_info);
+    struct mmpi_comm *c = mmpi_comm_get(self, comm);
+    struct mmpi_info *hints = NULL;
+    int err = !c ? MPI_ERR_COMM : info_arg(self, info, &hints);
+    if (err == MPI_SUCCESS && !hints)
+        err = MPI_ERR_INFO; /* MPI_INFO_NULL is not an info object */
+    if (err != MPI_SUCCESS)
+        return mmpi_err_raise_comm(self, c, err, MMPI_CALL_Comm_set_info);
+    /* We act on no hint, but keep every one the program set: MPI_Comm_get_info returns them
+     * with the standard ones (MPICH and Open MPI return only those they know). Later calls add
+     * to or replace earlier values. */
+    struct mmpi_info *merged = c->info ? c->info : mmpi_info_new();
+    for (int i = 0; merged && err == MPI_SUCCESS && i < hints->n; i++)
+        err = mmpi_info_set(merged, hints->keys[i], hints->values[i]);
+    if (!merged)
+        err = MPI_ERR_NO_MEM;
+    else
+        c->info = merged;
+    return err ? mmpi_err_raise_comm(self, c, err, MMPI_CALL_Comm_set_info) : MPI_SUCCESS;
+}
+
+/* The hints of §7.4.4 every communicator reports, with their defaults (as MPICH and Open MPI
+ * report them). */
+static const char *const standard_hints[] = {"mpi_assert_no_any_tag", "mpi_assert_no_any_source",
+                                             "mpi_assert_exact_length",
+                                             "mpi_assert_allow_overtaking"};
+
+/* The standard hints with their values, then every other hint the program set. */
+static struct mmpi_info *hints_used(const struct mmpi_comm *c)
+{
+    struct mmpi_info *used = mmpi_info_new();
+    int err = used ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    for (size_t i = 0; err == MPI_SUCCESS && i < sizeof(standard_hints) / sizeof(char *); i++)
+        err = mmpi_info_set(used, standard_hints[i], "false");
+    for (int i = 0; err == MPI_SUCCESS && c->info && i < c->info->n; i++)
+        err = mmpi_info_set(used, c->info->keys[i], c->info->values[i]);
+    if (err != MPI_SUCCESS && used) {
+        mmpi_info_release(used);
+        used = NULL;
+    }
+    return used;
+}
+
+MMPI_PROFILED(Comm_get_info)
+int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_get_info);
+    struct mmpi_comm *c = mmpi_comm_get(self, comm);
+    int err = !c ? MPI_ERR_COMM : !info_used ? MPI_ERR_ARG : MPI_SUCCESS;
+    struct mmpi_info *copy = NULL;
+    if (err == MPI_SUCCESS) {
+        copy = hints_used(c);
+        err = copy ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    }
+    if (err == MPI_SUCCESS) {
+        copy->handle = mmpi_handle_new(self, MMPI_HANDLE_KIND_INFO, copy);
+        if (copy->handle == MPI_INFO_NULL) {
+            mmpi_info_release(copy);
+            err = MPI_ERR_NO_MEM;
+        } else {
+            *info_used = copy->handle; /* the program frees it (§7.4.4) */
+        }
+    }
+    return err ? mmpi_err_raise_comm(self, c, err, MMPI_CALL_Comm_get_info) : MPI_SUCCESS;
+}
+
+/* ---- Disconnect (§11.10.4) ----------------------------------------------------------------- */
+
+/* Collective: every member synchronizes on the board, so that none frees its handle while
+ * another may still be sending it something; then the handle goes as with MPI_Comm_free.
+ * Requests still pending on the communicator hold their own reference to its core and stay
+ * completable. With a failed member the synchronization reports MPI_ERR_PROC_FAILED (ULFM:
+ * finite time) and the handle is freed all the same, so the program is not left with it. */
+MMPI_PROFILED(Comm_disconnect)
+int PMPI_Comm_disconnect(MPI_Comm *comm)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_disconnect);
+    struct mmpi_comm *c = comm ? mmpi_comm_get(self, *comm) : NULL;
+    int err = !comm ? MPI_ERR_ARG : MPI_SUCCESS;
+    if (err == MPI_SUCCESS && (!c || *comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF))
+        err = MPI_ERR_COMM;
+    if (err == MPI_SUCCESS && c->core->remote)
+        err = MPI_ERR_COMM; /* intercommunicators: their own board side does not exist yet */
+    if (err != MPI_SUCCESS)
+        return mmpi_err_raise_comm(self, err == MPI_ERR_COMM ? NULL : c, err,
+                                   MMPI_CALL_Comm_disconnect);
+    err = mmpi_comm_sync(self, c);
+    int del = mmpi_attr_comm_free(self, c);
+    if (del != MPI_SUCCESS)
+        return mmpi_err_raise_comm(self, c, del, MMPI_CALL_Comm_disconnect);
+    struct mmpi_comm keep = *c; /* for the error handler, after the handle is gone */
+    mmpi_errhandler_retain(keep.errhandler);
+    mmpi_comm_release(self, c);
+    *comm = MPI_COMM_NULL;
+    if (err != MPI_SUCCESS) {
+        keep.handle = MPI_COMM_NULL;
+        err = mmpi_err_raise_comm(self, &keep, err, MMPI_CALL_Comm_disconnect);
+    }
+    mmpi_errhandler_release(keep.errhandler);
+    return err;
+}
