@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "coll/board.h"
+#include "comm/intercomm.h"
 
 /* Per-member outcome of a combine step. */
 struct member_result {
@@ -62,6 +63,8 @@ static void dup_combine(struct mmpi_board_instance *inst, struct mmpi_comm_core 
 
 int mmpi_comm_dup(struct mmpi_rank *self, struct mmpi_comm *parent, struct mmpi_comm **out)
 {
+    if (parent->core->remote)
+        return mmpi_intercomm_dup(self, parent, out);
     return finish_create(self, parent, dup_combine, NULL, out);
 }
 
@@ -112,6 +115,8 @@ static void split_combine(struct mmpi_board_instance *inst, struct mmpi_comm_cor
 int mmpi_comm_split(struct mmpi_rank *self, struct mmpi_comm *parent, int color, int key,
                     struct mmpi_comm **out)
 {
+    if (parent->core->remote)
+        return mmpi_intercomm_split(self, parent, color, key, out);
     struct split_arg arg = {color, key, parent->rank};
     return finish_create(self, parent, split_combine, &arg, out);
 }
