@@ -58,14 +58,12 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
         err = MPI_ERR_RANK;
     if (err == MPI_SUCCESS && (tag < 0 || tag > MMPI_TAG_UB))
         err = MPI_ERR_TAG;
-    if (err == MPI_SUCCESS && c->rank == local_leader)
+    if (err != MPI_SUCCESS)
+        goto fn_fail; /* every member of the group sees these */
+    /* Bad peer arguments are seen by the leader alone, whose group would wait for it
+     * forever: the leader takes part and hands the error to its group (intercomm_create.c). */
+    if (c->rank == local_leader)
         err = check_leader_args(mmpi_comm_get(self, peer_comm), remote_leader);
-    /* A leader with bad peer arguments could not tell its group, which would wait for it
-     * forever; like MPICH, the error is local to the leader, and the group gets it too
-     * through the exchange outcome (intercomm_create.c carries it). */
-    if (err != MPI_SUCCESS && !(c && !c->core->remote && newintercomm && c->rank == local_leader &&
-                                local_leader >= 0 && local_leader < c->core->size))
-        goto fn_fail;
     err = mmpi_intercomm_create(self, c, local_leader, mmpi_comm_get(self, peer_comm),
                                 remote_leader, tag, err, &inter);
     if (err == MPI_SUCCESS)

@@ -90,6 +90,11 @@ static void leaders_meet(struct mmpi_rank *self, struct mmpi_comm *local, struct
         reply.bridge = mmpi_intercomm_new(lc->size, w0, lc->size, g.size, w1, g.size);
     }
     o->err = exchange(self, peer, remote_leader, tag, true, &reply, sizeof(reply));
+    if (o->err != MPI_SUCCESS && reply.bridge) {
+        /* The partner failed before the reply could be queued: nobody else knows it. */
+        mmpi_intercomm_destroy(reply.bridge);
+        reply.bridge = NULL;
+    }
     if (o->err == MPI_SUCCESS)
         o->err = reply.err;
     o->bridge = reply.bridge;
