@@ -9,7 +9,8 @@
  * the first agreement raises MPI_ERR_PROC_FAILED at every survivor, and after the other group
  * acknowledges the failure, the next succeeds everywhere with the survivors' ANDs;
  * MPIX_Comm_get_failed names the victim in the other group only (it covers the remote group);
- * collectives and sends to the victim fail; MPIX_Comm_shrink and ishrink give an
+ * collectives (blocking and nonblocking), sends to the victim and, in the other group, an
+ * MPI_ANY_SOURCE receive fail; MPIX_Comm_shrink and ishrink give an
  * intercommunicator of the survivors, order kept (MPI_COMM_NULL if the victim was alone in
  * its group), on which collectives work. */
 #include <signal.h>
@@ -101,8 +102,15 @@ static void failure_part(MPI_Comm inter, int victim, int by_raise)
     /* Collectives and a send to the victim fail. */
     CHECK(MPI_Barrier(inter) == MPI_ERR_PROC_FAILED);
     CHECK(MPI_Allreduce(&v, &flag, 1, MPI_INT, MPI_SUM, inter) == MPI_ERR_PROC_FAILED);
-    if (grp != vgrp)
+    MPI_Request nreq;
+    CHECK(MPI_Iallgather(&v, 1, MPI_INT, &flag, 0, MPI_INT, inter, &nreq) == MPI_SUCCESS);
+    CHECK(MPI_Wait(&nreq, MPI_STATUS_IGNORE) == MPI_ERR_PROC_FAILED);
+    if (grp != vgrp) {
         CHECK(MPI_Send(&v, 1, MPI_INT, vlocal, 3, inter) == MPI_ERR_PROC_FAILED);
+        /* A receive from any remote rank, with a remote failure not acknowledged. */
+        CHECK(MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 99, inter, MPI_STATUS_IGNORE) ==
+              MPI_ERR_PROC_FAILED);
+    }
     /* get_failed covers the remote group: only the other group sees the victim. */
     MPI_Group failed, wg;
     int n = -1, w = -1, zero = 0;
