@@ -23,6 +23,7 @@
 #include "comm/info.h"
 #include "inject/inject.h"
 #include "mmpi.h"
+#include "runtime/hang.h"
 #include "util/real.h"
 
 __thread struct mmpi_rank *mmpi_self __attribute__((tls_model("initial-exec")));
@@ -123,6 +124,7 @@ static void rank_thread_cleanup(void *arg)
     struct mmpi_rank *r = arg;
     __atomic_store_n(&r->main_thread_done, true, __ATOMIC_RELEASE);
     record_end(arg, 0, "main thread exited", false);
+    mmpi_thread_detach();
 }
 
 static void *rank_thread(void *arg)
@@ -131,6 +133,7 @@ static void *rank_thread(void *arg)
     int code;
 
     mmpi_self = r;
+    mmpi_thread_adopt(r->threads); /* reserved by mmpi_world_run, the rank's first record */
     pthread_cleanup_push(rank_thread_cleanup, r);
     code = r->main(r->argc, r->argv, environ);
     __atomic_store_n(&r->main_thread_done, true, __ATOMIC_RELEASE);
@@ -140,6 +143,7 @@ static void *rank_thread(void *arg)
                    : "returned from main",
                false);
     pthread_cleanup_pop(0);
+    mmpi_thread_detach();
     return NULL;
 }
 
@@ -159,6 +163,7 @@ static struct mmpi_rank *rank_new(struct mmpi_world *w, int world_rank)
     for (unsigned k = 0; k < sizeof(r->handles) / sizeof(r->handles[0]); k++)
         mmpi_slots_init(&r->handles[k]);
     MMPI_CHECK_PTHREAD(pthread_mutex_init(&r->bsend_lock, NULL));
+    MMPI_CHECK_PTHREAD(pthread_mutex_init(&r->threads_lock, NULL));
     r->known_failed = mmpi_xcalloc((size_t)w->size, 1);
     return r;
 }
@@ -168,6 +173,8 @@ static void rank_free(struct mmpi_rank *r)
     for (unsigned k = 0; k < sizeof(r->handles) / sizeof(r->handles[0]); k++)
         mmpi_slots_destroy(&r->handles[k]);
     pthread_mutex_destroy(&r->bsend_lock);
+    mmpi_thread_free_all(r);
+    pthread_mutex_destroy(&r->threads_lock);
     free(r->known_failed);
     for (int i = 0; i < r->argc; i++)
         free(r->argv[i]);
@@ -261,8 +268,10 @@ int mmpi_world_run(const struct mmpi_launch_config *config, int (*entry)(int, ch
         struct mmpi_rank *r = w->ranks[i];
         r->stack = stack_new(r->stack_size);
         int rc = r->stack ? pthread_attr_setstack(&attr, r->stack, r->stack_size) : ENOMEM;
-        if (rc == 0)
+        if (rc == 0) {
+            mmpi_thread_reserve(r);
             rc = mmpi_real_pthread_create(&r->thread, &attr, rank_thread, r);
+        }
         if (rc != 0) {
             fprintf(stderr, "mini_mpi: cannot start rank %d of %d: %s\n", i, w->size,
                     strerror(rc));
@@ -270,12 +279,14 @@ int mmpi_world_run(const struct mmpi_launch_config *config, int (*entry)(int, ch
         }
     }
     pthread_attr_destroy(&attr);
+    mmpi_hang_world_start(w);
 
     pthread_mutex_lock(&w->lock);
     while (w->ranks_running > 0)
         pthread_cond_wait(&w->all_ended, &w->lock);
     pthread_mutex_unlock(&w->lock);
     status = exit_status(w);
+    mmpi_hang_world_stop(w);
     mmpi_inject_world_stop(w);
 
     /* Threads of ranks killed while computing may still run (they can no longer affect MPI):
@@ -293,6 +304,11 @@ int mmpi_world_run(const struct mmpi_launch_config *config, int (*entry)(int, ch
                      : pthread_timedjoin_np(r->thread, NULL, &deadline);
         if (rc != 0)
             all_joined = false;
+        /* A thread the rank created may still be unwinding (it detaches from the rank's
+         * records as it ends): then the rank must stay allocated. */
+        for (struct mmpi_thread *t = r->threads; t; t = t->next)
+            if (__atomic_load_n(&t->state, __ATOMIC_ACQUIRE) != MMPI_THREAD_UNUSED)
+                all_joined = false;
     }
     __atomic_store_n(&mmpi_world, NULL, __ATOMIC_RELEASE);
     if (all_joined)

@@ -6,7 +6,9 @@
  */
 #include "coll/board.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "mmpi.h"
 #include "ulfm/ulfm.h"
@@ -128,6 +130,49 @@ int mmpi_board_test_arrived(struct mmpi_rank *self, struct mmpi_comm_core *core,
     return -1;
 }
 
+/* Appends " 3 5 9" (at most a few dozen) for the members that `missing` selects. */
+static void list_members(struct mmpi_comm_core *core, struct mmpi_board_instance *inst,
+                         bool (*missing)(struct mmpi_board_instance *, int), char *buf,
+                         size_t len)
+{
+    size_t used = strlen(buf);
+    int shown = 0, more = 0;
+    for (int i = 0; i < core->size; i++) {
+        if (!missing(inst, i))
+            continue;
+        if (shown < 32 && used + 16 < len) {
+            used += (size_t)snprintf(buf + used, len - used, " %d", i);
+            shown++;
+        } else {
+            more++;
+        }
+    }
+    if (more && used + 24 < len)
+        snprintf(buf + used, len - used, " and %d more", more);
+}
+
+static bool not_arrived(struct mmpi_board_instance *inst, int i)
+{
+    return !__atomic_load_n(&inst->deposit[i], __ATOMIC_ACQUIRE);
+}
+
+static bool not_departed(struct mmpi_board_instance *inst, int i)
+{
+    return !__atomic_load_n(&inst->departed_flags[i], __ATOMIC_ACQUIRE);
+}
+
+static void describe_board(struct mmpi_rank *self, struct mmpi_comm_core *core,
+                           struct mmpi_board_instance *inst, const char *stage,
+                           bool (*missing)(struct mmpi_board_instance *, int), char *buf,
+                           size_t len)
+{
+    char comm[96];
+    mmpi_comm_describe(self, core, comm, sizeof comm);
+    snprintf(buf, len, "collective #%llu on %s, waiting for ranks to %s:",
+             (unsigned long long)inst->seq, comm, stage);
+    list_members(core, inst, missing, buf, len);
+}
+
 struct arrival_wait {
     struct mmpi_rank *self;
     struct mmpi_comm_core *core;
@@ -142,12 +187,18 @@ static bool arrival_ready(void *arg)
     return a->result != -1;
 }
 
+static void describe_arrival(const void *arg, char *buf, size_t len)
+{
+    const struct arrival_wait *a = arg;
+    describe_board(a->self, a->core, a->inst, "arrive", not_arrived, buf, len);
+}
+
 int mmpi_board_wait_arrived(struct mmpi_rank *self, struct mmpi_comm_core *core,
                             struct mmpi_board_instance *inst)
 {
     struct arrival_wait a = {self, core, inst, -1};
     if (!arrival_ready(&a))
-        mmpi_wait_until(self, arrival_ready, &a);
+        mmpi_wait_until_described(self, arrival_ready, &a, describe_arrival);
     return a.result;
 }
 
@@ -189,12 +240,18 @@ static bool departure_ready(void *arg)
     return mmpi_board_test_departed(d->self, d->core, d->inst);
 }
 
+static void describe_departure(const void *arg, char *buf, size_t len)
+{
+    const struct departure_wait *d = arg;
+    describe_board(d->self, d->core, d->inst, "finish reading", not_departed, buf, len);
+}
+
 void mmpi_board_wait_departed(struct mmpi_rank *self, struct mmpi_comm_core *core,
                               struct mmpi_board_instance *inst)
 {
     struct departure_wait d = {self, core, inst};
     if (!departure_ready(&d))
-        mmpi_wait_until(self, departure_ready, &d);
+        mmpi_wait_until_described(self, departure_ready, &d, describe_departure);
 }
 
 void mmpi_board_leave(struct mmpi_comm_core *core, struct mmpi_board_instance *inst)
@@ -230,6 +287,7 @@ int mmpi_board_test_settled(struct mmpi_comm_core *core, struct mmpi_board_insta
 }
 
 struct settle_wait {
+    struct mmpi_rank *self;
     struct mmpi_comm_core *core;
     struct mmpi_board_instance *inst;
     mmpi_board_combine_fn *combine;
@@ -241,12 +299,19 @@ static bool settled(void *arg)
     return mmpi_board_test_settled(s->core, s->inst, s->combine) != -1;
 }
 
+static void describe_settle(const void *arg, char *buf, size_t len)
+{
+    const struct settle_wait *s = arg;
+    describe_board(s->self, s->core, s->inst, "arrive or fail (agreement)", not_arrived, buf,
+                   len);
+}
+
 void mmpi_board_wait_settled(struct mmpi_rank *self, struct mmpi_comm_core *core,
                              struct mmpi_board_instance *inst, mmpi_board_combine_fn *combine)
 {
-    struct settle_wait s = {core, inst, combine};
+    struct settle_wait s = {self, core, inst, combine};
     if (!settled(&s))
-        mmpi_wait_until(self, settled, &s);
+        mmpi_wait_until_described(self, settled, &s, describe_settle);
 }
 
 bool mmpi_board_arrived(const struct mmpi_board_instance *inst, int i)

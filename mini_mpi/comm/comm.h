@@ -73,6 +73,11 @@ static inline void mmpi_comm_core_retain(struct mmpi_comm_core *core)
     __atomic_add_fetch(&core->refcount, 1, __ATOMIC_RELAXED);
 }
 
+/* Names a communicator in reports: the name `owner` gave it, or its id and size. Reads owner's
+ * handle table without locks: only while owner is stopped (comm/describe.c). */
+void mmpi_comm_describe(struct mmpi_rank *owner, const struct mmpi_comm_core *core, char *buf,
+                        size_t len);
+
 /* Creates a core for `size` ranks; world_ranks is taken over (freed with the core). */
 struct mmpi_comm_core *mmpi_comm_core_new(int size, int *world_ranks);
 void mmpi_comm_core_release(struct mmpi_comm_core *core);

@@ -135,6 +135,20 @@ void mmpi_inject_world_stop(struct mmpi_world *w)
     __atomic_store_n(&mmpi_inject_active, false, __ATOMIC_RELEASE);
 }
 
+bool mmpi_inject_timer_pending(struct mmpi_world *w)
+{
+    if (!timer_running)
+        return false;
+    const struct mmpi_fault_plan *p = w->config.faults;
+    int n = __atomic_load_n(&p->n, __ATOMIC_ACQUIRE);
+    const struct mmpi_fault *f = __atomic_load_n(&p->faults, __ATOMIC_ACQUIRE);
+    for (int i = 0; i < n; i++)
+        if (f[i].when == MMPI_FAULT_AT_TIME &&
+            __atomic_load_n(&w->ranks[f[i].rank]->end, __ATOMIC_ACQUIRE) == MMPI_END_RUNNING)
+            return true;
+    return false;
+}
+
 /* ---- Public C API (mini_mpi_inject.h) -------------------------------------------------- */
 
 MMPI_EXPORT int mini_mpi_kill(int world_rank)

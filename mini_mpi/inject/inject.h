@@ -53,5 +53,7 @@ void mmpi_inject_init_done(struct mmpi_rank *self);
 /* Starts and stops the injector of a world (the timer thread for time directives). */
 void mmpi_inject_world_start(struct mmpi_world *w);
 void mmpi_inject_world_stop(struct mmpi_world *w);
+/* Whether a timed death (`kill R at T ms`) may still happen: a rank it names is running. */
+bool mmpi_inject_timer_pending(struct mmpi_world *w);
 
 #endif

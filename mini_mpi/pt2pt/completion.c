@@ -6,6 +6,7 @@
  * Errors: single-completion calls raise the request's error on its communicator; multiple-
  * completion calls fill MPI_ERROR in every status and raise MPI_ERR_IN_STATUS.
  */
+#include <stdio.h>
 #include <sched.h>
 #include <stdlib.h>
 
@@ -112,7 +113,8 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
         return MPI_SUCCESS;
     }
     if (!mmpi_completion_ready(req))
-        mmpi_wait_until(self, (bool (*)(void *))mmpi_completion_ready, req);
+        mmpi_wait_until_described(self, (bool (*)(void *))mmpi_completion_ready, req,
+                                  mmpi_request_describe);
     MPI_Comm comm = req->comm;
     err = mmpi_completion_finish(self, request, req, status, false);
     if (err != MPI_SUCCESS)
@@ -155,6 +157,21 @@ struct many {
     int count;
     struct mmpi_request **reqs;
 };
+
+/* For the hang report: how many requests are pending, and the first of them. */
+static void describe_many(const void *arg, char *buf, size_t len)
+{
+    const struct many *m = arg;
+    int pending = 0, first = -1;
+    for (int i = 0; i < m->count; i++)
+        if (m->reqs[i] && !mmpi_request_is_done(m->reqs[i]) && pending++ == 0)
+            first = i;
+    char what[200] = "";
+    if (first >= 0)
+        mmpi_request_describe(m->reqs[first], what, sizeof what);
+    snprintf(buf, len, "%d of %d requests pending; request %d: %s", pending, m->count, first,
+             what);
+}
 
 static bool all_ready(void *arg)
 {
@@ -226,7 +243,7 @@ static int waitall_or_testall(MPI_Request *handles, int count, MPI_Status *statu
             return MPI_SUCCESS;
         }
     } else if (!all_ready(&m)) {
-        mmpi_wait_until(self, all_ready, &m);
+        mmpi_wait_until_described(self, all_ready, &m, describe_many);
     }
     int first_err = MPI_SUCCESS;
     MPI_Comm err_comm = MPI_COMM_NULL;
@@ -280,7 +297,7 @@ static int waitany_or_testany(int count, MPI_Request *handles, int *index, int *
         return mmpi_err_raise_comm(self, NULL, err, call);
     }
     if (call == MMPI_CALL_Waitany && !any_ready(&m))
-        mmpi_wait_until(self, any_ready, &m);
+        mmpi_wait_until_described(self, any_ready, &m, describe_many);
     *index = MPI_UNDEFINED;
     if (flag)
         *flag = 0;
@@ -348,7 +365,7 @@ static int waitsome_or_testsome(int incount, MPI_Request *handles, int *outcount
         return MPI_SUCCESS;
     }
     if (call == MMPI_CALL_Waitsome && !any_ready(&m))
-        mmpi_wait_until(self, any_ready, &m);
+        mmpi_wait_until_described(self, any_ready, &m, describe_many);
     int first_err = MPI_SUCCESS;
     MPI_Comm err_comm = MPI_COMM_NULL;
     *outcount = finish_ready(self, &m, handles, indices, statuses, &first_err, &err_comm);

@@ -3,6 +3,7 @@
  * Imrecv. A matched probe takes the envelope out of the mailbox into an MPI_Message handle, so
  * no other receive can match it; Mrecv delivers it.
  */
+#include <stdio.h>
 #include <sched.h>
 #include <stdlib.h>
 
@@ -90,13 +91,26 @@ static bool probe_ready(void *arg)
     return false;
 }
 
+static void describe_probe(const void *arg, char *buf, size_t len)
+{
+    const struct probe_wait *p = arg;
+    char comm[96];
+    mmpi_comm_describe(p->self, p->c->core, comm, sizeof comm);
+    char src[32] = "any source", tag[24] = "any tag";
+    if (p->source != MPI_ANY_SOURCE)
+        snprintf(src, sizeof src, "rank %d", p->source);
+    if (p->tag != MPI_ANY_TAG)
+        snprintf(tag, sizeof tag, "tag %d", p->tag);
+    snprintf(buf, len, "probe for a message from %s, %s, on %s", src, tag, comm);
+}
+
 static int blocking_probe(struct mmpi_rank *self, struct mmpi_comm *c, int source, int tag,
                           bool take, MPI_Status *status, struct mmpi_msg **msg)
 {
     struct probe_wait p = {.self = self, .c = c, .source = source, .tag = tag, .take = take};
     p.seen_arrivals = __atomic_load_n(&mmpi_comm_my_mbox(c, MMPI_CTX_USER)->arrivals,
                                       __ATOMIC_ACQUIRE) - 1; /* forces a first look */
-    mmpi_wait_until(self, probe_ready, &p);
+    mmpi_wait_until_described(self, probe_ready, &p, describe_probe);
     if (p.error == MPI_SUCCESS && status != MPI_STATUS_IGNORE) {
         int keep = status->MPI_ERROR;
         *status = p.st;

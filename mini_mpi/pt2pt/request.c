@@ -4,6 +4,7 @@
  */
 #include "pt2pt/request.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -107,10 +108,47 @@ static bool poll_ready(void *arg)
     return mmpi_request_poll(arg);
 }
 
+void mmpi_request_describe(const void *arg, char *buf, size_t len)
+{
+    const struct mmpi_request *req = arg;
+    char comm[96] = "?";
+    const struct mmpi_comm_core *core = req->core;
+    if (!core) {
+        const struct mmpi_comm *c = mmpi_comm_get(req->owner, req->comm);
+        core = c ? c->core : NULL;
+    }
+    if (core)
+        mmpi_comm_describe(req->owner, core, comm, sizeof comm);
+    const char *lib = req->ctx == MMPI_CTX_USER ? "" : " (library-internal)";
+    char tag[24];
+    if (req->tag == MPI_ANY_TAG)
+        snprintf(tag, sizeof tag, "any tag");
+    else
+        snprintf(tag, sizeof tag, "tag %d", req->tag);
+    switch (req->kind) {
+    case MMPI_REQ_SEND:
+        snprintf(buf, len, "%ssend to rank %d, %s, on %s%s",
+                 req->mode == MMPI_SEND_SYNC ? "synchronous " : "", req->peer, tag, comm, lib);
+        break;
+    case MMPI_REQ_RECV:
+        if (req->peer == MPI_ANY_SOURCE)
+            snprintf(buf, len, "receive from any source, %s, on %s%s", tag, comm, lib);
+        else
+            snprintf(buf, len, "receive from rank %d, %s, on %s%s", req->peer, tag, comm, lib);
+        break;
+    case MMPI_REQ_GREQ:
+        snprintf(buf, len, "generalized request (until MPI_Grequest_complete)");
+        break;
+    default:
+        snprintf(buf, len, "nonblocking operation on %s", comm);
+        break;
+    }
+}
+
 void mmpi_request_wait(struct mmpi_rank *self, struct mmpi_request *req)
 {
     if (!mmpi_request_poll(req))
-        mmpi_wait_until(self, poll_ready, req);
+        mmpi_wait_until_described(self, poll_ready, req, mmpi_request_describe);
 }
 
 int mmpi_request_handle_new(struct mmpi_rank *self, struct mmpi_request *req)

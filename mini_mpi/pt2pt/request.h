@@ -103,6 +103,8 @@ static inline bool mmpi_request_is_done(const struct mmpi_request *req)
 
 /* True once req is complete; detects failures and revocations that complete it with an error. */
 bool mmpi_request_poll(struct mmpi_request *req);
+/* What req waits for, in one line (a mmpi_wait_describe_fn for the hang report). */
+void mmpi_request_describe(const void *arg, char *buf, size_t len);
 /* Blocks the calling rank until req is complete (spin, then sleep). */
 void mmpi_request_wait(struct mmpi_rank *self, struct mmpi_request *req);
 

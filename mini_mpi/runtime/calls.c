@@ -34,6 +34,7 @@ struct mmpi_rank *mmpi_enter_anytime(enum mmpi_call call)
     (void)call;
     struct mmpi_rank *self = mmpi_self;
     if (self) {
+        mmpi_thread_note_call(call);
         mmpi_rank_check_alive(self);
         if (__builtin_expect(__atomic_load_n(&mmpi_inject_active, __ATOMIC_RELAXED), 0))
             mmpi_inject_on_enter(self, call);
@@ -49,6 +50,7 @@ struct mmpi_rank *mmpi_enter(enum mmpi_call call)
                 mmpi_call_name(call));
         mmpi_job_exit(1);
     }
+    mmpi_thread_note_call(call);
     mmpi_rank_check_alive(self);
     if (__builtin_expect(__atomic_load_n(&mmpi_inject_active, __ATOMIC_RELAXED), 0))
         mmpi_inject_on_enter(self, call);

@@ -118,14 +118,26 @@ struct inherited_start {
     void *(*start)(void *);
     void *arg;
     struct mmpi_rank *rank;
+    struct mmpi_thread *record; /* reserved by the creator (runtime/thread.h) */
 };
+
+static void detach_thread(void *unused)
+{
+    (void)unused;
+    mmpi_thread_detach();
+}
 
 static void *start_with_rank(void *p)
 {
     struct inherited_start s = *(struct inherited_start *)p;
+    void *result;
     free(p);
     mmpi_self = s.rank;
-    return s.start(s.arg);
+    mmpi_thread_adopt(s.record);
+    pthread_cleanup_push(detach_thread, NULL);
+    result = s.start(s.arg);
+    pthread_cleanup_pop(1);
+    return result;
 }
 
 MMPI_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
@@ -139,8 +151,11 @@ MMPI_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
     s->start = start;
     s->arg = arg;
     s->rank = mmpi_self;
+    s->record = mmpi_thread_reserve(mmpi_self); /* counted by the hang detector from now */
     int rc = mmpi_real_pthread_create(thread, attr, start_with_rank, s);
-    if (rc != 0)
+    if (rc != 0) {
+        mmpi_thread_release(s->record);
         free(s);
+    }
     return rc;
 }

@@ -1,6 +1,7 @@
 /*
  * launch_config.c: reads the MINI_MPI_* variables that shape a run (rank count, privatization,
- * stack size, fault tolerance, exit-status convention, initial error handler, verbosity).
+ * stack size, fault tolerance, exit-status convention, initial error handler, verbosity, hang
+ * detector and watchdog).
  * bin/mpiexec sets them from its options; a program started directly reads them too. A bad
  * value is reported in one line naming the variable, and the launcher exits with status 2
  * before any rank starts.
@@ -37,6 +38,17 @@ static bool read_bool(const char *var, bool *out)
     return true;
 }
 
+/* "30", "0.5": a positive, finite number of seconds, at most a year. */
+static bool parse_seconds(const char *v, double *out)
+{
+    char *end;
+    double d = strtod(v, &end);
+    if (end == v || *end || !(d > 0) || d > 365 * 86400.0)
+        return false;
+    *out = d;
+    return true;
+}
+
 bool mmpi_launch_config_read(struct mmpi_launch_config *c)
 {
     static const char *const handlers[] = {"mpi_errors_are_fatal", "mpi_errors_abort",
@@ -51,6 +63,7 @@ bool mmpi_launch_config_read(struct mmpi_launch_config *c)
     c->fault_tolerant = true;
     c->exit_convention = MMPI_EXIT_OMPI;
     c->initial_errhandler = handlers[0];
+    c->hang_check = true;
 
     if ((v = getenv("MINI_MPI_NP"))) {
         if (!mmpi_parse_long(v, 1, MMPI_MAX_RANKS, &n))
@@ -58,7 +71,8 @@ bool mmpi_launch_config_read(struct mmpi_launch_config *c)
         c->nranks = (int)n;
     }
     if (!read_bool("MINI_MPI_PRIVATIZE", &c->privatize) ||
-        !read_bool("MINI_MPI_VERBOSE", &c->verbose))
+        !read_bool("MINI_MPI_VERBOSE", &c->verbose) ||
+        !read_bool("MINI_MPI_HANG_CHECK", &c->hang_check))
         return false;
     if ((v = getenv("MINI_MPI_STACK")) &&
         !mmpi_parse_size(v, 64u << 10, (size_t)1 << 32, &c->stack_size))
@@ -90,6 +104,10 @@ bool mmpi_launch_config_read(struct mmpi_launch_config *c)
                        "mpi_errors_are_fatal, mpi_errors_abort or mpi_errors_return");
         c->initial_errhandler = handlers[i];
     }
+    /* MPIEXEC_TIMEOUT is MPICH's name for the same watchdog. */
+    const char *timeout_var = getenv("MINI_MPI_TIMEOUT") ? "MINI_MPI_TIMEOUT" : "MPIEXEC_TIMEOUT";
+    if ((v = getenv(timeout_var)) && !parse_seconds(v, &c->timeout))
+        return bad(timeout_var, v, "a number of seconds greater than 0 (e.g. 30 or 0.5)");
     /* One plan per process (one world runs at a time); the C API appends to it. */
     static struct mmpi_fault_plan plan;
     c->faults = &plan;

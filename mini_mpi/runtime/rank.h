@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "comm/comm.h"
+#include "runtime/thread.h"
 #include "util/slots.h"
 
 enum mmpi_phase {
@@ -56,6 +57,8 @@ struct mmpi_launch_config {
     const char *initial_errhandler;  /* MINI_MPI_INITIAL_ERRHANDLER, canonical lowercase name */
     bool verbose;                    /* MINI_MPI_VERBOSE */
     struct mmpi_fault_plan *faults;  /* MINI_MPI_FAULTS, parsed (inject/plan.c); never NULL */
+    bool hang_check;                 /* MINI_MPI_HANG_CHECK, default true: deadlock detector */
+    double timeout;                  /* MINI_MPI_TIMEOUT seconds (watchdog), 0 = none */
 };
 
 struct mmpi_rank {
@@ -92,6 +95,9 @@ struct mmpi_rank {
                                       * told of (an error naming them, get_failed, agree,
                                       * shrink); MPIX_Comm_failure_ack acknowledges these only,
                                       * which keeps outcomes independent of timing (DESIGN §6) */
+    struct mmpi_thread *threads;     /* the rank's threads (runtime/thread.h); atomic head,
+                                      * records linked under threads_lock, never unlinked */
+    pthread_mutex_t threads_lock;
     pthread_mutex_t bsend_lock;      /* protects the attached buffer (MPI_Buffer_attach) */
     void *bsend_buffer;
     int bsend_size;
@@ -163,6 +169,9 @@ void mmpi_world_wake_all(struct mmpi_world *world);
 /* Waits until ready(arg) is true: a short spin, then sleep on self->wake_word. Whoever changes
  * what ready() reads must call mmpi_rank_wake(self) afterwards. Unwinds if self fails. May block. */
 void mmpi_wait_until(struct mmpi_rank *self, bool (*ready)(void *arg), void *arg);
+/* The same, with a describer of what is awaited, which the hang report prints (thread.h). */
+void mmpi_wait_until_described(struct mmpi_rank *self, bool (*ready)(void *arg), void *arg,
+                               mmpi_wait_describe_fn *describe);
 
 double mmpi_now(void); /* CLOCK_MONOTONIC seconds */
 

@@ -12,6 +12,8 @@
 #include <sched.h>
 
 #include "mmpi.h"
+#include "runtime/hang.h"
+#include "runtime/thread.h"
 #include "util/futex.h"
 
 #define SPIN_ITERATIONS 200
@@ -30,7 +32,27 @@ void mmpi_world_wake_all(struct mmpi_world *world)
         mmpi_rank_wake(world->ranks[i]);
 }
 
-void mmpi_wait_until(struct mmpi_rank *self, bool (*ready)(void *arg), void *arg)
+/* Sleeps on the rank's wake word unless it moved past `seen`. The thread's record says it is
+ * asleep meanwhile; if the hang detector froze it, it stays parked (mmpi_hang_park). */
+static void sleep_on_word(struct mmpi_rank *self, struct mmpi_thread *t, uint32_t seen)
+{
+    __atomic_fetch_add(&self->sleepers, 1, __ATOMIC_SEQ_CST);
+    if (t) {
+        t->seen = seen;
+        __atomic_store_n(&t->state, MMPI_THREAD_ASLEEP, __ATOMIC_SEQ_CST);
+    }
+    mmpi_futex_wait(&self->wake_word, seen, NULL);
+    if (t) {
+        int asleep = MMPI_THREAD_ASLEEP;
+        if (!__atomic_compare_exchange_n(&t->state, &asleep, MMPI_THREAD_RUNNING, false,
+                                         __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+            mmpi_hang_park(t); /* frozen: returns once thawed, state RUNNING again */
+    }
+    __atomic_fetch_sub(&self->sleepers, 1, __ATOMIC_SEQ_CST);
+}
+
+void mmpi_wait_until_described(struct mmpi_rank *self, bool (*ready)(void *arg), void *arg,
+                               mmpi_wait_describe_fn *describe)
 {
     for (int i = 0; i < SPIN_ITERATIONS; i++) {
         if (ready(arg))
@@ -45,13 +67,26 @@ void mmpi_wait_until(struct mmpi_rank *self, bool (*ready)(void *arg), void *arg
             return;
         sched_yield();
     }
+    struct mmpi_thread *t = mmpi_thread_self;
+    if (t && t->rank != self)
+        t = NULL; /* a unit test driving another rank's wait: not this thread's record */
+    if (t) {
+        t->describe = describe;
+        t->arg = arg;
+        t->since = mmpi_now();
+    }
     for (;;) {
         uint32_t seen = __atomic_load_n(&self->wake_word, __ATOMIC_SEQ_CST);
         if (ready(arg))
-            return;
+            break;
         mmpi_rank_check_alive(self);
-        __atomic_fetch_add(&self->sleepers, 1, __ATOMIC_SEQ_CST);
-        mmpi_futex_wait(&self->wake_word, seen, NULL);
-        __atomic_fetch_sub(&self->sleepers, 1, __ATOMIC_SEQ_CST);
+        sleep_on_word(self, t, seen);
     }
+    if (t)
+        t->describe = NULL;
+}
+
+void mmpi_wait_until(struct mmpi_rank *self, bool (*ready)(void *arg), void *arg)
+{
+    mmpi_wait_until_described(self, ready, arg, NULL);
 }

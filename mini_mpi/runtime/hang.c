@@ -1,0 +1,236 @@
+/*
+ * hang.c: the monitor thread of hang.h: deadlock detection, the watchdog, and the report.
+ *
+ * Why the detection is sound: a thread asleep on its rank's wake word with the value it read
+ * before checking its condition can only be woken by someone bumping that word. If, across two
+ * looks, every thread of every live rank is asleep that way and no rank's word moved, nobody
+ * ran in between. The sleepers are then frozen (compare-and-swap ASLEEP -> FROZEN; a frozen
+ * sleeper that wakes parks at once) and the words checked a third time: if still unchanged,
+ * no rank thread can ever run again, except through the fault injector's timer, so the check is
+ * skipped while a timed death is pending. Threads outside MPI (computing, or blocked in a system
+ * call) are RUNNING and so never look deadlocked: the watchdog is for them.
+ */
+#include "runtime/hang.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "inject/inject.h"
+#include "mmpi.h"
+#include "util/futex.h"
+#include "util/real.h"
+
+#define POLL_NS 2000000L /* 2 ms between looks: a deadlock is reported within ~5 ms */
+
+static pthread_t monitor;
+static bool monitor_running;
+static int monitor_stop;   /* atomic */
+static uint32_t thaw_word; /* frozen sleepers park on it */
+
+void mmpi_hang_park(struct mmpi_thread *t)
+{
+    for (;;) {
+        uint32_t w = __atomic_load_n(&thaw_word, __ATOMIC_SEQ_CST);
+        if (__atomic_load_n(&t->state, __ATOMIC_SEQ_CST) != MMPI_THREAD_FROZEN)
+            break;
+        mmpi_futex_wait(&thaw_word, w, NULL);
+    }
+    __atomic_store_n(&t->state, MMPI_THREAD_RUNNING, __ATOMIC_SEQ_CST);
+}
+
+/* A rank whose threads can still make MPI progress: running, inside its MPI session (a rank
+ * that finalized or ended can wake no one). */
+static bool rank_is_live(const struct mmpi_rank *r)
+{
+    return __atomic_load_n(&r->end, __ATOMIC_ACQUIRE) == MMPI_END_RUNNING &&
+           mmpi_rank_phase(r) != MMPI_PHASE_FINALIZED;
+}
+
+/* Whether every thread of every live rank sleeps on its rank's current word; fills words[]. */
+static bool all_blocked(struct mmpi_world *w, uint32_t *words)
+{
+    int live = 0;
+    for (int i = 0; i < w->size; i++) {
+        struct mmpi_rank *r = w->ranks[i];
+        words[i] = 0;
+        if (!rank_is_live(r))
+            continue;
+        live++;
+        uint32_t word = __atomic_load_n(&r->wake_word, __ATOMIC_SEQ_CST);
+        words[i] = word;
+        for (struct mmpi_thread *t = __atomic_load_n(&r->threads, __ATOMIC_ACQUIRE); t;
+             t = t->next) {
+            int st = __atomic_load_n(&t->state, __ATOMIC_SEQ_CST);
+            if (st == MMPI_THREAD_UNUSED)
+                continue;
+            if (st == MMPI_THREAD_RUNNING || t->seen != word)
+                return false;
+        }
+    }
+    return live > 0;
+}
+
+/* Freezes every sleeping thread of the live ranks (all of them when require_all; false if one
+ * was running). */
+static bool freeze(struct mmpi_world *w, bool require_all)
+{
+    for (int i = 0; i < w->size; i++) {
+        struct mmpi_rank *r = w->ranks[i];
+        if (!rank_is_live(r))
+            continue;
+        for (struct mmpi_thread *t = __atomic_load_n(&r->threads, __ATOMIC_ACQUIRE); t;
+             t = t->next) {
+            int asleep = MMPI_THREAD_ASLEEP;
+            if (!__atomic_compare_exchange_n(&t->state, &asleep, MMPI_THREAD_FROZEN, false,
+                                             __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST) &&
+                asleep == MMPI_THREAD_RUNNING && require_all)
+                return false;
+        }
+    }
+    return true;
+}
+
+static void thaw(struct mmpi_world *w)
+{
+    for (int i = 0; i < w->size; i++)
+        for (struct mmpi_thread *t = __atomic_load_n(&w->ranks[i]->threads, __ATOMIC_ACQUIRE);
+             t; t = t->next) {
+            int frozen = MMPI_THREAD_FROZEN;
+            __atomic_compare_exchange_n(&t->state, &frozen, MMPI_THREAD_ASLEEP, false,
+                                        __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+        }
+    __atomic_fetch_add(&thaw_word, 1, __ATOMIC_SEQ_CST);
+    mmpi_futex_wake_all(&thaw_word);
+}
+
+static const char *call_name(int call)
+{
+    return call < 0 ? "no MPI call yet" : mmpi_call_name((enum mmpi_call)call);
+}
+
+/* One line per thread of a live rank, one line per ended rank. Frozen threads are described
+ * from their wait's arguments, which freezing keeps stable. */
+static void report(struct mmpi_world *w, const char *headline)
+{
+    double now = mmpi_now();
+    char what[256];
+    fprintf(stderr, "mini_mpi: %s\n", headline);
+    for (int i = 0; i < w->size; i++) {
+        struct mmpi_rank *r = w->ranks[i];
+        int end = __atomic_load_n(&r->end, __ATOMIC_ACQUIRE);
+        if (end != MMPI_END_RUNNING) {
+            fprintf(stderr, "mini_mpi:   rank %d: %s\n", i,
+                    mmpi_rank_phase(r) == MMPI_PHASE_FINALIZED ? "finalized and ended"
+                    : end == MMPI_END_KILLED ? "failed"
+                                             : "ended without MPI_Init");
+            continue;
+        }
+        if (mmpi_rank_phase(r) == MMPI_PHASE_FINALIZED) {
+            fprintf(stderr, "mini_mpi:   rank %d: finalized, still running\n", i);
+            continue;
+        }
+        /* Records are prepended: the list runs from the newest thread to the main one. */
+        struct mmpi_thread *threads[64];
+        int n = 0, more = 0;
+        for (struct mmpi_thread *t = __atomic_load_n(&r->threads, __ATOMIC_ACQUIRE); t;
+             t = t->next) {
+            if (__atomic_load_n(&t->state, __ATOMIC_ACQUIRE) == MMPI_THREAD_UNUSED)
+                continue;
+            if (n < 64)
+                threads[n++] = t;
+            else
+                more++;
+        }
+        for (int k = n - 1; k >= 0; k--) {
+            struct mmpi_thread *t = threads[k];
+            char who[48];
+            if (n > 1)
+                snprintf(who, sizeof who, "rank %d thread %d", i, n - 1 - k);
+            else
+                snprintf(who, sizeof who, "rank %d", i);
+            int call = __atomic_load_n(&t->call, __ATOMIC_RELAXED);
+            if (__atomic_load_n(&t->state, __ATOMIC_ACQUIRE) != MMPI_THREAD_FROZEN) {
+                fprintf(stderr, "mini_mpi:   %s: not blocked in MPI (last MPI call entered: %s)\n",
+                        who, call_name(call));
+                continue;
+            }
+            what[0] = 0;
+            if (t->describe)
+                t->describe(t->arg, what, sizeof what);
+            fprintf(stderr, "mini_mpi:   %s: %s, blocked for %.3f s%s%s\n", who,
+                    call_name(call), now - t->since, what[0] ? ": " : "", what);
+        }
+        if (more)
+            fprintf(stderr, "mini_mpi:   rank %d: and %d more threads\n", i, more);
+    }
+}
+
+static void sleep_poll(void)
+{
+    struct timespec ts = {0, POLL_NS};
+    nanosleep(&ts, NULL);
+}
+
+static void *monitor_main(void *arg)
+{
+    struct mmpi_world *w = arg;
+    uint32_t *words = mmpi_xcalloc((size_t)w->size, sizeof(uint32_t));
+    uint32_t *again = mmpi_xcalloc((size_t)w->size, sizeof(uint32_t));
+    size_t bytes = (size_t)w->size * sizeof(uint32_t);
+    bool candidate = false; /* the previous look found everything blocked, with `words` */
+
+    while (!__atomic_load_n(&monitor_stop, __ATOMIC_ACQUIRE)) {
+        sleep_poll();
+        if (w->config.timeout > 0 && mmpi_now() - w->start_time >= w->config.timeout) {
+            freeze(w, false);
+            char headline[160];
+            snprintf(headline, sizeof headline,
+                     "MINI_MPI_TIMEOUT=%g s expired; the job is ended with status %d. Ranks:",
+                     w->config.timeout, MMPI_EXIT_TIMEOUT);
+            report(w, headline);
+            mmpi_job_exit(MMPI_EXIT_TIMEOUT);
+        }
+        if (!w->config.hang_check)
+            continue;
+        if (mmpi_inject_timer_pending(w) || !all_blocked(w, again)) {
+            candidate = false;
+            continue;
+        }
+        if (!candidate || memcmp(words, again, bytes) != 0) {
+            memcpy(words, again, bytes);
+            candidate = true;
+            continue;
+        }
+        /* Two looks agree: confirm with the sleepers frozen. */
+        if (freeze(w, true) && all_blocked(w, again) && !memcmp(words, again, bytes)) {
+            report(w, "deadlock: every live rank is blocked in MPI and none can proceed; "
+                      "ending the job with status 123. Ranks:");
+            mmpi_job_exit(MMPI_EXIT_DEADLOCK);
+        }
+        thaw(w);
+        candidate = false;
+    }
+    free(words);
+    free(again);
+    return NULL;
+}
+
+void mmpi_hang_world_start(struct mmpi_world *w)
+{
+    if (!w->config.hang_check && !(w->config.timeout > 0))
+        return;
+    __atomic_store_n(&monitor_stop, 0, __ATOMIC_RELEASE);
+    monitor_running = mmpi_real_pthread_create(&monitor, NULL, monitor_main, w) == 0;
+}
+
+void mmpi_hang_world_stop(struct mmpi_world *w)
+{
+    (void)w;
+    if (!monitor_running)
+        return;
+    __atomic_store_n(&monitor_stop, 1, __ATOMIC_RELEASE);
+    pthread_join(monitor, NULL);
+    monitor_running = false;
+}

@@ -1,0 +1,62 @@
+/*
+ * thread.c: registering and unregistering a rank's threads (thread.h). Records are never freed
+ * while the world runs (the hang detector may be reading one); a thread that ends leaves its
+ * record for the next thread of the same rank.
+ */
+#include "runtime/thread.h"
+
+#include <stdlib.h>
+
+#include "mmpi.h"
+
+__thread struct mmpi_thread *mmpi_thread_self __attribute__((tls_model("initial-exec")));
+
+struct mmpi_thread *mmpi_thread_reserve(struct mmpi_rank *rank)
+{
+    struct mmpi_thread *t;
+    pthread_mutex_lock(&rank->threads_lock);
+    for (t = rank->threads; t; t = t->next)
+        if (__atomic_load_n(&t->state, __ATOMIC_ACQUIRE) == MMPI_THREAD_UNUSED)
+            break;
+    if (!t) {
+        t = mmpi_xcalloc(1, sizeof(*t));
+        t->rank = rank;
+        t->next = rank->threads;
+        __atomic_store_n(&rank->threads, t, __ATOMIC_RELEASE);
+    }
+    t->call = -1;
+    t->describe = NULL;
+    __atomic_store_n(&t->state, MMPI_THREAD_RUNNING, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&rank->threads_lock);
+    return t;
+}
+
+void mmpi_thread_adopt(struct mmpi_thread *t)
+{
+    mmpi_thread_self = t;
+}
+
+void mmpi_thread_release(struct mmpi_thread *t)
+{
+    pthread_mutex_lock(&t->rank->threads_lock);
+    __atomic_store_n(&t->state, MMPI_THREAD_UNUSED, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&t->rank->threads_lock);
+}
+
+void mmpi_thread_detach(void)
+{
+    struct mmpi_thread *t = mmpi_thread_self;
+    if (!t)
+        return;
+    mmpi_thread_self = NULL;
+    mmpi_thread_release(t);
+}
+
+void mmpi_thread_free_all(struct mmpi_rank *rank)
+{
+    while (rank->threads) {
+        struct mmpi_thread *next = rank->threads->next;
+        free(rank->threads);
+        rank->threads = next;
+    }
+}

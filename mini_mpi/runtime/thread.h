@@ -1,0 +1,65 @@
+/*
+ * thread.h: the registry of a rank's threads, for the hang detector (runtime/hang.c). Every
+ * thread that belongs to a rank (its main thread, and threads it creates) has one record on the
+ * rank's list, saying whether it is asleep in an MPI wait, on which wake-word value, since when,
+ * in which MPI call, and how to describe what it waits for.
+ *
+ * A sleeping thread's record moves through states with compare-and-swap, so that the detector
+ * can *freeze* a sleeper: a frozen thread that wakes parks before touching anything, which keeps
+ * the wait's arguments (on the sleeper's stack) stable while the detector describes them.
+ */
+#ifndef MMPI_RUNTIME_THREAD_H
+#define MMPI_RUNTIME_THREAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct mmpi_rank;
+
+enum mmpi_thread_state {
+    MMPI_THREAD_UNUSED = 0,  /* record free for reuse (its thread ended) */
+    MMPI_THREAD_RUNNING,     /* anywhere but asleep in an MPI wait */
+    MMPI_THREAD_ASLEEP,      /* in mmpi_wait_until's futex sleep (or just woken from it) */
+    MMPI_THREAD_FROZEN,      /* asleep, and held there by the hang detector */
+};
+
+/* Writes one line (no newline) saying what the wait with argument arg is waiting for. */
+typedef void mmpi_wait_describe_fn(const void *arg, char *buf, size_t len);
+
+struct mmpi_thread {
+    struct mmpi_rank *rank;          /* immutable while in use */
+    int state;                       /* atomic: enum mmpi_thread_state */
+    int call;                        /* atomic: the last MPI call the thread entered, or -1 */
+    uint32_t seen;                   /* wake-word value it sleeps on; written before ASLEEP */
+    double since;                    /* mmpi_now() when the current wait began to sleep */
+    mmpi_wait_describe_fn *describe; /* the current wait's describer (may be NULL) */
+    const void *arg;                 /* the current wait's argument */
+    struct mmpi_thread *next;        /* rank's list; immutable once linked */
+};
+
+/* The calling thread's record, NULL in threads that belong to no rank. */
+extern __thread struct mmpi_thread *mmpi_thread_self __attribute__((tls_model("initial-exec")));
+
+/* A record for a thread of `rank` about to start, RUNNING from now on: the creator reserves it
+ * before creating the thread, so that the detector never sees a rank whose new thread exists
+ * but is not counted yet. */
+struct mmpi_thread *mmpi_thread_reserve(struct mmpi_rank *rank);
+/* The calling thread takes the reserved record t (sets mmpi_thread_self). */
+void mmpi_thread_adopt(struct mmpi_thread *t);
+/* Frees a record: its thread ended (or was never created). */
+void mmpi_thread_release(struct mmpi_thread *t);
+/* The calling thread ends: its record becomes free. Safe to call when not attached. */
+void mmpi_thread_detach(void);
+/* Frees every record of a rank (world end). */
+void mmpi_thread_free_all(struct mmpi_rank *rank);
+
+/* Entry of an MPI call: remembered for the hang report. */
+static inline void mmpi_thread_note_call(int call)
+{
+    struct mmpi_thread *t = mmpi_thread_self;
+    if (t)
+        __atomic_store_n(&t->call, call, __ATOMIC_RELAXED);
+}
+
+#endif
