@@ -17,6 +17,7 @@
 #include <stdlib.h>
 
 #include "coll/coll.h"
+#include "coll/inter.h"
 #include "datatype/datatype.h"
 #include "mmpi.h"
 #include "pt2pt/copy.h"
@@ -130,7 +131,7 @@ static const struct mmpi_coll_algo alltoall_algo = {alltoall_combine, alltoall_r
 int mmpi_alltoall(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll *x,
                   MPI_Request *request)
 {
-    x->algo = &alltoall_algo;
+    x->algo = c->core->remote ? &mmpi_inter_alltoall_algo : &alltoall_algo;
     if (x->in_place)
         x->send = x->recv;
     return mmpi_coll_run(self, c, x, request);

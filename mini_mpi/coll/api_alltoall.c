@@ -30,10 +30,11 @@ static int alltoall(const void *sendbuf, int sendcount, const int *sendcounts,
     memset(&x, 0, sizeof(x));
     if ((err = mmpi_coll_check_comm(c)) || (err = mmpi_coll_check_request(nb, request)))
         goto fn_fail;
-    n = c->core->size;
-    x.in_place = sendbuf == MPI_IN_PLACE;
+    n = mmpi_comm_remote_size(c); /* pieces: one per member of the remote group (§6.2.2) */
+    x.in_place = !c->core->remote && sendbuf == MPI_IN_PLACE; /* intracommunicators only */
     if (form == W) {
         /* Resolved types, send then receive; released by the engine (nonblocking) and freed. */
+        x.ndts = 2 * n;
         x.owned_dts = mmpi_xcalloc(2 * (size_t)n, sizeof(*x.owned_dts));
         if (!x.in_place && (err = mmpi_coll_check_w(self, sendbuf, sendcounts, sdispls,
                                                     sendtypes, n, x.owned_dts)))

@@ -25,7 +25,10 @@ static int bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_C
 
     memset(&x, 0, sizeof(x));
     if ((err = mmpi_coll_check_comm(c)) || (err = mmpi_coll_check_root(c, root)) ||
-        (err = mmpi_coll_check_buffer(self, buffer, count, datatype, &x.recv.dt)) ||
+        (err = mmpi_coll_check_data(self, count, datatype, &x.recv.dt)) ||
+        /* the buffer is not significant at an intercommunicator's MPI_PROC_NULL members */
+        (root != MPI_PROC_NULL &&
+         (err = mmpi_coll_check_buffer(self, buffer, count, datatype, &x.recv.dt))) ||
         (err = mmpi_coll_check_request(nb, request)))
         goto fn_fail;
     x.recv.buf = buffer;
@@ -71,20 +74,21 @@ static int gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     if ((err = mmpi_coll_check_comm(c)) || (err = mmpi_coll_check_root(c, root)) ||
         (err = mmpi_coll_check_request(nb, request)))
         goto fn_fail;
-    /* MPI_IN_PLACE only at the root, where the send arguments are then ignored. */
-    x.in_place = c->rank == root && sendbuf == MPI_IN_PLACE;
-    if (!x.in_place &&
+    /* MPI_IN_PLACE only at an intracommunicator's root, where the send arguments are then
+     * ignored; an intercommunicator's root sends nothing (§6.2.2). */
+    x.in_place = !c->core->remote && c->rank == root && sendbuf == MPI_IN_PLACE;
+    if (!x.in_place && mmpi_coll_is_leaf(c, root) &&
         (err = mmpi_coll_check_buffer(self, sendbuf, sendcount, sendtype, &x.send.dt)))
         goto fn_fail;
-    if (c->rank == root) {
+    if (mmpi_coll_is_root(c, root)) {
         if (v)
-            err = mmpi_coll_check_vector(self, recvbuf, recvcounts, displs, c->core->size,
-                                         recvtype, &x.recv.dt);
+            err = mmpi_coll_check_vector(self, recvbuf, recvcounts, displs,
+                                         mmpi_comm_remote_size(c), recvtype, &x.recv.dt);
         else
             err = mmpi_coll_check_buffer(self, recvbuf, recvcount, recvtype, &x.recv.dt);
         if (err)
             goto fn_fail;
-        if (!x.in_place && sendbuf == recvbuf && sendcount > 0) {
+        if (!x.in_place && !c->core->remote && sendbuf == recvbuf && sendcount > 0) {
             err = MPI_ERR_BUFFER; /* aliased buffers (MPI-4.1 §2.3) */
             goto fn_fail;
         }
@@ -157,20 +161,21 @@ static int scatter(const void *sendbuf, int sendcount, const int *sendcounts, co
     if ((err = mmpi_coll_check_comm(c)) || (err = mmpi_coll_check_root(c, root)) ||
         (err = mmpi_coll_check_request(nb, request)))
         goto fn_fail;
-    /* MPI_IN_PLACE only at the root, where the receive arguments are then ignored. */
-    x.in_place = c->rank == root && recvbuf == MPI_IN_PLACE;
-    if (!x.in_place &&
+    /* MPI_IN_PLACE only at an intracommunicator's root, where the receive arguments are
+     * then ignored; an intercommunicator's root receives nothing (§6.2.2). */
+    x.in_place = !c->core->remote && c->rank == root && recvbuf == MPI_IN_PLACE;
+    if (!x.in_place && mmpi_coll_is_leaf(c, root) &&
         (err = mmpi_coll_check_buffer(self, recvbuf, recvcount, recvtype, &x.recv.dt)))
         goto fn_fail;
-    if (c->rank == root) {
+    if (mmpi_coll_is_root(c, root)) {
         if (v)
-            err = mmpi_coll_check_vector(self, sendbuf, sendcounts, displs, c->core->size,
-                                         sendtype, &x.send.dt);
+            err = mmpi_coll_check_vector(self, sendbuf, sendcounts, displs,
+                                         mmpi_comm_remote_size(c), sendtype, &x.send.dt);
         else
             err = mmpi_coll_check_buffer(self, sendbuf, sendcount, sendtype, &x.send.dt);
         if (err)
             goto fn_fail;
-        if (!x.in_place && sendbuf == recvbuf && recvcount > 0) {
+        if (!x.in_place && !c->core->remote && sendbuf == recvbuf && recvcount > 0) {
             err = MPI_ERR_BUFFER; /* aliased buffers (MPI-4.1 §2.3) */
             goto fn_fail;
         }
@@ -243,13 +248,13 @@ static int allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
     memset(&x, 0, sizeof(x));
     if ((err = mmpi_coll_check_comm(c)) || (err = mmpi_coll_check_request(nb, request)))
         goto fn_fail;
-    x.in_place = sendbuf == MPI_IN_PLACE;
+    x.in_place = !c->core->remote && sendbuf == MPI_IN_PLACE; /* intracommunicators only */
     if (!x.in_place &&
         (err = mmpi_coll_check_buffer(self, sendbuf, sendcount, sendtype, &x.send.dt)))
         goto fn_fail;
     if (v)
-        err = mmpi_coll_check_vector(self, recvbuf, recvcounts, displs, c->core->size, recvtype,
-                                     &x.recv.dt);
+        err = mmpi_coll_check_vector(self, recvbuf, recvcounts, displs,
+                                     mmpi_comm_remote_size(c), recvtype, &x.recv.dt);
     else
         err = mmpi_coll_check_buffer(self, recvbuf, recvcount, recvtype, &x.recv.dt);
     if (err)

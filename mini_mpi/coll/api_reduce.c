@@ -29,19 +29,23 @@ static int reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
 
     memset(&x, 0, sizeof(x));
     if ((err = mmpi_coll_check_comm(c)) ||
+        /* §6.2.2: no prefix reductions on intercommunicators */
+        (c->core->remote && (kind == SCAN || kind == EXSCAN) && (err = MPI_ERR_COMM)) ||
         (kind == REDUCE && (err = mmpi_coll_check_root(c, root))) ||
         (err = mmpi_coll_check_data(self, count, datatype, &x.send.dt)) ||
         (err = mmpi_coll_check_op(self, op, x.send.dt, &x.op)) ||
         (err = mmpi_coll_check_request(nb, request)))
         goto fn_fail;
-    receives = kind != REDUCE || c->rank == root;
-    /* MPI_IN_PLACE: at the root of Reduce, at every member of the others (§6.9, §6.11). */
-    x.in_place = receives && sendbuf == MPI_IN_PLACE;
-    if (!x.in_place && (err = mmpi_coll_check_buffer(self, sendbuf, count, datatype, &x.send.dt)))
+    receives = kind != REDUCE || mmpi_coll_is_root(c, root);
+    /* MPI_IN_PLACE: at the root of Reduce, at every member of the others (§6.9, §6.11);
+     * intracommunicators only. */
+    x.in_place = !c->core->remote && receives && sendbuf == MPI_IN_PLACE;
+    if (!x.in_place && (kind != REDUCE || mmpi_coll_is_leaf(c, root)) &&
+        (err = mmpi_coll_check_buffer(self, sendbuf, count, datatype, &x.send.dt)))
         goto fn_fail;
     if (receives && (err = mmpi_coll_check_buffer(self, recvbuf, count, datatype, &x.recv.dt)))
         goto fn_fail;
-    if (receives && sendbuf == recvbuf && count > 0) {
+    if (receives && (kind != REDUCE || !c->core->remote) && sendbuf == recvbuf && count > 0) {
         err = MPI_ERR_BUFFER; /* aliased buffers (MPI-4.1 §2.3) */
         goto fn_fail;
     }
@@ -138,8 +142,12 @@ static int reduce_scatter(const void *sendbuf, void *recvbuf, int recvcount,
         total = (size_t)recvcount * (size_t)c->core->size;
         mine = recvcount;
     }
-    /* MPI_IN_PLACE: the input is the whole receive buffer (§6.10). */
-    x.in_place = sendbuf == MPI_IN_PLACE;
+    /* MPI_IN_PLACE: the input is the whole receive buffer (§6.10); intracommunicators only. */
+    x.in_place = !c->core->remote && sendbuf == MPI_IN_PLACE;
+    if (sendbuf == MPI_IN_PLACE && !x.in_place) {
+        err = MPI_ERR_BUFFER;
+        goto fn_fail;
+    }
     if (!x.in_place && total > 0 && x.send.dt->size > 0 && !sendbuf &&
         mmpi_handle_is_predefined(datatype)) {
         err = MPI_ERR_BUFFER;

@@ -6,13 +6,17 @@
 #include <stdlib.h>
 
 #include "coll/board.h"
+#include "comm/intercomm.h"
 #include "mmpi.h"
 #include "pt2pt/request.h"
 
 static int barrier(struct mmpi_rank *self, struct mmpi_comm *c)
 {
-    struct mmpi_comm_core *core = c->core;
-    struct mmpi_board_instance *inst = mmpi_board_arrive(core, c->coll_seq++, c->rank, NULL, NULL);
+    /* An intercommunicator's bridge joins both groups: nobody leaves before all members of
+     * both have arrived, which §6.3's "all of the other group" needs. */
+    struct mmpi_comm_core *core = mmpi_comm_board_core(c);
+    struct mmpi_board_instance *inst =
+        mmpi_board_arrive(core, c->coll_seq++, mmpi_comm_board_rank(c), NULL, NULL);
     int err = mmpi_board_wait_arrived(self, core, inst);
     mmpi_board_leave(core, inst);
     return err;
@@ -94,9 +98,9 @@ int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
         goto fn_fail;
     }
     struct ibarrier_state *s = mmpi_xmalloc(sizeof(*s));
-    s->core = c->core;
-    mmpi_comm_core_retain(c->core);
-    s->inst = mmpi_board_arrive(c->core, c->coll_seq++, c->rank, NULL, NULL);
+    s->core = mmpi_comm_board_core(c);
+    mmpi_comm_core_retain(s->core);
+    s->inst = mmpi_board_arrive(s->core, c->coll_seq++, mmpi_comm_board_rank(c), NULL, NULL);
     struct mmpi_request *req = mmpi_request_new(self, MMPI_REQ_OTHER);
     req->comm = comm;
     req->state = s;

@@ -11,6 +11,7 @@
  * never arrived makes everyone report MPI_ERR_PROC_FAILED (engine.c).
  */
 #include "coll/coll.h"
+#include "coll/inter.h"
 #include "datatype/datatype.h"
 #include "mmpi.h"
 #include "pt2pt/copy.h"
@@ -49,6 +50,6 @@ static const struct mmpi_coll_algo bcast_algo = {bcast_combine, bcast_read, NULL
 int mmpi_bcast(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll *x,
                MPI_Request *request)
 {
-    x->algo = &bcast_algo;
+    x->algo = c->core->remote ? &mmpi_inter_bcast_algo : &bcast_algo;
     return mmpi_coll_run(self, c, x, request);
 }

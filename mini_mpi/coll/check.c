@@ -14,10 +14,6 @@ int mmpi_coll_check_comm(const struct mmpi_comm *c)
 {
     if (!c)
         return MPI_ERR_COMM;
-    /* TODO: intercommunicator collectives (MPI-4.1 §6.2.2) once MPI_Intercomm_create exists;
-     * until then no communicator has a remote group. */
-    if (c->core->remote)
-        return MPI_ERR_COMM;
     /* Every operation on a revoked communicator fails (chapter "Process Fault Tolerance"). */
     if (__atomic_load_n(&c->core->revoked, __ATOMIC_ACQUIRE))
         return MPI_ERR_REVOKED;
@@ -26,7 +22,21 @@ int mmpi_coll_check_comm(const struct mmpi_comm *c)
 
 int mmpi_coll_check_root(const struct mmpi_comm *c, int root)
 {
-    return root >= 0 && root < c->core->size ? MPI_SUCCESS : MPI_ERR_ROOT;
+    /* §6.2.2: on an intercommunicator the root's group says MPI_ROOT (the root) or
+     * MPI_PROC_NULL, the other group names the root by its rank there. */
+    if (c->core->remote && (root == MPI_ROOT || root == MPI_PROC_NULL))
+        return MPI_SUCCESS;
+    return root >= 0 && root < mmpi_comm_remote_size(c) ? MPI_SUCCESS : MPI_ERR_ROOT;
+}
+
+bool mmpi_coll_is_root(const struct mmpi_comm *c, int root)
+{
+    return c->core->remote ? root == MPI_ROOT : c->rank == root;
+}
+
+bool mmpi_coll_is_leaf(const struct mmpi_comm *c, int root)
+{
+    return !c->core->remote || root >= 0;
 }
 
 static int check_address(const void *buf, bool has_data, MPI_Datatype h)

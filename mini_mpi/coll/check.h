@@ -16,10 +16,16 @@ struct mmpi_datatype;
 struct mmpi_op;
 struct mmpi_rank;
 
-/* A live intracommunicator that is not revoked: MPI_ERR_COMM or MPI_ERR_REVOKED otherwise. */
+/* A live communicator that is not revoked: MPI_ERR_COMM or MPI_ERR_REVOKED otherwise. */
 int mmpi_coll_check_comm(const struct mmpi_comm *c);
-/* 0 <= root < size, else MPI_ERR_ROOT. */
+/* 0 <= root < size, else MPI_ERR_ROOT; on an intercommunicator also MPI_ROOT and
+ * MPI_PROC_NULL, and the size is the remote group's (§6.2.2). */
 int mmpi_coll_check_root(const struct mmpi_comm *c, int root);
+/* Whether the calling member is a rooted collective's root (MPI_ROOT on an intercomm). */
+bool mmpi_coll_is_root(const struct mmpi_comm *c, int root);
+/* Whether it is one of the members the root sends to or receives from: every member of an
+ * intracommunicator, the other group's members (root >= 0) of an intercommunicator. */
+bool mmpi_coll_is_leaf(const struct mmpi_comm *c, int root);
 /* Count and type of data: count >= 0 (MPI_ERR_COUNT), a committed datatype (MPI_ERR_TYPE,
  * *dt set on success). */
 int mmpi_coll_check_data(struct mmpi_rank *self, int count, MPI_Datatype h,

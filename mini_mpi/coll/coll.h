@@ -29,8 +29,8 @@
  * read nothing and report MPI_ERR_REVOKED. The combine step never touches a deposit once the
  * communicator is revoked.
  *
- * Intercommunicators do not exist yet (core->remote is always NULL): the entry points refuse
- * them; intercommunicator forms will add a second board side (the remote group) here.
+ * Intercommunicators run their own algorithms (coll/inter.h) on the bridge board over both
+ * groups (comm/intercomm.h); rank and size of a part are then bridge rank and size.
  */
 #ifndef MMPI_COLL_COLL_H
 #define MMPI_COLL_COLL_H
@@ -127,7 +127,8 @@ struct mmpi_coll {
     bool wait;                      /* must wait for every departure before returning */
     void *tmp;                      /* output kept aside until finish (malloc'ed) */
     size_t *tmp_off;                /* its piece offsets (alltoall in place), malloc'ed */
-    const struct mmpi_datatype **owned_dts; /* w forms: resolved type arrays (2 * size) */
+    const struct mmpi_datatype **owned_dts; /* w forms: resolved type arrays (ndts) */
+    int ndts;                       /* w forms: send then receive types, 2 * remote size */
 };
 
 /* Runs member x's part on c. request NULL: blocking, returns the collective's error class.

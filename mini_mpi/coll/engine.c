@@ -27,6 +27,7 @@
 #include <stdlib.h>
 
 #include "coll/coll.h"
+#include "comm/intercomm.h"
 #include "datatype/datatype.h"
 #include "mmpi.h"
 #include "op/op.h"
@@ -271,7 +272,7 @@ static void release_types(struct mmpi_coll *x)
     mmpi_datatype_release(x->send.dt);
     mmpi_datatype_release(x->recv.dt);
     if (x->owned_dts)
-        for (int i = 0; i < 2 * x->size; i++)
+        for (int i = 0; i < x->ndts; i++)
             mmpi_datatype_release(x->owned_dts[i]);
 }
 
@@ -297,7 +298,7 @@ static int start_nonblocking(struct mmpi_rank *self, struct mmpi_comm *c, struct
     mmpi_datatype_retain(h->send.dt);
     mmpi_datatype_retain(h->recv.dt);
     if (h->owned_dts)
-        for (int i = 0; i < 2 * h->size; i++)
+        for (int i = 0; i < h->ndts; i++)
             mmpi_datatype_retain(h->owned_dts[i]);
     mmpi_op_retain((struct mmpi_op *)h->op);
 
@@ -313,7 +314,7 @@ static int start_nonblocking(struct mmpi_rank *self, struct mmpi_comm *c, struct
         mmpi_request_release(req);
         return MPI_ERR_NO_MEM;
     }
-    h->inst = mmpi_board_arrive(c->core, c->coll_seq++, c->rank, h, combine);
+    h->inst = mmpi_board_arrive(h->core, c->coll_seq++, h->rank, h, combine);
     *request = req->handle;
     return MPI_SUCCESS;
 }
@@ -322,9 +323,9 @@ int mmpi_coll_run(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll 
                   MPI_Request *request)
 {
     x->self = self;
-    x->core = c->core;
-    x->rank = c->rank;
-    x->size = c->core->size;
+    x->core = mmpi_comm_board_core(c); /* an intercommunicator's bridge (coll/inter.h) */
+    x->rank = mmpi_comm_board_rank(c);
+    x->size = x->core->size;
     x->step = STEP_ARRIVAL;
     x->err = MPI_SUCCESS;
     x->wait = false;
@@ -337,7 +338,7 @@ int mmpi_coll_run(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll 
         free(x->owned_dts);
         return err;
     }
-    x->inst = mmpi_board_arrive(c->core, c->coll_seq++, c->rank, x, combine);
+    x->inst = mmpi_board_arrive(x->core, c->coll_seq++, x->rank, x, combine);
     advance(x, true);
     free(x->owned_dts);
     x->owned_dts = NULL;

@@ -14,6 +14,7 @@
  * makes everyone report MPI_ERR_PROC_FAILED (engine.c).
  */
 #include "coll/coll.h"
+#include "coll/inter.h"
 #include "datatype/datatype.h"
 #include "mmpi.h"
 #include "pt2pt/copy.h"
@@ -105,7 +106,7 @@ static void own_piece_as_block(struct mmpi_comm *c, struct mmpi_coll *x)
 int mmpi_gather(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll *x,
                 MPI_Request *request)
 {
-    x->algo = &gather_algo;
+    x->algo = c->core->remote ? &mmpi_inter_gather_algo : &gather_algo;
     if (x->in_place)
         own_piece_as_block(c, x);
     return mmpi_coll_run(self, c, x, request);
@@ -114,7 +115,7 @@ int mmpi_gather(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll *x
 int mmpi_allgather(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll *x,
                    MPI_Request *request)
 {
-    x->algo = &allgather_algo;
+    x->algo = c->core->remote ? &mmpi_inter_allgather_algo : &allgather_algo;
     if (x->in_place)
         own_piece_as_block(c, x);
     return mmpi_coll_run(self, c, x, request);

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 
 #include "coll/coll.h"
+#include "coll/inter.h"
 #include "datatype/datatype.h"
 #include "mmpi.h"
 #include "pt2pt/copy.h"
@@ -109,13 +110,13 @@ static const struct mmpi_coll_algo allreduce_algo = {reduce_combine, allreduce_r
 int mmpi_reduce(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll *x,
                 MPI_Request *request)
 {
-    x->algo = &reduce_algo;
+    x->algo = c->core->remote ? &mmpi_inter_reduce_algo : &reduce_algo;
     return mmpi_coll_run(self, c, x, request);
 }
 
 int mmpi_allreduce(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll *x,
                    MPI_Request *request)
 {
-    x->algo = &allreduce_algo;
+    x->algo = c->core->remote ? &mmpi_inter_allreduce_algo : &allreduce_algo;
     return mmpi_coll_run(self, c, x, request);
 }

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "coll/coll.h"
+#include "coll/inter.h"
 #include "datatype/datatype.h"
 #include "mmpi.h"
 #include "pt2pt/copy.h"
@@ -70,6 +71,6 @@ static const struct mmpi_coll_algo reduce_scatter_algo = {
 int mmpi_reduce_scatter(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll *x,
                         MPI_Request *request)
 {
-    x->algo = &reduce_scatter_algo;
+    x->algo = c->core->remote ? &mmpi_inter_reduce_scatter_algo : &reduce_scatter_algo;
     return mmpi_coll_run(self, c, x, request);
 }

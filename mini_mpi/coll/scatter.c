@@ -11,6 +11,7 @@
  * On process failure: as Bcast (bcast.c).
  */
 #include "coll/coll.h"
+#include "coll/inter.h"
 #include "datatype/datatype.h"
 #include "mmpi.h"
 #include "pt2pt/copy.h"
@@ -65,6 +66,6 @@ static const struct mmpi_coll_algo scatter_algo = {scatter_combine, scatter_read
 int mmpi_scatter(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll *x,
                  MPI_Request *request)
 {
-    x->algo = &scatter_algo;
+    x->algo = c->core->remote ? &mmpi_inter_scatter_algo : &scatter_algo;
     return mmpi_coll_run(self, c, x, request);
 }

@@ -8,6 +8,7 @@
 
 #include "mmpi.h"
 #include "coll/board.h"
+#include "comm/intercomm.h"
 #include "pt2pt/match.h"
 
 static uint64_t next_context_id = 1; /* atomic; 64-bit, never wraps in practice */
@@ -39,13 +40,23 @@ struct mmpi_comm_core *mmpi_comm_core_new(int size, int *world_ranks)
     return core;
 }
 
+void mmpi_comm_core_destroy(struct mmpi_comm_core *core)
+{
+    for (int ctx = 0; ctx < MMPI_NCTX; ctx++)
+        mmpi_mbox_array_free(core->mbox[ctx], core->size);
+    mmpi_board_free(core->board);
+    free(core->world_ranks);
+    free(core);
+}
+
 void mmpi_comm_core_release(struct mmpi_comm_core *core)
 {
     if (core && __atomic_sub_fetch(&core->refcount, 1, __ATOMIC_ACQ_REL) == 0) {
-        for (int ctx = 0; ctx < MMPI_NCTX; ctx++)
-            mmpi_mbox_array_free(core->mbox[ctx], core->size);
-        mmpi_board_free(core->board);
-        free(core->world_ranks);
-        free(core);
+        if (core->bridge) /* an intercommunicator side: its bridge frees both sides */
+            mmpi_comm_core_release(core->bridge);
+        else if (core->remote) /* an intercommunicator's bridge */
+            mmpi_intercomm_destroy(core);
+        else
+            mmpi_comm_core_destroy(core);
     }
 }

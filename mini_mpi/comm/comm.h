@@ -30,6 +30,9 @@ struct mmpi_comm_core {
     int *world_ranks;          /* immutable: comm rank -> world rank */
     struct mmpi_mbox *mbox[MMPI_NCTX]; /* immutable arrays: one mailbox per member and context */
     struct mmpi_comm_core *remote; /* immutable: the other group's core (intercomm), or NULL */
+    struct mmpi_comm_core *bridge; /* immutable: intercomm: the core over both groups whose
+                                    * board runs its collectives and which owns both sides
+                                    * (comm/intercomm.h); NULL otherwise */
     struct mmpi_board *board;  /* immutable: collective rendezvous (coll/board.h) */
     bool revoked;              /* set once (atomic), never cleared */
     int refcount;              /* atomic: member handles and pending requests using the core */
@@ -83,5 +86,7 @@ void mmpi_comm_describe(struct mmpi_rank *owner, const struct mmpi_comm_core *co
 /* Creates a core for `size` ranks; world_ranks is taken over (freed with the core). */
 struct mmpi_comm_core *mmpi_comm_core_new(int size, int *world_ranks);
 void mmpi_comm_core_release(struct mmpi_comm_core *core);
+/* Frees a core whose last reference is gone (the release path; intercomm.c for bridges). */
+void mmpi_comm_core_destroy(struct mmpi_comm_core *core);
 
 #endif

@@ -20,6 +20,7 @@
 #include "coll/board.h"
 #include "comm/info.h"
 #include "group/group.h"
+#include "comm/intercomm.h"
 
 /* Per-member outcome of a combine step. */
 struct member_result {
@@ -103,6 +104,8 @@ void mmpi_comm_dup_combine(struct mmpi_board_instance *inst, struct mmpi_comm_co
 
 int mmpi_comm_dup(struct mmpi_rank *self, struct mmpi_comm *parent, struct mmpi_comm **out)
 {
+    if (parent->core->remote)
+        return mmpi_intercomm_dup(self, parent, out);
     return finish_create(self, parent, mmpi_comm_dup_combine, NULL, out);
 }
 
@@ -155,6 +158,8 @@ static void split_combine(struct mmpi_board_instance *inst, struct mmpi_comm_cor
 int mmpi_comm_split(struct mmpi_rank *self, struct mmpi_comm *parent, int color, int key,
                     struct mmpi_comm **out)
 {
+    if (parent->core->remote)
+        return mmpi_intercomm_split(self, parent, color, key, out);
     struct split_arg arg = {color, key, parent->rank};
     return finish_create(self, parent, split_combine, &arg, out);
 }

@@ -9,6 +9,7 @@
 #include "attr/attr.h"
 #include "comm/create.h"
 #include "comm/info.h"
+#include "comm/intercomm.h"
 
 MMPI_PROFILED(Comm_dup)
 int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
@@ -103,7 +104,9 @@ int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
         return mmpi_err_raise_comm(self, a ? a : b, !result ? MPI_ERR_ARG : MPI_ERR_COMM,
                                    MMPI_CALL_Comm_compare);
     const struct mmpi_comm_core *x = a->core, *y = b->core;
-    if (x == y) {
+    if (x->remote && y->remote) {
+        *result = mmpi_intercomm_compare(x, y);
+    } else if (x == y) {
         *result = MPI_IDENT;
     } else if (x->size != y->size || !x->remote != !y->remote) {
         *result = MPI_UNEQUAL;

@@ -295,5 +295,6 @@ MMPI_API(int, Info_free, (MPI_Info * info));
 #include "mini_mpi/ulfm.h"
 #include "mini_mpi/attr.h"
 #include "mini_mpi/comm_create.h"
+#include "mini_mpi/intercomm.h"
 
 #endif /* MINI_MPI_MPI_H */

@@ -11,6 +11,7 @@
 
 #include "coll/board.h"
 #include "pt2pt/request.h"
+#include "ulfm/inter.h"
 #include "ulfm/ulfm.h"
 
 
@@ -99,10 +100,12 @@ int PMPIX_Comm_agree(MPI_Comm comm, int *flag)
     struct mmpi_rank *self = mmpi_enter(MMPIX_CALL_Comm_agree);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
     int err = !c ? MPI_ERR_COMM : !flag ? MPI_ERR_ARG : MPI_SUCCESS;
-    if (err == MPI_SUCCESS && c->core->remote)
-        err = MPI_ERR_COMM; /* intercommunicator agreement: not built yet */
+    if (err == MPI_SUCCESS && c->core->remote) /* ulfm/inter_agree.c */
+        err = mmpi_inter_agree(self, c, flag, NULL);
     if (err != MPI_SUCCESS)
         return mmpi_err_raise_comm(self, c, err, MMPIX_CALL_Comm_agree);
+    if (c->core->remote)
+        return MPI_SUCCESS;
     struct agree_state *s = agree_start(c, flag);
     /* Agreement is combined over the deposits of the members, so it only reads memory that
      * lives in each participant's state: the combine step copies what it needs. */
@@ -137,9 +140,11 @@ int PMPIX_Comm_iagree(MPI_Comm comm, int *flag, MPI_Request *request)
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
     int err = !c ? MPI_ERR_COMM : (!flag || !request) ? MPI_ERR_ARG : MPI_SUCCESS;
     if (err == MPI_SUCCESS && c->core->remote)
-        err = MPI_ERR_COMM;
+        err = mmpi_inter_agree(self, c, flag, request);
     if (err != MPI_SUCCESS)
         return mmpi_err_raise_comm(self, c, err, MMPIX_CALL_Comm_iagree);
+    if (c->core->remote)
+        return MPI_SUCCESS;
     /* The flag is read now and written only at completion (§17.3.3). */
     struct mmpi_request *req = mmpi_request_new(self, MMPI_REQ_OTHER);
     req->comm = comm;

@@ -23,6 +23,8 @@ int PMPIX_Comm_revoke(MPI_Comm comm)
     __atomic_store_n(&core->revoked, true, __ATOMIC_SEQ_CST);
     if (core->remote)
         __atomic_store_n(&core->remote->revoked, true, __ATOMIC_SEQ_CST);
+    if (core->bridge) /* the intercommunicator's collective board (comm/intercomm.h) */
+        __atomic_store_n(&core->bridge->revoked, true, __ATOMIC_SEQ_CST);
     wake_group(self->world, core);
     if (core->remote)
         wake_group(self->world, core->remote);

@@ -11,6 +11,7 @@
 #include "coll/board.h"
 #include "comm/create.h"
 #include "pt2pt/request.h"
+#include "ulfm/inter.h"
 #include "ulfm/ulfm.h"
 
 
@@ -78,10 +79,12 @@ int PMPIX_Comm_shrink(MPI_Comm comm, MPI_Comm *newcomm)
     struct mmpi_rank *self = mmpi_enter(MMPIX_CALL_Comm_shrink);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
     int err = !c ? MPI_ERR_COMM : !newcomm ? MPI_ERR_ARG : MPI_SUCCESS;
-    if (err == MPI_SUCCESS && c->core->remote)
-        err = MPI_ERR_COMM; /* intercommunicator shrink: not built yet */
+    if (err == MPI_SUCCESS && c->core->remote) /* ulfm/inter_shrink.c */
+        err = mmpi_inter_shrink(self, c, newcomm, NULL);
     if (err != MPI_SUCCESS)
         return mmpi_err_raise_comm(self, c, err, MMPIX_CALL_Comm_shrink);
+    if (c->core->remote)
+        return MPI_SUCCESS;
     struct shrink_state *s = shrink_start(c, newcomm);
     mmpi_board_wait_settled(self, c->core, s->inst, shrink_combine);
     err = shrink_finish(self, c, s);
@@ -116,9 +119,11 @@ int PMPIX_Comm_ishrink(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
     int err = !c ? MPI_ERR_COMM : (!newcomm || !request) ? MPI_ERR_ARG : MPI_SUCCESS;
     if (err == MPI_SUCCESS && c->core->remote)
-        err = MPI_ERR_COMM;
+        err = mmpi_inter_shrink(self, c, newcomm, request);
     if (err != MPI_SUCCESS)
         return mmpi_err_raise_comm(self, c, err, MMPIX_CALL_Comm_ishrink);
+    if (c->core->remote)
+        return MPI_SUCCESS;
     struct mmpi_request *req = mmpi_request_new(self, MMPI_REQ_OTHER);
     req->comm = comm;
     req->state = shrink_start(c, newcomm);
