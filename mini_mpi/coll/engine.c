@@ -90,7 +90,7 @@ void mmpi_coll_piece(const struct mmpi_coll_vec *v, int j, char **buf, size_t *c
                      const struct mmpi_datatype **dt)
 {
     if (v->byte_displs) {
-        *buf = v->buf + v->displs[j];
+        *buf = v->buf + (v->adispls ? v->adispls[j] : v->displs[j]);
         *count = (size_t)v->counts[j];
         *dt = v->dts[j];
     } else if (v->counts) {
@@ -256,12 +256,17 @@ static bool coll_poll(struct mmpi_request *req)
     return true;
 }
 
+static int owned_count(const struct mmpi_coll *x)
+{
+    return x->nowned_dts ? x->nowned_dts : 2 * x->size;
+}
+
 static void release_types(struct mmpi_coll *x)
 {
     mmpi_datatype_release(x->send.dt);
     mmpi_datatype_release(x->recv.dt);
     if (x->owned_dts)
-        for (int i = 0; i < 2 * x->size; i++)
+        for (int i = 0; i < owned_count(x); i++)
             mmpi_datatype_release(x->owned_dts[i]);
 }
 
@@ -287,7 +292,7 @@ static int start_nonblocking(struct mmpi_rank *self, struct mmpi_comm *c, struct
     mmpi_datatype_retain(h->send.dt);
     mmpi_datatype_retain(h->recv.dt);
     if (h->owned_dts)
-        for (int i = 0; i < 2 * h->size; i++)
+        for (int i = 0; i < owned_count(h); i++)
             mmpi_datatype_retain(h->owned_dts[i]);
     mmpi_op_retain((struct mmpi_op *)h->op);
 

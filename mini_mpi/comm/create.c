@@ -9,17 +9,12 @@
 #include <string.h>
 
 #include "coll/board.h"
-
-/* Per-member outcome of a combine step. */
-struct member_result {
-    struct mmpi_comm_core *core; /* NULL: not a member (MPI_UNDEFINED) */
-    int rank;
-};
+#include "topo/topo.h"
 
 struct mmpi_comm *mmpi_comm_handle_object(struct mmpi_comm *parent, struct mmpi_comm_core *core,
                                           int rank)
 {
-    struct member_result r = {core, rank};
+    struct mmpi_comm_member r = {core, rank};
     struct mmpi_comm *c = mmpi_xcalloc(1, sizeof(*c));
     c->core = r.core;
     c->rank = r.rank;
@@ -31,16 +26,19 @@ struct mmpi_comm *mmpi_comm_handle_object(struct mmpi_comm *parent, struct mmpi_
     return c;
 }
 
-static int finish_create(struct mmpi_rank *self, struct mmpi_comm *parent, mmpi_board_combine_fn *combine,
-                         const void *deposit, struct mmpi_comm **out)
+int mmpi_comm_create_on_board(struct mmpi_rank *self, struct mmpi_comm *parent,
+                              mmpi_board_combine_fn *combine, const void *deposit,
+                              struct mmpi_comm **out)
 {
     struct mmpi_comm_core *pc = parent->core;
     struct mmpi_board_instance *inst =
         mmpi_board_arrive(pc, parent->coll_seq++, parent->rank, deposit, combine);
     int err = mmpi_board_wait_arrived(self, pc, inst);
     *out = NULL;
+    if (err == MPI_SUCCESS && !inst->result)
+        err = MPI_ERR_REVOKED; /* a combine that saw the revoke builds nothing */
     if (err == MPI_SUCCESS) {
-        struct member_result r = ((struct member_result *)inst->result)[parent->rank];
+        struct mmpi_comm_member r = ((struct mmpi_comm_member *)inst->result)[parent->rank];
         if (r.core)
             *out = mmpi_comm_handle_object(parent, r.core, r.rank);
     }
@@ -54,15 +52,16 @@ static void dup_combine(struct mmpi_board_instance *inst, struct mmpi_comm_core 
     memcpy(ranks, pc->world_ranks, (size_t)pc->size * sizeof(int));
     struct mmpi_comm_core *core = mmpi_comm_core_new(pc->size, ranks);
     core->refcount = pc->size;
-    struct member_result *res = mmpi_xcalloc((size_t)pc->size, sizeof(*res));
+    core->topo = mmpi_topo_retain(pc->topo); /* a dup keeps the topology (MPI-4.1 §8.4) */
+    struct mmpi_comm_member *res = mmpi_xcalloc((size_t)pc->size, sizeof(*res));
     for (int i = 0; i < pc->size; i++)
-        res[i] = (struct member_result){core, i};
+        res[i] = (struct mmpi_comm_member){core, i};
     inst->result = res;
 }
 
 int mmpi_comm_dup(struct mmpi_rank *self, struct mmpi_comm *parent, struct mmpi_comm **out)
 {
-    return finish_create(self, parent, dup_combine, NULL, out);
+    return mmpi_comm_create_on_board(self, parent, dup_combine, NULL, out);
 }
 
 struct split_arg {
@@ -88,7 +87,7 @@ static void split_combine(struct mmpi_board_instance *inst, struct mmpi_comm_cor
         args[i].rank = i;
     }
     qsort(args, (size_t)n, sizeof(*args), split_order);
-    struct member_result *res = mmpi_xcalloc((size_t)n, sizeof(*res));
+    struct mmpi_comm_member *res = mmpi_xcalloc((size_t)n, sizeof(*res));
     for (int first = 0; first < n;) {
         int last = first;
         while (last < n && args[last].color == args[first].color)
@@ -101,7 +100,7 @@ static void split_combine(struct mmpi_board_instance *inst, struct mmpi_comm_cor
             struct mmpi_comm_core *core = mmpi_comm_core_new(size, ranks);
             core->refcount = size;
             for (int j = 0; j < size; j++)
-                res[args[first + j].rank] = (struct member_result){core, j};
+                res[args[first + j].rank] = (struct mmpi_comm_member){core, j};
         }
         first = last;
     }
@@ -113,7 +112,7 @@ int mmpi_comm_split(struct mmpi_rank *self, struct mmpi_comm *parent, int color,
                     struct mmpi_comm **out)
 {
     struct split_arg arg = {color, key, parent->rank};
-    return finish_create(self, parent, split_combine, &arg, out);
+    return mmpi_comm_create_on_board(self, parent, split_combine, &arg, out);
 }
 
 int mmpi_comm_register(struct mmpi_rank *self, struct mmpi_comm *c, MPI_Comm *handle)

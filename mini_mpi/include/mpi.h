@@ -293,5 +293,6 @@ MMPI_API(int, Info_free, (MPI_Info * info));
 #include "mini_mpi/coll.h"
 #include "mini_mpi/group.h"
 #include "mini_mpi/ulfm.h"
+#include "mini_mpi/topo.h"
 
 #endif /* MINI_MPI_MPI_H */
