@@ -12,6 +12,7 @@
 #include "mtest.h"
 
 static int rank, size;
+static char stage[64]; /* named in failure reports */
 
 enum { CART, GRAPH };
 
@@ -55,6 +56,7 @@ static void check_all(MPI_Comm comm, int kind, int indeg, const int *in, int out
     MPI_Aint adispls[MAXN], asdispls[MAXN];
     MPI_Datatype types[MAXN], stypes[MAXN], pair;
     MPI_Request req;
+    int errors_before = mtest_errors;
     MPI_Type_contiguous(2, MPI_INT, &pair);
     MPI_Type_commit(&pair);
     for (int nb = 0; nb < 2; nb++) {
@@ -163,6 +165,8 @@ static void check_all(MPI_Comm comm, int kind, int indeg, const int *in, int out
                 CHECK(rbuf[(indeg - 1 - j) * 3 + e] == expected(kind, in, j, e));
     }
     MPI_Type_free(&pair);
+    if (mtest_errors > errors_before)
+        fprintf(stderr, "rank %d: errors in %s\n", rank, stage);
 }
 
 /* A Cartesian grid: its neighbourhoods come from coordinates computed here. */
@@ -170,6 +174,9 @@ static void cart(int ndims, const int *dims, const int *periods)
 {
     MPI_Comm comm;
     int n = 1;
+    snprintf(stage, sizeof(stage), "cart ndims %d dims %d,%d,%d periods %d,%d,%d", ndims,
+             dims[0], ndims > 1 ? dims[1] : 0, ndims > 2 ? dims[2] : 0, periods[0],
+             ndims > 1 ? periods[1] : 0, ndims > 2 ? periods[2] : 0);
     for (int d = 0; d < ndims; d++)
         n *= dims[d];
     CHECK(MPI_Cart_create(MPI_COMM_WORLD, ndims, dims, periods, 0, &comm) == MPI_SUCCESS);
@@ -230,6 +237,7 @@ static void graph(void)
         index[r] = ne;
     }
     MPI_Comm comm;
+    snprintf(stage, sizeof(stage), "graph");
     CHECK(MPI_Graph_create(MPI_COMM_WORLD, size, index, edges, 0, &comm) == MPI_SUCCESS);
     MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
     int first = rank ? index[rank - 1] : 0, deg = index[rank] - first, count;
@@ -250,6 +258,7 @@ static void dist_adjacent(void)
                  (rank + size - 1) % size};
     int w_in[4] = {1, 2, 3, 4}, w_out[4] = {5, 6, 7, 8};
     MPI_Comm comm;
+    snprintf(stage, sizeof(stage), "dist graph adjacent");
     CHECK(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 4, in, w_in, 4, out, w_out,
                                          MPI_INFO_NULL, 1, &comm) == MPI_SUCCESS);
     MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
@@ -280,6 +289,7 @@ static void dist_general(void)
             dsts[n++] = (r + 1) % size;
         }
     MPI_Comm comm;
+    snprintf(stage, sizeof(stage), "dist graph general");
     CHECK(MPI_Dist_graph_create(MPI_COMM_WORLD, n, srcs, degs, dsts, MPI_UNWEIGHTED,
                                 MPI_INFO_NULL, 0, &comm) == MPI_SUCCESS);
     MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
