@@ -17,7 +17,9 @@
  * On process failure: as every engine collective (engine.c): a member that never arrived
  * makes every member report MPI_ERR_PROC_FAILED, in finite time, whether or not it is a
  * neighbour (the standard lets any member of a collective report the failure); a revoke
- * gives MPI_ERR_REVOKED.
+ * gives MPI_ERR_REVOKED. A member whose source died after arriving reports
+ * MPI_ERR_PROC_FAILED (check_sources), so survivors may disagree: neighbours of the dead
+ * fail, the others succeed, which the chapter allows.
  */
 #include <stdlib.h>
 
@@ -25,6 +27,7 @@
 #include "datatype/datatype.h"
 #include "pt2pt/copy.h"
 #include "topo/topo.h"
+#include "ulfm/ulfm.h"
 
 static const struct mmpi_coll_algo gather_algo, alltoall_algo;
 
@@ -54,7 +57,8 @@ static void neighbor_combine(const struct mmpi_coll *me, struct mmpi_board_insta
     }
     if (total + 2 * nedges * sizeof(size_t) > mmpi_coll_snapshot_max(me))
         return;
-    struct mmpi_coll_result *res = mmpi_coll_result_new(MMPI_COLL_SNAPSHOT, 2 * nedges, total);
+    struct mmpi_coll_result *res =
+        mmpi_coll_result_new(MMPI_COLL_SNAPSHOT, 2 * nedges, total + (size_t)t->size);
     if (!res)
         return;
     size_t pos = 0;
@@ -77,7 +81,38 @@ static void neighbor_combine(const struct mmpi_coll *me, struct mmpi_board_insta
             pos += res->off[2 * e + 1];
         }
     }
+    /* After the copies: a member alive now was alive while its buffers were read. */
+    unsigned char *dead = res->data + total;
+    for (int r = 0; r < t->size; r++)
+        dead[r] = mmpi_rank_is_failed(mmpi_world->ranks[me->core->world_ranks[r]]);
     inst->result = res;
+}
+
+/* A source that failed after arriving may have had its buffers overwritten (a dead rank's
+ * stack is unwound) before the data was copied, so such a copy is not trusted and the member
+ * reports MPI_ERR_PROC_FAILED. The death is recorded before the rank unwinds
+ * (runtime/ranks_as_threads.c), so a source found alive after the copy was alive during it:
+ * the snapshot records that at its copy (the last size bytes of the result), a direct copy
+ * checks after copying. */
+static int check_sources(struct mmpi_coll *x, const struct mmpi_coll_result *res)
+{
+    const struct mmpi_topo *t = topo_of(x);
+    struct mmpi_world *w = x->self->world;
+    const unsigned char *dead = res ? res->data + res->bytes - (size_t)t->size : NULL;
+    int err = MPI_SUCCESS;
+    if (__atomic_load_n(&w->nfailed, __ATOMIC_ACQUIRE) == 0)
+        return MPI_SUCCESS;
+    for (int j = t->in_off[x->rank]; j < t->in_off[x->rank + 1]; j++) {
+        int src = t->in[j];
+        if (src == MPI_PROC_NULL)
+            continue;
+        int world = x->core->world_ranks[src];
+        if (dead ? dead[src] : mmpi_rank_is_failed(w->ranks[world])) {
+            mmpi_ulfm_notice(x->self, world);
+            err = MPI_ERR_PROC_FAILED;
+        }
+    }
+    return err;
 }
 
 static int neighbor_read(struct mmpi_coll *x, const struct mmpi_board_instance *inst,
@@ -108,7 +143,7 @@ static int neighbor_read(struct mmpi_coll *x, const struct mmpi_board_instance *
         if (err == MPI_SUCCESS)
             err = e;
     }
-    return err;
+    return err != MPI_SUCCESS ? err : check_sources(x, res);
 }
 
 static const struct mmpi_coll_algo gather_algo = {neighbor_combine, neighbor_read, NULL};

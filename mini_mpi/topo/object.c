@@ -7,6 +7,11 @@
 
 #include "topo/topo.h"
 
+/* The addresses MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY stand for: never read or written. */
+static int unweighted_mark, weights_empty_mark;
+int *const MPI_UNWEIGHTED = &unweighted_mark;
+int *const MPI_WEIGHTS_EMPTY = &weights_empty_mark;
+
 struct mmpi_topo *mmpi_topo_new(int kind, int size)
 {
     struct mmpi_topo *t = mmpi_xcalloc(1, sizeof(*t));
