@@ -89,7 +89,7 @@ static int neighbor(struct side snd, struct side rcv, MPI_Comm comm, enum form f
     }
     in = mmpi_topo_indegree(t, c->rank);
     out = mmpi_topo_outdegree(t, c->rank);
-    if (form == ALLTOALLW) {
+    if (form == ALLTOALLW && in + out > 0) {
         /* Resolved types, send then receive; released by the engine (nonblocking). */
         x.nowned_dts = in + out;
         x.owned_dts = mmpi_xcalloc((size_t)(in + out) + 1, sizeof(*x.owned_dts));

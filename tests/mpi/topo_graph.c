@@ -101,6 +101,18 @@ static void adjacent(void)
     int one = rank * 2, got = -1;
     CHECK(MPI_Neighbor_allgather(&one, 1, MPI_INT, &got, 1, MPI_INT, comm) == MPI_SUCCESS);
     CHECK(got == (rank == 0 ? 0 : -1));
+    /* Members without neighbours may pass NULL arrays (here in the nonblocking w form). */
+    int cnt[1] = {1};
+    MPI_Aint dsp[1] = {0};
+    MPI_Datatype ty[1] = {MPI_INT};
+    MPI_Request req;
+    one = 5;
+    got = -1;
+    CHECK(MPI_Ineighbor_alltoallw(&one, deg ? cnt : NULL, deg ? dsp : NULL, deg ? ty : NULL,
+                                  &got, deg ? cnt : NULL, deg ? dsp : NULL, deg ? ty : NULL,
+                                  comm, &req) == MPI_SUCCESS);
+    CHECK(MPI_Wait(&req, MPI_STATUS_IGNORE) == MPI_SUCCESS);
+    CHECK(got == (rank == 0 ? 5 : -1));
     MPI_Comm_free(&comm);
 }
 
