@@ -80,6 +80,8 @@ struct mmpi_coll_vec {
     bool byte_displs;                      /* w form: displs in bytes, types per piece */
     const struct mmpi_datatype *dt;        /* regular and v forms */
     const struct mmpi_datatype *const *dts; /* w form */
+    const MPI_Aint *adispls;               /* w form with MPI_Aint byte displacements
+                                            * (neighbourhood alltoallw), instead of displs */
 };
 
 /* Piece j of v: its address, element count and type. */
@@ -128,7 +130,8 @@ struct mmpi_coll {
     void *tmp;                      /* output kept aside until finish (malloc'ed) */
     size_t *tmp_off;                /* its piece offsets (alltoall in place), malloc'ed */
     const struct mmpi_datatype **owned_dts; /* w forms: resolved type arrays (ndts) */
-    int ndts;                       /* w forms: send then receive types, 2 * remote size */
+    int ndts;                       /* w forms: entries of owned_dts (send then receive types: 2 * remote
+                                     * size, or a neighbourhood's in + out degree) */
 };
 
 /* Runs member x's part on c. request NULL: blocking, returns the collective's error class.

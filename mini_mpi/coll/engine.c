@@ -91,7 +91,7 @@ void mmpi_coll_piece(const struct mmpi_coll_vec *v, int j, char **buf, size_t *c
                      const struct mmpi_datatype **dt)
 {
     if (v->byte_displs) {
-        *buf = v->buf + v->displs[j];
+        *buf = v->buf + (v->adispls ? v->adispls[j] : v->displs[j]);
         *count = (size_t)v->counts[j];
         *dt = v->dts[j];
     } else if (v->counts) {

@@ -10,6 +10,7 @@
 #include "coll/board.h"
 #include "comm/intercomm.h"
 #include "pt2pt/match.h"
+#include "topo/topo.h"
 
 static uint64_t next_context_id = 1; /* atomic; 64-bit, never wraps in practice */
 
@@ -45,6 +46,7 @@ void mmpi_comm_core_destroy(struct mmpi_comm_core *core)
     for (int ctx = 0; ctx < MMPI_NCTX; ctx++)
         mmpi_mbox_array_free(core->mbox[ctx], core->size);
     mmpi_board_free(core->board);
+    mmpi_topo_release(core->topo);
     free(core->world_ranks);
     free(core);
 }

@@ -19,6 +19,7 @@ struct mmpi_errhandler;
 struct mmpi_info;
 struct mmpi_mbox;
 struct mmpi_rank;
+struct mmpi_topo;
 
 /* Matching contexts of a communicator: user point-to-point traffic, and the library's own
  * (collectives, ULFM), which must never match a user receive. */
@@ -36,6 +37,8 @@ struct mmpi_comm_core {
     struct mmpi_board *board;  /* immutable: collective rendezvous (coll/board.h) */
     bool revoked;              /* set once (atomic), never cleared */
     int refcount;              /* atomic: member handles and pending requests using the core */
+    struct mmpi_topo *topo;    /* immutable: process topology (topo/topo.h) or NULL; one
+                                * reference, dropped with the core */
 };
 
 struct mmpi_comm {

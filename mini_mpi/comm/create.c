@@ -21,12 +21,7 @@
 #include "comm/info.h"
 #include "group/group.h"
 #include "comm/intercomm.h"
-
-/* Per-member outcome of a combine step. */
-struct member_result {
-    struct mmpi_comm_core *core; /* NULL: not a member (MPI_UNDEFINED) */
-    int rank;
-};
+#include "topo/topo.h"
 
 struct mmpi_comm *mmpi_comm_handle_object_eh(struct mmpi_errhandler *eh,
                                              struct mmpi_comm_core *core, int rank)
@@ -68,15 +63,15 @@ int mmpi_comm_create_outcome(struct mmpi_rank *self, struct mmpi_comm_core *pc,
     }
     if (!inst->result)
         return MPI_ERR_REVOKED; /* the combine saw the revoke */
-    struct member_result r = ((struct member_result *)inst->result)[me];
+    struct mmpi_comm_member r = ((struct mmpi_comm_member *)inst->result)[me];
     *core = r.core;
     *rank = r.rank;
     return MPI_SUCCESS;
 }
 
-static int finish_create(struct mmpi_rank *self, struct mmpi_comm *parent,
-                         mmpi_board_combine_fn *combine, const void *deposit,
-                         struct mmpi_comm **out)
+int mmpi_comm_create_on_board(struct mmpi_rank *self, struct mmpi_comm *parent,
+                              mmpi_board_combine_fn *combine, const void *deposit,
+                              struct mmpi_comm **out)
 {
     struct mmpi_comm_core *pc = parent->core, *core;
     struct mmpi_board_instance *inst =
@@ -96,9 +91,10 @@ void mmpi_comm_dup_combine(struct mmpi_board_instance *inst, struct mmpi_comm_co
     memcpy(ranks, pc->world_ranks, (size_t)pc->size * sizeof(int));
     struct mmpi_comm_core *core = mmpi_comm_core_new(pc->size, ranks);
     core->refcount = pc->size;
-    struct member_result *res = mmpi_xcalloc((size_t)pc->size, sizeof(*res));
+    core->topo = mmpi_topo_retain(pc->topo); /* a dup keeps the topology (MPI-4.1 §8.4) */
+    struct mmpi_comm_member *res = mmpi_xcalloc((size_t)pc->size, sizeof(*res));
     for (int i = 0; i < pc->size; i++)
-        res[i] = (struct member_result){core, i};
+        res[i] = (struct mmpi_comm_member){core, i};
     inst->result = res;
 }
 
@@ -106,7 +102,7 @@ int mmpi_comm_dup(struct mmpi_rank *self, struct mmpi_comm *parent, struct mmpi_
 {
     if (parent->core->remote)
         return mmpi_intercomm_dup(self, parent, out);
-    return finish_create(self, parent, mmpi_comm_dup_combine, NULL, out);
+    return mmpi_comm_create_on_board(self, parent, mmpi_comm_dup_combine, NULL, out);
 }
 
 struct split_arg {
@@ -134,7 +130,7 @@ static void split_combine(struct mmpi_board_instance *inst, struct mmpi_comm_cor
         args[i].rank = i;
     }
     qsort(args, (size_t)n, sizeof(*args), split_order);
-    struct member_result *res = mmpi_xcalloc((size_t)n, sizeof(*res));
+    struct mmpi_comm_member *res = mmpi_xcalloc((size_t)n, sizeof(*res));
     for (int first = 0; first < n;) {
         int last = first;
         while (last < n && args[last].color == args[first].color)
@@ -147,7 +143,7 @@ static void split_combine(struct mmpi_board_instance *inst, struct mmpi_comm_cor
             struct mmpi_comm_core *core = mmpi_comm_core_new(size, ranks);
             core->refcount = size;
             for (int j = 0; j < size; j++)
-                res[args[first + j].rank] = (struct member_result){core, j};
+                res[args[first + j].rank] = (struct mmpi_comm_member){core, j};
         }
         first = last;
     }
@@ -161,7 +157,7 @@ int mmpi_comm_split(struct mmpi_rank *self, struct mmpi_comm *parent, int color,
     if (parent->core->remote)
         return mmpi_intercomm_split(self, parent, color, key, out);
     struct split_arg arg = {color, key, parent->rank};
-    return finish_create(self, parent, split_combine, &arg, out);
+    return mmpi_comm_create_on_board(self, parent, split_combine, &arg, out);
 }
 
 /* MPI_Comm_create: member i deposits its group. Members that pass the same group (same
@@ -173,7 +169,7 @@ static void create_combine(struct mmpi_board_instance *inst, struct mmpi_comm_co
     if (combine_revoked(pc))
         return;
     int n = pc->size, ncores = 0;
-    struct member_result *res = mmpi_xcalloc((size_t)n, sizeof(*res));
+    struct mmpi_comm_member *res = mmpi_xcalloc((size_t)n, sizeof(*res));
     struct mmpi_comm_core **cores = mmpi_xmalloc((size_t)n * sizeof(*cores));
     for (int i = 0; i < n; i++) {
         const struct mmpi_group *g = mmpi_board_deposit(inst, i);
@@ -192,7 +188,7 @@ static void create_combine(struct mmpi_board_instance *inst, struct mmpi_comm_co
             core->refcount = 0;
         }
         core->refcount++;
-        res[i] = (struct member_result){core, r};
+        res[i] = (struct mmpi_comm_member){core, r};
     }
     free(cores);
     inst->result = res;
@@ -201,7 +197,7 @@ static void create_combine(struct mmpi_board_instance *inst, struct mmpi_comm_co
 int mmpi_comm_create(struct mmpi_rank *self, struct mmpi_comm *parent,
                      const struct mmpi_group *group, struct mmpi_comm **out)
 {
-    return finish_create(self, parent, create_combine, group, out);
+    return mmpi_comm_create_on_board(self, parent, create_combine, group, out);
 }
 
 int mmpi_comm_sync(struct mmpi_rank *self, struct mmpi_comm *c)

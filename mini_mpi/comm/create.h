@@ -8,11 +8,25 @@
 #ifndef MMPI_COMM_CREATE_H
 #define MMPI_COMM_CREATE_H
 
+#include "coll/board.h"
 #include "mmpi.h"
 
 struct mmpi_board_instance;
 struct mmpi_group;
 struct mmpi_info;
+
+/* Per-member outcome of a combine step: inst->result is an array of these, one per member of
+ * the parent, each new core created with one reference per member that gets it. */
+struct mmpi_comm_member {
+    struct mmpi_comm_core *core; /* NULL: not a member (MPI_UNDEFINED) */
+    int rank;
+};
+/* Runs a creation on parent's board: deposits `deposit`, the last arriver runs `combine`
+ * (which sets inst->result as above), and each member makes its handle object (*out, NULL
+ * when not a member). Returns an MPI error class (failure or revoke of the parent). */
+int mmpi_comm_create_on_board(struct mmpi_rank *self, struct mmpi_comm *parent,
+                              mmpi_board_combine_fn *combine, const void *deposit,
+                              struct mmpi_comm **out);
 
 /* MPI_Comm_dup: *out is the new communicator's handle object of the calling rank. */
 int mmpi_comm_dup(struct mmpi_rank *self, struct mmpi_comm *parent, struct mmpi_comm **out);

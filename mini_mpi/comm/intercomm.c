@@ -67,12 +67,6 @@ int mmpi_intercomm_compare(const struct mmpi_comm_core *x, const struct mmpi_com
 
 /* ---- Constructors on the bridge board ---------------------------------------------------- */
 
-/* Per-member outcome of a combine step, indexed by bridge rank. */
-struct member_result {
-    struct mmpi_comm_core *core; /* NULL: MPI_COMM_NULL */
-    int rank;
-};
-
 /* Arrives on c's bridge with `deposit`, waits, and makes the caller's handle object. */
 static int finish_on_bridge(struct mmpi_rank *self, struct mmpi_comm *c,
                             mmpi_board_combine_fn *combine, const void *deposit,
@@ -84,7 +78,7 @@ static int finish_on_bridge(struct mmpi_rank *self, struct mmpi_comm *c,
     int err = mmpi_board_wait_arrived(self, b, inst);
     *out = NULL;
     if (err == MPI_SUCCESS) {
-        struct member_result r = ((struct member_result *)inst->result)[me];
+        struct mmpi_comm_member r = ((struct mmpi_comm_member *)inst->result)[me];
         if (r.core)
             *out = mmpi_comm_handle_object(c, r.core, r.rank);
     }
@@ -104,10 +98,10 @@ static void dup_combine(struct mmpi_board_instance *inst, struct mmpi_comm_core 
     struct mmpi_comm_core *s0 = mmpi_intercomm_side(b, 0), *s1 = mmpi_intercomm_side(b, 1);
     struct mmpi_comm_core *nb = mmpi_intercomm_new(s0->size, copy_ranks(s0), s0->size, s1->size,
                                                    copy_ranks(s1), s1->size);
-    struct member_result *res = mmpi_xcalloc((size_t)b->size, sizeof(*res));
+    struct mmpi_comm_member *res = mmpi_xcalloc((size_t)b->size, sizeof(*res));
     for (int i = 0; i < b->size; i++)
-        res[i] = i < s0->size ? (struct member_result){mmpi_intercomm_side(nb, 0), i}
-                              : (struct member_result){mmpi_intercomm_side(nb, 1), i - s0->size};
+        res[i] = i < s0->size ? (struct mmpi_comm_member){mmpi_intercomm_side(nb, 0), i}
+                              : (struct mmpi_comm_member){mmpi_intercomm_side(nb, 1), i - s0->size};
     inst->result = res;
 }
 
@@ -165,7 +159,7 @@ static void split_combine(struct mmpi_board_instance *inst, struct mmpi_comm_cor
     }
     qsort(args, (size_t)n0, sizeof(*args), split_order);
     qsort(args + n0, (size_t)(n - n0), sizeof(*args), split_order);
-    struct member_result *res = mmpi_xcalloc((size_t)n, sizeof(*res));
+    struct mmpi_comm_member *res = mmpi_xcalloc((size_t)n, sizeof(*res));
     struct split_arg *a1 = args + n0;
     int p0 = 0, p1 = 0;
     while (p0 < n0) {
@@ -175,9 +169,9 @@ static void split_combine(struct mmpi_board_instance *inst, struct mmpi_comm_cor
             struct mmpi_comm_core *nb = mmpi_intercomm_new(k0, world_of(b, args + p0, k0), k0,
                                                            k1, world_of(b, a1 + p1, k1), k1);
             for (int j = 0; j < k0; j++)
-                res[args[p0 + j].rank] = (struct member_result){mmpi_intercomm_side(nb, 0), j};
+                res[args[p0 + j].rank] = (struct mmpi_comm_member){mmpi_intercomm_side(nb, 0), j};
             for (int j = 0; j < k1; j++)
-                res[a1[p1 + j].rank] = (struct member_result){mmpi_intercomm_side(nb, 1), j};
+                res[a1[p1 + j].rank] = (struct mmpi_comm_member){mmpi_intercomm_side(nb, 1), j};
         }
         p0 += k0;
     }
@@ -203,7 +197,7 @@ static void merge_combine(struct mmpi_board_instance *inst, struct mmpi_comm_cor
     bool side1_first = high0 && !high1;
     int *ranks = mmpi_xmalloc((size_t)n * sizeof(int));
     struct mmpi_comm_core *core;
-    struct member_result *res = mmpi_xcalloc((size_t)n, sizeof(*res));
+    struct mmpi_comm_member *res = mmpi_xcalloc((size_t)n, sizeof(*res));
     for (int i = 0; i < n; i++) {
         int pos = !side1_first ? i : i < n0 ? (n - n0) + i : i - n0;
         ranks[pos] = b->world_ranks[i];

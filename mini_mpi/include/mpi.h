@@ -103,8 +103,6 @@ typedef struct MPI_Status {
 #define MPI_ERRCODES_IGNORE ((int *)0)
 #define MPI_ARGV_NULL ((char **)0)
 #define MPI_ARGVS_NULL ((char ***)0)
-#define MPI_UNWEIGHTED ((int *)2)
-#define MPI_WEIGHTS_EMPTY ((int *)3)
 #define MPI_BOTTOM ((void *)0)
 #define MPI_IN_PLACE ((void *)-1)
 #define MPI_BSEND_OVERHEAD 96
@@ -296,5 +294,6 @@ MMPI_API(int, Info_free, (MPI_Info * info));
 #include "mini_mpi/attr.h"
 #include "mini_mpi/comm_create.h"
 #include "mini_mpi/intercomm.h"
+#include "mini_mpi/topo.h"
 
 #endif /* MINI_MPI_MPI_H */

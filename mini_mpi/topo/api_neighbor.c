@@ -1,0 +1,217 @@
+/*
+ * topo/api_neighbor.c: MPI entry points of the neighbourhood collectives (MPI-4.1 §8.6,
+ * §8.7): MPI_Neighbor_allgather, _allgatherv, _alltoall, _alltoallv, _alltoallw and their
+ * nonblocking MPI_Ineighbor_ forms. Bindings only: one common body checks the arguments,
+ * fills the member's part (coll/coll.h) and calls mmpi_neighbor_run (neighbor.c).
+ * Send arrays have one entry per outgoing neighbour, receive arrays one per incoming one; a
+ * member without neighbours on a side may pass NULL arrays there. MPI_IN_PLACE is not
+ * allowed (§8.6): MPI_ERR_BUFFER. A communicator without a topology, or with an inconsistent
+ * graph (an edge one end does not list; every member sees the same graph), gives
+ * MPI_ERR_TOPOLOGY.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll/check.h"
+#include "coll/coll.h"
+#include "datatype/datatype.h"
+#include "topo/topo.h"
+
+enum form { GATHER, GATHERV, ALLTOALL, ALLTOALLV, ALLTOALLW };
+
+/* Stands for the arrays of a side without neighbours, which may be NULL. */
+static const int no_ints[1];
+static const MPI_Aint no_aints[1];
+static const MPI_Datatype no_types[1] = {MPI_DATATYPE_NULL};
+
+/* One side's buffer: (buf, count, type) per block, counts/displs (v), or counts, byte
+ * displacements and types (w), for n pieces. */
+struct side {
+    const void *buf;
+    int count;
+    const int *counts, *displs;
+    const MPI_Aint *adispls;
+    MPI_Datatype type;
+    const MPI_Datatype *types;
+};
+
+enum layout { BLOCKS, VECTOR, TYPED };
+
+/* Checks one side of n pieces and fills v (dts: where the typed layout resolves its types). */
+static int check_side(struct mmpi_rank *self, struct side *s, enum layout layout, int n,
+                      struct mmpi_coll_vec *v, const struct mmpi_datatype **dts)
+{
+    v->buf = (char *)s->buf;
+    if (layout == BLOCKS) {
+        v->count = (size_t)s->count;
+        if (s->count < 0)
+            return MPI_ERR_COUNT;
+        return mmpi_coll_check_buffer(self, s->buf, n > 0 ? s->count : 0, s->type, &v->dt);
+    }
+    if (n == 0) {
+        s->counts = s->counts ? s->counts : no_ints;
+        s->displs = s->displs ? s->displs : no_ints;
+        s->adispls = s->adispls ? s->adispls : no_aints;
+        s->types = s->types ? s->types : no_types;
+    }
+    v->counts = s->counts;
+    if (layout == VECTOR) {
+        v->displs = s->displs;
+        return mmpi_coll_check_vector(self, s->buf, s->counts, s->displs, n, s->type, &v->dt);
+    }
+    v->adispls = s->adispls;
+    v->byte_displs = true;
+    v->dts = dts;
+    /* check_w tests its displacement array for NULL only. */
+    return mmpi_coll_check_w(self, s->buf, s->counts, (const int *)(const void *)s->adispls,
+                             s->types, n, dts);
+}
+
+static const enum layout send_layout[] = {BLOCKS, BLOCKS, BLOCKS, VECTOR, TYPED};
+static const enum layout recv_layout[] = {BLOCKS, VECTOR, BLOCKS, VECTOR, TYPED};
+
+static int neighbor(struct side snd, struct side rcv, MPI_Comm comm, enum form form, bool nb,
+                    MPI_Request *request, enum mmpi_call call)
+{
+    struct mmpi_rank *self = mmpi_enter(call);
+    struct mmpi_comm *c = mmpi_comm_get(self, comm);
+    const struct mmpi_topo *t;
+    struct mmpi_coll x;
+    int err, in = 0, out = 0;
+
+    memset(&x, 0, sizeof(x));
+    if ((err = mmpi_coll_check_comm(c)) || (err = mmpi_topo_check(c, 0, &t)) ||
+        (err = mmpi_coll_check_request(nb, request)))
+        goto fn_fail;
+    if (!t->consistent) {
+        err = MPI_ERR_TOPOLOGY;
+        goto fn_fail;
+    }
+    in = mmpi_topo_indegree(t, c->rank);
+    out = mmpi_topo_outdegree(t, c->rank);
+    if (form == ALLTOALLW && in + out > 0) {
+        /* Resolved types, send then receive; released by the engine (nonblocking). */
+        x.ndts = in + out;
+        x.owned_dts = mmpi_xcalloc((size_t)(in + out) + 1, sizeof(*x.owned_dts));
+    }
+    if ((err = check_side(self, &snd, send_layout[form], out, &x.send, x.owned_dts)) ||
+        (err = check_side(self, &rcv, recv_layout[form], in, &x.recv,
+                          x.owned_dts ? x.owned_dts + out : NULL)))
+        goto fn_fail;
+    if (snd.buf == rcv.buf && snd.buf && in > 0 && out > 0) {
+        err = MPI_ERR_BUFFER; /* aliased buffers (MPI-4.1 §2.3) */
+        goto fn_fail;
+    }
+    if ((err = mmpi_neighbor_run(self, c, &x, form <= GATHERV, nb ? request : NULL)))
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    free(x.owned_dts);
+    err = mmpi_err_raise_comm(self, c, err, call);
+    goto fn_exit;
+}
+
+/* The side of a (buf, count, type) argument triple. */
+#define BLOCK(b, n, t) ((struct side){.buf = (b), .count = (n), .type = (t)})
+#define VEC(b, n, d, t) ((struct side){.buf = (b), .counts = (n), .displs = (d), .type = (t)})
+#define TYPED_SIDE(b, n, d, t) ((struct side){.buf = (b), .counts = (n), .adispls = (d), \
+                                               .types = (t)})
+
+MMPI_PROFILED(Neighbor_allgather)
+int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return neighbor(BLOCK(sendbuf, sendcount, sendtype), BLOCK(recvbuf, recvcount, recvtype),
+                    comm, GATHER, false, NULL, MMPI_CALL_Neighbor_allgather);
+}
+
+MMPI_PROFILED(Ineighbor_allgather)
+int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                             MPI_Request *request)
+{
+    return neighbor(BLOCK(sendbuf, sendcount, sendtype), BLOCK(recvbuf, recvcount, recvtype),
+                    comm, GATHER, true, request, MMPI_CALL_Ineighbor_allgather);
+}
+
+MMPI_PROFILED(Neighbor_allgatherv)
+int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, const int recvcounts[], const int displs[],
+                             MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return neighbor(BLOCK(sendbuf, sendcount, sendtype),
+                    VEC(recvbuf, recvcounts, displs, recvtype), comm, GATHERV, false, NULL,
+                    MMPI_CALL_Neighbor_allgatherv);
+}
+
+MMPI_PROFILED(Ineighbor_allgatherv)
+int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                              void *recvbuf, const int recvcounts[], const int displs[],
+                              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    return neighbor(BLOCK(sendbuf, sendcount, sendtype),
+                    VEC(recvbuf, recvcounts, displs, recvtype), comm, GATHERV, true, request,
+                    MMPI_CALL_Ineighbor_allgatherv);
+}
+
+MMPI_PROFILED(Neighbor_alltoall)
+int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                           void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return neighbor(BLOCK(sendbuf, sendcount, sendtype), BLOCK(recvbuf, recvcount, recvtype),
+                    comm, ALLTOALL, false, NULL, MMPI_CALL_Neighbor_alltoall);
+}
+
+MMPI_PROFILED(Ineighbor_alltoall)
+int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                            MPI_Request *request)
+{
+    return neighbor(BLOCK(sendbuf, sendcount, sendtype), BLOCK(recvbuf, recvcount, recvtype),
+                    comm, ALLTOALL, true, request, MMPI_CALL_Ineighbor_alltoall);
+}
+
+MMPI_PROFILED(Neighbor_alltoallv)
+int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                            MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                            const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return neighbor(VEC(sendbuf, sendcounts, sdispls, sendtype),
+                    VEC(recvbuf, recvcounts, rdispls, recvtype), comm, ALLTOALLV, false, NULL,
+                    MMPI_CALL_Neighbor_alltoallv);
+}
+
+MMPI_PROFILED(Ineighbor_alltoallv)
+int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                             MPI_Request *request)
+{
+    return neighbor(VEC(sendbuf, sendcounts, sdispls, sendtype),
+                    VEC(recvbuf, recvcounts, rdispls, recvtype), comm, ALLTOALLV, true, request,
+                    MMPI_CALL_Ineighbor_alltoallv);
+}
+
+MMPI_PROFILED(Neighbor_alltoallw)
+int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                            const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                            void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                            const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    return neighbor(TYPED_SIDE(sendbuf, sendcounts, sdispls, sendtypes),
+                    TYPED_SIDE(recvbuf, recvcounts, rdispls, recvtypes), comm, ALLTOALLW, false,
+                    NULL, MMPI_CALL_Neighbor_alltoallw);
+}
+
+MMPI_PROFILED(Ineighbor_alltoallw)
+int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                             const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                             void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                             const MPI_Datatype recvtypes[], MPI_Comm comm,
+                             MPI_Request *request)
+{
+    return neighbor(TYPED_SIDE(sendbuf, sendcounts, sdispls, sendtypes),
+                    TYPED_SIDE(recvbuf, recvcounts, rdispls, recvtypes), comm, ALLTOALLW, true,
+                    request, MMPI_CALL_Ineighbor_alltoallw);
+}
