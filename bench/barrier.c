@@ -4,17 +4,11 @@
  */
 #include "common.h"
 
-static void barrier_step(void *arg)
-{
-    (void)arg;
-    MPI_Barrier(MPI_COMM_WORLD);
-}
-
 int main(int argc, char **argv)
 {
     int rank, size;
     bench_init(&argc, &argv, &rank, &size);
-    double t = bench_time_steps(barrier_step, NULL, MPI_COMM_WORLD, bench_budget(0.3), 5, 20);
+    double t = bench_time_steps(bench_barrier_step, NULL, MPI_COMM_WORLD, bench_budget(0.3), 5, 20);
     if (rank == 0)
         bench_result("barrier", 0, size, t * 1e6, "us");
     MPI_Finalize();

@@ -68,6 +68,14 @@ static inline double bench_median(double *v, int n)
 /* One step of the measured operation; every rank of comm calls it the same number of times. */
 typedef void bench_step_fn(void *ctx);
 
+/* A bench_step_fn: one MPI_Barrier on MPI_COMM_WORLD (barrier.c, and the reference figure of
+ * the ULFM programs). */
+static inline void bench_barrier_step(void *arg)
+{
+    (void)arg;
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
 /* Time budget per measurement in seconds; BENCH_TIME overrides (the runner's --quick sets it). */
 static inline double bench_budget(double dflt)
 {

@@ -255,6 +255,10 @@ figures_of() {
         allreduce) echo allreduce:8 ;;
         startup) echo startup:0 ;;
         memory) echo memory_pss:0 memory_rss:0 ;;
+        ulfm_detect) echo ulfm_detect:0 ulfm_detect_first:0 ;;
+        ulfm_agree) echo ulfm_agree:0 ulfm_agree_barrier:0 ulfm_agree_ratio:0 ;;
+        ulfm_shrink) echo ulfm_shrink:0 ulfm_shrink_repeat:0 ulfm_shrink_barrier:0 \
+            ulfm_shrink_ratio:0 ulfm_shrink_first_ratio:0 ;;
         *) echo "$1:0" ;;
     esac
 }
@@ -273,10 +277,10 @@ classify_failure() { # lib prog rc logbase (the run's .out and .err) seconds
     case $lib:$prog in
         mpich:ulfm_*)
             if grep -q "Assertion failed in file src/mpid/ch4" "${err[@]}"; then
-                echo "na:n/a (ch4: MPIX_ asserts)"; return
+                echo "na:n/a (no ULFM: ch4 MPIX_ asserts)"; return
             fi
             if grep -q "YOUR APPLICATION TERMINATED" "${err[@]}"; then
-                echo "na:n/a (job killed at failure)"; return
+                echo "na:n/a (no ULFM: job killed at failure)"; return
             fi ;;
     esac
     if [ "$rc" -gt 128 ] && [ "$rc" -lt 160 ]; then
@@ -295,8 +299,7 @@ run_one() {
     base=$out/logs/$stamp-$lib-$prog-$n-$rep
     current_token="$$-$run_seq-$RANDOM"
     launcher "$lib" "$n" "$prog"
-    local args=()
-    [ "$prog" = ulfm_detect ] && args=("$out/tmp/detect-$$-$run_seq")
+    local args=() # program arguments (none today; kept for programs that want a scratch path)
     t0=$(date +%s%N)
     # setsid: own session, so that every process of the run can be found afterwards (Open MPI
     # puts each rank in its own process group, but not in its own session). The sh in between
@@ -443,7 +446,8 @@ END {
         if (match(s, / [a-z]+=/)) { title[name] = substr(s, 1, RSTART - 1); s = substr(s, RSTART + 1) }
         else { title[name] = s; s = "" }
     }
-    # Rows: figure label, RESULT name, bytes, unit, direction (lower/higher is better).
+    # Rows: figure label, RESULT name, bytes, direction (lower/higher is better; none: a ratio
+    # within one library, no "vs" column).
     nr = 0
     R[++nr] = "pingpong|ping-pong latency 8 B (µs)|pingpong_latency|8|lower"
     R[++nr] = "pingpong|ping-pong latency 1 KiB (µs)|pingpong_latency|1024|lower"
@@ -456,9 +460,16 @@ END {
     R[++nr] = "startup|start-up, init+finalize wall (s)|startup|0|lower"
     R[++nr] = "memory|memory, Pss sum (MB)|memory_pss|0|lower"
     R[++nr] = "memory|memory, RSS sum (MB)|memory_rss|0|lower"
-    R[++nr] = "ulfm_detect|failure detection (ms)|ulfm_detect|0|lower"
+    R[++nr] = "ulfm_detect|failure detection in MPI_Barrier, last survivor (ms)|ulfm_detect|0|lower"
+    R[++nr] = "ulfm_detect|failure detection in MPI_Barrier, first survivor (ms)|ulfm_detect_first|0|lower"
     R[++nr] = "ulfm_agree|MPIX_Comm_agree (µs)|ulfm_agree|0|lower"
-    R[++nr] = "ulfm_shrink|MPIX_Comm_shrink after 1 failure (ms)|ulfm_shrink|0|lower"
+    R[++nr] = "ulfm_agree|barrier, same run as agree (µs)|ulfm_agree_barrier|0|lower"
+    R[++nr] = "ulfm_agree|agree / barrier (goal ≤ 2)|ulfm_agree_ratio|0|none"
+    R[++nr] = "ulfm_shrink|MPIX_Comm_shrink after 1 failure, first (ms)|ulfm_shrink|0|lower"
+    R[++nr] = "ulfm_shrink|MPIX_Comm_shrink after 1 failure, repeated (ms)|ulfm_shrink_repeat|0|lower"
+    R[++nr] = "ulfm_shrink|barrier, same run as shrink (µs)|ulfm_shrink_barrier|0|lower"
+    R[++nr] = "ulfm_shrink|repeated shrink / barrier (goal ≤ 5)|ulfm_shrink_ratio|0|none"
+    R[++nr] = "ulfm_shrink|first shrink / barrier|ulfm_shrink_first_ratio|0|none"
 
     hdr = "| figure | ranks |"; sep = "|---|---:|"
     for (i = 1; i <= nl; i++) { hdr = hdr " " title[L[i]] " |"; sep = sep "---|" }
@@ -495,7 +506,7 @@ END {
                 line = line " " cell " |"
             }
             for (i = 2; i <= nl; i++) {
-                if (med[1] != "" && med[i] != "" && med[1] > 0 && med[i] > 0) {
+                if (f[5] != "none" && med[1] != "" && med[i] != "" && med[1] > 0 && med[i] > 0) {
                     ratio = (f[5] == "higher") ? med[1] / med[i] : med[i] / med[1]
                     line = line " " fmt(ratio) "× |"
                 } else line = line " – |"

@@ -28,6 +28,7 @@
 #   grep=ERE          (repeatable) stdout+stderr must contain a line matching the ERE
 #   stderrEmpty=1     stderr must be empty
 #   long=1            only run when MINI_MPI_TEST_LONG=1 (make check-long)
+#   dir=examples      the program is $BUILD/examples/<name> (a program of examples/) instead
 # An unknown key fails the test (a typo must not silently weaken it).
 #
 # Options: --list FILE (names to run, one per line, # comments; a listed name that matches no
@@ -304,7 +305,7 @@ run_unit() {
 run_mpi() {
     local name=$1 line=$2 out=$tmp/$3.out err=$tmp/$3.err dir=$tmp/$3.d
     local words tok kv np limit=$mpi_default_limit expect=0 result=TestStatusNoErrors stderr_empty=0
-    local envs=() margs=() pargs=() greps=() prog cmd=()
+    local envs=() margs=() pargs=() greps=() prog cmd=() progdir=tests/mpi
     read -ra words <<<"$line"
     # A word that is not key=value continues the previous value, so that grep= can hold blanks.
     tok=("${words[@]:0:2}")
@@ -333,11 +334,12 @@ run_mpi() {
             grep=?*) greps+=("${kv#grep=}") ;;
             stderrEmpty=1) stderr_empty=1 ;;
             stderrEmpty=0|long=0|long=1) ;;
+            dir=examples) progdir=examples ;;
             *) report_fail "$name" "testlist: unknown key '$kv'"; return ;;
         esac
     done
     limit=$(scaled_limit "$limit")
-    prog=$build/tests/mpi/${tok[0]}
+    prog=$build/$progdir/${tok[0]}
     if [ ! -x "$prog" ]; then
         report_fail "$name" "not built: $prog"
         return
