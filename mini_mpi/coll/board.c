@@ -109,20 +109,23 @@ struct mmpi_board_instance *mmpi_board_arrive(struct mmpi_comm_core *core, uint6
     return inst;
 }
 
-/* Whether some member that has not arrived has failed. (Waiting instead until every member has
- * arrived or failed would make what survivors learn independent of timing, but it hung
- * ulfm_basic; see the issue 6 note.) */
-static bool missing_member_failed(struct mmpi_comm_core *core, struct mmpi_board_instance *inst)
+/* Whether some member that has not arrived has failed, and whether every member that has not
+ * arrived has failed (then nobody else can arrive: the outcome is settled). */
+static bool missing_member_failed(struct mmpi_comm_core *core, struct mmpi_board_instance *inst,
+                                  bool *all_missing_failed)
 {
     struct mmpi_world *w = __atomic_load_n(&mmpi_world, __ATOMIC_ACQUIRE);
-    bool missing = false; /* a failed member that did not arrive */
+    bool failed = false, live_missing = false;
     for (int i = 0; i < core->size; i++) {
         if (__atomic_load_n(&inst->deposit[i], __ATOMIC_ACQUIRE))
             continue;
         if (mmpi_rank_is_failed(w->ranks[core->world_ranks[i]]))
-            missing = true;
+            failed = true;
+        else
+            live_missing = true;
     }
-    return missing;
+    *all_missing_failed = !live_missing;
+    return failed;
 }
 
 /* The outcome of a collective cut by a `during` death for the calling member: members ranked
@@ -166,8 +169,13 @@ int mmpi_board_test_arrived(struct mmpi_rank *self, struct mmpi_comm_core *core,
     }
     if (__atomic_load_n(&core->revoked, __ATOMIC_ACQUIRE))
         return MPI_ERR_REVOKED;
+    bool settled;
     if (__atomic_load_n(&mmpi_world->nfailed, __ATOMIC_ACQUIRE) > 0 &&
-        missing_member_failed(core, inst)) {
+        missing_member_failed(core, inst, &settled)) {
+        /* Live members may still arrive or fail: in a blocking wait, what this rank is told
+         * waits until they have, or until nobody can progress (rank.h). */
+        if (!settled && mmpi_wait_defers_failure(mmpi_world))
+            return -1;
         if (self)
             mmpi_board_notice_missing(self, core, inst);
         return MPI_ERR_PROC_FAILED;
@@ -242,8 +250,9 @@ int mmpi_board_wait_arrived(struct mmpi_rank *self, struct mmpi_comm_core *core,
                             struct mmpi_board_instance *inst)
 {
     struct arrival_wait a = {self, core, inst, -1};
-    if (!arrival_ready(&a))
-        mmpi_wait_until_described(self, arrival_ready, &a, describe_arrival);
+    /* Straight into the wait, even for the first look: inside it, failure reports are
+     * deferred while live members may still arrive (rank.h). */
+    mmpi_wait_until_described(self, arrival_ready, &a, describe_arrival);
     return a.result;
 }
 

@@ -112,9 +112,8 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
         mmpi_status_set_empty(status);
         return MPI_SUCCESS;
     }
-    if (!mmpi_completion_ready(req))
-        mmpi_wait_until_described(self, (bool (*)(void *))mmpi_completion_ready, req,
-                                  mmpi_request_describe);
+    mmpi_wait_until_described(self, (bool (*)(void *))mmpi_completion_ready, req,
+                              mmpi_request_describe);
     MPI_Comm comm = req->comm;
     err = mmpi_completion_finish(self, request, req, status, false);
     if (err != MPI_SUCCESS)
@@ -242,7 +241,7 @@ static int waitall_or_testall(MPI_Request *handles, int count, MPI_Status *statu
             yield_after_miss();
             return MPI_SUCCESS;
         }
-    } else if (!all_ready(&m)) {
+    } else {
         mmpi_wait_until_described(self, all_ready, &m, describe_many);
     }
     int first_err = MPI_SUCCESS;
@@ -296,7 +295,7 @@ static int waitany_or_testany(int count, MPI_Request *handles, int *index, int *
         free(m.reqs);
         return mmpi_err_raise_comm(self, NULL, err, call);
     }
-    if (call == MMPI_CALL_Waitany && !any_ready(&m))
+    if (call == MMPI_CALL_Waitany)
         mmpi_wait_until_described(self, any_ready, &m, describe_many);
     *index = MPI_UNDEFINED;
     if (flag)
@@ -364,7 +363,7 @@ static int waitsome_or_testsome(int incount, MPI_Request *handles, int *outcount
         *outcount = MPI_UNDEFINED;
         return MPI_SUCCESS;
     }
-    if (call == MMPI_CALL_Waitsome && !any_ready(&m))
+    if (call == MMPI_CALL_Waitsome)
         mmpi_wait_until_described(self, any_ready, &m, describe_many);
     int first_err = MPI_SUCCESS;
     MPI_Comm err_comm = MPI_COMM_NULL;

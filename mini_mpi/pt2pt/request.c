@@ -147,8 +147,7 @@ void mmpi_request_describe(const void *arg, char *buf, size_t len)
 
 void mmpi_request_wait(struct mmpi_rank *self, struct mmpi_request *req)
 {
-    if (!mmpi_request_poll(req))
-        mmpi_wait_until_described(self, poll_ready, req, mmpi_request_describe);
+    mmpi_wait_until_described(self, poll_ready, req, mmpi_request_describe);
 }
 
 int mmpi_request_handle_new(struct mmpi_rank *self, struct mmpi_request *req)

@@ -23,6 +23,7 @@
 #include "util/real.h"
 
 #define POLL_NS 2000000L /* 2 ms between looks: a deadlock is reported within ~5 ms */
+#define LONG_SLEEP 0.05  /* s: a sleeper this long releases deferred failure reports */
 
 static pthread_t monitor;
 static bool monitor_running;
@@ -173,6 +174,50 @@ static void sleep_poll(void)
     nanosleep(&ts, NULL);
 }
 
+/* The live ranks' wake words, 0 for the others (as all_blocked records them). */
+static void read_words(struct mmpi_world *w, uint32_t *words)
+{
+    for (int i = 0; i < w->size; i++)
+        words[i] = rank_is_live(w->ranks[i])
+                       ? __atomic_load_n(&w->ranks[i]->wake_word, __ATOMIC_SEQ_CST)
+                       : 0;
+}
+
+/* Releases the failure reports that blocking waits deferred (rank.h): they may now report
+ * what has failed. `released` holds the wake words right after the previous release (NULL
+ * contents until `*have`): when no word moved since, a release would change nothing, and
+ * false is returned. */
+static bool release_deferred(struct mmpi_world *w, uint32_t *released, bool *have,
+                             uint32_t *scratch)
+{
+    read_words(w, scratch);
+    if (*have && !memcmp(scratch, released, (size_t)w->size * sizeof(uint32_t)))
+        return false;
+    __atomic_fetch_add(&w->quiescence, 1, __ATOMIC_SEQ_CST);
+    mmpi_world_wake_all(w);
+    read_words(w, released);
+    *have = true;
+    return true;
+}
+
+/* Whether some thread of a live rank has slept in one wait longer than LONG_SLEEP. A rank
+ * polling with MPI_Test never lets the world look quiescent; this bounds what a deferred
+ * report can cost then. */
+static bool long_sleeper(struct mmpi_world *w, double now)
+{
+    for (int i = 0; i < w->size; i++) {
+        struct mmpi_rank *r = w->ranks[i];
+        if (!rank_is_live(r))
+            continue;
+        for (struct mmpi_thread *t = __atomic_load_n(&r->threads, __ATOMIC_ACQUIRE); t;
+             t = t->next)
+            if (__atomic_load_n(&t->state, __ATOMIC_ACQUIRE) == MMPI_THREAD_ASLEEP &&
+                now - t->since > LONG_SLEEP)
+                return true;
+    }
+    return false;
+}
+
 static void *monitor_main(void *arg)
 {
     struct mmpi_world *w = arg;
@@ -180,6 +225,9 @@ static void *monitor_main(void *arg)
     uint32_t *again = mmpi_xcalloc((size_t)w->size, sizeof(uint32_t));
     size_t bytes = (size_t)w->size * sizeof(uint32_t);
     bool candidate = false; /* the previous look found everything blocked, with `words` */
+    uint32_t *released = mmpi_xcalloc((size_t)w->size, sizeof(uint32_t));
+    bool have_released = false; /* `released`: the words right after the last release */
+    double last_release = 0;
 
     while (!__atomic_load_n(&monitor_stop, __ATOMIC_ACQUIRE)) {
         sleep_poll();
@@ -192,8 +240,14 @@ static void *monitor_main(void *arg)
             report(w, headline);
             mmpi_job_exit(MMPI_EXIT_TIMEOUT);
         }
-        if (!w->config.hang_check)
+        bool failures = __atomic_load_n(&w->nfailed, __ATOMIC_ACQUIRE) > 0;
+        double now = mmpi_now();
+        if (failures && now - last_release > LONG_SLEEP && long_sleeper(w, now) &&
+            release_deferred(w, released, &have_released, again)) {
+            last_release = now;
+            candidate = false;
             continue;
+        }
         if (mmpi_inject_timer_pending(w) || !all_blocked(w, again)) {
             candidate = false;
             continue;
@@ -204,7 +258,18 @@ static void *monitor_main(void *arg)
             continue;
         }
         /* Two looks agree: confirm with the sleepers frozen. */
-        if (freeze(w, true) && all_blocked(w, again) && !memcmp(words, again, bytes)) {
+        bool stuck = freeze(w, true) && all_blocked(w, again) && !memcmp(words, again, bytes);
+        if (stuck && failures && !(have_released && !memcmp(words, released, bytes))) {
+            /* Quiescent with failures: waits that deferred a failure report may now make it.
+             * Only if nothing moves after that (the words stay as the release left them) is
+             * it a deadlock. */
+            thaw(w);
+            release_deferred(w, released, &have_released, again);
+            last_release = now;
+            candidate = false;
+            continue;
+        }
+        if (stuck && w->config.hang_check) {
             report(w, "deadlock: every live rank is blocked in MPI and none can proceed; "
                       "ending the job with status 123. Ranks:");
             mmpi_job_exit(MMPI_EXIT_DEADLOCK);
@@ -214,12 +279,14 @@ static void *monitor_main(void *arg)
     }
     free(words);
     free(again);
+    free(released);
     return NULL;
 }
 
 void mmpi_hang_world_start(struct mmpi_world *w)
 {
-    if (!w->config.hang_check && !(w->config.timeout > 0))
+    /* Without fault tolerance a failure ends the job, so nothing is ever deferred. */
+    if (!w->config.hang_check && !(w->config.timeout > 0) && !w->config.fault_tolerant)
         return;
     __atomic_store_n(&monitor_stop, 0, __ATOMIC_RELEASE);
     monitor_running = mmpi_real_pthread_create(&monitor, NULL, monitor_main, w) == 0;

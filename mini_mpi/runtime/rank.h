@@ -123,6 +123,9 @@ struct mmpi_world {
     int *failure_order;              /* [size]: world ranks in the order they failed; entries
                                       * below nfailed are published before nfailed (release) */
     uint32_t failure_epoch;          /* bumped (atomic) on every failure: cheap "anything new?" */
+    uint32_t quiescence;             /* bumped (atomic) by the hang monitor when no rank thread
+                                      * can progress, or a sleeper waited long, while failures
+                                      * exist: releases deferred failure reports (wait.c) */
     uint32_t ending;                 /* futex word, set once every rank has ended: threads of
                                       * failed ranks, parked so far, may exit */
 };
@@ -181,6 +184,14 @@ void mmpi_wait_until(struct mmpi_rank *self, bool (*ready)(void *arg), void *arg
 /* The same, with a describer of what is awaited, which the hang report prints (thread.h). */
 void mmpi_wait_until_described(struct mmpi_rank *self, bool (*ready)(void *arg), void *arg,
                                mmpi_wait_describe_fn *describe);
+
+/* Deferred failure reports (DESIGN §6, determinism): inside a blocking wait, a collective with
+ * a failed member that did not arrive and live members that did not arrive either reports
+ * MPI_ERR_PROC_FAILED only once those live members have arrived or failed, or once the world
+ * went quiescent (nobody could progress) or a sleeper waited too long since the wait began:
+ * which failures a rank is told of then depends on the program, not on thread timing. True
+ * while the report must still wait. Outside blocking waits (MPI_Test) reports are immediate. */
+bool mmpi_wait_defers_failure(const struct mmpi_world *w);
 
 double mmpi_now(void); /* CLOCK_MONOTONIC seconds */
 

@@ -16,6 +16,16 @@
 #include "runtime/thread.h"
 #include "util/futex.h"
 
+/* The calling thread is in a blocking wait that began at this quiescence count (wait.h). */
+static __thread bool in_blocking_wait;
+static __thread uint32_t wait_quiescence;
+
+bool mmpi_wait_defers_failure(const struct mmpi_world *w)
+{
+    return in_blocking_wait &&
+           __atomic_load_n(&w->quiescence, __ATOMIC_ACQUIRE) == wait_quiescence;
+}
+
 #define SPIN_ITERATIONS 200
 #define YIELD_ROUNDS 20
 
@@ -51,8 +61,8 @@ static void sleep_on_word(struct mmpi_rank *self, struct mmpi_thread *t, uint32_
     __atomic_fetch_sub(&self->sleepers, 1, __ATOMIC_SEQ_CST);
 }
 
-void mmpi_wait_until_described(struct mmpi_rank *self, bool (*ready)(void *arg), void *arg,
-                               mmpi_wait_describe_fn *describe)
+static void wait_loop(struct mmpi_rank *self, bool (*ready)(void *arg), void *arg,
+                      mmpi_wait_describe_fn *describe)
 {
     for (int i = 0; i < SPIN_ITERATIONS; i++) {
         if (ready(arg))
@@ -84,6 +94,19 @@ void mmpi_wait_until_described(struct mmpi_rank *self, bool (*ready)(void *arg),
     }
     if (t)
         t->describe = NULL;
+}
+
+void mmpi_wait_until_described(struct mmpi_rank *self, bool (*ready)(void *arg), void *arg,
+                               mmpi_wait_describe_fn *describe)
+{
+    bool outer = !in_blocking_wait;
+    if (outer) {
+        in_blocking_wait = true;
+        wait_quiescence = __atomic_load_n(&self->world->quiescence, __ATOMIC_ACQUIRE);
+    }
+    wait_loop(self, ready, arg, describe);
+    if (outer)
+        in_blocking_wait = false;
 }
 
 void mmpi_wait_until(struct mmpi_rank *self, bool (*ready)(void *arg), void *arg)
