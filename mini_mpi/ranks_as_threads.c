@@ -25,6 +25,7 @@
 #include "inject/inject.h"
 #include "mmpi.h"
 #include "runtime/hang.h"
+#include "runtime/reclaim.h"
 #include "util/futex.h"
 #include "util/real.h"
 
@@ -186,6 +187,9 @@ static struct mmpi_rank *rank_new(struct mmpi_world *w, int world_rank)
 
 static void rank_free(struct mmpi_rank *r)
 {
+    mmpi_handles_reclaim(r);
+    free(r->world_comm.acked);
+    free(r->self_comm.acked);
     for (unsigned k = 0; k < sizeof(r->handles) / sizeof(r->handles[0]); k++)
         mmpi_slots_destroy(&r->handles[k]);
     pthread_mutex_destroy(&r->bsend_lock);
