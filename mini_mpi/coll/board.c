@@ -128,9 +128,9 @@ static bool missing_member_failed(struct mmpi_comm_core *core, struct mmpi_board
     return failed;
 }
 
-/* The outcome of a collective cut by a `during` death for the calling member: members ranked
- * above the victim fail, once the victim has failed (so that what they are told is already
- * true everywhere: MMPI_BOARD_WAITING until then); members below it go on (-1). */
+/* The outcome of a collective cut by a `during` death for the calling member, once the victim
+ * has failed (MMPI_BOARD_WAITING until then): members ranked above the victim fail, members
+ * below it go on (-1). */
 static int cut_outcome(struct mmpi_rank *self, struct mmpi_comm_core *core,
                        struct mmpi_board_instance *inst)
 {
@@ -141,11 +141,13 @@ static int cut_outcome(struct mmpi_rank *self, struct mmpi_comm_core *core,
     for (int i = 0; i < core->size && mine < 0; i++)
         if (core->world_ranks[i] == self->world_rank)
             mine = i;
-    if (mine < victim)
-        return -1;
+    /* Everyone leaves only once the victim is dead, so that what members do next (a send to
+     * the victim, say) never races with its death. */
     int victim_world = core->world_ranks[victim];
     if (!mmpi_rank_is_failed(self->world->ranks[victim_world]))
         return MMPI_BOARD_WAITING;
+    if (mine < victim)
+        return -1;
     mmpi_ulfm_notice(self, victim_world);
     return MPI_ERR_PROC_FAILED;
 }
