@@ -1,6 +1,6 @@
 /* comm_create.c: MPI_Comm_dup and MPI_Comm_split build working communicators (sizes, ranks in
  * key order, MPI_UNDEFINED gives MPI_COMM_NULL), chains of them, compare, names, free, and
- * inheritance of the error handler. */
+ * inheritance of the error handler; bad input to compare, test_inter and the name calls. */
 #include <string.h>
 
 #include "mtest.h"
@@ -64,5 +64,28 @@ int main(int argc, char **argv)
     MPI_Comm world = MPI_COMM_WORLD;
     CHECK(MPI_Comm_free(&world) == MPI_ERR_COMM);
     CHECK(MPI_Comm_size(dup, &s) == MPI_ERR_COMM);
+
+    /* Bad input to compare, test_inter and the name calls: freed or null communicators, NULL
+     * outputs, an over-long name (truncated, as MPICH and Open MPI do). */
+    int flag;
+    CHECK(MPI_Comm_compare(dup, MPI_COMM_WORLD, &cmp) == MPI_ERR_COMM);
+    CHECK(MPI_Comm_compare(MPI_COMM_WORLD, MPI_COMM_NULL, &cmp) == MPI_ERR_COMM);
+    CHECK(MPI_Comm_compare(MPI_COMM_WORLD, MPI_COMM_SELF, NULL) == MPI_ERR_ARG);
+    CHECK(MPI_Comm_compare(MPI_COMM_WORLD, MPI_COMM_SELF, &cmp) == MPI_SUCCESS &&
+          cmp == (size == 1 ? MPI_CONGRUENT : MPI_UNEQUAL));
+    CHECK(MPI_Comm_test_inter(MPI_COMM_NULL, &flag) == MPI_ERR_COMM);
+    CHECK(MPI_Comm_test_inter(MPI_COMM_WORLD, NULL) == MPI_ERR_ARG);
+    CHECK(MPI_Comm_test_inter(MPI_COMM_WORLD, &flag) == MPI_SUCCESS && !flag);
+    CHECK(MPI_Comm_set_name(dup, "x") == MPI_ERR_COMM);
+    CHECK(MPI_Comm_set_name(MPI_COMM_WORLD, NULL) == MPI_ERR_ARG);
+    CHECK(MPI_Comm_get_name(MPI_COMM_NULL, name, &len) == MPI_ERR_COMM);
+    CHECK(MPI_Comm_get_name(MPI_COMM_WORLD, NULL, &len) == MPI_ERR_ARG);
+    CHECK(MPI_Comm_get_name(MPI_COMM_WORLD, name, NULL) == MPI_ERR_ARG);
+    char longname[2 * MPI_MAX_OBJECT_NAME];
+    memset(longname, 'n', sizeof longname - 1);
+    longname[sizeof longname - 1] = '\0';
+    CHECK(MPI_Comm_set_name(MPI_COMM_SELF, longname) == MPI_SUCCESS);
+    CHECK(MPI_Comm_get_name(MPI_COMM_SELF, name, &len) == MPI_SUCCESS &&
+          len == MPI_MAX_OBJECT_NAME - 1 && strlen(name) == (size_t)len);
     return mtest_finish();
 }
