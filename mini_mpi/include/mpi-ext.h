@@ -9,4 +9,9 @@
 
 #include <mpi.h>
 
+/* Open MPI 5 defines these so that programs can detect the newer ULFM calls. */
+#define OMPI_HAVE_MPIX_COMM_GET_FAILED 1
+#define OMPI_HAVE_MPIX_COMM_ACK_FAILED 1
+#define OMPI_HAVE_MPIX_COMM_ISHRINK 1
+
 #endif
