@@ -28,8 +28,9 @@
 #            line, status 0.
 #   ulfm/*   api/run_tests.sh with np=4: each program's mpiexec options and its awk check on the
 #            output; the pipeline (pipefail) also needs mpiexec to exit 0.
-# Output: a table `test  result  wall time`, then `N passed, N failed` as the last line. Exit
-# status 0 only when nothing failed.
+# Output: a table `test  result  wall time  note` (result: pass, FAIL, xfail = a known defect
+# of the suite, listed below, behaving exactly as a correct MPI must), then `N passed, N failed`
+# as the last line. Exit status 0 only when nothing failed.
 set -u
 
 repo=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/../.." && pwd -P)
@@ -113,14 +114,19 @@ out=$build/conformance
 mkdir -p "$out/mpich" "$out/ulfm" "$out/log"
 passed=0
 failed=0
+xfailed=0
 printf '%-30s %-8s %9s  %s\n' test result "wall (s)" note
 
 # Prints one table row, counts it, shows the log of a failure with -v.
-report() { # name ok(0/1) seconds note log
+report() { # name ok(0 pass, 1 fail, 2 expected failure) seconds note log
     local res=pass
-    if [ "$2" -eq 0 ]; then passed=$((passed + 1)); else res=FAIL; failed=$((failed + 1)); fi
+    case $2 in
+        0) passed=$((passed + 1)) ;;
+        2) res=xfail; xfailed=$((xfailed + 1)) ;;
+        *) res=FAIL; failed=$((failed + 1)) ;;
+    esac
     printf '%-30s %-8s %9s  %s\n' "$1" "$res" "$3" "$4"
-    if [ "$2" -ne 0 ] && [ "$verbose" -eq 1 ] && [ -r "$5" ]; then
+    if [ "$2" -eq 1 ] && [ "$verbose" -eq 1 ] && [ -r "$5" ]; then
         tail -n 30 "$5" | sed 's/^/    | /'
     fi
 }
@@ -133,7 +139,8 @@ run_timed() { # limit log cmd...
     shift 2
     limit=$(awk -v l="$limit" -v s="$scale" 'BEGIN { printf "%d", l * s + 0.999 }')
     t0=$(date +%s.%N)
-    (cd "$out/log" && exec timeout -s KILL "$limit" "$@") >"$log" 2>&1 </dev/null
+    # The braces swallow bash's "Killed" notice when the time limit strikes.
+    { (cd "$out/log" && exec timeout -s KILL "$limit" "$@") >"$log" 2>&1 </dev/null; } 2>/dev/null
     rc=$?
     t1=$(date +%s.%N)
     secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
@@ -162,6 +169,14 @@ check_mpich() {
     [ "$st" -eq 137 ] && why="timed out${why:+ ($why)}"
     [ -z "$why" ]
 }
+
+# Known defects of the suite: the exact output a correct MPI gives (then the row says xfail and
+# counts neither way; any other output is a failure). revoke_shrink.c skips the Allreduce of
+# iteration 5 everywhere, so the failure of rank 1 surfaces in iteration 6's Allreduce, whose
+# error it counts as a wrong sum (MPICH marks it xfail=ticket2198).
+declare -A defects=(
+    [revoke_shrink]=$'Incorrect answer: 0 != 4\n Found 1 errors'
+)
 
 run_mpich_list() { # srcdir testlist
     local src=$1 line name np words w rule limit log bin
@@ -192,9 +207,12 @@ run_mpich_list() { # srcdir testlist
             report "mpich/$name" 1 - "does not compile" "$log"
             continue
         fi
-        run_timed "$limit" "$log" env "${envs[@]}" "$mpiexec" -n "$np" "${margs[@]}" "$bin"
+        run_timed "$limit" "$log" env ${envs[@]+"${envs[@]}"} "$mpiexec" -n "$np" \
+            ${margs[@]+"${margs[@]}"} "$bin"
         if check_mpich "$rule" "$log" "$rc"; then
             report "mpich/$name" 0 "$secs" "" "$log"
+        elif [ -n "${defects[$name]:-}" ] && [ "$(cat "$log")" = "${defects[$name]}" ]; then
+            report "mpich/$name" 2 "$secs" "suite defect: printed exactly what a correct MPI must" "$log"
         else
             report "mpich/$name" 1 "$secs" "$why" "$log"
         fi
@@ -268,5 +286,6 @@ if [ -n "$ulfm_dir" ]; then
 fi
 
 echo "logs: $out/log"
+[ "$xfailed" -eq 0 ] || echo "$xfailed known suite defect(s) (xfail), counted neither way"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
