@@ -133,7 +133,7 @@ report() { # name ok(0 pass, 1 fail, 2 expected failure) seconds note log
 
 selected() { [ -z "$filter" ] || [[ $1 =~ $filter ]]; }
 
-# Runs a command under `timeout`, output (stdout+stderr) to a log; sets rc and secs.
+# Runs a command under `timeout`, output (stdout+stderr) to a log; sets rc, secs, timed_out.
 run_timed() { # limit log cmd...
     local limit=$1 log=$2 t0 t1
     shift 2
@@ -144,6 +144,8 @@ run_timed() { # limit log cmd...
     rc=$?
     t1=$(date +%s.%N)
     secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
+    # Status 137 alone is ambiguous: a job whose ranks all died of SIGKILL also ends so.
+    timed_out=$(awk -v s="$secs" -v l="$limit" -v rc="$rc" 'BEGIN { print (rc == 137 && s >= l) }')
 }
 
 # ---- MPICH test/mpi/ft and impls/mpich/ulfm ----------------------------------------------------
@@ -166,7 +168,7 @@ check_mpich() {
             [ "$stray" -eq 0 ] || why="${why:+$why; }$stray stray output line(s)"
             [ "$st" -eq 0 ] || why="${why:+$why; }exit status $st, expected 0" ;;
     esac
-    [ "$st" -eq 137 ] && why="timed out${why:+ ($why)}"
+    [ "$timed_out" -eq 1 ] && why="timed out${why:+ ($why)}"
     [ -z "$why" ]
 }
 
@@ -274,7 +276,7 @@ if [ -n "$ulfm_dir" ]; then
         run_timed 120 "$log" "$mpiexec" -np "$ulfm_np" "${oargs[@]}" "$bin"
         why=
         [ "$rc" -eq 0 ] || why="exit status $rc, expected 0"
-        [ "$rc" -eq 137 ] && why="timed out"
+        [ "$timed_out" -eq 1 ] && why="timed out"
         if [ "$check" != - ] && ! awk "$check" "$log"; then
             why="${why:+$why; }output check failed"
         fi
