@@ -32,7 +32,7 @@ MPI_BINS   := $(patsubst tests/mpi/%.c,$(BUILD)/tests/mpi/%,$(MPI_SRCS))
 EXAMPLE_SRCS := $(sort $(wildcard examples/*.c))
 EXAMPLE_BINS := $(patsubst examples/%.c,$(BUILD)/examples/%,$(EXAMPLE_SRCS))
 
-.PHONY: all lib tests test check check-long check-valgrind bench bench-compare demo deps \
+.PHONY: all lib tests test check check-long check-valgrind check-conformance bench bench-compare demo deps \
         install uninstall clean help
 
 all: lib tests
@@ -92,6 +92,11 @@ check-valgrind: all
 	MINI_MPI_TEST_PREFIX="$(VALGRIND) --errors-for-leak-kinds=none" \
 	MINI_MPI_TEST_TIMEOUT_SCALE=10 tests/run.sh --list tests/valgrind-faults.list
 
+# The public ULFM suites (docs/conformance.md), from local checkouts: SUITES=dir (holding
+# them), or MINI_MPI_CONFORMANCE_CACHE=dir to fetch them. Needs no network otherwise.
+check-conformance: lib
+	tests/conformance/run.sh $(SUITES)
+
 bench: lib
 	bench/run.sh
 
@@ -128,6 +133,7 @@ help:
 	@echo "make test         fast test gate (tests/run.sh)"
 	@echo "make check-long   long soaks and sweeps"
 	@echo "make check-valgrind  memcheck on tests/valgrind.list"
+	@echo "make check-conformance SUITES=dir  public ULFM suites (docs/conformance.md)"
 	@echo "make bench        benchmarks (numbers, never pass/fail)"
 	@echo "make bench-compare  side by side with Debian's MPICH and Open MPI"
 	@echo "make demo         install dependencies, build, run the flagship example"

@@ -17,6 +17,8 @@
  *    departure like everyone else, reading nothing.
  *  - After completion, a member that sees the revoke reads nothing, reports MPI_ERR_REVOKED
  *    and still departs and waits: others that checked earlier may be reading its buffers.
+ *    Except in SNAPSHOT mode: the snapshot proves a clean completion and reading it touches
+ *    no member's memory, so every member gets the result, whenever it wakes up.
  *  - A member that dies after arriving leaves its deposit readable (rank memory is never
  *    unmapped while the world runs); departure waits skip the dead. Only SHARED mode depends
  *    on every member's phase-1 work: there a member that died before departing makes the
@@ -215,7 +217,11 @@ static bool advance(struct mmpi_coll *x, bool block)
             return true;
         }
         const struct mmpi_coll_result *res = inst->result;
-        if (revoked_now(core)) {
+        /* A snapshot exists only when the combine ran before any revoke (combine() above):
+         * the collective completed cleanly, and its result belongs to the instance, not to
+         * any member's buffers. A later revoke must not take it from a member that was
+         * merely slow to copy it out, or outcomes would depend on scheduling (DESIGN §6). */
+        if (revoked_now(core) && mode_of(inst) != MMPI_COLL_SNAPSHOT) {
             x->err = MPI_ERR_REVOKED;
             x->wait = true;
         } else {

@@ -10,5 +10,9 @@
 #include <mpi.h>
 
 #define MPIX_FT MPI_FT /* attribute key on MPI_COMM_WORLD: fault tolerance is on */
+/* Open MPI 5 defines these so that programs can detect the newer ULFM calls. */
+#define OMPI_HAVE_MPIX_COMM_GET_FAILED 1
+#define OMPI_HAVE_MPIX_COMM_ACK_FAILED 1
+#define OMPI_HAVE_MPIX_COMM_ISHRINK 1
 
 #endif

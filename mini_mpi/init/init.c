@@ -4,6 +4,7 @@
  * session. Neither synchronizes with other ranks: the world already exists when main() starts,
  * and MPI_Finalize must succeed even when ranks have failed (ULFM), so it waits for nobody.
  */
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -93,4 +94,9 @@ void mmpi_finalize(struct mmpi_rank *self)
     mmpi_errhandler_release(self->self_comm.errhandler);
     self->world_comm.errhandler = &mmpi_errhandler_fatal;
     self->self_comm.errhandler = NULL;
+    /* Acknowledged failures (ulfm/ack.c) on the predefined communicators, which are never
+     * freed through MPI_Comm_free. */
+    free(self->world_comm.acked);
+    free(self->self_comm.acked);
+    self->world_comm.acked = self->self_comm.acked = NULL;
 }

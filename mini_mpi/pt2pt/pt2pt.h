@@ -23,6 +23,12 @@ int mmpi_pt2pt_check_args(struct mmpi_rank *self, MPI_Comm comm, const void *buf
                           MPI_Datatype datatype, int peer, int tag, bool receive,
                           struct mmpi_comm **c, struct mmpi_datatype **dt);
 
+/* A request of `kind` (MMPI_REQ_SEND or MMPI_REQ_RECV) already completed with MPI_ERR_REVOKED:
+ * what a nonblocking call on a revoked communicator returns (two references, like a started
+ * one). */
+struct mmpi_request *mmpi_pt2pt_revoked_request(struct mmpi_rank *self, struct mmpi_comm *c,
+                                                int kind);
+
 /* Starts a send or a receive; returns the request with two references (the caller's and the
  * engine's). MPI_PROC_NULL gives a request completed at once (MPI-4.1 §3.11). */
 struct mmpi_request *mmpi_pt2pt_start_send(struct mmpi_rank *self, struct mmpi_comm *c,

@@ -20,12 +20,16 @@ static int do_send(const void *buf, int count, MPI_Datatype datatype, int dest, 
     struct mmpi_request *req = NULL;
     int err = mmpi_pt2pt_check_args(self, comm, buf, count, datatype, dest, tag, false, &c, &dt);
 
-    if (err != MPI_SUCCESS)
-        goto fn_fail;
-    if (mode == MMPI_SEND_BUFFERED && dest != MPI_PROC_NULL &&
-        (err = mmpi_bsend_reserve(self, mmpi_typed_bytes(dt, (size_t)count))) != MPI_SUCCESS)
-        goto fn_fail;
-    req = mmpi_pt2pt_start_send(self, c, MMPI_CTX_USER, buf, count, dt, dest, tag, mode);
+    if (err == MPI_ERR_REVOKED && request) {
+        req = mmpi_pt2pt_revoked_request(self, c, MMPI_REQ_SEND); /* reported at completion */
+    } else {
+        if (err != MPI_SUCCESS)
+            goto fn_fail;
+        if (mode == MMPI_SEND_BUFFERED && dest != MPI_PROC_NULL &&
+            (err = mmpi_bsend_reserve(self, mmpi_typed_bytes(dt, (size_t)count))) != MPI_SUCCESS)
+            goto fn_fail;
+        req = mmpi_pt2pt_start_send(self, c, MMPI_CTX_USER, buf, count, dt, dest, tag, mode);
+    }
     if (request) {
         /* Nonblocking: errors are reported at completion (MPI-4.1 §3.7.3). */
         if (mmpi_request_handle_new(self, req) == MPI_REQUEST_NULL) {
@@ -120,12 +124,14 @@ int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
     struct mmpi_datatype *dt;
     int err = mmpi_pt2pt_check_args(self, comm, buf, count, datatype, source, tag, true, &c, &dt);
 
-    if (err == MPI_SUCCESS && !request)
+    if ((err == MPI_SUCCESS || err == MPI_ERR_REVOKED) && !request)
         err = MPI_ERR_ARG;
-    if (err != MPI_SUCCESS)
+    if (err != MPI_SUCCESS && err != MPI_ERR_REVOKED)
         return mmpi_err_raise_comm(self, c, err, MMPI_CALL_Irecv);
     struct mmpi_request *req =
-        mmpi_pt2pt_start_recv(self, c, MMPI_CTX_USER, buf, count, dt, source, tag);
+        err == MPI_ERR_REVOKED /* reported at completion */
+            ? mmpi_pt2pt_revoked_request(self, c, MMPI_REQ_RECV)
+            : mmpi_pt2pt_start_recv(self, c, MMPI_CTX_USER, buf, count, dt, source, tag);
     if (mmpi_request_handle_new(self, req) == MPI_REQUEST_NULL) {
         if (!mmpi_match_cancel(req)) /* nobody may write into buf after we return */
             mmpi_request_wait(self, req);

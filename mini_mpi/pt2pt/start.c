@@ -85,6 +85,20 @@ struct mmpi_request *mmpi_pt2pt_start_send(struct mmpi_rank *self, struct mmpi_c
     return req;
 }
 
+/* Nonblocking operations report even revocation at completion (DESIGN §5; Open MPI's ob1 hands
+ * back a request completed in error): a program may Wait on the request it got from an Isend or
+ * Irecv that raced with a revoke, so it must get a valid request, never an error and no handle. */
+struct mmpi_request *mmpi_pt2pt_revoked_request(struct mmpi_rank *self, struct mmpi_comm *c,
+                                                int kind)
+{
+    struct mmpi_request *req = mmpi_request_new(self, kind);
+    req->comm = c->handle;
+    req->status.MPI_SOURCE = MPI_ANY_SOURCE;
+    req->status.MPI_TAG = MPI_ANY_TAG;
+    mmpi_request_complete(req, MPI_ERR_REVOKED);
+    return req;
+}
+
 struct mmpi_request *mmpi_pt2pt_start_recv(struct mmpi_rank *self, struct mmpi_comm *c, int ctx,
                                            void *buf, int count, struct mmpi_datatype *dt,
                                            int source, int tag)
