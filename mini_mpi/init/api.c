@@ -185,8 +185,11 @@ int PMPI_Abort(MPI_Comm comm, int errorcode)
     struct mmpi_comm *c = self && mmpi_rank_phase(self) == MMPI_PHASE_INITIALIZED
                               ? mmpi_comm_get(self, comm) : NULL;
     /* MPI-4.1 §11.5: ends all processes of comm "as far as possible"; here they are the job. */
-    fprintf(stderr, "mini_mpi: MPI_Abort(%s, %d) called by rank %d: ending the job\n",
-            c ? c->name : "?", errorcode, self ? self->world_rank : -1);
+    char name[96] = "?";
+    if (c)
+        mmpi_comm_describe(self, c->core, name, sizeof name);
+    fprintf(stderr, "mini_mpi: MPI_Abort(%s, %d) called by rank %d: ending the job\n", name,
+            errorcode, self ? self->world_rank : -1);
     mmpi_job_exit(errorcode & 0xff);
 }
 
