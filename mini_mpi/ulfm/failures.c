@@ -3,6 +3,8 @@
  * acknowledgements (an MPI_ANY_SOURCE receive proceeds once every failure is acknowledged,
  * chapter §17.2.2). Acknowledgements themselves are made in ack.c.
  */
+#include <stdio.h>
+
 #include "ulfm/ulfm.h"
 
 bool mmpi_ulfm_unacked_failure(const struct mmpi_comm *c, int peer)
@@ -22,6 +24,14 @@ bool mmpi_ulfm_any_unacked_failure(const struct mmpi_comm *c)
     return false;
 }
 
+
+/* The first time `self` is told that world rank w failed (MINI_MPI_VERBOSE reports it). */
+void mmpi_ulfm_notice_first(struct mmpi_rank *self, int w)
+{
+    if (!__atomic_exchange_n(&self->known_failed[w], 1, __ATOMIC_RELAXED) &&
+        self->world->config.verbose)
+        fprintf(stderr, "mini_mpi: rank %d sees that rank %d failed\n", self->world_rank, w);
+}
 
 void mmpi_ulfm_notice_core(struct mmpi_rank *self, const struct mmpi_comm_core *core)
 {

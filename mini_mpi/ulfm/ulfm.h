@@ -31,9 +31,11 @@ static inline const struct mmpi_comm_core *mmpi_ulfm_peer_group(const struct mmp
 }
 
 /* Records that the calling rank has been told world rank w failed. */
+void mmpi_ulfm_notice_first(struct mmpi_rank *self, int w);
 static inline void mmpi_ulfm_notice(struct mmpi_rank *self, int w)
 {
-    __atomic_store_n(&self->known_failed[w], 1, __ATOMIC_RELAXED);
+    if (!__atomic_load_n(&self->known_failed[w], __ATOMIC_RELAXED))
+        mmpi_ulfm_notice_first(self, w);
 }
 /* Notices every failed member of core (a collective found one missing). */
 void mmpi_ulfm_notice_core(struct mmpi_rank *self, const struct mmpi_comm_core *core);
