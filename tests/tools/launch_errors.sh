@@ -45,5 +45,13 @@ expect_error "MINI_MPI_FT=sometimes" env MINI_MPI_FT=sometimes $prog
 expect_error "MINI_MPI_EXIT_STATUS=lam" env MINI_MPI_EXIT_STATUS=lam $prog
 expect_error "MINI_MPI_INITIAL_ERRHANDLER=x" env MINI_MPI_INITIAL_ERRHANDLER=x $prog
 expect_error "MINI_MPI_VERBOSE=loud" env MINI_MPI_VERBOSE=loud $prog
+expect_error "MINI_MPI_HANG_CHECK=2" env MINI_MPI_HANG_CHECK=2 $prog
+for t in 0 -1 abc 1e99 nan 5s ""; do
+    expect_error "MINI_MPI_TIMEOUT='$t'" env MINI_MPI_TIMEOUT="$t" $prog
+done
+expect_error "MPIEXEC_TIMEOUT=soon" env MPIEXEC_TIMEOUT=soon $prog
+expect_error "mpiexec --timeout x" bin/mpiexec --timeout x -n 2 $prog
+expect_error "mpiexec --timeout (missing value)" bin/mpiexec -n 2 --timeout
+expect_error "mpiexec --timeout 1.2.3" bin/mpiexec --timeout 1.2.3 -n 2 $prog
 
 [ "$failures" -eq 0 ]
