@@ -74,6 +74,24 @@ static void publish_failure(struct mmpi_rank *r)
     mmpi_world_wake_all(w);
 }
 
+/* Whether deaths wait for the hang monitor to publish them (rank.h: deterministic outcomes
+ * when faults are planned). The monitor runs whenever fault tolerance is on. */
+static bool defer_publication(struct mmpi_world *w)
+{
+    return w->config.fault_tolerant && __atomic_load_n(&w->config.faults->n, __ATOMIC_ACQUIRE) > 0;
+}
+
+static void queue_publication(struct mmpi_rank *r)
+{
+    struct mmpi_world *w = r->world;
+    pthread_mutex_lock(&w->lock);
+    if (w->npending == 0)
+        w->pending_since = mmpi_now();
+    w->pending_deaths[w->npending] = r->world_rank;
+    __atomic_store_n(&w->npending, w->npending + 1, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&w->lock);
+}
+
 /* Records the end of rank r; returns false if it had already ended. */
 static bool record_end(struct mmpi_rank *r, int code, const char *cause, bool killed)
 {
@@ -95,9 +113,43 @@ static bool record_end(struct mmpi_rank *r, int code, const char *cause, bool ki
 
     /* A rank that never finalized is gone for its peers, whatever its exit status counts as:
      * anything waiting for it must complete (with an error) rather than hang. */
-    if (in_session)
-        publish_failure(r);
+    if (in_session) {
+        if (defer_publication(w))
+            queue_publication(r);
+        else
+            publish_failure(r);
+    }
     return true;
+}
+
+/* Published failures are sorted by world rank within one batch, so that the failure order
+ * (MPIX_Comm_ack_failed, get_failed) does not depend on which dying thread ran first. */
+static int by_world_rank(const void *a, const void *b)
+{
+    return *(const int *)a - *(const int *)b;
+}
+
+void mmpi_world_publish_pending(struct mmpi_world *w)
+{
+    int *batch = mmpi_xmalloc((size_t)w->size * sizeof(int));
+    pthread_mutex_lock(&w->lock);
+    int n = w->npending;
+    memcpy(batch, w->pending_deaths, (size_t)n * sizeof(int));
+    __atomic_store_n(&w->npending, 0, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&w->lock);
+    qsort(batch, (size_t)n, sizeof(int), by_world_rank);
+    for (int i = 0; i < n; i++)
+        publish_failure(w->ranks[batch[i]]);
+    free(batch);
+}
+
+int mmpi_world_pending_deaths(struct mmpi_world *w, double *since)
+{
+    pthread_mutex_lock(&w->lock);
+    int n = w->npending;
+    *since = w->pending_since;
+    pthread_mutex_unlock(&w->lock);
+    return n;
 }
 
 /* A thread of a failed rank stops here without unwinding: peers may still be reading buffers
@@ -249,6 +301,7 @@ static void world_free(struct mmpi_world *w)
     mmpi_comm_core_release(w->world_core);
     free(w->ranks);
     free(w->failure_order);
+    free(w->pending_deaths);
     pthread_mutex_destroy(&w->lock);
     pthread_cond_destroy(&w->all_ended);
     free(w);
@@ -266,6 +319,7 @@ int mmpi_world_run(const struct mmpi_launch_config *config, int (*entry)(int, ch
     w->start_time = mmpi_now();
     w->ranks = mmpi_xcalloc((size_t)w->size, sizeof(*w->ranks));
     w->failure_order = mmpi_xcalloc((size_t)w->size, sizeof(int));
+    w->pending_deaths = mmpi_xcalloc((size_t)w->size, sizeof(int));
     MMPI_CHECK_PTHREAD(pthread_mutex_init(&w->lock, NULL));
     MMPI_CHECK_PTHREAD(pthread_cond_init(&w->all_ended, NULL));
     int *world_ranks = mmpi_xmalloc((size_t)w->size * sizeof(int));

@@ -24,6 +24,7 @@
 
 #define POLL_NS 2000000L /* 2 ms between looks: a deadlock is reported within ~5 ms */
 #define LONG_SLEEP 0.05  /* s: a sleeper this long releases deferred failure reports */
+#define PENDING_MAX 0.05 /* s: a death is published at the latest this long after it */
 
 static pthread_t monitor;
 static bool monitor_running;
@@ -168,9 +169,10 @@ static void report(struct mmpi_world *w, const char *headline)
     }
 }
 
-static void sleep_poll(void)
+/* Looks come faster while a death waits for publication or a deadlock is suspected. */
+static void sleep_poll(bool fast)
 {
-    struct timespec ts = {0, POLL_NS};
+    struct timespec ts = {0, fast ? POLL_NS / 10 : POLL_NS};
     nanosleep(&ts, NULL);
 }
 
@@ -230,7 +232,7 @@ static void *monitor_main(void *arg)
     double last_release = 0;
 
     while (!__atomic_load_n(&monitor_stop, __ATOMIC_ACQUIRE)) {
-        sleep_poll();
+        sleep_poll(candidate || __atomic_load_n(&w->npending, __ATOMIC_ACQUIRE) > 0);
         if (w->config.timeout > 0 && mmpi_now() - w->start_time >= w->config.timeout) {
             freeze(w, false);
             char headline[160];
@@ -241,7 +243,15 @@ static void *monitor_main(void *arg)
             mmpi_job_exit(MMPI_EXIT_TIMEOUT);
         }
         bool failures = __atomic_load_n(&w->nfailed, __ATOMIC_ACQUIRE) > 0;
-        double now = mmpi_now();
+        double now = mmpi_now(), since;
+        bool pending = __atomic_load_n(&w->npending, __ATOMIC_ACQUIRE) > 0 &&
+                       mmpi_world_pending_deaths(w, &since) > 0;
+        if (pending && now - since >= PENDING_MAX) {
+            /* Someone keeps running (polling MPI_Test, computing): publish anyway. */
+            mmpi_world_publish_pending(w);
+            candidate = false;
+            continue;
+        }
         if (failures && now - last_release > LONG_SLEEP && long_sleeper(w, now) &&
             release_deferred(w, released, &have_released, again)) {
             last_release = now;
@@ -259,7 +269,13 @@ static void *monitor_main(void *arg)
         }
         /* Two looks agree: confirm with the sleepers frozen. */
         bool stuck = freeze(w, true) && all_blocked(w, again) && !memcmp(words, again, bytes);
-        if (stuck && failures && !(have_released && !memcmp(words, released, bytes))) {
+        if (stuck && pending) {
+            /* Nobody can progress without knowing of the deaths: publish them. */
+            thaw(w);
+            mmpi_world_publish_pending(w);
+            candidate = false;
+            continue;
+        }        if (stuck && failures && !(have_released && !memcmp(words, released, bytes))) {
             /* Quiescent with failures: waits that deferred a failure report may now make it.
              * Only if nothing moves after that (the words stay as the release left them) is
              * it a deadlock. */

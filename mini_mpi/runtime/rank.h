@@ -123,6 +123,10 @@ struct mmpi_world {
     int *failure_order;              /* [size]: world ranks in the order they failed; entries
                                       * below nfailed are published before nfailed (release) */
     uint32_t failure_epoch;          /* bumped (atomic) on every failure: cheap "anything new?" */
+    int *pending_deaths;             /* [size], under lock: ranks that died and are not failed
+                                      * for the others yet (deferred publication, below) */
+    int npending;                    /* under lock; atomic reads allowed */
+    double pending_since;            /* under lock: when the oldest pending death happened */
     uint32_t quiescence;             /* bumped (atomic) by the hang monitor when no rank thread
                                       * can progress, or a sleeper waited long, while failures
                                       * exist: releases deferred failure reports (wait.c) */
@@ -192,6 +196,16 @@ void mmpi_wait_until_described(struct mmpi_rank *self, bool (*ready)(void *arg),
  * which failures a rank is told of then depends on the program, not on thread timing. True
  * while the report must still wait. Outside blocking waits (MPI_Test) reports are immediate. */
 bool mmpi_wait_defers_failure(const struct mmpi_world *w);
+
+/* Deferred publication (determinism when faults are planned: MINI_MPI_FAULTS or
+ * mini_mpi_arm): a rank that dies stops at once, but its peers see it failed only when the
+ * hang monitor publishes it: as soon as no live rank can progress (all blocked in MPI), or
+ * after a short bound (hang.c). Every survivor has then done all it could do without the
+ * dead rank, whatever the thread timing, so what it is told, and what its sends to the dead
+ * rank return, depend on the program only. Publishes the pending deaths, by world rank. */
+void mmpi_world_publish_pending(struct mmpi_world *w);
+/* How many deaths wait for publication; *since: when the oldest happened. */
+int mmpi_world_pending_deaths(struct mmpi_world *w, double *since);
 
 double mmpi_now(void); /* CLOCK_MONOTONIC seconds */
 
