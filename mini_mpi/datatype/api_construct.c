@@ -22,12 +22,31 @@ static bool bad_blocklengths(int count, const int *blocklengths)
     return false;
 }
 
-/* Publishes the result of a constructor: impl_err is what the constructor returned, *dt what
- * it made (read only after the call: argument evaluation order is unspecified). */
-static int publish(struct mmpi_rank *self, int impl_err, struct mmpi_datatype **dt,
-                   MPI_Datatype *newtype)
+/* The checks of a constructor with a count and an old type, in the order MPICH reports them:
+ * count, then the type, then the other arguments (args_ok). */
+static int check_count_old(int count, const struct mmpi_datatype *old, bool args_ok)
 {
-    return impl_err ? impl_err : mmpi_dt_publish(self, *dt, newtype);
+    if (count < 0)
+        return MPI_ERR_COUNT;
+    if (!old)
+        return MPI_ERR_TYPE;
+    return args_ok ? MPI_SUCCESS : MPI_ERR_ARG;
+}
+
+/* The same without a count (subarray, darray, resized, dup). */
+static int check_old(const struct mmpi_datatype *old, bool args_ok)
+{
+    return check_count_old(0, old, args_ok);
+}
+
+/* Ends a constructor: err is MPI_SUCCESS when the checks passed and the constructor made dt,
+ * which is then published as *newtype; otherwise err is raised. */
+static int finish(struct mmpi_rank *self, int err, struct mmpi_datatype *dt,
+                  MPI_Datatype *newtype, enum mmpi_call call)
+{
+    if (err == MPI_SUCCESS)
+        err = mmpi_dt_publish(self, dt, newtype);
+    return err == MPI_SUCCESS ? err : mmpi_err_raise_comm(self, NULL, err, call);
 }
 
 MMPI_PROFILED(Type_contiguous)
@@ -35,28 +54,10 @@ int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_contiguous);
     struct mmpi_datatype *old = mmpi_datatype_get(self, oldtype), *dt = NULL;
-    int err = MPI_SUCCESS;
-
-    if (count < 0) {
-        err = MPI_ERR_COUNT;
-        goto fn_fail;
-    }
-    if (!old) {
-        err = MPI_ERR_TYPE;
-        goto fn_fail;
-    }
-    if (!newtype) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
-    err = publish(self, mmpi_type_contiguous(count, old, &dt), &dt, newtype);
-    if (err)
-        goto fn_fail;
-fn_exit:
-    return err;
-fn_fail:
-    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_contiguous);
-    goto fn_exit;
+    int err = check_count_old(count, old, newtype != NULL);
+    if (err == MPI_SUCCESS)
+        err = mmpi_type_contiguous(count, old, &dt);
+    return finish(self, err, dt, newtype, MMPI_CALL_Type_contiguous);
 }
 
 MMPI_PROFILED(Type_vector)
@@ -65,28 +66,10 @@ int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtyp
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_vector);
     struct mmpi_datatype *old = mmpi_datatype_get(self, oldtype), *dt = NULL;
-    int err = MPI_SUCCESS;
-
-    if (count < 0) {
-        err = MPI_ERR_COUNT;
-        goto fn_fail;
-    }
-    if (!old) {
-        err = MPI_ERR_TYPE;
-        goto fn_fail;
-    }
-    if (blocklength < 0 || !newtype) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
-    err = publish(self, mmpi_type_vector(count, blocklength, stride, old, &dt), &dt, newtype);
-    if (err)
-        goto fn_fail;
-fn_exit:
-    return err;
-fn_fail:
-    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_vector);
-    goto fn_exit;
+    int err = check_count_old(count, old, blocklength >= 0 && newtype);
+    if (err == MPI_SUCCESS)
+        err = mmpi_type_vector(count, blocklength, stride, old, &dt);
+    return finish(self, err, dt, newtype, MMPI_CALL_Type_vector);
 }
 
 static int hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
@@ -94,29 +77,10 @@ static int hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype old
 {
     struct mmpi_rank *self = mmpi_enter(call);
     struct mmpi_datatype *old = mmpi_datatype_get(self, oldtype), *dt = NULL;
-    int err = MPI_SUCCESS;
-
-    if (count < 0) {
-        err = MPI_ERR_COUNT;
-        goto fn_fail;
-    }
-    if (!old) {
-        err = MPI_ERR_TYPE;
-        goto fn_fail;
-    }
-    if (blocklength < 0 || !newtype) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
-    err = publish(self, mmpi_type_create_hvector(count, blocklength, stride, old, &dt), &dt,
-                  newtype);
-    if (err)
-        goto fn_fail;
-fn_exit:
-    return err;
-fn_fail:
-    err = mmpi_err_raise_comm(self, NULL, err, call);
-    goto fn_exit;
+    int err = check_count_old(count, old, blocklength >= 0 && newtype);
+    if (err == MPI_SUCCESS)
+        err = mmpi_type_create_hvector(count, blocklength, stride, old, &dt);
+    return finish(self, err, dt, newtype, call);
 }
 
 MMPI_PROFILED(Type_create_hvector)
@@ -133,31 +97,12 @@ int PMPI_Type_indexed(int count, const int array_of_blocklengths[],
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_indexed);
     struct mmpi_datatype *old = mmpi_datatype_get(self, oldtype), *dt = NULL;
-    int err = MPI_SUCCESS;
-
-    if (count < 0) {
-        err = MPI_ERR_COUNT;
-        goto fn_fail;
-    }
-    if (!old) {
-        err = MPI_ERR_TYPE;
-        goto fn_fail;
-    }
-    if (bad_blocklengths(count, array_of_blocklengths) || (count > 0 && !array_of_displacements) ||
-        !newtype) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
-    err = publish(self,
-                  mmpi_type_indexed(count, array_of_blocklengths, array_of_displacements, old, &dt),
-                  &dt, newtype);
-    if (err)
-        goto fn_fail;
-fn_exit:
-    return err;
-fn_fail:
-    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_indexed);
-    goto fn_exit;
+    int err = check_count_old(count, old,
+                              !bad_blocklengths(count, array_of_blocklengths) &&
+                                  (count == 0 || array_of_displacements) && newtype);
+    if (err == MPI_SUCCESS)
+        err = mmpi_type_indexed(count, array_of_blocklengths, array_of_displacements, old, &dt);
+    return finish(self, err, dt, newtype, MMPI_CALL_Type_indexed);
 }
 
 static int hindexed(int count, const int array_of_blocklengths[],
@@ -166,32 +111,13 @@ static int hindexed(int count, const int array_of_blocklengths[],
 {
     struct mmpi_rank *self = mmpi_enter(call);
     struct mmpi_datatype *old = mmpi_datatype_get(self, oldtype), *dt = NULL;
-    int err = MPI_SUCCESS;
-
-    if (count < 0) {
-        err = MPI_ERR_COUNT;
-        goto fn_fail;
-    }
-    if (!old) {
-        err = MPI_ERR_TYPE;
-        goto fn_fail;
-    }
-    if (bad_blocklengths(count, array_of_blocklengths) || (count > 0 && !array_of_displacements) ||
-        !newtype) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
-    err = publish(self,
-                  mmpi_type_create_hindexed(count, array_of_blocklengths, array_of_displacements,
-                                            old, &dt),
-                  &dt, newtype);
-    if (err)
-        goto fn_fail;
-fn_exit:
-    return err;
-fn_fail:
-    err = mmpi_err_raise_comm(self, NULL, err, call);
-    goto fn_exit;
+    int err = check_count_old(count, old,
+                              !bad_blocklengths(count, array_of_blocklengths) &&
+                                  (count == 0 || array_of_displacements) && newtype);
+    if (err == MPI_SUCCESS)
+        err = mmpi_type_create_hindexed(count, array_of_blocklengths, array_of_displacements,
+                                        old, &dt);
+    return finish(self, err, dt, newtype, call);
 }
 
 MMPI_PROFILED(Type_create_hindexed)
@@ -209,31 +135,13 @@ int PMPI_Type_create_indexed_block(int count, int blocklength, const int array_o
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_create_indexed_block);
     struct mmpi_datatype *old = mmpi_datatype_get(self, oldtype), *dt = NULL;
-    int err = MPI_SUCCESS;
-
-    if (count < 0) {
-        err = MPI_ERR_COUNT;
-        goto fn_fail;
-    }
-    if (!old) {
-        err = MPI_ERR_TYPE;
-        goto fn_fail;
-    }
-    if (blocklength < 0 || (count > 0 && !array_of_displacements) || !newtype) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
-    err = publish(self,
-                  mmpi_type_create_indexed_block(count, blocklength, array_of_displacements, old,
-                                                 &dt),
-                  &dt, newtype);
-    if (err)
-        goto fn_fail;
-fn_exit:
-    return err;
-fn_fail:
-    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_create_indexed_block);
-    goto fn_exit;
+    int err = check_count_old(count, old,
+                              blocklength >= 0 && (count == 0 || array_of_displacements) &&
+                                  newtype);
+    if (err == MPI_SUCCESS)
+        err = mmpi_type_create_indexed_block(count, blocklength, array_of_displacements, old,
+                                             &dt);
+    return finish(self, err, dt, newtype, MMPI_CALL_Type_create_indexed_block);
 }
 
 MMPI_PROFILED(Type_create_hindexed_block)
@@ -243,31 +151,23 @@ int PMPI_Type_create_hindexed_block(int count, int blocklength,
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_create_hindexed_block);
     struct mmpi_datatype *old = mmpi_datatype_get(self, oldtype), *dt = NULL;
-    int err = MPI_SUCCESS;
+    int err = check_count_old(count, old,
+                              blocklength >= 0 && (count == 0 || array_of_displacements) &&
+                                  newtype);
+    if (err == MPI_SUCCESS)
+        err = mmpi_type_create_hindexed_block(count, blocklength, array_of_displacements, old,
+                                              &dt);
+    return finish(self, err, dt, newtype, MMPI_CALL_Type_create_hindexed_block);
+}
 
-    if (count < 0) {
-        err = MPI_ERR_COUNT;
-        goto fn_fail;
-    }
-    if (!old) {
-        err = MPI_ERR_TYPE;
-        goto fn_fail;
-    }
-    if (blocklength < 0 || (count > 0 && !array_of_displacements) || !newtype) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
-    err = publish(self,
-                  mmpi_type_create_hindexed_block(count, blocklength, array_of_displacements, old,
-                                                  &dt),
-                  &dt, newtype);
-    if (err)
-        goto fn_fail;
-fn_exit:
-    return err;
-fn_fail:
-    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_create_hindexed_block);
-    goto fn_exit;
+/* Resolves a struct's member types: MPI_ERR_TYPE for an invalid one. */
+static int struct_types(struct mmpi_rank *self, int count, const MPI_Datatype handles[],
+                        struct mmpi_datatype **types)
+{
+    for (int i = 0; i < count; i++)
+        if (!(types[i] = mmpi_datatype_get(self, handles[i])))
+            return MPI_ERR_TYPE;
+    return MPI_SUCCESS;
 }
 
 static int type_struct(int count, const int array_of_blocklengths[],
@@ -279,37 +179,20 @@ static int type_struct(int count, const int array_of_blocklengths[],
     struct mmpi_datatype **types = NULL, *dt = NULL;
     int err = MPI_SUCCESS;
 
-    if (count < 0) {
+    if (count < 0)
         err = MPI_ERR_COUNT;
-        goto fn_fail;
-    }
-    if (bad_blocklengths(count, array_of_blocklengths) || (count > 0 && !array_of_displacements) ||
-        (count > 0 && !array_of_types) || !newtype) {
+    else if (bad_blocklengths(count, array_of_blocklengths) ||
+             (count > 0 && (!array_of_displacements || !array_of_types)) || !newtype)
         err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
-    if (!(types = malloc((count > 0 ? (size_t)count : 1) * sizeof(*types)))) {
+    else if (!(types = malloc((count > 0 ? (size_t)count : 1) * sizeof(*types))))
         err = MPI_ERR_NO_MEM;
-        goto fn_fail;
-    }
-    for (int i = 0; i < count; i++) {
-        if (!(types[i] = mmpi_datatype_get(self, array_of_types[i]))) {
-            err = MPI_ERR_TYPE;
-            goto fn_fail;
-        }
-    }
-    err = publish(self,
-                  mmpi_type_create_struct(count, array_of_blocklengths, array_of_displacements,
-                                          types, &dt),
-                  &dt, newtype);
-    if (err)
-        goto fn_fail;
-fn_exit:
+    else
+        err = struct_types(self, count, array_of_types, types);
+    if (err == MPI_SUCCESS)
+        err = mmpi_type_create_struct(count, array_of_blocklengths, array_of_displacements,
+                                      types, &dt);
     free(types);
-    return err;
-fn_fail:
-    err = mmpi_err_raise_comm(self, NULL, err, call);
-    goto fn_exit;
+    return finish(self, err, dt, newtype, call);
 }
 
 MMPI_PROFILED(Type_create_struct)
@@ -328,28 +211,14 @@ int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int a
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_create_subarray);
     struct mmpi_datatype *old = mmpi_datatype_get(self, oldtype), *dt = NULL;
-    int err = MPI_SUCCESS;
-
-    if (!old) {
-        err = MPI_ERR_TYPE;
-        goto fn_fail;
-    }
-    if ((ndims > 0 && (!array_of_sizes || !array_of_subsizes || !array_of_starts)) || !newtype) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
     /* Geometry (ndims, sizes, subsizes, starts, order) is checked by the implementation. */
-    err = publish(self,
-                  mmpi_type_create_subarray(ndims, array_of_sizes, array_of_subsizes,
-                                            array_of_starts, order, old, &dt),
-                  &dt, newtype);
-    if (err)
-        goto fn_fail;
-fn_exit:
-    return err;
-fn_fail:
-    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_create_subarray);
-    goto fn_exit;
+    int err = check_old(old, (ndims <= 0 || (array_of_sizes && array_of_subsizes &&
+                                             array_of_starts)) &&
+                                 newtype);
+    if (err == MPI_SUCCESS)
+        err = mmpi_type_create_subarray(ndims, array_of_sizes, array_of_subsizes,
+                                        array_of_starts, order, old, &dt);
+    return finish(self, err, dt, newtype, MMPI_CALL_Type_create_subarray);
 }
 
 MMPI_PROFILED(Type_create_darray)
@@ -360,30 +229,14 @@ int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gs
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_create_darray);
     struct mmpi_datatype *old = mmpi_datatype_get(self, oldtype), *dt = NULL;
-    int err = MPI_SUCCESS;
-
-    if (!old) {
-        err = MPI_ERR_TYPE;
-        goto fn_fail;
-    }
-    if ((ndims > 0 && (!array_of_gsizes || !array_of_distribs || !array_of_dargs ||
-                       !array_of_psizes)) ||
-        !newtype) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
     /* The grid and the distributions are checked by the implementation. */
-    err = publish(self,
-                  mmpi_type_create_darray(size, rank, ndims, array_of_gsizes, array_of_distribs,
-                                          array_of_dargs, array_of_psizes, order, old, &dt),
-                  &dt, newtype);
-    if (err)
-        goto fn_fail;
-fn_exit:
-    return err;
-fn_fail:
-    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_create_darray);
-    goto fn_exit;
+    int err = check_old(old, (ndims <= 0 || (array_of_gsizes && array_of_distribs &&
+                                             array_of_dargs && array_of_psizes)) &&
+                                 newtype);
+    if (err == MPI_SUCCESS)
+        err = mmpi_type_create_darray(size, rank, ndims, array_of_gsizes, array_of_distribs,
+                                      array_of_dargs, array_of_psizes, order, old, &dt);
+    return finish(self, err, dt, newtype, MMPI_CALL_Type_create_darray);
 }
 
 MMPI_PROFILED(Type_create_resized)
@@ -392,24 +245,10 @@ int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_create_resized);
     struct mmpi_datatype *old = mmpi_datatype_get(self, oldtype), *dt = NULL;
-    int err = MPI_SUCCESS;
-
-    if (!old) {
-        err = MPI_ERR_TYPE;
-        goto fn_fail;
-    }
-    if (!newtype) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
-    err = publish(self, mmpi_type_create_resized(old, lb, extent, &dt), &dt, newtype);
-    if (err)
-        goto fn_fail;
-fn_exit:
-    return err;
-fn_fail:
-    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_create_resized);
-    goto fn_exit;
+    int err = check_old(old, newtype != NULL);
+    if (err == MPI_SUCCESS)
+        err = mmpi_type_create_resized(old, lb, extent, &dt);
+    return finish(self, err, dt, newtype, MMPI_CALL_Type_create_resized);
 }
 
 MMPI_PROFILED(Type_commit)
@@ -443,30 +282,17 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_dup);
     struct mmpi_datatype *old = mmpi_datatype_get(self, oldtype), *dt = NULL;
-    int err = MPI_SUCCESS;
-
-    if (!old) {
-        err = MPI_ERR_TYPE;
-        goto fn_fail;
-    }
-    if (!newtype) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
-    err = publish(self, mmpi_type_dup(old, &dt), &dt, newtype);
-    if (err)
-        goto fn_fail;
+    int err = check_old(old, newtype != NULL);
+    if (err == MPI_SUCCESS)
+        err = mmpi_type_dup(old, &dt);
+    if (err == MPI_SUCCESS)
+        err = mmpi_dt_publish(self, dt, newtype);
     /* §7.7.4: copy callbacks run at MPI_Type_dup; one failing fails the call. */
-    if ((err = mmpi_attr_type_copy(self, oldtype, *newtype)) != MPI_SUCCESS) {
+    if (err == MPI_SUCCESS && (err = mmpi_attr_type_copy(self, oldtype, *newtype)) != MPI_SUCCESS) {
         mmpi_datatype_release(mmpi_handle_remove(self, MMPI_HANDLE_KIND_DATATYPE, *newtype));
         *newtype = MPI_DATATYPE_NULL;
-        goto fn_fail;
     }
-fn_exit:
-    return err;
-fn_fail:
-    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_dup);
-    goto fn_exit;
+    return err == MPI_SUCCESS ? err : mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_dup);
 }
 
 MMPI_PROFILED(Type_free)
