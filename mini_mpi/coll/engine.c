@@ -288,8 +288,10 @@ static void coll_free(struct mmpi_request *req)
     free(x);
 }
 
-static int start_nonblocking(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll *x,
-                             MPI_Request *request)
+/* The engine request of x's nonblocking part: a heap copy of x (references on the
+ * communicator, types and op; x's owned_dts move into it), not yet arrived, no handle. */
+static struct mmpi_request *new_request(struct mmpi_rank *self, struct mmpi_comm *c,
+                                        struct mmpi_coll *x)
 {
     struct mmpi_coll *h = mmpi_xmalloc(sizeof(*h));
     *h = *x;
@@ -307,6 +309,19 @@ static int start_nonblocking(struct mmpi_rank *self, struct mmpi_comm *c, struct
     req->state = h;
     req->poll = coll_poll;
     req->free_state = coll_free;
+    return req;
+}
+
+static void arrive(struct mmpi_comm *c, struct mmpi_request *req)
+{
+    struct mmpi_coll *h = req->state;
+    h->inst = mmpi_board_arrive(h->core, c->coll_seq++, h->rank, h, combine);
+}
+
+static int start_nonblocking(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll *x,
+                             MPI_Request *request)
+{
+    struct mmpi_request *req = new_request(self, c, x);
     /* The handle first: a member that arrived must be able to depart, so it must not be
      * left without a request that someone can poll. */
     if (mmpi_request_handle_new(self, req) == MPI_REQUEST_NULL) {
@@ -314,13 +329,14 @@ static int start_nonblocking(struct mmpi_rank *self, struct mmpi_comm *c, struct
         mmpi_request_release(req);
         return MPI_ERR_NO_MEM;
     }
-    h->inst = mmpi_board_arrive(h->core, c->coll_seq++, h->rank, h, combine);
+    arrive(c, req);
     *request = req->handle;
     return MPI_SUCCESS;
 }
 
-int mmpi_coll_run(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll *x,
-                  MPI_Request *request)
+/* The member's fields of x that every run starts from. */
+static void prepare(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll *x,
+                    bool nonblocking)
 {
     x->self = self;
     x->core = mmpi_comm_board_core(c); /* an intercommunicator's bridge (coll/inter.h) */
@@ -332,7 +348,24 @@ int mmpi_coll_run(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll 
     x->tmp = NULL;
     x->tmp_off = NULL;
     x->inst = NULL;
-    x->nonblocking = request != NULL;
+    x->nonblocking = nonblocking;
+}
+
+struct mmpi_request *mmpi_coll_activate(struct mmpi_rank *self, struct mmpi_comm *c,
+                                        struct mmpi_coll *x)
+{
+    prepare(self, c, x, true);
+    struct mmpi_request *req = new_request(self, c, x);
+    arrive(c, req);
+    return req;
+}
+
+int mmpi_coll_run(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll *x,
+                  MPI_Request *request)
+{
+    if (x->persistent) /* MPI_*_init: the part is every activation's template */
+        return mmpi_coll_persistent_new(self, c, x, request);
+    prepare(self, c, x, request != NULL);
     if (request) {
         int err = start_nonblocking(self, c, x, request);
         free(x->owned_dts);
