@@ -153,6 +153,11 @@ int mmpi_coll_run(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll 
 struct mmpi_request *mmpi_coll_activate(struct mmpi_rank *self, struct mmpi_comm *c,
                                         struct mmpi_coll *x);
 
+/* References on the objects a part names: its datatypes (send.dt, recv.dt, the owned_dts
+ * array's) and its op; a part that outlives its call holds them (engine.c, persistent.c). */
+void mmpi_coll_retain_objects(const struct mmpi_coll *x);
+void mmpi_coll_release_objects(const struct mmpi_coll *x);
+
 /* Helpers for the algorithms (engine.c). */
 const struct mmpi_coll *mmpi_coll_deposit(const struct mmpi_board_instance *inst, int i);
 /* A result block of `noff` offsets and `bytes` data bytes, mode set. */

@@ -267,13 +267,24 @@ static bool coll_poll(struct mmpi_request *req)
     return true;
 }
 
-static void release_types(struct mmpi_coll *x)
+void mmpi_coll_retain_objects(const struct mmpi_coll *x)
+{
+    mmpi_datatype_retain(x->send.dt);
+    mmpi_datatype_retain(x->recv.dt);
+    if (x->owned_dts)
+        for (int i = 0; i < x->ndts; i++)
+            mmpi_datatype_retain(x->owned_dts[i]);
+    mmpi_op_retain((struct mmpi_op *)x->op);
+}
+
+void mmpi_coll_release_objects(const struct mmpi_coll *x)
 {
     mmpi_datatype_release(x->send.dt);
     mmpi_datatype_release(x->recv.dt);
     if (x->owned_dts)
         for (int i = 0; i < x->ndts; i++)
             mmpi_datatype_release(x->owned_dts[i]);
+    mmpi_op_release((struct mmpi_op *)x->op);
 }
 
 static void coll_free(struct mmpi_request *req)
@@ -281,8 +292,7 @@ static void coll_free(struct mmpi_request *req)
     struct mmpi_coll *x = req->state;
     if (x->inst) /* defensive: the part always ends before the request completes */
         end(x);
-    release_types(x);
-    mmpi_op_release((struct mmpi_op *)x->op);
+    mmpi_coll_release_objects(x);
     mmpi_comm_core_release(x->core);
     free(x->owned_dts);
     free(x);
@@ -297,12 +307,7 @@ static struct mmpi_request *new_request(struct mmpi_rank *self, struct mmpi_comm
     *h = *x;
     x->owned_dts = NULL; /* now h's */
     mmpi_comm_core_retain(h->core);
-    mmpi_datatype_retain(h->send.dt);
-    mmpi_datatype_retain(h->recv.dt);
-    if (h->owned_dts)
-        for (int i = 0; i < h->ndts; i++)
-            mmpi_datatype_retain(h->owned_dts[i]);
-    mmpi_op_retain((struct mmpi_op *)h->op);
+    mmpi_coll_retain_objects(h);
 
     struct mmpi_request *req = mmpi_request_new(self, MMPI_REQ_OTHER);
     req->comm = c->handle;

@@ -25,9 +25,7 @@
 
 #include "coll/coll.h"
 #include "coll/persistent.h"
-#include "datatype/datatype.h"
 #include "mmpi.h"
-#include "op/op.h"
 #include "pt2pt/request.h"
 
 struct persistent_coll {
@@ -47,13 +45,8 @@ static void persistent_free(struct mmpi_request *req)
     if (req->inner) /* defensive: an active request cannot be freed */
         mmpi_request_release(req->inner);
     if (!p->barrier) {
-        struct mmpi_coll *x = &p->part;
-        mmpi_datatype_release(x->send.dt);
-        mmpi_datatype_release(x->recv.dt);
-        for (int i = 0; x->owned_dts && i < x->ndts; i++)
-            mmpi_datatype_release(x->owned_dts[i]);
-        free(x->owned_dts);
-        mmpi_op_release((struct mmpi_op *)x->op);
+        mmpi_coll_release_objects(&p->part);
+        free(p->part.owned_dts);
     }
     free(p);
 }
@@ -66,11 +59,7 @@ int mmpi_coll_persistent_new(struct mmpi_rank *self, struct mmpi_comm *c, struct
     if (x) {
         p->part = *x;
         x->owned_dts = NULL; /* now the request's */
-        mmpi_datatype_retain(x->send.dt);
-        mmpi_datatype_retain(x->recv.dt);
-        for (int i = 0; p->part.owned_dts && i < p->part.ndts; i++)
-            mmpi_datatype_retain(p->part.owned_dts[i]);
-        mmpi_op_retain((struct mmpi_op *)x->op);
+        mmpi_coll_retain_objects(&p->part);
     }
     struct mmpi_request *req = mmpi_request_new(self, MMPI_REQ_OTHER);
     req->refs = 1; /* only the user's: no engine work until MPI_Start */
