@@ -1,8 +1,8 @@
 /*
- * coll/api_alltoall.c: MPI entry points of MPI-4.1 §6.8 and §6.12.6: MPI_Alltoall,
- * MPI_Alltoallv, MPI_Alltoallw and their nonblocking forms. Bindings only: one common body
- * checks the arguments, fills the member's part (coll.h) and calls mmpi_alltoall
- * (alltoall.c). With MPI_IN_PLACE the send arguments are ignored (§6.8).
+ * coll/api_alltoall.c: MPI entry points of MPI-4.1 §6.8, §6.12.6 and §6.13: MPI_Alltoall,
+ * MPI_Alltoallv, MPI_Alltoallw and their nonblocking and persistent (MPI_*_init) forms.
+ * Bindings only: one common body checks the arguments, fills the member's part (coll.h) and
+ * calls mmpi_alltoall (alltoall.c). With MPI_IN_PLACE the send arguments are ignored (§6.8).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +20,7 @@ static int alltoall(const void *sendbuf, int sendcount, const int *sendcounts,
                     const int *sdispls, MPI_Datatype sendtype, const MPI_Datatype *sendtypes,
                     void *recvbuf, int recvcount, const int *recvcounts, const int *rdispls,
                     MPI_Datatype recvtype, const MPI_Datatype *recvtypes, MPI_Comm comm,
-                    enum form form, bool nb, MPI_Request *request, enum mmpi_call call)
+                    enum form form, struct mmpi_coll_how how, enum mmpi_call call)
 {
     struct mmpi_rank *self = mmpi_enter(call);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
@@ -28,7 +28,7 @@ static int alltoall(const void *sendbuf, int sendcount, const int *sendcounts,
     int err, n;
 
     memset(&x, 0, sizeof(x));
-    if ((err = mmpi_coll_check_comm(c)) || (err = mmpi_coll_check_request(nb, request)))
+    if ((err = mmpi_coll_check_comm(c)) || (err = mmpi_coll_check_how(self, &how)))
         goto fn_fail;
     n = mmpi_comm_remote_size(c); /* pieces: one per member of the remote group (§6.2.2) */
     x.in_place = !c->core->remote && sendbuf == MPI_IN_PLACE; /* intracommunicators only */
@@ -73,7 +73,8 @@ static int alltoall(const void *sendbuf, int sendcount, const int *sendcounts,
         x.send.dts = x.owned_dts;
         x.recv.dts = x.owned_dts + n;
     }
-    if ((err = mmpi_alltoall(self, c, &x, nb ? request : NULL)))
+    x.persistent = how.persistent;
+    if ((err = mmpi_alltoall(self, c, &x, how.request)))
         goto fn_fail;
 fn_exit:
     return err;
@@ -87,16 +88,27 @@ MMPI_PROFILED(Alltoall)
 int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return alltoall(sendbuf, sendcount, NULL, NULL, sendtype, NULL, recvbuf, recvcount, NULL,
-                    NULL, recvtype, NULL, comm, REGULAR, false, NULL, MMPI_CALL_Alltoall);
+    return alltoall(sendbuf, sendcount, NULL, NULL, sendtype, NULL, recvbuf, recvcount, NULL, NULL,
+                    recvtype, NULL, comm, REGULAR, MMPI_COLL_BLOCKING, MMPI_CALL_Alltoall);
 }
 
 MMPI_PROFILED(Ialltoall)
 int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    return alltoall(sendbuf, sendcount, NULL, NULL, sendtype, NULL, recvbuf, recvcount, NULL,
-                    NULL, recvtype, NULL, comm, REGULAR, true, request, MMPI_CALL_Ialltoall);
+    return alltoall(sendbuf, sendcount, NULL, NULL, sendtype, NULL, recvbuf, recvcount, NULL, NULL,
+                    recvtype, NULL, comm, REGULAR, MMPI_COLL_NONBLOCKING(request),
+                    MMPI_CALL_Ialltoall);
+}
+
+MMPI_PROFILED(Alltoall_init)
+int PMPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                       MPI_Request *request)
+{
+    return alltoall(sendbuf, sendcount, NULL, NULL, sendtype, NULL, recvbuf, recvcount, NULL, NULL,
+                    recvtype, NULL, comm, REGULAR, MMPI_COLL_PERSISTENT(info, request),
+                    MMPI_CALL_Alltoall_init);
 }
 
 MMPI_PROFILED(Alltoallv)
@@ -105,7 +117,7 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
     return alltoall(sendbuf, 0, sendcounts, sdispls, sendtype, NULL, recvbuf, 0, recvcounts,
-                    rdispls, recvtype, NULL, comm, V, false, NULL, MMPI_CALL_Alltoallv);
+                    rdispls, recvtype, NULL, comm, V, MMPI_COLL_BLOCKING, MMPI_CALL_Alltoallv);
 }
 
 MMPI_PROFILED(Ialltoallv)
@@ -115,7 +127,19 @@ int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdisp
                     MPI_Request *request)
 {
     return alltoall(sendbuf, 0, sendcounts, sdispls, sendtype, NULL, recvbuf, 0, recvcounts,
-                    rdispls, recvtype, NULL, comm, V, true, request, MMPI_CALL_Ialltoallv);
+                    rdispls, recvtype, NULL, comm, V, MMPI_COLL_NONBLOCKING(request),
+                    MMPI_CALL_Ialltoallv);
+}
+
+MMPI_PROFILED(Alltoallv_init)
+int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                        MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                        MPI_Info info, MPI_Request *request)
+{
+    return alltoall(sendbuf, 0, sendcounts, sdispls, sendtype, NULL, recvbuf, 0, recvcounts,
+                    rdispls, recvtype, NULL, comm, V, MMPI_COLL_PERSISTENT(info, request),
+                    MMPI_CALL_Alltoallv_init);
 }
 
 MMPI_PROFILED(Alltoallw)
@@ -124,7 +148,7 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
                    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
     return alltoall(sendbuf, 0, sendcounts, sdispls, MPI_DATATYPE_NULL, sendtypes, recvbuf, 0,
-                    recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes, comm, W, false, NULL,
+                    recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes, comm, W, MMPI_COLL_BLOCKING,
                     MMPI_CALL_Alltoallw);
 }
 
@@ -135,6 +159,17 @@ int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdisp
                     MPI_Request *request)
 {
     return alltoall(sendbuf, 0, sendcounts, sdispls, MPI_DATATYPE_NULL, sendtypes, recvbuf, 0,
-                    recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes, comm, W, true, request,
-                    MMPI_CALL_Ialltoallw);
+                    recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes, comm, W,
+                    MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Ialltoallw);
+}
+
+MMPI_PROFILED(Alltoallw_init)
+int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                        const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                        const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                        MPI_Info info, MPI_Request *request)
+{
+    return alltoall(sendbuf, 0, sendcounts, sdispls, MPI_DATATYPE_NULL, sendtypes, recvbuf, 0,
+                    recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes, comm, W,
+                    MMPI_COLL_PERSISTENT(info, request), MMPI_CALL_Alltoallw_init);
 }

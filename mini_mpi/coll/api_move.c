@@ -1,9 +1,10 @@
 /*
  * coll/api_move.c: MPI entry points of the data-movement collectives of MPI-4.1 chapter 6, in
  * the chapter's order: MPI_Bcast, MPI_Gather(v), MPI_Scatter(v), MPI_Allgather(v), each with
- * its nonblocking form (§6.12). Bindings only: one common body per collective checks the
- * arguments significant at the calling member, fills its part (coll.h) and calls the
- * implementation (bcast.c, gather.c, scatter.c). All-to-all is api_alltoall.c, reductions
+ * its nonblocking (§6.12) and persistent (§6.13, MPI_*_init; coll/persistent.c) forms.
+ * Bindings only: one common body per collective checks the arguments significant at the
+ * calling member, fills its part (coll.h) and calls the implementation (bcast.c, gather.c,
+ * scatter.c). All-to-all is api_alltoall.c, reductions
  * api_reduce.c.
  */
 #include <string.h>
@@ -16,7 +17,7 @@
 /* ---- MPI_Bcast (§6.4) ------------------------------------------------------------------- */
 
 static int bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
-                 bool nb, MPI_Request *request, enum mmpi_call call)
+                 struct mmpi_coll_how how, enum mmpi_call call)
 {
     struct mmpi_rank *self = mmpi_enter(call);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
@@ -29,12 +30,13 @@ static int bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_C
         /* the buffer is not significant at an intercommunicator's MPI_PROC_NULL members */
         (root != MPI_PROC_NULL &&
          (err = mmpi_coll_check_buffer(self, buffer, count, datatype, &x.recv.dt))) ||
-        (err = mmpi_coll_check_request(nb, request)))
+        (err = mmpi_coll_check_how(self, &how)))
         goto fn_fail;
     x.recv.buf = buffer;
     x.recv.count = (size_t)count;
     x.root = root;
-    if ((err = mmpi_bcast(self, c, &x, nb ? request : NULL)))
+    x.persistent = how.persistent;
+    if ((err = mmpi_bcast(self, c, &x, how.request)))
         goto fn_fail;
 fn_exit:
     return err;
@@ -46,14 +48,23 @@ fn_fail:
 MMPI_PROFILED(Bcast)
 int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
-    return bcast(buffer, count, datatype, root, comm, false, NULL, MMPI_CALL_Bcast);
+    return bcast(buffer, count, datatype, root, comm, MMPI_COLL_BLOCKING, MMPI_CALL_Bcast);
 }
 
 MMPI_PROFILED(Ibcast)
 int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
                 MPI_Request *request)
 {
-    return bcast(buffer, count, datatype, root, comm, true, request, MMPI_CALL_Ibcast);
+    return bcast(buffer, count, datatype, root, comm, MMPI_COLL_NONBLOCKING(request),
+                 MMPI_CALL_Ibcast);
+}
+
+MMPI_PROFILED(Bcast_init)
+int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                    MPI_Info info, MPI_Request *request)
+{
+    return bcast(buffer, count, datatype, root, comm, MMPI_COLL_PERSISTENT(info, request),
+                 MMPI_CALL_Bcast_init);
 }
 
 /* ---- MPI_Gather, MPI_Gatherv (§6.5) ----------------------------------------------------- */
@@ -61,18 +72,19 @@ int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Co
 /* recvcounts == NULL: the regular form (recvcount each). */
 static int gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, const int *recvcounts, const int *displs,
-                  MPI_Datatype recvtype, int root, MPI_Comm comm, bool nb, MPI_Request *request,
+                  MPI_Datatype recvtype, int root, MPI_Comm comm, struct mmpi_coll_how how,
                   enum mmpi_call call)
 {
     struct mmpi_rank *self = mmpi_enter(call);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
     struct mmpi_coll x;
-    bool v = call == MMPI_CALL_Gatherv || call == MMPI_CALL_Igatherv;
+    bool v = call == MMPI_CALL_Gatherv || call == MMPI_CALL_Igatherv ||
+             call == MMPI_CALL_Gatherv_init;
     int err;
 
     memset(&x, 0, sizeof(x));
     if ((err = mmpi_coll_check_comm(c)) || (err = mmpi_coll_check_root(c, root)) ||
-        (err = mmpi_coll_check_request(nb, request)))
+        (err = mmpi_coll_check_how(self, &how)))
         goto fn_fail;
     /* MPI_IN_PLACE only at an intracommunicator's root, where the send arguments are then
      * ignored; an intercommunicator's root sends nothing (§6.2.2). */
@@ -100,7 +112,8 @@ static int gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     x.recv.counts = v ? recvcounts : NULL;
     x.recv.displs = v ? displs : NULL;
     x.root = root;
-    if ((err = mmpi_gather(self, c, &x, nb ? request : NULL)))
+    x.persistent = how.persistent;
+    if ((err = mmpi_gather(self, c, &x, how.request)))
         goto fn_fail;
 fn_exit:
     return err;
@@ -114,7 +127,7 @@ int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     return gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, root,
-                  comm, false, NULL, MMPI_CALL_Gather);
+                  comm, MMPI_COLL_BLOCKING, MMPI_CALL_Gather);
 }
 
 MMPI_PROFILED(Igather)
@@ -123,7 +136,16 @@ int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                  MPI_Request *request)
 {
     return gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, root,
-                  comm, true, request, MMPI_CALL_Igather);
+                  comm, MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Igather);
+}
+
+MMPI_PROFILED(Gather_init)
+int PMPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                     MPI_Info info, MPI_Request *request)
+{
+    return gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, root,
+                  comm, MMPI_COLL_PERSISTENT(info, request), MMPI_CALL_Gather_init);
 }
 
 MMPI_PROFILED(Gatherv)
@@ -132,7 +154,7 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                  MPI_Comm comm)
 {
     return gather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype, root,
-                  comm, false, NULL, MMPI_CALL_Gatherv);
+                  comm, MMPI_COLL_BLOCKING, MMPI_CALL_Gatherv);
 }
 
 MMPI_PROFILED(Igatherv)
@@ -141,7 +163,16 @@ int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   MPI_Comm comm, MPI_Request *request)
 {
     return gather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype, root,
-                  comm, true, request, MMPI_CALL_Igatherv);
+                  comm, MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Igatherv);
+}
+
+MMPI_PROFILED(Gatherv_init)
+int PMPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                      int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return gather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype, root,
+                  comm, MMPI_COLL_PERSISTENT(info, request), MMPI_CALL_Gatherv_init);
 }
 
 /* ---- MPI_Scatter, MPI_Scatterv (§6.6) --------------------------------------------------- */
@@ -149,17 +180,18 @@ int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
 /* sendcounts == NULL: the regular form (sendcount each). */
 static int scatter(const void *sendbuf, int sendcount, const int *sendcounts, const int *displs,
                    MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                   int root, MPI_Comm comm, bool nb, MPI_Request *request, enum mmpi_call call)
+                   int root, MPI_Comm comm, struct mmpi_coll_how how, enum mmpi_call call)
 {
     struct mmpi_rank *self = mmpi_enter(call);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
     struct mmpi_coll x;
-    bool v = call == MMPI_CALL_Scatterv || call == MMPI_CALL_Iscatterv;
+    bool v = call == MMPI_CALL_Scatterv || call == MMPI_CALL_Iscatterv ||
+             call == MMPI_CALL_Scatterv_init;
     int err;
 
     memset(&x, 0, sizeof(x));
     if ((err = mmpi_coll_check_comm(c)) || (err = mmpi_coll_check_root(c, root)) ||
-        (err = mmpi_coll_check_request(nb, request)))
+        (err = mmpi_coll_check_how(self, &how)))
         goto fn_fail;
     /* MPI_IN_PLACE only at an intracommunicator's root, where the receive arguments are
      * then ignored; an intercommunicator's root receives nothing (§6.2.2). */
@@ -187,7 +219,8 @@ static int scatter(const void *sendbuf, int sendcount, const int *sendcounts, co
     x.recv.buf = recvbuf;
     x.recv.count = (size_t)recvcount;
     x.root = root;
-    if ((err = mmpi_scatter(self, c, &x, nb ? request : NULL)))
+    x.persistent = how.persistent;
+    if ((err = mmpi_scatter(self, c, &x, how.request)))
         goto fn_fail;
 fn_exit:
     return err;
@@ -201,7 +234,7 @@ int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     return scatter(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, recvtype, root,
-                   comm, false, NULL, MMPI_CALL_Scatter);
+                   comm, MMPI_COLL_BLOCKING, MMPI_CALL_Scatter);
 }
 
 MMPI_PROFILED(Iscatter)
@@ -210,7 +243,16 @@ int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   MPI_Request *request)
 {
     return scatter(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, recvtype, root,
-                   comm, true, request, MMPI_CALL_Iscatter);
+                   comm, MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Iscatter);
+}
+
+MMPI_PROFILED(Scatter_init)
+int PMPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                      MPI_Info info, MPI_Request *request)
+{
+    return scatter(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, recvtype, root,
+                   comm, MMPI_COLL_PERSISTENT(info, request), MMPI_CALL_Scatter_init);
 }
 
 MMPI_PROFILED(Scatterv)
@@ -219,7 +261,7 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[
                   int root, MPI_Comm comm)
 {
     return scatter(sendbuf, 0, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
-                   comm, false, NULL, MMPI_CALL_Scatterv);
+                   comm, MMPI_COLL_BLOCKING, MMPI_CALL_Scatterv);
 }
 
 MMPI_PROFILED(Iscatterv)
@@ -228,7 +270,17 @@ int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs
                    int root, MPI_Comm comm, MPI_Request *request)
 {
     return scatter(sendbuf, 0, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
-                   comm, true, request, MMPI_CALL_Iscatterv);
+                   comm, MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Iscatterv);
+}
+
+MMPI_PROFILED(Scatterv_init)
+int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[],
+                       MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                       MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                       MPI_Request *request)
+{
+    return scatter(sendbuf, 0, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
+                   comm, MMPI_COLL_PERSISTENT(info, request), MMPI_CALL_Scatterv_init);
 }
 
 /* ---- MPI_Allgather, MPI_Allgatherv (§6.7) ----------------------------------------------- */
@@ -236,17 +288,18 @@ int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs
 /* recvcounts == NULL: the regular form (recvcount each). */
 static int allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                      int recvcount, const int *recvcounts, const int *displs,
-                     MPI_Datatype recvtype, MPI_Comm comm, bool nb, MPI_Request *request,
+                     MPI_Datatype recvtype, MPI_Comm comm, struct mmpi_coll_how how,
                      enum mmpi_call call)
 {
     struct mmpi_rank *self = mmpi_enter(call);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
     struct mmpi_coll x;
-    bool v = call == MMPI_CALL_Allgatherv || call == MMPI_CALL_Iallgatherv;
+    bool v = call == MMPI_CALL_Allgatherv || call == MMPI_CALL_Iallgatherv ||
+             call == MMPI_CALL_Allgatherv_init;
     int err;
 
     memset(&x, 0, sizeof(x));
-    if ((err = mmpi_coll_check_comm(c)) || (err = mmpi_coll_check_request(nb, request)))
+    if ((err = mmpi_coll_check_comm(c)) || (err = mmpi_coll_check_how(self, &how)))
         goto fn_fail;
     x.in_place = !c->core->remote && sendbuf == MPI_IN_PLACE; /* intracommunicators only */
     if (!x.in_place &&
@@ -269,7 +322,8 @@ static int allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
     x.recv.count = (size_t)recvcount;
     x.recv.counts = v ? recvcounts : NULL;
     x.recv.displs = v ? displs : NULL;
-    if ((err = mmpi_allgather(self, c, &x, nb ? request : NULL)))
+    x.persistent = how.persistent;
+    if ((err = mmpi_allgather(self, c, &x, how.request)))
         goto fn_fail;
 fn_exit:
     return err;
@@ -282,16 +336,25 @@ MMPI_PROFILED(Allgather)
 int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype,
-                     comm, false, NULL, MMPI_CALL_Allgather);
+    return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, comm,
+                     MMPI_COLL_BLOCKING, MMPI_CALL_Allgather);
 }
 
 MMPI_PROFILED(Iallgather)
 int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                     int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype,
-                     comm, true, request, MMPI_CALL_Iallgather);
+    return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, comm,
+                     MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Iallgather);
+}
+
+MMPI_PROFILED(Allgather_init)
+int PMPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                        MPI_Info info, MPI_Request *request)
+{
+    return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, comm,
+                     MMPI_COLL_PERSISTENT(info, request), MMPI_CALL_Allgather_init);
 }
 
 MMPI_PROFILED(Allgatherv)
@@ -299,8 +362,8 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
                     const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                     MPI_Comm comm)
 {
-    return allgather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype,
-                     comm, false, NULL, MMPI_CALL_Allgatherv);
+    return allgather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype, comm,
+                     MMPI_COLL_BLOCKING, MMPI_CALL_Allgatherv);
 }
 
 MMPI_PROFILED(Iallgatherv)
@@ -308,6 +371,16 @@ int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
                      const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                      MPI_Comm comm, MPI_Request *request)
 {
-    return allgather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype,
-                     comm, true, request, MMPI_CALL_Iallgatherv);
+    return allgather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype, comm,
+                     MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Iallgatherv);
+}
+
+MMPI_PROFILED(Allgatherv_init)
+int PMPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                         void *recvbuf, const int recvcounts[], const int displs[],
+                         MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                         MPI_Request *request)
+{
+    return allgather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype, comm,
+                     MMPI_COLL_PERSISTENT(info, request), MMPI_CALL_Allgatherv_init);
 }

@@ -2,9 +2,9 @@
  * coll/api_reduce.c: MPI entry points of the reduction collectives of MPI-4.1 chapter 6, in the
  * chapter's order: MPI_Reduce (§6.9.1), MPI_Allreduce (§6.9.6), MPI_Reduce_scatter_block
  * (§6.10.1), MPI_Reduce_scatter (§6.10.2), MPI_Scan (§6.11.1), MPI_Exscan (§6.11.2), each with
- * its nonblocking form (§6.12). Bindings only: the checks, the member's part (coll.h: input
- * x.in, send.count elements of send.dt; output recv), then the implementation (reduce.c,
- * reduce_scatter.c, scan.c). MPI_Reduce_local is op/api.c.
+ * its nonblocking (§6.12) and persistent (§6.13, MPI_*_init) forms. Bindings only: the
+ * checks, the member's part (coll.h: input x.in, send.count elements of send.dt; output recv),
+ * then the implementation (reduce.c, reduce_scatter.c, scan.c). MPI_Reduce_local is op/api.c.
  */
 #include <string.h>
 
@@ -18,8 +18,8 @@ enum kind { REDUCE, ALLREDUCE, SCAN, EXSCAN };
 
 /* Reduce (root >= 0), Allreduce, Scan and Exscan: count elements in, count elements out. */
 static int reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                  MPI_Op op, int root, MPI_Comm comm, enum kind kind, bool nb,
-                  MPI_Request *request, enum mmpi_call call)
+                  MPI_Op op, int root, MPI_Comm comm, enum kind kind, struct mmpi_coll_how how,
+                  enum mmpi_call call)
 {
     struct mmpi_rank *self = mmpi_enter(call);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
@@ -34,7 +34,7 @@ static int reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
         (kind == REDUCE && (err = mmpi_coll_check_root(c, root))) ||
         (err = mmpi_coll_check_data(self, count, datatype, &x.send.dt)) ||
         (err = mmpi_coll_check_op(self, op, x.send.dt, &x.op)) ||
-        (err = mmpi_coll_check_request(nb, request)))
+        (err = mmpi_coll_check_how(self, &how)))
         goto fn_fail;
     receives = kind != REDUCE || mmpi_coll_is_root(c, root);
     /* MPI_IN_PLACE: at the root of Reduce, at every member of the others (§6.9, §6.11);
@@ -56,12 +56,12 @@ static int reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
     x.recv.dt = x.send.dt;
     x.dth = datatype;
     x.root = root;
-    request = nb ? request : NULL;
+    x.persistent = how.persistent;
     switch (kind) {
-    case REDUCE: err = mmpi_reduce(self, c, &x, request); break;
-    case ALLREDUCE: err = mmpi_allreduce(self, c, &x, request); break;
-    case SCAN: err = mmpi_scan(self, c, &x, request); break;
-    case EXSCAN: err = mmpi_exscan(self, c, &x, request); break;
+    case REDUCE: err = mmpi_reduce(self, c, &x, how.request); break;
+    case ALLREDUCE: err = mmpi_allreduce(self, c, &x, how.request); break;
+    case SCAN: err = mmpi_scan(self, c, &x, how.request); break;
+    case EXSCAN: err = mmpi_exscan(self, c, &x, how.request); break;
     }
     if (err)
         goto fn_fail;
@@ -76,7 +76,7 @@ MMPI_PROFILED(Reduce)
 int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 int root, MPI_Comm comm)
 {
-    return reduce(sendbuf, recvbuf, count, datatype, op, root, comm, REDUCE, false, NULL,
+    return reduce(sendbuf, recvbuf, count, datatype, op, root, comm, REDUCE, MMPI_COLL_BLOCKING,
                   MMPI_CALL_Reduce);
 }
 
@@ -84,15 +84,23 @@ MMPI_PROFILED(Ireduce)
 int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                  MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
 {
-    return reduce(sendbuf, recvbuf, count, datatype, op, root, comm, REDUCE, true, request,
-                  MMPI_CALL_Ireduce);
+    return reduce(sendbuf, recvbuf, count, datatype, op, root, comm, REDUCE,
+                  MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Ireduce);
+}
+
+MMPI_PROFILED(Reduce_init)
+int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                     MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return reduce(sendbuf, recvbuf, count, datatype, op, root, comm, REDUCE,
+                  MMPI_COLL_PERSISTENT(info, request), MMPI_CALL_Reduce_init);
 }
 
 MMPI_PROFILED(Allreduce)
 int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                    MPI_Op op, MPI_Comm comm)
 {
-    return reduce(sendbuf, recvbuf, count, datatype, op, 0, comm, ALLREDUCE, false, NULL,
+    return reduce(sendbuf, recvbuf, count, datatype, op, 0, comm, ALLREDUCE, MMPI_COLL_BLOCKING,
                   MMPI_CALL_Allreduce);
 }
 
@@ -100,14 +108,22 @@ MMPI_PROFILED(Iallreduce)
 int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                     MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    return reduce(sendbuf, recvbuf, count, datatype, op, 0, comm, ALLREDUCE, true, request,
-                  MMPI_CALL_Iallreduce);
+    return reduce(sendbuf, recvbuf, count, datatype, op, 0, comm, ALLREDUCE,
+                  MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Iallreduce);
+}
+
+MMPI_PROFILED(Allreduce_init)
+int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                        MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return reduce(sendbuf, recvbuf, count, datatype, op, 0, comm, ALLREDUCE,
+                  MMPI_COLL_PERSISTENT(info, request), MMPI_CALL_Allreduce_init);
 }
 
 /* Reduce_scatter (v: recvcounts) and Reduce_scatter_block (recvcount each). */
 static int reduce_scatter(const void *sendbuf, void *recvbuf, int recvcount,
                           const int *recvcounts, bool v, MPI_Datatype datatype, MPI_Op op,
-                          MPI_Comm comm, bool nb, MPI_Request *request, enum mmpi_call call)
+                          MPI_Comm comm, struct mmpi_coll_how how, enum mmpi_call call)
 {
     struct mmpi_rank *self = mmpi_enter(call);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
@@ -119,7 +135,7 @@ static int reduce_scatter(const void *sendbuf, void *recvbuf, int recvcount,
     if ((err = mmpi_coll_check_comm(c)) ||
         (err = mmpi_coll_check_data(self, 0, datatype, &x.send.dt)) ||
         (err = mmpi_coll_check_op(self, op, x.send.dt, &x.op)) ||
-        (err = mmpi_coll_check_request(nb, request)))
+        (err = mmpi_coll_check_how(self, &how)))
         goto fn_fail;
     if (v && !recvcounts) {
         err = MPI_ERR_ARG;
@@ -168,7 +184,8 @@ static int reduce_scatter(const void *sendbuf, void *recvbuf, int recvcount,
     x.recv.count = (size_t)mine;
     x.recv.counts = v ? recvcounts : NULL;
     x.dth = datatype;
-    if ((err = mmpi_reduce_scatter(self, c, &x, nb ? request : NULL)))
+    x.persistent = how.persistent;
+    if ((err = mmpi_reduce_scatter(self, c, &x, how.request)))
         goto fn_fail;
 fn_exit:
     return err;
@@ -181,8 +198,8 @@ MMPI_PROFILED(Reduce_scatter_block)
 int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    return reduce_scatter(sendbuf, recvbuf, recvcount, NULL, false, datatype, op, comm, false,
-                          NULL, MMPI_CALL_Reduce_scatter_block);
+    return reduce_scatter(sendbuf, recvbuf, recvcount, NULL, false, datatype, op, comm,
+                          MMPI_COLL_BLOCKING, MMPI_CALL_Reduce_scatter_block);
 }
 
 MMPI_PROFILED(Ireduce_scatter_block)
@@ -190,31 +207,49 @@ int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount
                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                MPI_Request *request)
 {
-    return reduce_scatter(sendbuf, recvbuf, recvcount, NULL, false, datatype, op, comm, true,
-                          request, MMPI_CALL_Ireduce_scatter_block);
+    return reduce_scatter(sendbuf, recvbuf, recvcount, NULL, false, datatype, op, comm,
+                          MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Ireduce_scatter_block);
+}
+
+MMPI_PROFILED(Reduce_scatter_block_init)
+int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount,
+                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                   MPI_Info info, MPI_Request *request)
+{
+    return reduce_scatter(sendbuf, recvbuf, recvcount, NULL, false, datatype, op, comm,
+                          MMPI_COLL_PERSISTENT(info, request), MMPI_CALL_Reduce_scatter_block_init);
 }
 
 MMPI_PROFILED(Reduce_scatter)
 int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    return reduce_scatter(sendbuf, recvbuf, 0, recvcounts, true, datatype, op, comm, false, NULL,
-                          MMPI_CALL_Reduce_scatter);
+    return reduce_scatter(sendbuf, recvbuf, 0, recvcounts, true, datatype, op, comm,
+                          MMPI_COLL_BLOCKING, MMPI_CALL_Reduce_scatter);
 }
 
 MMPI_PROFILED(Ireduce_scatter)
 int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    return reduce_scatter(sendbuf, recvbuf, 0, recvcounts, true, datatype, op, comm, true,
-                          request, MMPI_CALL_Ireduce_scatter);
+    return reduce_scatter(sendbuf, recvbuf, 0, recvcounts, true, datatype, op, comm,
+                          MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Ireduce_scatter);
+}
+
+MMPI_PROFILED(Reduce_scatter_init)
+int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                             MPI_Request *request)
+{
+    return reduce_scatter(sendbuf, recvbuf, 0, recvcounts, true, datatype, op, comm,
+                          MMPI_COLL_PERSISTENT(info, request), MMPI_CALL_Reduce_scatter_init);
 }
 
 MMPI_PROFILED(Scan)
 int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
               MPI_Comm comm)
 {
-    return reduce(sendbuf, recvbuf, count, datatype, op, 0, comm, SCAN, false, NULL,
+    return reduce(sendbuf, recvbuf, count, datatype, op, 0, comm, SCAN, MMPI_COLL_BLOCKING,
                   MMPI_CALL_Scan);
 }
 
@@ -222,15 +257,23 @@ MMPI_PROFILED(Iscan)
 int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                MPI_Comm comm, MPI_Request *request)
 {
-    return reduce(sendbuf, recvbuf, count, datatype, op, 0, comm, SCAN, true, request,
-                  MMPI_CALL_Iscan);
+    return reduce(sendbuf, recvbuf, count, datatype, op, 0, comm, SCAN,
+                  MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Iscan);
+}
+
+MMPI_PROFILED(Scan_init)
+int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                   MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return reduce(sendbuf, recvbuf, count, datatype, op, 0, comm, SCAN,
+                  MMPI_COLL_PERSISTENT(info, request), MMPI_CALL_Scan_init);
 }
 
 MMPI_PROFILED(Exscan)
 int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 MPI_Comm comm)
 {
-    return reduce(sendbuf, recvbuf, count, datatype, op, 0, comm, EXSCAN, false, NULL,
+    return reduce(sendbuf, recvbuf, count, datatype, op, 0, comm, EXSCAN, MMPI_COLL_BLOCKING,
                   MMPI_CALL_Exscan);
 }
 
@@ -238,6 +281,14 @@ MMPI_PROFILED(Iexscan)
 int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                  MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    return reduce(sendbuf, recvbuf, count, datatype, op, 0, comm, EXSCAN, true, request,
-                  MMPI_CALL_Iexscan);
+    return reduce(sendbuf, recvbuf, count, datatype, op, 0, comm, EXSCAN,
+                  MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Iexscan);
+}
+
+MMPI_PROFILED(Exscan_init)
+int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                     MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return reduce(sendbuf, recvbuf, count, datatype, op, 0, comm, EXSCAN,
+                  MMPI_COLL_PERSISTENT(info, request), MMPI_CALL_Exscan_init);
 }

@@ -1,11 +1,14 @@
 /*
  * barrier.c: MPI_Barrier and MPI_Ibarrier (MPI-4.1 §6.3, §6.12.1) on the collective board: every
  * member arrives; nobody leaves before all have arrived. A member that failed without arriving
- * makes every waiting member's barrier complete with MPI_ERR_PROC_FAILED.
+ * makes every waiting member's barrier complete with MPI_ERR_PROC_FAILED. Each activation of an
+ * MPI_Barrier_init request (persistent.c) is an MPI_Ibarrier without a handle.
  */
 #include <stdlib.h>
 
 #include "coll/board.h"
+#include "coll/check.h"
+#include "coll/coll.h"
 #include "comm/intercomm.h"
 #include "mmpi.h"
 #include "pt2pt/request.h"
@@ -78,43 +81,56 @@ static void ibarrier_free(struct mmpi_request *req)
     free(s);
 }
 
-MMPI_PROFILED(Ibarrier)
-int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
+struct mmpi_request *mmpi_coll_ibarrier_start(struct mmpi_rank *self, struct mmpi_comm *c)
 {
-    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Ibarrier);
-    struct mmpi_comm *c = mmpi_comm_get(self, comm);
-    int err = MPI_SUCCESS;
-
-    if (!c) {
-        err = MPI_ERR_COMM;
-        goto fn_fail;
-    }
-    if (__atomic_load_n(&c->core->revoked, __ATOMIC_ACQUIRE)) {
-        err = MPI_ERR_REVOKED;
-        goto fn_fail;
-    }
-    if (!request) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
     struct ibarrier_state *s = mmpi_xmalloc(sizeof(*s));
     s->core = mmpi_comm_board_core(c);
     mmpi_comm_core_retain(s->core);
     s->inst = mmpi_board_arrive(s->core, c->coll_seq++, mmpi_comm_board_rank(c), NULL, NULL);
     struct mmpi_request *req = mmpi_request_new(self, MMPI_REQ_OTHER);
-    req->comm = comm;
+    req->comm = c->handle;
     req->state = s;
     req->poll = ibarrier_poll;
     req->free_state = ibarrier_free;
+    return req;
+}
+
+/* MPI_Ibarrier and MPI_Barrier_init (§6.13): what they check is the same. */
+static int ibarrier(MPI_Comm comm, struct mmpi_coll_how how, enum mmpi_call call)
+{
+    struct mmpi_rank *self = mmpi_enter(call);
+    struct mmpi_comm *c = mmpi_comm_get(self, comm);
+    int err = MPI_SUCCESS;
+
+    if ((err = mmpi_coll_check_comm(c)) || (err = mmpi_coll_check_how(self, &how)))
+        goto fn_fail;
+    if (how.persistent) {
+        if ((err = mmpi_coll_persistent_new(self, c, NULL, how.request)))
+            goto fn_fail;
+        goto fn_exit;
+    }
+    struct mmpi_request *req = mmpi_coll_ibarrier_start(self, c);
     if (mmpi_request_handle_new(self, req) == MPI_REQUEST_NULL) {
         err = MPI_ERR_NO_MEM; /* the arrival stands: the others are not blocked by us */
         mmpi_request_release(req);
         goto fn_fail;
     }
-    *request = req->handle;
+    *how.request = req->handle;
 fn_exit:
     return err;
 fn_fail:
-    err = mmpi_err_raise_comm(self, c, err, MMPI_CALL_Ibarrier);
+    err = mmpi_err_raise_comm(self, c, err, call);
     goto fn_exit;
+}
+
+MMPI_PROFILED(Ibarrier)
+int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
+{
+    return ibarrier(comm, MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Ibarrier);
+}
+
+MMPI_PROFILED(Barrier_init)
+int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return ibarrier(comm, MMPI_COLL_PERSISTENT(info, request), MMPI_CALL_Barrier_init);
 }

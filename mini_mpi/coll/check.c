@@ -123,7 +123,12 @@ int mmpi_coll_check_op(struct mmpi_rank *self, MPI_Op h, const struct mmpi_datat
     return MPI_SUCCESS;
 }
 
-int mmpi_coll_check_request(bool nonblocking, const MPI_Request *request)
+int mmpi_coll_check_how(struct mmpi_rank *self, const struct mmpi_coll_how *how)
 {
-    return nonblocking && !request ? MPI_ERR_ARG : MPI_SUCCESS;
+    if (how->nonblocking && !how->request)
+        return MPI_ERR_ARG;
+    if (how->persistent && how->info != MPI_INFO_NULL && how->info != MPI_INFO_ENV &&
+        !mmpi_handle_lookup(self, MMPI_HANDLE_KIND_INFO, how->info))
+        return MPI_ERR_INFO;
+    return MPI_SUCCESS;
 }

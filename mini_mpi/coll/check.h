@@ -47,7 +47,22 @@ int mmpi_coll_check_w(struct mmpi_rank *self, const void *buf, const int *counts
 /* A reduction op valid on dt (MPI_ERR_OP otherwise; MPI_REPLACE and MPI_NO_OP belong to RMA). */
 int mmpi_coll_check_op(struct mmpi_rank *self, MPI_Op h, const struct mmpi_datatype *dt,
                        const struct mmpi_op **op);
-/* The request argument of a nonblocking form (MPI_ERR_ARG when NULL); nothing for blocking. */
-int mmpi_coll_check_request(bool nonblocking, const MPI_Request *request);
+
+/* How an entry point runs its collective: blocking, nonblocking (§6.12: *request receives the
+ * operation's request) or persistent (§6.13, the MPI_*_init forms: *request receives an
+ * inactive persistent request; info carries hints, validated and otherwise ignored). */
+struct mmpi_coll_how {
+    MPI_Request *request;   /* NULL exactly for blocking forms once checked */
+    bool nonblocking;       /* the form has a request argument (nonblocking and persistent) */
+    bool persistent;
+    MPI_Info info;          /* persistent forms */
+};
+#define MMPI_COLL_BLOCKING ((struct mmpi_coll_how){NULL, false, false, MPI_INFO_NULL})
+#define MMPI_COLL_NONBLOCKING(req) ((struct mmpi_coll_how){(req), true, false, MPI_INFO_NULL})
+#define MMPI_COLL_PERSISTENT(info, req) ((struct mmpi_coll_how){(req), true, true, (info)})
+
+/* The request argument of a nonblocking or persistent form (MPI_ERR_ARG when NULL) and the info
+ * of a persistent one (MPI_ERR_INFO unless MPI_INFO_NULL, MPI_INFO_ENV or a valid handle). */
+int mmpi_coll_check_how(struct mmpi_rank *self, const struct mmpi_coll_how *how);
 
 #endif

@@ -115,6 +115,8 @@ struct mmpi_coll {
     int rank, size;                 /* in the communicator */
     int root;                       /* rooted collectives */
     bool nonblocking;
+    bool persistent;                /* MPI_*_init (§6.13): mmpi_coll_run records the part as the
+                                     * template of a persistent request (persistent.c) */
     bool in_place;                  /* MPI_IN_PLACE given where the collective allows it */
     struct mmpi_coll_vec send, recv;
     const void *in;                 /* reductions: input, send.count elements of send.dt */
@@ -138,9 +140,23 @@ struct mmpi_coll {
  * Otherwise starts it, stores a new request handle in *request and returns MPI_SUCCESS or
  * MPI_ERR_NO_MEM (the collective's own errors come at completion). x may live on the caller's
  * stack: the nonblocking form copies it (taking references on types, op and communicator).
+ * x->persistent: starts nothing; *request receives an inactive persistent request whose every
+ * MPI_Start runs mmpi_coll_activate on a copy of x (persistent.c).
  * Called only by the owning rank. Blocking: may block. */
 int mmpi_coll_run(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll *x,
                   MPI_Request *request);
+/* Starts member x's part on c exactly as a nonblocking collective does (copying x, taking the
+ * same references, taking the next collective number of c), but returns the engine request
+ * itself, with two references (engine and caller) and no handle: one activation of a
+ * persistent collective. x->owned_dts must be NULL: x's type arrays stay the caller's, alive
+ * until the request completes. Called only by the owning rank. Never blocks. */
+struct mmpi_request *mmpi_coll_activate(struct mmpi_rank *self, struct mmpi_comm *c,
+                                        struct mmpi_coll *x);
+
+/* References on the objects a part names: its datatypes (send.dt, recv.dt, the owned_dts
+ * array's) and its op; a part that outlives its call holds them (engine.c, persistent.c). */
+void mmpi_coll_retain_objects(const struct mmpi_coll *x);
+void mmpi_coll_release_objects(const struct mmpi_coll *x);
 
 /* Helpers for the algorithms (engine.c). */
 const struct mmpi_coll *mmpi_coll_deposit(const struct mmpi_board_instance *inst, int i);
@@ -183,5 +199,17 @@ int mmpi_scan(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll *x,
               MPI_Request *request);
 int mmpi_exscan(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll *x,
                 MPI_Request *request);
+
+/* ---- Barrier (barrier.c) and persistent collectives (persistent.c) ---------------------- */
+/* Arrives at the next collective of c as a barrier member; returns the request that completes
+ * when every member arrived (MPI_ERR_PROC_FAILED, MPI_ERR_REVOKED), two references (engine and
+ * caller), no handle. Called only by the owning rank. Never blocks. */
+struct mmpi_request *mmpi_coll_ibarrier_start(struct mmpi_rank *self, struct mmpi_comm *c);
+/* Creates the inactive persistent request of an MPI_*_init call and stores its handle in
+ * *request: x (NULL for MPI_Barrier_init) is the checked part, kept as the template of every
+ * activation (with references on its types, op and the communicator; x->owned_dts moves into
+ * the request). MPI_SUCCESS or MPI_ERR_NO_MEM. Called only by the owning rank. */
+int mmpi_coll_persistent_new(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll *x,
+                             MPI_Request *request);
 
 #endif

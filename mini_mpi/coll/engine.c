@@ -273,13 +273,24 @@ static bool coll_poll(struct mmpi_request *req)
     return true;
 }
 
-static void release_types(struct mmpi_coll *x)
+void mmpi_coll_retain_objects(const struct mmpi_coll *x)
+{
+    mmpi_datatype_retain(x->send.dt);
+    mmpi_datatype_retain(x->recv.dt);
+    if (x->owned_dts)
+        for (int i = 0; i < x->ndts; i++)
+            mmpi_datatype_retain(x->owned_dts[i]);
+    mmpi_op_retain((struct mmpi_op *)x->op);
+}
+
+void mmpi_coll_release_objects(const struct mmpi_coll *x)
 {
     mmpi_datatype_release(x->send.dt);
     mmpi_datatype_release(x->recv.dt);
     if (x->owned_dts)
         for (int i = 0; i < x->ndts; i++)
             mmpi_datatype_release(x->owned_dts[i]);
+    mmpi_op_release((struct mmpi_op *)x->op);
 }
 
 static void coll_free(struct mmpi_request *req)
@@ -287,32 +298,41 @@ static void coll_free(struct mmpi_request *req)
     struct mmpi_coll *x = req->state;
     if (x->inst) /* defensive: the part always ends before the request completes */
         end(x);
-    release_types(x);
-    mmpi_op_release((struct mmpi_op *)x->op);
+    mmpi_coll_release_objects(x);
     mmpi_comm_core_release(x->core);
     free(x->owned_dts);
     free(x);
 }
 
-static int start_nonblocking(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll *x,
-                             MPI_Request *request)
+/* The engine request of x's nonblocking part: a heap copy of x (references on the
+ * communicator, types and op; x's owned_dts move into it), not yet arrived, no handle. */
+static struct mmpi_request *new_request(struct mmpi_rank *self, struct mmpi_comm *c,
+                                        struct mmpi_coll *x)
 {
     struct mmpi_coll *h = mmpi_xmalloc(sizeof(*h));
     *h = *x;
     x->owned_dts = NULL; /* now h's */
     mmpi_comm_core_retain(h->core);
-    mmpi_datatype_retain(h->send.dt);
-    mmpi_datatype_retain(h->recv.dt);
-    if (h->owned_dts)
-        for (int i = 0; i < h->ndts; i++)
-            mmpi_datatype_retain(h->owned_dts[i]);
-    mmpi_op_retain((struct mmpi_op *)h->op);
+    mmpi_coll_retain_objects(h);
 
     struct mmpi_request *req = mmpi_request_new(self, MMPI_REQ_OTHER);
     req->comm = c->handle;
     req->state = h;
     req->poll = coll_poll;
     req->free_state = coll_free;
+    return req;
+}
+
+static void arrive(struct mmpi_comm *c, struct mmpi_request *req)
+{
+    struct mmpi_coll *h = req->state;
+    h->inst = mmpi_board_arrive(h->core, c->coll_seq++, h->rank, h, combine);
+}
+
+static int start_nonblocking(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll *x,
+                             MPI_Request *request)
+{
+    struct mmpi_request *req = new_request(self, c, x);
     /* The handle first: a member that arrived must be able to depart, so it must not be
      * left without a request that someone can poll. */
     if (mmpi_request_handle_new(self, req) == MPI_REQUEST_NULL) {
@@ -320,13 +340,14 @@ static int start_nonblocking(struct mmpi_rank *self, struct mmpi_comm *c, struct
         mmpi_request_release(req);
         return MPI_ERR_NO_MEM;
     }
-    h->inst = mmpi_board_arrive(h->core, c->coll_seq++, h->rank, h, combine);
+    arrive(c, req);
     *request = req->handle;
     return MPI_SUCCESS;
 }
 
-int mmpi_coll_run(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll *x,
-                  MPI_Request *request)
+/* The member's fields of x that every run starts from. */
+static void prepare(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll *x,
+                    bool nonblocking)
 {
     x->self = self;
     x->core = mmpi_comm_board_core(c); /* an intercommunicator's bridge (coll/inter.h) */
@@ -338,7 +359,24 @@ int mmpi_coll_run(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll 
     x->tmp = NULL;
     x->tmp_off = NULL;
     x->inst = NULL;
-    x->nonblocking = request != NULL;
+    x->nonblocking = nonblocking;
+}
+
+struct mmpi_request *mmpi_coll_activate(struct mmpi_rank *self, struct mmpi_comm *c,
+                                        struct mmpi_coll *x)
+{
+    prepare(self, c, x, true);
+    struct mmpi_request *req = new_request(self, c, x);
+    arrive(c, req);
+    return req;
+}
+
+int mmpi_coll_run(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll *x,
+                  MPI_Request *request)
+{
+    if (x->persistent) /* MPI_*_init: the part is every activation's template */
+        return mmpi_coll_persistent_new(self, c, x, request);
+    prepare(self, c, x, request != NULL);
     if (request) {
         int err = start_nonblocking(self, c, x, request);
         free(x->owned_dts);

@@ -3,6 +3,7 @@
  * in a request the user keeps; each MPI_Start starts one activation (an engine request held in
  * `inner`), which MPI_Wait/Test complete while the user's request stays allocated.
  */
+#include "coll/persistent.h"
 #include "datatype/datatype.h"
 #include "pt2pt/completion.h"
 #include "pt2pt/copy.h"
@@ -78,6 +79,8 @@ static int start_one(struct mmpi_rank *self, struct mmpi_request *req)
     struct mmpi_comm *c = mmpi_comm_get(self, req->comm);
     if (!c || c->core != req->core)
         return MPI_ERR_COMM;
+    if (mmpi_coll_persistent_is(req))
+        return mmpi_coll_persistent_start(self, c, req);
     if (req->kind == MMPI_REQ_SEND) {
         if (req->mode == MMPI_SEND_BUFFERED && req->peer != MPI_PROC_NULL) {
             int err = mmpi_bsend_reserve(self, mmpi_typed_bytes(req->dt, req->count));

@@ -1,8 +1,9 @@
 /*
  * topo/api_neighbor.c: MPI entry points of the neighbourhood collectives (MPI-4.1 §8.6,
- * §8.7): MPI_Neighbor_allgather, _allgatherv, _alltoall, _alltoallv, _alltoallw and their
- * nonblocking MPI_Ineighbor_ forms. Bindings only: one common body checks the arguments,
- * fills the member's part (coll/coll.h) and calls mmpi_neighbor_run (neighbor.c).
+ * §8.7, §8.8): MPI_Neighbor_allgather, _allgatherv, _alltoall, _alltoallv, _alltoallw, their
+ * nonblocking MPI_Ineighbor_ forms and their persistent _init forms (coll/persistent.c).
+ * Bindings only: one common body checks the arguments, fills the member's part
+ * (coll/coll.h) and calls mmpi_neighbor_run (neighbor.c).
  * Send arrays have one entry per outgoing neighbour, receive arrays one per incoming one; a
  * member without neighbours on a side may pass NULL arrays there. MPI_IN_PLACE is not
  * allowed (§8.6): MPI_ERR_BUFFER. A communicator without a topology, or with an inconsistent
@@ -70,8 +71,8 @@ static int check_side(struct mmpi_rank *self, struct side *s, enum layout layout
 static const enum layout send_layout[] = {BLOCKS, BLOCKS, BLOCKS, VECTOR, TYPED};
 static const enum layout recv_layout[] = {BLOCKS, VECTOR, BLOCKS, VECTOR, TYPED};
 
-static int neighbor(struct side snd, struct side rcv, MPI_Comm comm, enum form form, bool nb,
-                    MPI_Request *request, enum mmpi_call call)
+static int neighbor(struct side snd, struct side rcv, MPI_Comm comm, enum form form,
+                    struct mmpi_coll_how how, enum mmpi_call call)
 {
     struct mmpi_rank *self = mmpi_enter(call);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
@@ -81,7 +82,7 @@ static int neighbor(struct side snd, struct side rcv, MPI_Comm comm, enum form f
 
     memset(&x, 0, sizeof(x));
     if ((err = mmpi_coll_check_comm(c)) || (err = mmpi_topo_check(c, 0, &t)) ||
-        (err = mmpi_coll_check_request(nb, request)))
+        (err = mmpi_coll_check_how(self, &how)))
         goto fn_fail;
     if (!t->consistent) {
         err = MPI_ERR_TOPOLOGY;
@@ -102,7 +103,8 @@ static int neighbor(struct side snd, struct side rcv, MPI_Comm comm, enum form f
         err = MPI_ERR_BUFFER; /* aliased buffers (MPI-4.1 §2.3) */
         goto fn_fail;
     }
-    if ((err = mmpi_neighbor_run(self, c, &x, form <= GATHERV, nb ? request : NULL)))
+    x.persistent = how.persistent;
+    if ((err = mmpi_neighbor_run(self, c, &x, form <= GATHERV, how.request)))
         goto fn_fail;
 fn_exit:
     return err;
@@ -122,8 +124,8 @@ MMPI_PROFILED(Neighbor_allgather)
 int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                             void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return neighbor(BLOCK(sendbuf, sendcount, sendtype), BLOCK(recvbuf, recvcount, recvtype),
-                    comm, GATHER, false, NULL, MMPI_CALL_Neighbor_allgather);
+    return neighbor(BLOCK(sendbuf, sendcount, sendtype), BLOCK(recvbuf, recvcount, recvtype), comm,
+                    GATHER, MMPI_COLL_BLOCKING, MMPI_CALL_Neighbor_allgather);
 }
 
 MMPI_PROFILED(Ineighbor_allgather)
@@ -131,8 +133,17 @@ int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype se
                              void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                              MPI_Request *request)
 {
-    return neighbor(BLOCK(sendbuf, sendcount, sendtype), BLOCK(recvbuf, recvcount, recvtype),
-                    comm, GATHER, true, request, MMPI_CALL_Ineighbor_allgather);
+    return neighbor(BLOCK(sendbuf, sendcount, sendtype), BLOCK(recvbuf, recvcount, recvtype), comm,
+                    GATHER, MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Ineighbor_allgather);
+}
+
+MMPI_PROFILED(Neighbor_allgather_init)
+int PMPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                 void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                 MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return neighbor(BLOCK(sendbuf, sendcount, sendtype), BLOCK(recvbuf, recvcount, recvtype), comm,
+                    GATHER, MMPI_COLL_PERSISTENT(info, request), MMPI_CALL_Neighbor_allgather_init);
 }
 
 MMPI_PROFILED(Neighbor_allgatherv)
@@ -140,9 +151,8 @@ int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype se
                              void *recvbuf, const int recvcounts[], const int displs[],
                              MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return neighbor(BLOCK(sendbuf, sendcount, sendtype),
-                    VEC(recvbuf, recvcounts, displs, recvtype), comm, GATHERV, false, NULL,
-                    MMPI_CALL_Neighbor_allgatherv);
+    return neighbor(BLOCK(sendbuf, sendcount, sendtype), VEC(recvbuf, recvcounts, displs, recvtype),
+                    comm, GATHERV, MMPI_COLL_BLOCKING, MMPI_CALL_Neighbor_allgatherv);
 }
 
 MMPI_PROFILED(Ineighbor_allgatherv)
@@ -150,17 +160,27 @@ int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype s
                               void *recvbuf, const int recvcounts[], const int displs[],
                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    return neighbor(BLOCK(sendbuf, sendcount, sendtype),
-                    VEC(recvbuf, recvcounts, displs, recvtype), comm, GATHERV, true, request,
-                    MMPI_CALL_Ineighbor_allgatherv);
+    return neighbor(BLOCK(sendbuf, sendcount, sendtype), VEC(recvbuf, recvcounts, displs, recvtype),
+                    comm, GATHERV, MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Ineighbor_allgatherv);
+}
+
+MMPI_PROFILED(Neighbor_allgatherv_init)
+int PMPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                  void *recvbuf, const int recvcounts[], const int displs[],
+                                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                  MPI_Request *request)
+{
+    return neighbor(BLOCK(sendbuf, sendcount, sendtype), VEC(recvbuf, recvcounts, displs, recvtype),
+                    comm, GATHERV, MMPI_COLL_PERSISTENT(info, request),
+                    MMPI_CALL_Neighbor_allgatherv_init);
 }
 
 MMPI_PROFILED(Neighbor_alltoall)
 int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return neighbor(BLOCK(sendbuf, sendcount, sendtype), BLOCK(recvbuf, recvcount, recvtype),
-                    comm, ALLTOALL, false, NULL, MMPI_CALL_Neighbor_alltoall);
+    return neighbor(BLOCK(sendbuf, sendcount, sendtype), BLOCK(recvbuf, recvcount, recvtype), comm,
+                    ALLTOALL, MMPI_COLL_BLOCKING, MMPI_CALL_Neighbor_alltoall);
 }
 
 MMPI_PROFILED(Ineighbor_alltoall)
@@ -168,8 +188,18 @@ int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sen
                             void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                             MPI_Request *request)
 {
-    return neighbor(BLOCK(sendbuf, sendcount, sendtype), BLOCK(recvbuf, recvcount, recvtype),
-                    comm, ALLTOALL, true, request, MMPI_CALL_Ineighbor_alltoall);
+    return neighbor(BLOCK(sendbuf, sendcount, sendtype), BLOCK(recvbuf, recvcount, recvtype), comm,
+                    ALLTOALL, MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Ineighbor_alltoall);
+}
+
+MMPI_PROFILED(Neighbor_alltoall_init)
+int PMPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return neighbor(BLOCK(sendbuf, sendcount, sendtype), BLOCK(recvbuf, recvcount, recvtype), comm,
+                    ALLTOALL, MMPI_COLL_PERSISTENT(info, request),
+                    MMPI_CALL_Neighbor_alltoall_init);
 }
 
 MMPI_PROFILED(Neighbor_alltoallv)
@@ -178,8 +208,8 @@ int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const i
                             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
     return neighbor(VEC(sendbuf, sendcounts, sdispls, sendtype),
-                    VEC(recvbuf, recvcounts, rdispls, recvtype), comm, ALLTOALLV, false, NULL,
-                    MMPI_CALL_Neighbor_alltoallv);
+                    VEC(recvbuf, recvcounts, rdispls, recvtype), comm, ALLTOALLV,
+                    MMPI_COLL_BLOCKING, MMPI_CALL_Neighbor_alltoallv);
 }
 
 MMPI_PROFILED(Ineighbor_alltoallv)
@@ -189,8 +219,20 @@ int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const 
                              MPI_Request *request)
 {
     return neighbor(VEC(sendbuf, sendcounts, sdispls, sendtype),
-                    VEC(recvbuf, recvcounts, rdispls, recvtype), comm, ALLTOALLV, true, request,
-                    MMPI_CALL_Ineighbor_alltoallv);
+                    VEC(recvbuf, recvcounts, rdispls, recvtype), comm, ALLTOALLV,
+                    MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Ineighbor_alltoallv);
+}
+
+MMPI_PROFILED(Neighbor_alltoallv_init)
+int PMPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
+                                 const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                 const int recvcounts[], const int rdispls[],
+                                 MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                 MPI_Request *request)
+{
+    return neighbor(VEC(sendbuf, sendcounts, sdispls, sendtype),
+                    VEC(recvbuf, recvcounts, rdispls, recvtype), comm, ALLTOALLV,
+                    MMPI_COLL_PERSISTENT(info, request), MMPI_CALL_Neighbor_alltoallv_init);
 }
 
 MMPI_PROFILED(Neighbor_alltoallw)
@@ -200,8 +242,8 @@ int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
                             const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
     return neighbor(TYPED_SIDE(sendbuf, sendcounts, sdispls, sendtypes),
-                    TYPED_SIDE(recvbuf, recvcounts, rdispls, recvtypes), comm, ALLTOALLW, false,
-                    NULL, MMPI_CALL_Neighbor_alltoallw);
+                    TYPED_SIDE(recvbuf, recvcounts, rdispls, recvtypes), comm, ALLTOALLW,
+                    MMPI_COLL_BLOCKING, MMPI_CALL_Neighbor_alltoallw);
 }
 
 MMPI_PROFILED(Ineighbor_alltoallw)
@@ -212,6 +254,18 @@ int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
                              MPI_Request *request)
 {
     return neighbor(TYPED_SIDE(sendbuf, sendcounts, sdispls, sendtypes),
-                    TYPED_SIDE(recvbuf, recvcounts, rdispls, recvtypes), comm, ALLTOALLW, true,
-                    request, MMPI_CALL_Ineighbor_alltoallw);
+                    TYPED_SIDE(recvbuf, recvcounts, rdispls, recvtypes), comm, ALLTOALLW,
+                    MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Ineighbor_alltoallw);
+}
+
+MMPI_PROFILED(Neighbor_alltoallw_init)
+int PMPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
+                                 const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                 void *recvbuf, const int recvcounts[],
+                                 const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                 MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return neighbor(TYPED_SIDE(sendbuf, sendcounts, sdispls, sendtypes),
+                    TYPED_SIDE(recvbuf, recvcounts, rdispls, recvtypes), comm, ALLTOALLW,
+                    MMPI_COLL_PERSISTENT(info, request), MMPI_CALL_Neighbor_alltoallw_init);
 }

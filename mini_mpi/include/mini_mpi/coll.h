@@ -95,6 +95,62 @@ MMPI_API(int, Iscan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatyp
 MMPI_API(int, Iexscan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                         MPI_Op op, MPI_Comm comm, MPI_Request *request));
 
+/* §6.13 persistent collectives (MPI-4.0) */
+MMPI_API(int, Barrier_init, (MPI_Comm comm, MPI_Info info, MPI_Request *request));
+MMPI_API(int, Bcast_init, (void *buffer, int count, MPI_Datatype datatype, int root,
+                           MPI_Comm comm, MPI_Info info, MPI_Request *request));
+MMPI_API(int, Gather_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                            MPI_Comm comm, MPI_Info info, MPI_Request *request));
+MMPI_API(int, Gatherv_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, const int recvcounts[], const int displs[],
+                             MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                             MPI_Request *request));
+MMPI_API(int, Scatter_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                             MPI_Comm comm, MPI_Info info, MPI_Request *request));
+MMPI_API(int, Scatterv_init, (const void *sendbuf, const int sendcounts[], const int displs[],
+                              MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                              MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                              MPI_Request *request));
+MMPI_API(int, Allgather_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                               void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                               MPI_Comm comm, MPI_Info info, MPI_Request *request));
+MMPI_API(int, Allgatherv_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                void *recvbuf, const int recvcounts[], const int displs[],
+                                MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                MPI_Request *request));
+MMPI_API(int, Alltoall_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                              void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                              MPI_Comm comm, MPI_Info info, MPI_Request *request));
+MMPI_API(int, Alltoallv_init, (const void *sendbuf, const int sendcounts[],
+                               const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                               const int recvcounts[], const int rdispls[],
+                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                               MPI_Request *request));
+MMPI_API(int, Alltoallw_init, (const void *sendbuf, const int sendcounts[],
+                               const int sdispls[], const MPI_Datatype sendtypes[],
+                               void *recvbuf, const int recvcounts[], const int rdispls[],
+                               const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+                               MPI_Request *request));
+MMPI_API(int, Reduce_init, (const void *sendbuf, void *recvbuf, int count,
+                            MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+                            MPI_Info info, MPI_Request *request));
+MMPI_API(int, Allreduce_init, (const void *sendbuf, void *recvbuf, int count,
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                               MPI_Request *request));
+MMPI_API(int, Reduce_scatter_block_init, (const void *sendbuf, void *recvbuf, int recvcount,
+                                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                          MPI_Info info, MPI_Request *request));
+MMPI_API(int, Reduce_scatter_init, (const void *sendbuf, void *recvbuf,
+                                    const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
+                                    MPI_Comm comm, MPI_Info info, MPI_Request *request));
+MMPI_API(int, Scan_init, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                          MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+MMPI_API(int, Exscan_init, (const void *sendbuf, void *recvbuf, int count,
+                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                            MPI_Request *request));
+
 #ifdef __cplusplus
 }
 #endif

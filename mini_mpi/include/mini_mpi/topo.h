@@ -96,6 +96,29 @@ MMPI_API(int, Ineighbor_alltoallw,
           const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
           MPI_Request *request));
 
+/* §8.8 persistent neighbourhood collectives (MPI-4.0) */
+MMPI_API(int, Neighbor_allgather_init,
+         (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+          int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+          MPI_Request *request));
+MMPI_API(int, Neighbor_allgatherv_init,
+         (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+          const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+          MPI_Info info, MPI_Request *request));
+MMPI_API(int, Neighbor_alltoall_init,
+         (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+          int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+          MPI_Request *request));
+MMPI_API(int, Neighbor_alltoallv_init,
+         (const void *sendbuf, const int sendcounts[], const int sdispls[],
+          MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+          MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+MMPI_API(int, Neighbor_alltoallw_init,
+         (const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+          const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+          const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+          MPI_Info info, MPI_Request *request));
+
 #ifdef __cplusplus
 }
 #endif

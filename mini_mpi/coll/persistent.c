@@ -1,0 +1,123 @@
+/*
+ * coll/persistent.c: persistent collective requests (MPI-4.1 §6.13): the request an MPI_*_init
+ * call returns (api_*.c, barrier.c, topo/api_neighbor.c check the arguments exactly as for the
+ * nonblocking form, then mmpi_coll_run hands the filled part here), and the start of each
+ * activation. Completion, MPI_Request_free and the inactive state are point-to-point's
+ * persistent-request machinery (pt2pt/request.h: `persistent`, `inner`), unchanged.
+ *
+ * Design: the request keeps the member's checked part (struct mmpi_coll) as a template, with
+ * its own references on the datatypes, the op, the communicator core and the w-form type
+ * arrays. Each MPI_Start runs a copy of the template through the engine as a nonblocking
+ * collective whose request has no handle (mmpi_coll_activate; a barrier:
+ * mmpi_coll_ibarrier_start) and makes it `inner`. An activation is thus an ordinary collective
+ * instance on the board, numbered at MPI_Start, which is why all members must start their
+ * persistent collectives (and call their other collectives) in the same order (§6.13). Every
+ * failure and revoke behaviour is the nonblocking collective's (engine.c): an activation with a
+ * member that failed completes with MPI_ERR_PROC_FAILED, one pending at a revoke with
+ * MPI_ERR_REVOKED, both in finite time and reported by the completing call; one started on a
+ * revoked communicator completes at once with MPI_ERR_REVOKED, touching no board (where a
+ * nonblocking collective's call fails: MPI_Start itself succeeds, as for point-to-point).
+ * The copy's type-array pointers (send.dts, recv.dts) point into the template's array, which
+ * lives as long as the request; the request cannot be freed while active (MPI_ERR_REQUEST,
+ * pt2pt/request_api.c), so it outlives every activation.
+ */
+#include <stdlib.h>
+
+#include "coll/coll.h"
+#include "coll/persistent.h"
+#include "mmpi.h"
+#include "pt2pt/request.h"
+
+struct persistent_coll {
+    bool barrier;                /* MPI_Barrier_init: no part */
+    struct mmpi_coll part;       /* immutable: the template (owner only) */
+};
+
+/* The request the user holds never completes itself; a poll looks at the activation. */
+static bool persistent_poll(struct mmpi_request *req)
+{
+    return !req->inner || mmpi_request_poll(req->inner);
+}
+
+static void persistent_free(struct mmpi_request *req)
+{
+    struct persistent_coll *p = req->state;
+    if (req->inner) /* defensive: an active request cannot be freed */
+        mmpi_request_release(req->inner);
+    if (!p->barrier) {
+        mmpi_coll_release_objects(&p->part);
+        free(p->part.owned_dts);
+    }
+    free(p);
+}
+
+int mmpi_coll_persistent_new(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll *x,
+                             MPI_Request *request)
+{
+    struct persistent_coll *p = mmpi_xcalloc(1, sizeof(*p));
+    p->barrier = !x;
+    if (x) {
+        p->part = *x;
+        x->owned_dts = NULL; /* now the request's */
+        mmpi_coll_retain_objects(&p->part);
+    }
+    struct mmpi_request *req = mmpi_request_new(self, MMPI_REQ_OTHER);
+    req->refs = 1; /* only the user's: no engine work until MPI_Start */
+    req->persistent = true;
+    req->comm = c->handle;
+    req->core = c->core; /* MPI_Start checks that the communicator is still this one */
+    mmpi_comm_core_retain(c->core);
+    req->state = p;
+    req->poll = persistent_poll;
+    req->free_state = persistent_free;
+    if (mmpi_request_handle_new(self, req) == MPI_REQUEST_NULL) {
+        mmpi_request_release(req);
+        return MPI_ERR_NO_MEM;
+    }
+    *request = req->handle;
+    return MPI_SUCCESS;
+}
+
+static bool done_poll(struct mmpi_request *req)
+{
+    return true;
+}
+
+/* An activation on a revoked communicator fails at once and touches no board: after a revoke
+ * the members may have started different numbers of collectives, so their instance numbers no
+ * longer pair up (chapter "Process Fault Tolerance": every later operation fails). */
+static struct mmpi_request *revoked_activation(struct mmpi_rank *self, struct mmpi_comm *c)
+{
+    struct mmpi_request *req = mmpi_request_new(self, MMPI_REQ_OTHER);
+    req->comm = c->handle;
+    req->poll = done_poll;
+    req->status.MPI_SOURCE = MPI_ANY_SOURCE;
+    req->status.MPI_TAG = MPI_ANY_TAG;
+    mmpi_request_complete(req, MPI_ERR_REVOKED);
+    return req;
+}
+
+bool mmpi_coll_persistent_is(const struct mmpi_request *req)
+{
+    return req->persistent && req->free_state == persistent_free;
+}
+
+int mmpi_coll_persistent_start(struct mmpi_rank *self, struct mmpi_comm *c,
+                               struct mmpi_request *req)
+{
+    struct persistent_coll *p = req->state;
+    if (__atomic_load_n(&c->core->revoked, __ATOMIC_ACQUIRE)) {
+        req->inner = revoked_activation(self, c);
+        return MPI_SUCCESS;
+    }
+    if (p->barrier) {
+        req->inner = mmpi_coll_ibarrier_start(self, c);
+        return MPI_SUCCESS;
+    }
+    struct mmpi_coll x = p->part;
+    x.owned_dts = NULL; /* the activation borrows the template's type arrays */
+    x.ndts = 0;
+    x.persistent = false;
+    req->inner = mmpi_coll_activate(self, c, &x);
+    return MPI_SUCCESS;
+}
