@@ -40,8 +40,10 @@ struct mmpi_msg {
     unsigned char data[];
 };
 
+/* Cache-line aligned: neighbouring members' mailboxes are locked by different threads. */
 struct mmpi_mbox {
-    pthread_mutex_t lock;
+    _Alignas(64) pthread_mutex_t lock; /* adaptive: spins briefly before sleeping (held only
+                                    * for queue updates and eager copies) */
     struct mmpi_request *posted_head, **posted_tail;
     struct mmpi_msg *unexp_head, **unexp_tail;
     uint32_t arrivals;             /* atomic: bumped on every enqueue (probe waits on it) */

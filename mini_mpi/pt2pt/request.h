@@ -38,6 +38,8 @@ enum mmpi_send_mode { MMPI_SEND_STANDARD, MMPI_SEND_SYNC, MMPI_SEND_READY, MMPI_
 
 struct mmpi_request {
     int kind;                      /* immutable: enum mmpi_request_kind */
+    bool on_stack;                 /* immutable: lives in a blocking call's frame (see
+                                    * mmpi_request_init_blocking): no references, never freed */
     int refs;                      /* atomic */
     uint32_t done;                 /* atomic: 0 pending, 1 complete */
     int error;                     /* completion: MPI_SUCCESS or an error class; written before done */
@@ -89,8 +91,13 @@ struct mmpi_request {
 
 /* A new request of `kind` for `owner` with two references (engine + caller). */
 struct mmpi_request *mmpi_request_new(struct mmpi_rank *owner, int kind);
-/* Drops one reference; frees at zero (releasing core and datatype). */
+/* Drops one reference; frees at zero (releasing core and datatype). No-op on_stack. */
 void mmpi_request_release(struct mmpi_request *req);
+/* Initializes *req, in the frame of a blocking call that waits for it before returning, as a
+ * request of `kind` for `owner` that nobody references or frees: no allocation, and no
+ * reference count on the communicator core or datatype (the call's arguments must stay valid
+ * until it returns anyway). Its completer touches it no more once `done` is published. */
+void mmpi_request_init_blocking(struct mmpi_request *req, struct mmpi_rank *owner, int kind);
 
 /* Completes req: records error and status, publishes done, wakes the owner, drops the engine's
  * reference. The status must be filled by the caller beforehand (source, tag, count). */
