@@ -15,7 +15,10 @@
 
 struct mmpi_request *mmpi_request_new(struct mmpi_rank *owner, int kind)
 {
-    struct mmpi_request *req = mmpi_xcalloc(1, sizeof(*req));
+    struct mmpi_request *req = aligned_alloc(_Alignof(struct mmpi_request), sizeof(*req));
+    if (!req)
+        mmpi_die("out of memory (request)");
+    memset(req, 0, sizeof(*req));
     req->kind = kind;
     req->refs = 2;
     req->owner = owner;
@@ -63,6 +66,14 @@ void mmpi_request_complete(struct mmpi_request *req, int error)
     mmpi_rank_wake(owner);
     if (!on_stack)
         mmpi_request_release(req);
+}
+
+void mmpi_request_complete_by_waiter(struct mmpi_request *req, int error)
+{
+    req->error = error;
+    req->status.MPI_ERROR = error;
+    __atomic_store_n(&req->done, 1, __ATOMIC_RELEASE);
+    mmpi_request_release(req);
 }
 
 /* A point-to-point request whose peer failed can never complete normally (DESIGN §5). */
