@@ -249,6 +249,7 @@ static int waitall_or_testall(MPI_Request *handles, int count, MPI_Status *statu
     for (int i = 0; i < count; i++) {
         MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
         struct mmpi_request *r = m.reqs[i];
+        MPI_Comm comm = r ? r->comm : MPI_COMM_NULL; /* finishing may free r */
         int e = r ? mmpi_completion_finish(self, &handles[i], r, st, true) : MPI_SUCCESS;
         if (!r)
             mmpi_status_set_empty(st);
@@ -256,7 +257,7 @@ static int waitall_or_testall(MPI_Request *handles, int count, MPI_Status *statu
             st->MPI_ERROR = e;
         if (e != MPI_SUCCESS && first_err == MPI_SUCCESS) {
             first_err = e;
-            err_comm = r->comm;
+            err_comm = comm;
         }
     }
     free(m.reqs);
