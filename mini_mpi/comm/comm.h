@@ -36,7 +36,11 @@ struct mmpi_comm_core {
                                     * (comm/intercomm.h); NULL otherwise */
     struct mmpi_board *board;  /* immutable: collective rendezvous (coll/board.h) */
     bool revoked;              /* set once (atomic), never cleared */
+    /* refcount changes at every nonblocking operation of every member: alone on its cache
+     * line, so that it does not evict the immutable fields above, which every poll reads. */
+    char refcount_pad_before[64];
     int refcount;              /* atomic: member handles and pending requests using the core */
+    char refcount_pad_after[64];
     struct mmpi_topo *topo;    /* immutable: process topology (topo/topo.h) or NULL; one
                                 * reference, dropped with the core */
 };

@@ -13,12 +13,16 @@
 
 #include "mmpi.h"
 #include "pt2pt/copy.h"
+#include "pt2pt/mbox_lock.h"
 
 struct mmpi_mbox *mmpi_mbox_array_new(int size, const int *world_ranks)
 {
-    struct mmpi_mbox *boxes = mmpi_xcalloc((size_t)size, sizeof(*boxes));
+    struct mmpi_mbox *boxes = aligned_alloc(_Alignof(struct mmpi_mbox),
+                                            (size_t)(size > 0 ? size : 1) * sizeof(*boxes));
+    if (!boxes)
+        mmpi_die("out of memory (%d mailboxes)", size);
+    memset(boxes, 0, (size_t)size * sizeof(*boxes));
     for (int i = 0; i < size; i++) {
-        MMPI_CHECK_PTHREAD(pthread_mutex_init(&boxes[i].lock, NULL));
         boxes[i].posted_tail = &boxes[i].posted_head;
         boxes[i].unexp_tail = &boxes[i].unexp_head;
         boxes[i].owner_world = world_ranks[i];
@@ -39,7 +43,6 @@ void mmpi_mbox_array_free(struct mmpi_mbox *boxes, int size)
             free(m);
             m = next;
         }
-        pthread_mutex_destroy(&boxes[i].lock);
     }
     free(boxes);
 }
@@ -119,13 +122,19 @@ static void complete_recv(struct mmpi_request *rreq, int src, int tag, size_t by
     mmpi_request_complete(rreq, error);
 }
 
-static void complete_send(struct mmpi_request *sreq, int error)
+/* `in_post`: completed by mmpi_match_send itself, i.e. by the thread that is starting it. */
+static void complete_send(struct mmpi_request *sreq, int error, bool in_post)
 {
     sreq->status.MPI_SOURCE = sreq->my_rank;
     sreq->status.MPI_TAG = sreq->tag;
     sreq->status.mmpi_count = 0;
     sreq->status.mmpi_cancelled = 0;
-    mmpi_request_complete(sreq, error);
+    /* A blocking call's own request has no other waiter than the thread posting it, which
+     * needs no wake-up: one atomic read-modify-write less per blocking send. */
+    if (in_post && sreq->on_stack)
+        mmpi_request_complete_by_waiter(sreq, error);
+    else
+        mmpi_request_complete(sreq, error);
 }
 
 void mmpi_match_deliver_msg(struct mmpi_request *rreq, struct mmpi_msg *msg)
@@ -138,7 +147,7 @@ void mmpi_match_deliver_msg(struct mmpi_request *rreq, struct mmpi_msg *msg)
         err = mmpi_typed_copy(msg->sbuf, msg->scount, msg->sdt, rreq->buf, rreq->count, rreq->dt,
                               &copied);
     if (msg->sreq)
-        complete_send(msg->sreq, MPI_SUCCESS);
+        complete_send(msg->sreq, MPI_SUCCESS, false);
     complete_recv(rreq, msg->src, msg->tag, copied, err);
     free(msg);
 }
@@ -159,14 +168,14 @@ void mmpi_match_send(struct mmpi_rank *self, const struct mmpi_comm *c, struct m
     (void)self;
 
     sreq->mbox = box;
-    pthread_mutex_lock(&box->lock);
+    mmpi_mbox_lock(&box->lock);
     struct mmpi_request *rreq = take_posted(box, sreq->my_rank, sreq->tag);
     if (rreq) {
-        pthread_mutex_unlock(&box->lock);
+        mmpi_mbox_unlock(&box->lock);
         size_t copied = 0;
         int err = mmpi_typed_copy(sreq->buf, sreq->count, sreq->dt, rreq->buf, rreq->count,
                                   rreq->dt, &copied);
-        complete_send(sreq, MPI_SUCCESS);
+        complete_send(sreq, MPI_SUCCESS, true);
         complete_recv(rreq, sreq->my_rank, sreq->tag, copied, err);
         return;
     }
@@ -190,10 +199,10 @@ void mmpi_match_send(struct mmpi_rank *self, const struct mmpi_comm *c, struct m
     *box->unexp_tail = m;
     box->unexp_tail = &m->next;
     __atomic_fetch_add(&box->arrivals, 1, __ATOMIC_RELEASE);
-    pthread_mutex_unlock(&box->lock);
+    mmpi_mbox_unlock(&box->lock);
     wake_world_rank(box->owner_world); /* a probe may be waiting for it */
     if (!wait_for_receiver)
-        complete_send(sreq, MPI_SUCCESS);
+        complete_send(sreq, MPI_SUCCESS, true);
 }
 
 void mmpi_match_recv(struct mmpi_rank *self, const struct mmpi_comm *c, struct mmpi_request *rreq)
@@ -202,26 +211,26 @@ void mmpi_match_recv(struct mmpi_rank *self, const struct mmpi_comm *c, struct m
     (void)self;
 
     rreq->mbox = box;
-    pthread_mutex_lock(&box->lock);
+    mmpi_mbox_lock(&box->lock);
     struct mmpi_msg *m = find_unexpected(box, rreq->peer, rreq->tag, true);
     if (!m) {
         rreq->next = NULL;
         rreq->posted = true;
         *box->posted_tail = rreq;
         box->posted_tail = &rreq->next;
-        pthread_mutex_unlock(&box->lock);
+        mmpi_mbox_unlock(&box->lock);
         return;
     }
     if (m->sreq)
         m->sreq->msg = NULL; /* matched: no longer cancellable */
-    pthread_mutex_unlock(&box->lock);
+    mmpi_mbox_unlock(&box->lock);
     mmpi_match_deliver_msg(rreq, m);
 }
 
 bool mmpi_match_probe(struct mmpi_mbox *box, int source, int tag, bool take, MPI_Status *status,
                       struct mmpi_msg **msg)
 {
-    pthread_mutex_lock(&box->lock);
+    mmpi_mbox_lock(&box->lock);
     struct mmpi_msg *m = find_unexpected(box, source, tag, take);
     if (m) {
         status->MPI_SOURCE = m->src;
@@ -232,7 +241,7 @@ bool mmpi_match_probe(struct mmpi_mbox *box, int source, int tag, bool take, MPI
         if (take && m->sreq)
             m->sreq->msg = NULL;
     }
-    pthread_mutex_unlock(&box->lock);
+    mmpi_mbox_unlock(&box->lock);
     if (msg)
         *msg = m;
     return m != NULL;
@@ -250,7 +259,7 @@ static bool dequeue_unmatched(struct mmpi_request *req)
 
     if (!box)
         return false;
-    pthread_mutex_lock(&box->lock);
+    mmpi_mbox_lock(&box->lock);
     if (req->kind == MMPI_REQ_RECV && req->posted) {
         removed = unlink_posted(box, req);
     } else if (req->kind == MMPI_REQ_SEND && req->msg) {
@@ -258,7 +267,7 @@ static bool dequeue_unmatched(struct mmpi_request *req)
         removed = unlink_unexpected(box, m);
         req->msg = NULL;
     }
-    pthread_mutex_unlock(&box->lock);
+    mmpi_mbox_unlock(&box->lock);
     free(m);
     return removed;
 }

@@ -1,7 +1,7 @@
 /*
  * match.h: the matching engine. One mailbox per (communicator, member, context) holds the
  * member's posted receives and the messages that arrived before a matching receive
- * (unexpected), both in arrival order, under one mutex.
+ * (unexpected), both in arrival order, under one lock (mbox_lock.h).
  *
  * A sender locks the destination's mailbox and either takes the first matching posted receive
  * (and copies straight into its buffer: one copy) or appends an envelope to the unexpected
@@ -40,8 +40,9 @@ struct mmpi_msg {
     unsigned char data[];
 };
 
+/* Cache-line aligned: neighbouring members' mailboxes are locked by different threads. */
 struct mmpi_mbox {
-    pthread_mutex_t lock;
+    _Alignas(64) uint32_t lock;    /* mbox_lock.h */
     struct mmpi_request *posted_head, **posted_tail;
     struct mmpi_msg *unexp_head, **unexp_tail;
     uint32_t arrivals;             /* atomic: bumped on every enqueue (probe waits on it) */

@@ -39,6 +39,16 @@ struct mmpi_request *mmpi_pt2pt_start_recv(struct mmpi_rank *self, struct mmpi_c
                                            int ctx, void *buf, int count,
                                            struct mmpi_datatype *dt, int source, int tag);
 
+/* The same into a request the caller made: fresh from mmpi_request_new (kind SEND or RECV),
+ * or mmpi_request_init_blocking in the frame of a call that waits for it before returning
+ * (no allocation, no reference counting: the fast path of the blocking calls). */
+void mmpi_pt2pt_post_send(struct mmpi_rank *self, struct mmpi_comm *c, int ctx, const void *buf,
+                          int count, struct mmpi_datatype *dt, int dest, int tag,
+                          enum mmpi_send_mode mode, struct mmpi_request *req);
+void mmpi_pt2pt_post_recv(struct mmpi_rank *self, struct mmpi_comm *c, int ctx, void *buf,
+                          int count, struct mmpi_datatype *dt, int source, int tag,
+                          struct mmpi_request *req);
+
 /* Buffered sends (bsend.c): checks that the attached buffer can hold a message of `bytes`;
  * MPI_SUCCESS or MPI_ERR_BUFFER. */
 int mmpi_bsend_reserve(struct mmpi_rank *self, size_t bytes);

@@ -15,7 +15,10 @@
 
 struct mmpi_request *mmpi_request_new(struct mmpi_rank *owner, int kind)
 {
-    struct mmpi_request *req = mmpi_xcalloc(1, sizeof(*req));
+    struct mmpi_request *req = aligned_alloc(_Alignof(struct mmpi_request), sizeof(*req));
+    if (!req)
+        mmpi_die("out of memory (request)");
+    memset(req, 0, sizeof(*req));
     req->kind = kind;
     req->refs = 2;
     req->owner = owner;
@@ -25,8 +28,20 @@ struct mmpi_request *mmpi_request_new(struct mmpi_rank *owner, int kind)
     return req;
 }
 
+void mmpi_request_init_blocking(struct mmpi_request *req, struct mmpi_rank *owner, int kind)
+{
+    *req = (struct mmpi_request){.kind = kind,
+                                 .on_stack = true,
+                                 .owner = owner,
+                                 .comm = MPI_COMM_NULL,
+                                 .peer_world = -1,
+                                 .handle = MPI_REQUEST_NULL};
+}
+
 void mmpi_request_release(struct mmpi_request *req)
 {
+    if (req->on_stack)
+        return;
     if (__atomic_sub_fetch(&req->refs, 1, __ATOMIC_ACQ_REL) != 0)
         return;
     if (req->free_state)
@@ -41,12 +56,23 @@ void mmpi_request_release(struct mmpi_request *req)
 void mmpi_request_complete(struct mmpi_request *req, int error)
 {
     struct mmpi_rank *owner = req->owner;
+    bool on_stack = req->on_stack;
     req->error = error;
     req->status.MPI_ERROR = error;
     __atomic_store_n(&req->done, 1, __ATOMIC_RELEASE);
-    /* Wake before dropping our reference: the owner may free the request once it sees done,
-     * but the owner (a rank) outlives every request. */
+    /* From here on req may be gone (an on_stack one as soon as its owner sees done; others
+     * once the owner drops its reference): wake the owner (a rank outlives every request),
+     * then drop the engine's reference, which a blocking frame's request does not count. */
     mmpi_rank_wake(owner);
+    if (!on_stack)
+        mmpi_request_release(req);
+}
+
+void mmpi_request_complete_by_waiter(struct mmpi_request *req, int error)
+{
+    req->error = error;
+    req->status.MPI_ERROR = error;
+    __atomic_store_n(&req->done, 1, __ATOMIC_RELEASE);
     mmpi_request_release(req);
 }
 

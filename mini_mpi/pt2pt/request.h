@@ -37,34 +37,39 @@ enum mmpi_request_kind {
 enum mmpi_send_mode { MMPI_SEND_STANDARD, MMPI_SEND_SYNC, MMPI_SEND_READY, MMPI_SEND_BUFFERED };
 
 struct mmpi_request {
-    int kind;                      /* immutable: enum mmpi_request_kind */
-    int refs;                      /* atomic */
-    uint32_t done;                 /* atomic: 0 pending, 1 complete */
+    /* The first two cache lines hold what a matching peer reads and writes (envelope, buffer,
+     * completion) and what the owner's polls read, so that completing a request moves as few
+     * lines between cores as possible. The object is cache-line aligned (stack and heap). */
+    _Alignas(64) uint32_t done;    /* atomic: 0 pending, 1 complete */
     int error;                     /* completion: MPI_SUCCESS or an error class; written before done */
     MPI_Status status;             /* written before done */
-    struct mmpi_rank *owner;       /* immutable: the rank woken at completion */
-    MPI_Comm comm;                 /* the user's communicator handle (errors raise on it) */
-
-    /* Matching (point-to-point). core is retained while the request lives. */
-    struct mmpi_comm_core *core;
-    int ctx;                       /* MMPI_CTX_* */
-    int peer_world;                /* world rank of the peer; -1 for MPI_ANY_SOURCE */
     int peer;                      /* dest or source rank as given (send: dest; recv: source) */
     int tag;
-    int my_rank;                   /* the owner's rank in the communicator (message source) */
     void *buf;                     /* receive buffer, or (const) send buffer */
     size_t count;
-    struct mmpi_datatype *dt;      /* retained while the request lives */
-    int mode;                      /* send: enum mmpi_send_mode */
+    struct mmpi_datatype *dt;      /* retained while the request lives (unless on_stack) */
     struct mmpi_request *next;     /* mailbox posted queue; under the mailbox lock */
+    struct mmpi_rank *owner;       /* immutable: the rank woken at completion */
+    int kind;                      /* immutable: enum mmpi_request_kind */
+    bool on_stack;                 /* immutable: lives in a blocking call's frame (see
+                                    * mmpi_request_init_blocking): no references, never freed */
     bool posted;                   /* recv: still in its mailbox's posted queue (mailbox lock) */
-    struct mmpi_msg *msg;          /* send: its queued envelope while unmatched (mailbox lock) */
-    struct mmpi_mbox *mbox;        /* the mailbox it is queued in */
-    uint32_t seen_failure_epoch;   /* last world failure epoch examined by poll */
     bool blocking;                 /* started by a blocking call (ANY_SOURCE failure semantics) */
     bool failure_pending;          /* nonblocking ANY_SOURCE receive while an unacknowledged
                                     * failure exists: waits report MPI_ERR_PROC_FAILED_PENDING
                                     * and leave it pending (owner's threads only) */
+    struct mmpi_comm_core *core;   /* matching (point-to-point): retained while the request
+                                    * lives (unless on_stack) */
+    int ctx;                       /* MMPI_CTX_* */
+    int peer_world;                /* world rank of the peer; -1 for MPI_ANY_SOURCE */
+    uint32_t seen_failure_epoch;   /* last world failure epoch examined by poll */
+    int my_rank;                   /* the owner's rank in the communicator (message source) */
+
+    int refs;                      /* atomic */
+    MPI_Comm comm;                 /* the user's communicator handle (errors raise on it) */
+    int mode;                      /* send: enum mmpi_send_mode */
+    struct mmpi_msg *msg;          /* send: its queued envelope while unmatched (mailbox lock) */
+    struct mmpi_mbox *mbox;        /* the mailbox it is queued in */
 
     /* Persistent requests (MPI_Send_init, ...): the request the user holds keeps the arguments;
      * each MPI_Start creates `inner`, the engine request of that activation (NULL: inactive). */
@@ -89,12 +94,21 @@ struct mmpi_request {
 
 /* A new request of `kind` for `owner` with two references (engine + caller). */
 struct mmpi_request *mmpi_request_new(struct mmpi_rank *owner, int kind);
-/* Drops one reference; frees at zero (releasing core and datatype). */
+/* Drops one reference; frees at zero (releasing core and datatype). No-op on_stack. */
 void mmpi_request_release(struct mmpi_request *req);
+/* Initializes *req, in the frame of a blocking call that waits for it before returning, as a
+ * request of `kind` for `owner` that nobody references or frees: no allocation, and no
+ * reference count on the communicator core or datatype (the call's arguments must stay valid
+ * until it returns anyway). Its completer touches it no more once `done` is published. */
+void mmpi_request_init_blocking(struct mmpi_request *req, struct mmpi_rank *owner, int kind);
 
 /* Completes req: records error and status, publishes done, wakes the owner, drops the engine's
  * reference. The status must be filled by the caller beforehand (source, tag, count). */
 void mmpi_request_complete(struct mmpi_request *req, int error);
+
+/* The same, by the only thread that will ever wait for req, which therefore needs no wake-up
+ * (an on_stack request completed while its blocking call posts it). */
+void mmpi_request_complete_by_waiter(struct mmpi_request *req, int error);
 
 static inline bool mmpi_request_is_done(const struct mmpi_request *req)
 {

@@ -9,6 +9,19 @@
 #include "pt2pt/match.h"
 #include "pt2pt/pt2pt.h"
 
+/* A nonblocking send's request gets its handle; errors are reported at its completion
+ * (MPI-4.1 §3.7.3). */
+static int publish_send(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_request *req,
+                        MPI_Request *request, enum mmpi_call call)
+{
+    if (mmpi_request_handle_new(self, req) == MPI_REQUEST_NULL) {
+        mmpi_request_release(req);
+        return mmpi_err_raise_comm(self, c, MPI_ERR_NO_MEM, call);
+    }
+    *request = req->handle;
+    return MPI_SUCCESS;
+}
+
 /* Common body of the eight send calls. request == NULL: blocking. */
 static int do_send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                    MPI_Comm comm, MPI_Request *request, enum mmpi_send_mode mode,
@@ -17,40 +30,26 @@ static int do_send(const void *buf, int count, MPI_Datatype datatype, int dest, 
     struct mmpi_rank *self = mmpi_enter(call);
     struct mmpi_comm *c;
     struct mmpi_datatype *dt;
-    struct mmpi_request *req = NULL;
     int err = mmpi_pt2pt_check_args(self, comm, buf, count, datatype, dest, tag, false, &c, &dt);
 
-    if (err == MPI_ERR_REVOKED && request) {
-        req = mmpi_pt2pt_revoked_request(self, c, MMPI_REQ_SEND); /* reported at completion */
-    } else {
-        if (err != MPI_SUCCESS)
-            goto fn_fail;
-        if (mode == MMPI_SEND_BUFFERED && dest != MPI_PROC_NULL &&
-            (err = mmpi_bsend_reserve(self, mmpi_typed_bytes(dt, (size_t)count))) != MPI_SUCCESS)
-            goto fn_fail;
-        req = mmpi_pt2pt_start_send(self, c, MMPI_CTX_USER, buf, count, dt, dest, tag, mode);
-    }
-    if (request) {
-        /* Nonblocking: errors are reported at completion (MPI-4.1 §3.7.3). */
-        if (mmpi_request_handle_new(self, req) == MPI_REQUEST_NULL) {
-            mmpi_request_release(req);
-            err = MPI_ERR_NO_MEM;
-            goto fn_fail;
-        }
-        *request = req->handle;
-        return MPI_SUCCESS;
-    }
-    mmpi_request_wait(self, req);
-    err = req->error;
+    if (err == MPI_ERR_REVOKED && request) /* reported at completion, as Open MPI does */
+        return publish_send(self, c, mmpi_pt2pt_revoked_request(self, c, MMPI_REQ_SEND), request,
+                            call);
+    if (err == MPI_SUCCESS && mode == MMPI_SEND_BUFFERED && dest != MPI_PROC_NULL)
+        err = mmpi_bsend_reserve(self, mmpi_typed_bytes(dt, (size_t)count));
     if (err != MPI_SUCCESS)
-        goto fn_fail;
-fn_exit:
-    if (req && !request)
-        mmpi_request_release(req);
-    return err;
-fn_fail:
-    err = mmpi_err_raise_comm(self, c, err, call);
-    goto fn_exit;
+        return mmpi_err_raise_comm(self, c, err, call);
+    if (request)
+        return publish_send(
+            self, c, mmpi_pt2pt_start_send(self, c, MMPI_CTX_USER, buf, count, dt, dest, tag, mode),
+            request, call);
+    /* Blocking: the request lives in this frame (no allocation, no references). */
+    struct mmpi_request sreq;
+    mmpi_request_init_blocking(&sreq, self, MMPI_REQ_SEND);
+    mmpi_pt2pt_post_send(self, c, MMPI_CTX_USER, buf, count, dt, dest, tag, mode, &sreq);
+    mmpi_request_wait(self, &sreq);
+    return sreq.error == MPI_SUCCESS ? MPI_SUCCESS
+                                     : mmpi_err_raise_comm(self, c, sreq.error, call);
 }
 
 #define SEND_ENTRY(Name, mode)                                                               \
@@ -90,29 +89,21 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Recv);
     struct mmpi_comm *c;
     struct mmpi_datatype *dt;
-    struct mmpi_request *req = NULL;
     int err = mmpi_pt2pt_check_args(self, comm, buf, count, datatype, source, tag, true, &c, &dt);
 
-    if (err != MPI_SUCCESS)
-        goto fn_fail;
-    if (!status) {
+    if (err == MPI_SUCCESS && !status)
         err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
-    req = mmpi_pt2pt_start_recv(self, c, MMPI_CTX_USER, buf, count, dt, source, tag);
-    req->blocking = true;
-    mmpi_request_wait(self, req);
-    mmpi_status_copy_out(status, &req->status, false);
-    err = req->error;
     if (err != MPI_SUCCESS)
-        goto fn_fail;
-fn_exit:
-    if (req)
-        mmpi_request_release(req);
-    return err;
-fn_fail:
-    err = mmpi_err_raise_comm(self, c, err, MMPI_CALL_Recv);
-    goto fn_exit;
+        return mmpi_err_raise_comm(self, c, err, MMPI_CALL_Recv);
+    struct mmpi_request req;
+    mmpi_request_init_blocking(&req, self, MMPI_REQ_RECV);
+    req.blocking = true;
+    mmpi_pt2pt_post_recv(self, c, MMPI_CTX_USER, buf, count, dt, source, tag, &req);
+    mmpi_request_wait(self, &req);
+    mmpi_status_copy_out(status, &req.status, false);
+    if (req.error != MPI_SUCCESS)
+        return mmpi_err_raise_comm(self, c, req.error, MMPI_CALL_Recv);
+    return MPI_SUCCESS;
 }
 
 MMPI_PROFILED(Irecv)
@@ -149,18 +140,17 @@ static int sendrecv(struct mmpi_rank *self, struct mmpi_comm *c, const void *sen
                     void *recvbuf, int recvcount, struct mmpi_datatype *rdt, int source,
                     int recvtag, MPI_Status *status)
 {
-    struct mmpi_request *rreq =
-        mmpi_pt2pt_start_recv(self, c, MMPI_CTX_USER, recvbuf, recvcount, rdt, source, recvtag);
-    rreq->blocking = true;
-    struct mmpi_request *sreq = mmpi_pt2pt_start_send(self, c, MMPI_CTX_USER, sendbuf, sendcount,
-                                                      sdt, dest, sendtag, MMPI_SEND_STANDARD);
-    mmpi_request_wait(self, sreq);
-    mmpi_request_wait(self, rreq);
-    mmpi_status_copy_out(status, &rreq->status, false);
-    int err = sreq->error != MPI_SUCCESS ? sreq->error : rreq->error;
-    mmpi_request_release(sreq);
-    mmpi_request_release(rreq);
-    return err;
+    struct mmpi_request rreq, sreq;
+    mmpi_request_init_blocking(&rreq, self, MMPI_REQ_RECV);
+    rreq.blocking = true;
+    mmpi_pt2pt_post_recv(self, c, MMPI_CTX_USER, recvbuf, recvcount, rdt, source, recvtag, &rreq);
+    mmpi_request_init_blocking(&sreq, self, MMPI_REQ_SEND);
+    mmpi_pt2pt_post_send(self, c, MMPI_CTX_USER, sendbuf, sendcount, sdt, dest, sendtag,
+                         MMPI_SEND_STANDARD, &sreq);
+    mmpi_request_wait(self, &sreq);
+    mmpi_request_wait(self, &rreq);
+    mmpi_status_copy_out(status, &rreq.status, false);
+    return sreq.error != MPI_SUCCESS ? sreq.error : rreq.error;
 }
 
 MMPI_PROFILED(Sendrecv)

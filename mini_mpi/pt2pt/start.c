@@ -35,14 +35,12 @@ int mmpi_pt2pt_check_args(struct mmpi_rank *self, MPI_Comm comm, const void *buf
     return MPI_SUCCESS;
 }
 
-static struct mmpi_request *request_for(struct mmpi_rank *self, struct mmpi_comm *c, int ctx,
-                                        int kind, void *buf, int count, struct mmpi_datatype *dt,
-                                        int peer, int tag)
+/* Fills a fresh request (heap or on_stack) with the operation's arguments. */
+static void request_fill(struct mmpi_request *req, struct mmpi_comm *c, int ctx, void *buf,
+                         int count, struct mmpi_datatype *dt, int peer, int tag)
 {
-    struct mmpi_request *req = mmpi_request_new(self, kind);
     req->comm = c->handle;
     req->core = c->core;
-    mmpi_comm_core_retain(c->core);
     req->ctx = ctx;
     req->peer = peer;
     req->peer_world = peer >= 0 ? mmpi_comm_peer_world(c, peer) : -1;
@@ -51,8 +49,10 @@ static struct mmpi_request *request_for(struct mmpi_rank *self, struct mmpi_comm
     req->buf = buf;
     req->count = (size_t)count;
     req->dt = dt;
-    mmpi_datatype_retain(dt);
-    return req;
+    if (!req->on_stack) {
+        mmpi_comm_core_retain(c->core);
+        mmpi_datatype_retain(dt);
+    }
 }
 
 static void complete_proc_null(struct mmpi_request *req)
@@ -64,12 +64,11 @@ static void complete_proc_null(struct mmpi_request *req)
     mmpi_request_complete(req, MPI_SUCCESS);
 }
 
-struct mmpi_request *mmpi_pt2pt_start_send(struct mmpi_rank *self, struct mmpi_comm *c, int ctx,
-                                           const void *buf, int count, struct mmpi_datatype *dt,
-                                           int dest, int tag, enum mmpi_send_mode mode)
+void mmpi_pt2pt_post_send(struct mmpi_rank *self, struct mmpi_comm *c, int ctx, const void *buf,
+                          int count, struct mmpi_datatype *dt, int dest, int tag,
+                          enum mmpi_send_mode mode, struct mmpi_request *req)
 {
-    struct mmpi_request *req =
-        request_for(self, c, ctx, MMPI_REQ_SEND, (void *)buf, count, dt, dest, tag);
+    request_fill(req, c, ctx, (void *)buf, count, dt, dest, tag);
     req->mode = mode;
     if (dest == MPI_PROC_NULL) {
         complete_proc_null(req);
@@ -82,6 +81,25 @@ struct mmpi_request *mmpi_pt2pt_start_send(struct mmpi_rank *self, struct mmpi_c
     } else {
         mmpi_match_send(self, c, req);
     }
+}
+
+void mmpi_pt2pt_post_recv(struct mmpi_rank *self, struct mmpi_comm *c, int ctx, void *buf,
+                          int count, struct mmpi_datatype *dt, int source, int tag,
+                          struct mmpi_request *req)
+{
+    request_fill(req, c, ctx, buf, count, dt, source, tag);
+    if (source == MPI_PROC_NULL)
+        complete_proc_null(req);
+    else
+        mmpi_match_recv(self, c, req);
+}
+
+struct mmpi_request *mmpi_pt2pt_start_send(struct mmpi_rank *self, struct mmpi_comm *c, int ctx,
+                                           const void *buf, int count, struct mmpi_datatype *dt,
+                                           int dest, int tag, enum mmpi_send_mode mode)
+{
+    struct mmpi_request *req = mmpi_request_new(self, MMPI_REQ_SEND);
+    mmpi_pt2pt_post_send(self, c, ctx, buf, count, dt, dest, tag, mode, req);
     return req;
 }
 
@@ -103,12 +121,8 @@ struct mmpi_request *mmpi_pt2pt_start_recv(struct mmpi_rank *self, struct mmpi_c
                                            void *buf, int count, struct mmpi_datatype *dt,
                                            int source, int tag)
 {
-    struct mmpi_request *req =
-        request_for(self, c, ctx, MMPI_REQ_RECV, buf, count, dt, source, tag);
-    if (source == MPI_PROC_NULL)
-        complete_proc_null(req);
-    else
-        mmpi_match_recv(self, c, req);
+    struct mmpi_request *req = mmpi_request_new(self, MMPI_REQ_RECV);
+    mmpi_pt2pt_post_recv(self, c, ctx, buf, count, dt, source, tag, req);
     return req;
 }
 

@@ -83,8 +83,13 @@ struct mmpi_rank {
 
     int thread_level;                /* set by MPI_Init_thread; read-only after */
     pthread_t init_thread;           /* the thread that called MPI_Init (MPI_Is_thread_main) */
+    /* The wake word is written by other ranks' threads at every completion they make for this
+     * rank: it sits alone on its cache line so that those writes do not evict the fields the
+     * rank reads on every call (phase, failed, world_comm), whatever the allocation's alignment. */
+    char wake_pad_before[64];
     uint32_t wake_word;              /* futex word: bumped by anyone who may unblock the rank */
     uint32_t sleepers;               /* threads of this rank sleeping on wake_word (atomic) */
+    char wake_pad_after[64];
 
     struct mmpi_comm world_comm;     /* this rank's MPI_COMM_WORLD handle object */
     struct mmpi_comm self_comm;      /* this rank's MPI_COMM_SELF handle object */
