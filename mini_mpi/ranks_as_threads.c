@@ -106,6 +106,7 @@ static bool record_end(struct mmpi_rank *r, int code, const char *cause, bool ki
 __attribute__((noreturn)) static void park_until_world_end(struct mmpi_rank *self)
 {
     struct mmpi_world *w = self->world;
+    mmpi_thread_park_self(); /* from now on its board instances may be freed (coll/board.h) */
     while (!__atomic_load_n(&w->ending, __ATOMIC_ACQUIRE))
         mmpi_futex_wait(&w->ending, 0, NULL);
     pthread_exit(NULL);
