@@ -38,6 +38,7 @@ void mmpi_board_free(struct mmpi_board *board)
         free(board->instances);
         board->instances = next;
     }
+    free(board->spare);
     pthread_mutex_destroy(&board->lock);
     free(board);
 }
@@ -46,6 +47,17 @@ const void *mmpi_board_deposit(const struct mmpi_board_instance *inst, int i)
 {
     const void *d = __atomic_load_n(&inst->deposit[i], __ATOMIC_ACQUIRE);
     return d == &null_deposit ? NULL : d;
+}
+
+/* Board lock held: frees an unlinked instance, keeping one for the next collective (saves a
+ * calloc and a free per collective). */
+static void free_instance(struct mmpi_board *b, struct mmpi_board_instance *inst)
+{
+    free(inst->result); /* combine results are single malloc'ed blocks */
+    if (!b->spare)
+        b->spare = inst;
+    else
+        free(inst);
 }
 
 /* Board lock held. */
@@ -57,8 +69,24 @@ static void unlink_free(struct mmpi_board *b, struct mmpi_board_instance *inst)
             break;
         }
     }
-    free(inst->result); /* combine results are single malloc'ed blocks */
-    free(inst);
+    free_instance(b, inst);
+}
+
+/* Board lock held: a zeroed instance for a board of `size` members. */
+static struct mmpi_board_instance *new_instance(struct mmpi_board *b, int size)
+{
+    size_t deposits = (size_t)size * sizeof(b->instances->deposit[0]);
+    size_t bytes = sizeof(struct mmpi_board_instance) + deposits + 2 * (size_t)size;
+    struct mmpi_board_instance *inst = b->spare;
+    if (inst) {
+        b->spare = NULL;
+        memset(inst, 0, bytes);
+    } else {
+        inst = mmpi_xcalloc(1, bytes);
+    }
+    inst->departed_flags = (uint8_t *)inst->deposit + deposits;
+    inst->left_flags = inst->departed_flags + size;
+    return inst;
 }
 
 /* Board lock held. Whether nobody can touch the instance any more although some members did
@@ -92,8 +120,7 @@ static void reap_abandoned(struct mmpi_comm_core *core)
         struct mmpi_board_instance *inst = *p;
         if (abandoned(core, inst)) {
             *p = inst->next;
-            free(inst->result);
-            free(inst);
+            free_instance(b, inst);
         } else {
             p = &inst->next;
         }
@@ -114,6 +141,11 @@ static void complete_once(struct mmpi_comm_core *core, struct mmpi_board_instanc
 {
     struct mmpi_board *b = core->board;
     bool ran = false;
+    if (!combine) { /* nothing to run exactly once: no lock (a barrier's hot path) */
+        if (!__atomic_exchange_n(&inst->complete, 1, __ATOMIC_ACQ_REL))
+            wake_members(core);
+        return;
+    }
     pthread_mutex_lock(&b->lock);
     if (!__atomic_load_n(&inst->complete, __ATOMIC_ACQUIRE)) {
         if (combine)
@@ -138,10 +170,7 @@ struct mmpi_board_instance *mmpi_board_arrive(struct mmpi_comm_core *core, uint6
         ;
     if (!inst) {
         reap_abandoned(core);
-        size_t deposits = (size_t)core->size * sizeof(inst->deposit[0]);
-        inst = mmpi_xcalloc(1, sizeof(*inst) + deposits + 2 * (size_t)core->size);
-        inst->departed_flags = (uint8_t *)inst->deposit + deposits;
-        inst->left_flags = inst->departed_flags + core->size;
+        inst = new_instance(b, core->size);
         inst->seq = seq;
         inst->users = core->size;
         inst->next = b->instances;

@@ -48,6 +48,7 @@ const void *mmpi_board_deposit(const struct mmpi_board_instance *inst, int i);
 struct mmpi_board {
     pthread_mutex_t lock;
     struct mmpi_board_instance *instances;
+    struct mmpi_board_instance *spare;  /* lock: a freed instance kept for reuse, or NULL */
 };
 
 struct mmpi_board *mmpi_board_new(void);
