@@ -67,11 +67,15 @@ static void sleep_on_word(struct mmpi_rank *self, struct mmpi_thread *t, uint32_
  * this one waits for, so oversubscribed worlds go straight to yielding. */
 static int spin_iterations(const struct mmpi_world *w)
 {
-    static int cpus; /* online CPUs, read once (benign race: same value) */
+    static int cpus; /* CPUs this process may run on, read once (benign race: same value) */
     int n = __atomic_load_n(&cpus, __ATOMIC_RELAXED);
     if (!n) {
-        long c = sysconf(_SC_NPROCESSORS_ONLN);
-        n = c > 0 ? (int)c : 1;
+        cpu_set_t set;
+        n = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 0;
+        if (n <= 0) {
+            long c = sysconf(_SC_NPROCESSORS_ONLN);
+            n = c > 0 ? (int)c : 1;
+        }
         __atomic_store_n(&cpus, n, __ATOMIC_RELAXED);
     }
     return w->size > n ? 0 : SPIN_ITERATIONS;
