@@ -159,6 +159,7 @@ int mmpi_world_pending_deaths(struct mmpi_world *w, double *since)
 __attribute__((noreturn)) static void park_until_world_end(struct mmpi_rank *self)
 {
     struct mmpi_world *w = self->world;
+    mmpi_thread_park_self(); /* from now on its board instances may be freed (coll/board.h) */
     while (!__atomic_load_n(&w->ending, __ATOMIC_ACQUIRE))
         mmpi_futex_wait(&w->ending, 0, NULL);
     pthread_exit(NULL);

@@ -18,10 +18,10 @@ static int barrier(struct mmpi_rank *self, struct mmpi_comm *c)
     /* An intercommunicator's bridge joins both groups: nobody leaves before all members of
      * both have arrived, which §6.3's "all of the other group" needs. */
     struct mmpi_comm_core *core = mmpi_comm_board_core(c);
-    struct mmpi_board_instance *inst =
-        mmpi_board_arrive(core, c->coll_seq++, mmpi_comm_board_rank(c), NULL, NULL);
+    int me = mmpi_comm_board_rank(c);
+    struct mmpi_board_instance *inst = mmpi_board_arrive(core, c->coll_seq++, me, NULL, NULL);
     int err = mmpi_board_wait_arrived(self, core, inst);
-    mmpi_board_leave(core, inst);
+    mmpi_board_leave(core, inst, me);
     return err;
 }
 
@@ -53,6 +53,7 @@ fn_fail:
 struct ibarrier_state {
     struct mmpi_comm_core *core;
     struct mmpi_board_instance *inst;
+    int me;
 };
 
 static bool ibarrier_poll(struct mmpi_request *req)
@@ -64,7 +65,7 @@ static bool ibarrier_poll(struct mmpi_request *req)
     if (r == -1)
         return false;
     /* Only the owner polls its request, so completing here cannot race. */
-    mmpi_board_leave(s->core, s->inst);
+    mmpi_board_leave(s->core, s->inst, s->me);
     s->inst = NULL;
     req->status.MPI_SOURCE = MPI_ANY_SOURCE;
     req->status.MPI_TAG = MPI_ANY_TAG;
@@ -76,7 +77,7 @@ static void ibarrier_free(struct mmpi_request *req)
 {
     struct ibarrier_state *s = req->state;
     if (s->inst)
-        mmpi_board_leave(s->core, s->inst);
+        mmpi_board_leave(s->core, s->inst, s->me);
     mmpi_comm_core_release(s->core);
     free(s);
 }
@@ -86,7 +87,8 @@ struct mmpi_request *mmpi_coll_ibarrier_start(struct mmpi_rank *self, struct mmp
     struct ibarrier_state *s = mmpi_xmalloc(sizeof(*s));
     s->core = mmpi_comm_board_core(c);
     mmpi_comm_core_retain(s->core);
-    s->inst = mmpi_board_arrive(s->core, c->coll_seq++, mmpi_comm_board_rank(c), NULL, NULL);
+    s->me = mmpi_comm_board_rank(c);
+    s->inst = mmpi_board_arrive(s->core, c->coll_seq++, s->me, NULL, NULL);
     struct mmpi_request *req = mmpi_request_new(self, MMPI_REQ_OTHER);
     req->comm = c->handle;
     req->state = s;

@@ -12,6 +12,7 @@
 
 #include "inject/inject.h"
 #include "mmpi.h"
+#include "runtime/thread.h"
 #include "ulfm/ulfm.h"
 
 #define MMPI_BOARD_WAITING (-2) /* cut_outcome: wait for the victim's death */
@@ -37,6 +38,7 @@ void mmpi_board_free(struct mmpi_board *board)
         free(board->instances);
         board->instances = next;
     }
+    free(board->spare);
     pthread_mutex_destroy(&board->lock);
     free(board);
 }
@@ -45,6 +47,84 @@ const void *mmpi_board_deposit(const struct mmpi_board_instance *inst, int i)
 {
     const void *d = __atomic_load_n(&inst->deposit[i], __ATOMIC_ACQUIRE);
     return d == &null_deposit ? NULL : d;
+}
+
+/* Board lock held: frees an unlinked instance, keeping one for the next collective (saves a
+ * calloc and a free per collective). */
+static void free_instance(struct mmpi_board *b, struct mmpi_board_instance *inst)
+{
+    free(inst->result); /* combine results are single malloc'ed blocks */
+    if (!b->spare)
+        b->spare = inst;
+    else
+        free(inst);
+}
+
+/* Board lock held. */
+static void unlink_free(struct mmpi_board *b, struct mmpi_board_instance *inst)
+{
+    for (struct mmpi_board_instance **p = &b->instances; *p; p = &(*p)->next) {
+        if (*p == inst) {
+            *p = inst->next;
+            break;
+        }
+    }
+    free_instance(b, inst);
+}
+
+/* Board lock held: a zeroed instance for a board of `size` members. */
+static struct mmpi_board_instance *new_instance(struct mmpi_board *b, int size)
+{
+    size_t deposits = (size_t)size * sizeof(b->instances->deposit[0]);
+    size_t bytes = sizeof(struct mmpi_board_instance) + deposits + 2 * (size_t)size;
+    struct mmpi_board_instance *inst = b->spare;
+    if (inst) {
+        b->spare = NULL;
+        memset(inst, 0, bytes);
+    } else {
+        inst = mmpi_xcalloc(1, bytes);
+    }
+    inst->departed_flags = (uint8_t *)inst->deposit + deposits;
+    inst->left_flags = inst->departed_flags + size;
+    return inst;
+}
+
+/* Board lock held. Whether nobody can touch the instance any more although some members did
+ * not leave: each of those has failed and all its threads are parked for good (a rank failed
+ * by another thread runs on until its next MPI entry or wait, and may be reading the instance
+ * meanwhile). Cheap unless at most as many members are left as ranks have failed. */
+static bool abandoned(struct mmpi_comm_core *core, struct mmpi_board_instance *inst)
+{
+    struct mmpi_world *w = __atomic_load_n(&mmpi_world, __ATOMIC_ACQUIRE);
+    if (!w || inst->users > __atomic_load_n(&w->nfailed, __ATOMIC_ACQUIRE))
+        return false;
+    for (int i = 0; i < core->size; i++) {
+        if (inst->left_flags[i])
+            continue;
+        struct mmpi_rank *r = w->ranks[core->world_ranks[i]];
+        if (!mmpi_rank_is_failed(r) || !mmpi_thread_all_parked(r))
+            return false;
+    }
+    return true;
+}
+
+/* Board lock held: frees the instances that only parked failed members still hold (those whose
+ * last live member left before the failed ones had parked). */
+static void reap_abandoned(struct mmpi_comm_core *core)
+{
+    struct mmpi_board *b = core->board;
+    if (__atomic_load_n(&mmpi_world->nfailed, __ATOMIC_ACQUIRE) == 0)
+        return;
+    struct mmpi_board_instance **p = &b->instances;
+    while (*p) {
+        struct mmpi_board_instance *inst = *p;
+        if (abandoned(core, inst)) {
+            *p = inst->next;
+            free_instance(b, inst);
+        } else {
+            p = &inst->next;
+        }
+    }
 }
 
 static void wake_members(struct mmpi_comm_core *core)
@@ -61,6 +141,11 @@ static void complete_once(struct mmpi_comm_core *core, struct mmpi_board_instanc
 {
     struct mmpi_board *b = core->board;
     bool ran = false;
+    if (!combine) { /* nothing to run exactly once: no lock (a barrier's hot path) */
+        if (!__atomic_exchange_n(&inst->complete, 1, __ATOMIC_ACQ_REL))
+            wake_members(core);
+        return;
+    }
     pthread_mutex_lock(&b->lock);
     if (!__atomic_load_n(&inst->complete, __ATOMIC_ACQUIRE)) {
         if (combine)
@@ -84,9 +169,8 @@ struct mmpi_board_instance *mmpi_board_arrive(struct mmpi_comm_core *core, uint6
     for (inst = b->instances; inst && inst->seq != seq; inst = inst->next)
         ;
     if (!inst) {
-        size_t deposits = (size_t)core->size * sizeof(inst->deposit[0]);
-        inst = mmpi_xcalloc(1, sizeof(*inst) + deposits + (size_t)core->size);
-        inst->departed_flags = (uint8_t *)inst->deposit + deposits;
+        reap_abandoned(core);
+        inst = new_instance(b, core->size);
         inst->seq = seq;
         inst->users = core->size;
         inst->next = b->instances;
@@ -310,21 +394,25 @@ void mmpi_board_wait_departed(struct mmpi_rank *self, struct mmpi_comm_core *cor
         mmpi_wait_until_described(self, departure_ready, &d, describe_departure);
 }
 
-void mmpi_board_leave(struct mmpi_comm_core *core, struct mmpi_board_instance *inst)
+void mmpi_board_leave(struct mmpi_comm_core *core, struct mmpi_board_instance *inst, int me)
 {
     struct mmpi_board *b = core->board;
     pthread_mutex_lock(&b->lock);
-    if (--inst->users == 0) {
-        for (struct mmpi_board_instance **p = &b->instances; *p; p = &(*p)->next) {
-            if (*p == inst) {
-                *p = inst->next;
-                break;
-            }
-        }
-        free(inst->result); /* combine results are single malloc'ed blocks */
-        free(inst);
-    }
+    inst->left_flags[me] = 1;
+    if (--inst->users == 0 || abandoned(core, inst))
+        unlink_free(b, inst);
     pthread_mutex_unlock(&b->lock);
+}
+
+int mmpi_board_count(struct mmpi_comm_core *core)
+{
+    struct mmpi_board *b = core->board;
+    int n = 0;
+    pthread_mutex_lock(&b->lock);
+    for (struct mmpi_board_instance *inst = b->instances; inst; inst = inst->next)
+        n++;
+    pthread_mutex_unlock(&b->lock);
+    return n;
 }
 
 int mmpi_board_test_settled(struct mmpi_comm_core *core, struct mmpi_board_instance *inst,

@@ -11,7 +11,11 @@
  * memory is never unmapped while the world runs.
  *
  * Instances are created by the first arriver and freed by the last member to leave, so any
- * number of nonblocking collectives may be outstanding on one communicator.
+ * number of nonblocking collectives may be outstanding on one communicator. A failed member
+ * never leaves: an instance is also freed once every member that has not left has failed and
+ * can no longer touch it (all its threads parked, runtime/thread.h), by a leaver or by the
+ * next arriver that creates an instance; otherwise a communicator with a dead member would
+ * keep every later instance, and arrivals would scan an ever longer list.
  */
 #ifndef MMPI_COLL_BOARD_H
 #define MMPI_COLL_BOARD_H
@@ -30,6 +34,7 @@ struct mmpi_board_instance {
     void *result;                       /* written by the combine step before `complete` */
     int departed;                       /* atomic: how many members departed */
     uint8_t *departed_flags;            /* [comm size], atomic bytes: which ones */
+    uint8_t *left_flags;                /* [comm size], board lock: which members left */
     int users;                          /* board lock: members that have not left */
     int cut;                            /* atomic: 1 + member killed `during` this collective
                                          * (inject.h): members above it fail, 0 = none */
@@ -43,6 +48,7 @@ const void *mmpi_board_deposit(const struct mmpi_board_instance *inst, int i);
 struct mmpi_board {
     pthread_mutex_t lock;
     struct mmpi_board_instance *instances;
+    struct mmpi_board_instance *spare;  /* lock: a freed instance kept for reuse, or NULL */
 };
 
 struct mmpi_board *mmpi_board_new(void);
@@ -90,7 +96,10 @@ bool mmpi_board_arrived(const struct mmpi_board_instance *inst, int i);
 void mmpi_board_notice_missing(struct mmpi_rank *self, struct mmpi_comm_core *core,
                                struct mmpi_board_instance *inst);
 
-/* Drops this member's use of the instance; the last one frees it. */
-void mmpi_board_leave(struct mmpi_comm_core *core, struct mmpi_board_instance *inst);
+/* Drops member `me`'s use of the instance (its last touch of it); the last one frees it. */
+void mmpi_board_leave(struct mmpi_comm_core *core, struct mmpi_board_instance *inst, int me);
+
+/* How many instances are on the board (unit tests: instances must not leak). */
+int mmpi_board_count(struct mmpi_comm_core *core);
 
 #endif

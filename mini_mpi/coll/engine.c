@@ -176,7 +176,7 @@ static void depart(struct mmpi_coll *x)
 
 static void end(struct mmpi_coll *x)
 {
-    mmpi_board_leave(x->core, x->inst);
+    mmpi_board_leave(x->core, x->inst, x->rank);
     x->inst = NULL;
     x->step = STEP_DONE;
     free(x->tmp);

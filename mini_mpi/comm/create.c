@@ -79,7 +79,7 @@ int mmpi_comm_create_on_board(struct mmpi_rank *self, struct mmpi_comm *parent,
     int rank, err = mmpi_board_wait_arrived(self, pc, inst);
     err = mmpi_comm_create_outcome(self, pc, inst, parent->rank, err, &core, &rank);
     *out = core ? mmpi_comm_handle_object(parent, core, rank) : NULL;
-    mmpi_board_leave(pc, inst);
+    mmpi_board_leave(pc, inst, parent->rank);
     return err;
 }
 
@@ -205,7 +205,7 @@ int mmpi_comm_sync(struct mmpi_rank *self, struct mmpi_comm *c)
     struct mmpi_board_instance *inst =
         mmpi_board_arrive(c->core, c->coll_seq++, c->rank, NULL, NULL);
     int err = mmpi_board_wait_arrived(self, c->core, inst);
-    mmpi_board_leave(c->core, inst);
+    mmpi_board_leave(c->core, inst, c->rank);
     return err;
 }
 

@@ -33,7 +33,7 @@ static int idup_finish(struct mmpi_rank *self, struct idup *d, int wait_err)
     struct mmpi_comm_core *core;
     int rank, err = mmpi_comm_create_outcome(self, d->core, d->inst, d->me, wait_err, &core,
                                              &rank);
-    mmpi_board_leave(d->core, d->inst);
+    mmpi_board_leave(d->core, d->inst, d->me);
     d->inst = NULL;
     if (err != MPI_SUCCESS)
         return err;
@@ -73,7 +73,7 @@ static void idup_free(struct mmpi_request *req)
 {
     struct idup *d = req->state;
     if (d->inst)
-        mmpi_board_leave(d->core, d->inst);
+        mmpi_board_leave(d->core, d->inst, d->me);
     /* Copies left only when the request never completed (freed active, or the rank ended):
      * dropped without callbacks. */
     mmpi_attr_list_free(&d->attrs);

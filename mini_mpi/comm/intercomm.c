@@ -82,7 +82,7 @@ static int finish_on_bridge(struct mmpi_rank *self, struct mmpi_comm *c,
         if (r.core)
             *out = mmpi_comm_handle_object(c, r.core, r.rank);
     }
-    mmpi_board_leave(b, inst);
+    mmpi_board_leave(b, inst, me);
     return err;
 }
 

@@ -136,6 +136,6 @@ int mmpi_intercomm_create(struct mmpi_rank *self, struct mmpi_comm *local, int l
             *out = mmpi_comm_handle_object(local, mmpi_intercomm_side(o->bridge, o->side),
                                            local->rank);
     }
-    mmpi_board_leave(lc, inst);
+    mmpi_board_leave(lc, inst, local->rank);
     return err;
 }

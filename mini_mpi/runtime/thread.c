@@ -52,6 +52,27 @@ void mmpi_thread_detach(void)
     mmpi_thread_release(t);
 }
 
+void mmpi_thread_park_self(void)
+{
+    struct mmpi_thread *t = mmpi_thread_self;
+    if (t) /* RUNNING here: the hang detector only moves ASLEEP and FROZEN records */
+        __atomic_store_n(&t->state, MMPI_THREAD_PARKED, __ATOMIC_SEQ_CST);
+}
+
+bool mmpi_thread_all_parked(struct mmpi_rank *rank)
+{
+    bool parked = true;
+    /* Under the lock: a thread reserves a record for a thread it creates before it parks, so
+     * the walk sees every record a parked rank's threads could have made. */
+    pthread_mutex_lock(&rank->threads_lock);
+    for (struct mmpi_thread *t = rank->threads; t && parked; t = t->next) {
+        int st = __atomic_load_n(&t->state, __ATOMIC_ACQUIRE);
+        parked = st == MMPI_THREAD_PARKED || st == MMPI_THREAD_UNUSED;
+    }
+    pthread_mutex_unlock(&rank->threads_lock);
+    return parked;
+}
+
 void mmpi_thread_free_all(struct mmpi_rank *rank)
 {
     while (rank->threads) {

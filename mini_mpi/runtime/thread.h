@@ -22,6 +22,8 @@ enum mmpi_thread_state {
     MMPI_THREAD_RUNNING,     /* anywhere but asleep in an MPI wait */
     MMPI_THREAD_ASLEEP,      /* in mmpi_wait_until's futex sleep (or just woken from it) */
     MMPI_THREAD_FROZEN,      /* asleep, and held there by the hang detector */
+    MMPI_THREAD_PARKED,      /* its rank failed: stopped until the world ends, touching nothing
+                              * (ranks_as_threads.c); set by the thread itself, from RUNNING */
 };
 
 /* Writes one line (no newline) saying what the wait with argument arg is waiting for. */
@@ -51,6 +53,11 @@ void mmpi_thread_adopt(struct mmpi_thread *t);
 void mmpi_thread_release(struct mmpi_thread *t);
 /* The calling thread ends: its record becomes free. Safe to call when not attached. */
 void mmpi_thread_detach(void);
+/* The calling thread stops for good (its rank failed): its record says PARKED, published after
+ * every access it made to shared state. */
+void mmpi_thread_park_self(void);
+/* Whether every thread of `rank` is parked or gone: none can touch shared state any more. */
+bool mmpi_thread_all_parked(struct mmpi_rank *rank);
 /* Frees every record of a rank (world end). */
 void mmpi_thread_free_all(struct mmpi_rank *rank);
 

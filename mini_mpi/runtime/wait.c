@@ -10,6 +10,7 @@
  * sleeper and wakes it, or the futex sees the changed word and does not sleep.
  */
 #include <sched.h>
+#include <unistd.h>
 
 #include "mmpi.h"
 #include "runtime/hang.h"
@@ -61,10 +62,30 @@ static void sleep_on_word(struct mmpi_rank *self, struct mmpi_thread *t, uint32_
     __atomic_fetch_sub(&self->sleepers, 1, __ATOMIC_SEQ_CST);
 }
 
+/* Spinning only pays when the awaited rank can run meanwhile on another core. With more ranks
+ * than cores it mostly cannot: a spin (a few microseconds of PAUSE) then only delays the ranks
+ * this one waits for, so oversubscribed worlds go straight to yielding. */
+static int spin_iterations(const struct mmpi_world *w)
+{
+    static int cpus; /* CPUs this process may run on, read once (benign race: same value) */
+    int n = __atomic_load_n(&cpus, __ATOMIC_RELAXED);
+    if (!n) {
+        cpu_set_t set;
+        n = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 0;
+        if (n <= 0) {
+            long c = sysconf(_SC_NPROCESSORS_ONLN);
+            n = c > 0 ? (int)c : 1;
+        }
+        __atomic_store_n(&cpus, n, __ATOMIC_RELAXED);
+    }
+    return w->size > n ? 0 : SPIN_ITERATIONS;
+}
+
 static void wait_loop(struct mmpi_rank *self, bool (*ready)(void *arg), void *arg,
                       mmpi_wait_describe_fn *describe)
 {
-    for (int i = 0; i < SPIN_ITERATIONS; i++) {
+    int spins = spin_iterations(self->world);
+    for (int i = 0; i < spins; i++) {
         if (ready(arg))
             return;
         mmpi_cpu_relax();

@@ -52,6 +52,7 @@ struct agree_state {
     uint8_t *acked_copy;
     struct mmpi_comm_core *core;
     struct mmpi_board_instance *inst;
+    int me;
     int *flag;
 };
 
@@ -68,6 +69,7 @@ static struct agree_state *agree_start(struct mmpi_comm *c, int *flag)
     s->core = c->core;
     mmpi_comm_core_retain(c->core);
     s->flag = flag;
+    s->me = c->rank;
     s->inst = mmpi_board_arrive(c->core, mmpi_ulfm_next_seq(c), c->rank, &s->deposit, agree_combine);
     return s;
 }
@@ -80,7 +82,7 @@ static int agree_finish(struct mmpi_rank *self, struct agree_state *s)
     mmpi_board_notice_missing(self, s->core, s->inst);
     int err = r->err;
     *s->flag = r->flag;
-    mmpi_board_leave(s->core, s->inst);
+    mmpi_board_leave(s->core, s->inst, s->me);
     s->inst = NULL;
     return err;
 }
@@ -88,7 +90,7 @@ static int agree_finish(struct mmpi_rank *self, struct agree_state *s)
 static void agree_state_free(struct agree_state *s)
 {
     if (s->inst)
-        mmpi_board_leave(s->core, s->inst);
+        mmpi_board_leave(s->core, s->inst, s->me);
     mmpi_comm_core_release(s->core);
     free(s->acked_copy);
     free(s);

@@ -64,6 +64,7 @@ struct state {
     struct mmpi_comm_core *bridge;
     struct mmpi_board_instance *inst;
     int side;
+    int me; /* member index on the bridge */
     int *flag;
 };
 
@@ -81,7 +82,8 @@ static struct state *start(struct mmpi_comm *c, int *flag)
     s->side = s->bridge->remote != c->core;
     mmpi_comm_core_retain(s->bridge);
     s->flag = flag;
-    s->inst = mmpi_board_arrive(s->bridge, mmpi_ulfm_next_seq(c), mmpi_comm_board_rank(c),
+    s->me = mmpi_comm_board_rank(c);
+    s->inst = mmpi_board_arrive(s->bridge, mmpi_ulfm_next_seq(c), s->me,
                                 &s->deposit, combine);
     return s;
 }
@@ -92,7 +94,7 @@ static int finish(struct mmpi_rank *self, struct state *s)
     mmpi_board_notice_missing(self, s->bridge, s->inst);
     int err = r->err;
     *s->flag = r->flag[!s->side];
-    mmpi_board_leave(s->bridge, s->inst);
+    mmpi_board_leave(s->bridge, s->inst, s->me);
     s->inst = NULL;
     return err;
 }
@@ -100,7 +102,7 @@ static int finish(struct mmpi_rank *self, struct state *s)
 static void state_free(struct state *s)
 {
     if (s->inst)
-        mmpi_board_leave(s->bridge, s->inst);
+        mmpi_board_leave(s->bridge, s->inst, s->me);
     mmpi_comm_core_release(s->bridge);
     free(s->acked_copy);
     free(s);

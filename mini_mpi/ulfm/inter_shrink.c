@@ -72,7 +72,7 @@ static int finish(struct mmpi_rank *self, struct mmpi_comm *parent, struct state
     struct mmpi_comm_core *core = r->side[s->side];
     int rank = r->new_rank[s->me];
     mmpi_board_notice_missing(self, s->bridge, s->inst);
-    mmpi_board_leave(s->bridge, s->inst);
+    mmpi_board_leave(s->bridge, s->inst, s->me);
     s->inst = NULL;
     *s->newcomm = MPI_COMM_NULL;
     if (!core)
@@ -83,7 +83,7 @@ static int finish(struct mmpi_rank *self, struct mmpi_comm *parent, struct state
 static void state_free(struct state *s)
 {
     if (s->inst)
-        mmpi_board_leave(s->bridge, s->inst);
+        mmpi_board_leave(s->bridge, s->inst, s->me);
     mmpi_comm_core_release(s->bridge);
     free(s);
 }

@@ -39,6 +39,7 @@ static void shrink_combine(struct mmpi_board_instance *inst, struct mmpi_comm_co
 struct shrink_state {
     struct mmpi_comm_core *core;
     struct mmpi_board_instance *inst;
+    int me;
     MPI_Comm parent;
     MPI_Comm *newcomm;
 };
@@ -50,6 +51,7 @@ static struct shrink_state *shrink_start(struct mmpi_comm *c, MPI_Comm *newcomm)
     mmpi_comm_core_retain(c->core);
     s->parent = c->handle;
     s->newcomm = newcomm;
+    s->me = c->rank;
     s->inst = mmpi_board_arrive(c->core, mmpi_ulfm_next_seq(c), c->rank, NULL, shrink_combine);
     return s;
 }
@@ -60,7 +62,7 @@ static int shrink_finish(struct mmpi_rank *self, struct mmpi_comm *parent, struc
     const struct shrink_result *r = s->inst->result;
     mmpi_board_notice_missing(self, s->core, s->inst);
     struct mmpi_comm *nc = mmpi_comm_handle_object(parent, r->core, r->new_rank[parent->rank]);
-    mmpi_board_leave(s->core, s->inst);
+    mmpi_board_leave(s->core, s->inst, s->me);
     s->inst = NULL;
     return mmpi_comm_register(self, nc, s->newcomm);
 }
@@ -68,7 +70,7 @@ static int shrink_finish(struct mmpi_rank *self, struct mmpi_comm *parent, struc
 static void shrink_state_free(struct shrink_state *s)
 {
     if (s->inst)
-        mmpi_board_leave(s->core, s->inst);
+        mmpi_board_leave(s->core, s->inst, s->me);
     mmpi_comm_core_release(s->core);
     free(s);
 }
