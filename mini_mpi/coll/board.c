@@ -394,10 +394,24 @@ void mmpi_board_wait_departed(struct mmpi_rank *self, struct mmpi_comm_core *cor
         mmpi_wait_until_described(self, departure_ready, &d, describe_departure);
 }
 
+static bool listed(const struct mmpi_board *b, const struct mmpi_board_instance *inst)
+{
+    for (const struct mmpi_board_instance *i = b->instances; i; i = i->next)
+        if (i == inst)
+            return true;
+    return false;
+}
+
 void mmpi_board_leave(struct mmpi_comm_core *core, struct mmpi_board_instance *inst, int me)
 {
     struct mmpi_board *b = core->board;
     pthread_mutex_lock(&b->lock);
+    /* After the world ended (runtime/reclaim.c abandoning a failed rank's requests), the
+     * instance may already be gone: freed once only parked failed members held it. */
+    if (!__atomic_load_n(&mmpi_world, __ATOMIC_ACQUIRE) && !listed(b, inst)) {
+        pthread_mutex_unlock(&b->lock);
+        return;
+    }
     inst->left_flags[me] = 1;
     if (--inst->users == 0 || abandoned(core, inst))
         unlink_free(b, inst);

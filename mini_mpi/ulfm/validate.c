@@ -35,6 +35,6 @@ int PMPIX_Comm_validate(MPI_Comm comm)
     err = *(const int *)inst->result;
     if (err != MPI_SUCCESS) /* the failed members are now known to this rank */
         mmpi_ulfm_notice_core(self, core);
-    mmpi_board_leave(core, inst);
+    mmpi_board_leave(core, inst, c->rank);
     return err == MPI_SUCCESS ? err : mmpi_err_raise_comm(self, c, err, MMPIX_CALL_Comm_validate);
 }
