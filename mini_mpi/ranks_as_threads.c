@@ -78,7 +78,8 @@ static void publish_failure(struct mmpi_rank *r)
  * when faults are planned). The monitor runs whenever fault tolerance is on. */
 static bool defer_publication(struct mmpi_world *w)
 {
-    return w->config.fault_tolerant && __atomic_load_n(&w->config.faults->n, __ATOMIC_ACQUIRE) > 0;
+    return w->config.fault_tolerant && !__atomic_load_n(&w->no_monitor, __ATOMIC_ACQUIRE) &&
+           __atomic_load_n(&w->config.faults->n, __ATOMIC_ACQUIRE) > 0;
 }
 
 static void queue_publication(struct mmpi_rank *r)

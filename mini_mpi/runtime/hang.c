@@ -306,6 +306,14 @@ void mmpi_hang_world_start(struct mmpi_world *w)
         return;
     __atomic_store_n(&monitor_stop, 0, __ATOMIC_RELEASE);
     monitor_running = mmpi_real_pthread_create(&monitor, NULL, monitor_main, w) == 0;
+    if (!monitor_running) {
+        /* Nobody would ever release what waits for the monitor: defer nothing from now on,
+         * and let go of what early deaths already queued. */
+        __atomic_store_n(&w->no_monitor, true, __ATOMIC_RELEASE);
+        mmpi_world_publish_pending(w);
+        __atomic_fetch_add(&w->quiescence, 1, __ATOMIC_SEQ_CST);
+        mmpi_world_wake_all(w);
+    }
 }
 
 void mmpi_hang_world_stop(struct mmpi_world *w)

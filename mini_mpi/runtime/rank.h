@@ -135,6 +135,8 @@ struct mmpi_world {
     uint32_t quiescence;             /* bumped (atomic) by the hang monitor when no rank thread
                                       * can progress, or a sleeper waited long, while failures
                                       * exist: releases deferred failure reports (wait.c) */
+    bool no_monitor;                 /* atomic: the hang monitor could not start, so nothing is
+                                      * deferred (reports, publication): it would never end */
     uint32_t ending;                 /* futex word, set once every rank has ended: threads of
                                       * failed ranks, parked so far, may exit */
 };

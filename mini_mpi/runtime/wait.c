@@ -24,7 +24,8 @@ static __thread uint32_t wait_quiescence;
 bool mmpi_wait_defers_failure(const struct mmpi_world *w)
 {
     return in_blocking_wait &&
-           __atomic_load_n(&w->quiescence, __ATOMIC_ACQUIRE) == wait_quiescence;
+           __atomic_load_n(&w->quiescence, __ATOMIC_ACQUIRE) == wait_quiescence &&
+           !__atomic_load_n(&w->no_monitor, __ATOMIC_ACQUIRE);
 }
 
 #define SPIN_ITERATIONS 200
