@@ -62,7 +62,7 @@ $(BUILD)/tests/unit/%: tests/unit/%.c $(STATIC_LIB) tests/unit/unit_world.h
 	    $(CMOCKA_LIBS) -pthread -ldl
 
 # MPI programs are built exactly as users build theirs.
-$(BUILD)/tests/mpi/%: tests/mpi/%.c $(SHARED_LIB) bin/mpicc
+$(BUILD)/tests/mpi/%: tests/mpi/%.c $(wildcard tests/mpi/include/*.h) $(SHARED_LIB) bin/mpicc
 	@mkdir -p $(dir $@)
 	bin/mpicc -std=gnu11 -O1 -g -Wall -Itests/mpi/include $< -o $@
 

@@ -27,15 +27,6 @@ static int check_parent(struct mmpi_comm *c, const void *out)
     return MPI_SUCCESS;
 }
 
-/* An info argument: MPI_SUCCESS with *out (NULL for MPI_INFO_NULL), or MPI_ERR_INFO. */
-static int info_arg(struct mmpi_rank *self, MPI_Info h, struct mmpi_info **out)
-{
-    *out = h == MPI_INFO_NULL  ? NULL
-           : h == MPI_INFO_ENV ? self->info_env
-                               : mmpi_handle_lookup(self, MMPI_HANDLE_KIND_INFO, h);
-    return h != MPI_INFO_NULL && !*out ? MPI_ERR_INFO : MPI_SUCCESS;
-}
-
 /* A copy of the hints for a new communicator (NULL: none, or no memory: hints are optional). */
 static struct mmpi_info *hints_copy(const struct mmpi_info *info)
 {
@@ -136,7 +127,7 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
     struct mmpi_info *hints = NULL;
     int color = MPI_UNDEFINED, err = check_parent(c, newcomm);
     if (err == MPI_SUCCESS)
-        err = info_arg(self, info, &hints);
+        err = mmpi_info_arg(self, info, &hints);
     if (err == MPI_SUCCESS)
         err = split_type_color(split_type, hints, &color);
     if (err == MPI_SUCCESS)
@@ -152,7 +143,7 @@ int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
     struct mmpi_info *hints = NULL;
     int err = check_parent(c, newcomm);
     if (err == MPI_SUCCESS)
-        err = info_arg(self, info, &hints);
+        err = mmpi_info_arg(self, info, &hints);
     if (err == MPI_SUCCESS)
         err = mmpi_comm_dup(self, c, &dup);
     if (err == MPI_SUCCESS) /* the given hints replace the parent's (§7.4.2) */
@@ -170,7 +161,7 @@ static int idup(MPI_Comm comm, bool with_info, MPI_Info info, MPI_Comm *newcomm,
     if (err == MPI_SUCCESS && !request)
         err = MPI_ERR_ARG;
     if (err == MPI_SUCCESS && with_info)
-        err = info_arg(self, info, &hints);
+        err = mmpi_info_arg(self, info, &hints);
     if (err == MPI_SUCCESS && !with_info)
         hints = c->info;
     if (err == MPI_SUCCESS)
@@ -201,7 +192,7 @@ int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_set_info);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
     struct mmpi_info *hints = NULL;
-    int err = !c ? MPI_ERR_COMM : info_arg(self, info, &hints);
+    int err = !c ? MPI_ERR_COMM : mmpi_info_arg(self, info, &hints);
     if (err == MPI_SUCCESS && !hints)
         err = MPI_ERR_INFO; /* MPI_INFO_NULL is not an info object */
     if (err != MPI_SUCCESS)

