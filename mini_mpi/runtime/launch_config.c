@@ -109,6 +109,11 @@ bool mmpi_launch_config_read(struct mmpi_launch_config *c)
     const char *timeout_var = getenv("MINI_MPI_TIMEOUT") ? "MINI_MPI_TIMEOUT" : "MPIEXEC_TIMEOUT";
     if ((v = getenv(timeout_var)) && !parse_seconds(v, &c->timeout))
         return bad(timeout_var, v, "a number of seconds greater than 0 (e.g. 30 or 0.5)");
+    /* MINI_MPI_COLL_SNAPSHOT is read by the collectives (coll/engine.c); checked here so that a
+     * malformed value stops the launch like every other variable instead of being ignored. */
+    size_t snapshot;
+    if ((v = getenv("MINI_MPI_COLL_SNAPSHOT")) && !mmpi_parse_size(v, 0, SIZE_MAX / 2, &snapshot))
+        return bad("MINI_MPI_COLL_SNAPSHOT", v, "a size in bytes (suffix k, m or g), 0 allowed");
     /* One plan per process (one world runs at a time); the C API appends to it. */
     static struct mmpi_fault_plan plan;
     c->faults = &plan;
