@@ -225,6 +225,8 @@ int mmpi_comm_register(struct mmpi_rank *self, struct mmpi_comm *c, MPI_Comm *ha
 
 void mmpi_comm_release(struct mmpi_rank *self, struct mmpi_comm *c)
 {
+    if (self->parent == c) /* MPI_Comm_get_parent returns MPI_COMM_NULL from now on (§11.8.2) */
+        self->parent = NULL;
     mmpi_handle_remove(self, MMPI_HANDLE_KIND_COMM, c->handle);
     mmpi_comm_core_release(c->core);
     mmpi_errhandler_release(c->errhandler);

@@ -46,7 +46,7 @@ static struct mmpi_info *hints_copy(const struct mmpi_info *info)
 static bool is_subgroup(struct mmpi_rank *self, const struct mmpi_comm *c,
                         const struct mmpi_group *g)
 {
-    uint8_t *in = mmpi_xcalloc((size_t)self->world->size, 1);
+    uint8_t *in = mmpi_xcalloc((size_t)mmpi_world_nranks(self->world), 1);
     bool ok = true;
     for (int i = 0; i < c->core->size; i++)
         in[c->core->world_ranks[i]] = 1;
