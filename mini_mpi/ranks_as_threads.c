@@ -403,10 +403,11 @@ int mmpi_world_run(const struct mmpi_launch_config *config, int (*entry)(int, ch
     __atomic_store_n(&mmpi_world, w, __ATOMIC_RELEASE);
 
     mmpi_inject_world_start(w); /* before any rank runs: MPI_Init#1 must count */
-    for (int i = 0; i < w->size; i++) {
+    /* Not w->size: the ranks started first may spawn more before this loop ends. */
+    for (int i = 0; i < w->initial_size; i++) {
         int rc = start_thread(w->ranks[i]);
         if (rc != 0) {
-            fprintf(stderr, "mini_mpi: cannot start rank %d of %d: %s\n", i, w->size,
+            fprintf(stderr, "mini_mpi: cannot start rank %d of %d: %s\n", i, w->initial_size,
                     strerror(rc));
             mmpi_job_exit(2);
         }
