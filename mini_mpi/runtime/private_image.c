@@ -129,7 +129,8 @@ static int memfd_with(const unsigned char *img, size_t len, int rank)
     return fd;
 }
 
-static bool load_one(int fd, int batch, int rank, mmpi_main_fn *main_out, void **handle_out)
+static bool load_one(const char *file, int fd, int batch, int rank, mmpi_main_fn *main_out,
+                     void **handle_out)
 {
     char path[1024];
     int slashes = 1 + batch % 64, dots = batch / 64;
@@ -151,6 +152,10 @@ static bool load_one(int fd, int batch, int rank, mmpi_main_fn *main_out, void *
     if (handle_out)
         *handle_out = handle;
     *main_out = (mmpi_main_fn)dlsym(handle, "main");
+    if (!*main_out && strcmp(file, "/proc/self/exe")) {
+        fprintf(stderr, "mini_mpi: %s does not export main: link it with mpicc\n", file);
+        return false;
+    }
     if (!*main_out) {
         fprintf(stderr, "mini_mpi: main is not exported by this program: link it with mpicc "
                         "(which adds -Wl,--export-dynamic-symbol=main), or set "
@@ -190,7 +195,7 @@ bool mmpi_private_images_load_file(const char *path, int n, int label, mmpi_main
             int i = first + opened;
             fds[opened] = memfd_with(img, len, label + i);
             ok = fds[opened] >= 0 &&
-                 load_one(fds[opened], batch, label + i, &mains[i], handles ? &handles[i] : NULL);
+                 load_one(path, fds[opened], batch, label + i, &mains[i], handles ? &handles[i] : NULL);
             if (fds[opened] < 0)
                 break;
         }
