@@ -279,8 +279,6 @@ int PMPI_Comm_disconnect(MPI_Comm *comm)
     int err = !comm ? MPI_ERR_ARG : MPI_SUCCESS;
     if (err == MPI_SUCCESS && (!c || *comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF))
         err = MPI_ERR_COMM;
-    if (err == MPI_SUCCESS && c->core->remote)
-        err = MPI_ERR_COMM; /* intercommunicators: their own board side does not exist yet */
     if (err != MPI_SUCCESS)
         return mmpi_err_raise_comm(self, err == MPI_ERR_COMM ? NULL : c, err,
                                    MMPI_CALL_Comm_disconnect);

@@ -4,7 +4,8 @@
  * is the command), their own MPI_COMM_WORLD, MPI_APPNUM, MPI_UNIVERSE_SIZE, the parent
  * intercommunicator (its remote group is the parents' communicator, its name), and exchange
  * data with the parents point-to-point and by collectives over the intercommunicator and over
- * its merge. After MPI_Comm_free of the parent, MPI_Comm_get_parent gives MPI_COMM_NULL.
+ * its merge. After MPI_Comm_free (first spawn) or MPI_Comm_disconnect (second spawn, both
+ * sides) of the parent, MPI_Comm_get_parent gives MPI_COMM_NULL.
  * Every child's error count reaches world rank 0 through a reduction over the merged
  * communicator, so "No Errors" covers the children too. */
 #include <string.h>
@@ -112,7 +113,10 @@ static int child_main(int argc, char **argv)
         CHECK(MPI_Barrier(MPI_COMM_WORLD) == MPI_SUCCESS);
     }
     merged_checks(parent, 1, nparents, wsize, 0);
-    CHECK(MPI_Comm_free(&parent) == MPI_SUCCESS);
+    if (argc == 1) /* the second spawn disconnects (§11.10.4), the first frees */
+        CHECK(MPI_Comm_disconnect(&parent) == MPI_SUCCESS && parent == MPI_COMM_NULL);
+    else
+        CHECK(MPI_Comm_free(&parent) == MPI_SUCCESS);
     MPI_Comm_get_parent(&parent);
     CHECK(parent == MPI_COMM_NULL);
     int errors = mtest_errors;
@@ -168,7 +172,7 @@ int main(int argc, char **argv)
     CHECK(MPI_Comm_spawn(argv[0], MPI_ARGV_NULL, 1, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter,
                          MPI_ERRCODES_IGNORE) == MPI_SUCCESS);
     errs += merged_checks(inter, 0, size, 1, 0);
-    MPI_Comm_free(&inter);
+    CHECK(MPI_Comm_disconnect(&inter) == MPI_SUCCESS && inter == MPI_COMM_NULL);
 
     if (rank == 0 && errs)
         fprintf(stderr, "the children saw %d errors\n", errs);
