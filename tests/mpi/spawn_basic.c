@@ -137,6 +137,11 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
 
+    /* MPI_UNIVERSE_SIZE: mpiexec -usize N (MINI_MPI_UNIVERSE_SIZE), by default the size. */
+    int *usize, uflag = 0;
+    const char *u = getenv("MINI_MPI_UNIVERSE_SIZE");
+    CHECK(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_UNIVERSE_SIZE, &usize, &uflag) == MPI_SUCCESS &&
+          uflag && *usize == (u && atoi(u) > size ? atoi(u) : size));
     for (int i = 0; i < NCHILD; i++)
         codes[i] = -1;
     /* Arguments are significant at the root only: the others pass garbage. */
