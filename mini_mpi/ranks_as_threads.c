@@ -2,10 +2,16 @@
  * ranks_as_threads.c: the one place that starts and ends ranks. It creates the world, gives
  * each rank a runtime-owned stack and a thread running main() of the rank's program image,
  * records how each rank ends, turns an end inside an MPI session into a process failure that
- * every waiting rank notices, and computes the job's exit status (DESIGN §3, §7).
+ * every waiting rank notices, and computes the job's exit status (DESIGN §3, §7). Ranks that
+ * MPI_Comm_spawn adds (spawn/) join the same table and are started here too: the world ends
+ * when every rank, spawned or not, has ended.
  *
  * Not here: loading private program images (runtime/private_image.c), taking over exit/abort/
  * raise/kill (runtime/interpose.c), sleeping and waking (runtime/wait.c).
+ *
+ * The table of ranks never moves (MMPI_MAX_RANKS entries): a spawn appends ranks under
+ * world->lock and publishes the new size with release order, so any thread that reads the size
+ * (mmpi_world_nranks) sees the ranks below it.
  *
  * Invariants: a rank's end is recorded exactly once, under world->lock, by whichever comes first
  * (its own thread ending, or mmpi_rank_mark_failed from another thread). `failed` is set, with
@@ -132,9 +138,9 @@ static int by_world_rank(const void *a, const void *b)
 
 void mmpi_world_publish_pending(struct mmpi_world *w)
 {
-    int *batch = mmpi_xmalloc((size_t)w->size * sizeof(int));
     pthread_mutex_lock(&w->lock);
     int n = w->npending;
+    int *batch = mmpi_xmalloc(((size_t)n + 1) * sizeof(int));
     memcpy(batch, w->pending_deaths, (size_t)n * sizeof(int));
     __atomic_store_n(&w->npending, 0, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&w->lock);
@@ -230,12 +236,13 @@ static struct mmpi_rank *rank_new(struct mmpi_world *w, int world_rank)
 {
     struct mmpi_rank *r = mmpi_xcalloc(1, sizeof(*r));
     r->world_rank = world_rank;
+    r->app_rank = world_rank;
     r->world = w;
     for (unsigned k = 0; k < sizeof(r->handles) / sizeof(r->handles[0]); k++)
         mmpi_slots_init(&r->handles[k]);
     MMPI_CHECK_PTHREAD(pthread_mutex_init(&r->bsend_lock, NULL));
     MMPI_CHECK_PTHREAD(pthread_mutex_init(&r->threads_lock, NULL));
-    r->known_failed = mmpi_xcalloc((size_t)w->size, 1);
+    r->known_failed = mmpi_xcalloc(MMPI_MAX_RANKS / 8, 1);
     return r;
 }
 
@@ -259,6 +266,8 @@ static void rank_free(struct mmpi_rank *r)
         mmpi_comm_core_release(r->self_comm.core);
     if (r->world_comm.core) /* the reference MPI_Init took (a failed rank never finalized) */
         mmpi_comm_core_release(r->world_comm.core);
+    mmpi_comm_core_release(r->parent_core); /* a spawned rank that never called MPI_Init */
+    mmpi_comm_core_release(r->world_core);
     if (r->stack)
         munmap(r->stack, r->stack_size);
     free(r);
@@ -276,10 +285,60 @@ static void *stack_new(size_t size)
     return p;
 }
 
+/* Gives r its stack and starts its thread (its first thread record is reserved already);
+ * returns 0 or an errno value. */
+static int start_thread(struct mmpi_rank *r)
+{
+    pthread_attr_t attr;
+    r->stack_size = r->world->config.stack_size;
+    r->stack = stack_new(r->stack_size);
+    if (!r->stack)
+        return ENOMEM;
+    MMPI_CHECK_PTHREAD(pthread_attr_init(&attr));
+    int rc = pthread_attr_setstack(&attr, r->stack, r->stack_size);
+    if (rc == 0)
+        rc = mmpi_real_pthread_create(&r->thread, &attr, rank_thread, r);
+    pthread_attr_destroy(&attr);
+    r->started = rc == 0;
+    return rc;
+}
+
+int mmpi_world_add_ranks(struct mmpi_world *w, int n)
+{
+    pthread_mutex_lock(&w->lock);
+    int first = w->size;
+    if (n <= 0 || n > MMPI_MAX_RANKS - first) {
+        pthread_mutex_unlock(&w->lock);
+        return -1;
+    }
+    for (int i = first; i < first + n; i++) {
+        struct mmpi_rank *r = rank_new(w, i);
+        r->inject_counts = mmpi_xcalloc(MMPI_CALL_COUNT, sizeof(uint32_t)); /* freed by
+                                                                 * mmpi_inject_world_stop */
+        mmpi_thread_reserve(r); /* RUNNING before anyone can see the rank */
+        w->ranks[i] = r;
+    }
+    w->ranks_running += n;
+    __atomic_store_n(&w->size, first + n, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&w->lock);
+    return first;
+}
+
+bool mmpi_world_start_rank(struct mmpi_rank *r)
+{
+    int rc = start_thread(r);
+    if (rc == 0)
+        return true;
+    fprintf(stderr, "mini_mpi: cannot start spawned rank %d: %s\n", r->world_rank, strerror(rc));
+    mmpi_thread_release(r->threads);
+    record_end(r, 1, "its thread could not be created", true);
+    return false;
+}
+
 static int exit_status(struct mmpi_world *w)
 {
     int first_normal = 0, first_killed = 0, nnormal = 0;
-    for (int i = 0; i < w->size; i++) {
+    for (int i = 0; i < mmpi_world_nranks(w); i++) { /* spawned ranks count as well */
         struct mmpi_rank *r = w->ranks[i];
         if (r->end == MMPI_END_NORMAL) {
             nnormal++;
@@ -298,7 +357,7 @@ static int exit_status(struct mmpi_world *w)
 
 static void world_free(struct mmpi_world *w)
 {
-    for (int i = 0; i < w->size; i++)
+    for (int i = 0; i < mmpi_world_nranks(w); i++)
         rank_free(w->ranks[i]);
     mmpi_comm_core_release(w->world_core);
     free(w->ranks);
@@ -313,15 +372,17 @@ int mmpi_world_run(const struct mmpi_launch_config *config, int (*entry)(int, ch
                    int argc, char **argv, int (**private_mains)(int, char **, char **))
 {
     struct mmpi_world *w = mmpi_xcalloc(1, sizeof(*w));
-    pthread_attr_t attr;
     int status;
 
     w->config = *config;
-    w->size = config->nranks;
+    w->size = w->initial_size = config->nranks;
+    w->entry = entry;
     w->start_time = mmpi_now();
-    w->ranks = mmpi_xcalloc((size_t)w->size, sizeof(*w->ranks));
-    w->failure_order = mmpi_xcalloc((size_t)w->size, sizeof(int));
-    w->pending_deaths = mmpi_xcalloc((size_t)w->size, sizeof(int));
+    /* Room for every rank the job may ever hold (spawned ones too): these never move, and
+     * pages nobody touches cost nothing. */
+    w->ranks = mmpi_xcalloc(MMPI_MAX_RANKS, sizeof(*w->ranks));
+    w->failure_order = mmpi_xcalloc(MMPI_MAX_RANKS, sizeof(int));
+    w->pending_deaths = mmpi_xcalloc(MMPI_MAX_RANKS, sizeof(int));
     MMPI_CHECK_PTHREAD(pthread_mutex_init(&w->lock, NULL));
     MMPI_CHECK_PTHREAD(pthread_cond_init(&w->all_ended, NULL));
     int *world_ranks = mmpi_xmalloc((size_t)w->size * sizeof(int));
@@ -333,29 +394,24 @@ int mmpi_world_run(const struct mmpi_launch_config *config, int (*entry)(int, ch
         r->main = private_mains ? private_mains[i] : entry;
         r->argc = argc;
         r->argv = copy_argv(argc, argv);
-        r->stack_size = config->stack_size;
+        mmpi_comm_core_retain(w->world_core);
+        r->world_core = w->world_core;
+        mmpi_thread_reserve(r);
         w->ranks[i] = r;
     }
     w->ranks_running = w->size;
     __atomic_store_n(&mmpi_world, w, __ATOMIC_RELEASE);
 
     mmpi_inject_world_start(w); /* before any rank runs: MPI_Init#1 must count */
-    MMPI_CHECK_PTHREAD(pthread_attr_init(&attr));
-    for (int i = 0; i < w->size; i++) {
-        struct mmpi_rank *r = w->ranks[i];
-        r->stack = stack_new(r->stack_size);
-        int rc = r->stack ? pthread_attr_setstack(&attr, r->stack, r->stack_size) : ENOMEM;
-        if (rc == 0) {
-            mmpi_thread_reserve(r);
-            rc = mmpi_real_pthread_create(&r->thread, &attr, rank_thread, r);
-        }
+    /* Not w->size: the ranks started first may spawn more before this loop ends. */
+    for (int i = 0; i < w->initial_size; i++) {
+        int rc = start_thread(w->ranks[i]);
         if (rc != 0) {
-            fprintf(stderr, "mini_mpi: cannot start rank %d of %d: %s\n", i, w->size,
+            fprintf(stderr, "mini_mpi: cannot start rank %d of %d: %s\n", i, w->initial_size,
                     strerror(rc));
             mmpi_job_exit(2);
         }
     }
-    pthread_attr_destroy(&attr);
     mmpi_hang_world_start(w);
 
     pthread_mutex_lock(&w->lock);
@@ -374,8 +430,10 @@ int mmpi_world_run(const struct mmpi_launch_config *config, int (*entry)(int, ch
     struct timespec deadline;
     clock_gettime(CLOCK_REALTIME, &deadline);
     deadline.tv_sec += 1;
-    for (int i = 0; i < w->size; i++) {
+    for (int i = 0; i < mmpi_world_nranks(w); i++) {
         struct mmpi_rank *r = w->ranks[i];
+        if (!r->started)
+            continue; /* a spawned rank whose thread could not be created */
         /* A main thread that is on its way out is joined however long it takes (valgrind
          * makes that slow); only one still running user code gets the deadline. */
         int rc = __atomic_load_n(&r->main_thread_done, __ATOMIC_ACQUIRE)

@@ -27,9 +27,12 @@ void mmpi_attr_init(struct mmpi_rank *self)
     st->predefined[MMPI_KV_HOST] = MPI_PROC_NULL;
     st->predefined[MMPI_KV_IO] = MPI_ANY_SOURCE;
     st->predefined[MMPI_KV_WTIME_IS_GLOBAL] = 1;
-    st->predefined[MMPI_KV_APPNUM] = 0;
+    st->predefined[MMPI_KV_APPNUM] = self->appnum; /* spawn_multiple's command index */
     st->predefined[MMPI_KV_LASTUSEDCODE] = mmpi_error_lastused();
-    st->predefined[MMPI_KV_UNIVERSE_SIZE] = self->world->size;
+    /* MINI_MPI_UNIVERSE_SIZE, by default the initial world's size; never below it. */
+    st->predefined[MMPI_KV_UNIVERSE_SIZE] = cfg->universe_size > self->world->initial_size
+                                                ? cfg->universe_size
+                                                : self->world->initial_size;
     st->predefined[MMPI_KV_FT] = cfg->fault_tolerant;
     self->attr = st;
 

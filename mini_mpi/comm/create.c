@@ -202,10 +202,12 @@ int mmpi_comm_create(struct mmpi_rank *self, struct mmpi_comm *parent,
 
 int mmpi_comm_sync(struct mmpi_rank *self, struct mmpi_comm *c)
 {
-    struct mmpi_board_instance *inst =
-        mmpi_board_arrive(c->core, c->coll_seq++, c->rank, NULL, NULL);
-    int err = mmpi_board_wait_arrived(self, c->core, inst);
-    mmpi_board_leave(c->core, inst, c->rank);
+    /* An intercommunicator synchronizes both groups on its bridge. */
+    struct mmpi_comm_core *b = mmpi_comm_board_core(c);
+    int me = mmpi_comm_board_rank(c);
+    struct mmpi_board_instance *inst = mmpi_board_arrive(b, c->coll_seq++, me, NULL, NULL);
+    int err = mmpi_board_wait_arrived(self, b, inst);
+    mmpi_board_leave(b, inst, me);
     return err;
 }
 
@@ -225,6 +227,8 @@ int mmpi_comm_register(struct mmpi_rank *self, struct mmpi_comm *c, MPI_Comm *ha
 
 void mmpi_comm_release(struct mmpi_rank *self, struct mmpi_comm *c)
 {
+    if (self->parent == c) /* MPI_Comm_get_parent returns MPI_COMM_NULL from now on (§11.8.2) */
+        self->parent = NULL;
     mmpi_handle_remove(self, MMPI_HANDLE_KIND_COMM, c->handle);
     mmpi_comm_core_release(c->core);
     mmpi_errhandler_release(c->errhandler);

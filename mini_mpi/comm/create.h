@@ -37,7 +37,8 @@ int mmpi_comm_split(struct mmpi_rank *self, struct mmpi_comm *parent, int color,
  * when the calling rank is not in its group. */
 int mmpi_comm_create(struct mmpi_rank *self, struct mmpi_comm *parent,
                      const struct mmpi_group *group, struct mmpi_comm **out);
-/* A synchronization of every member on the parent's board (MPI_Comm_disconnect): MPI_SUCCESS,
+/* A synchronization of every member on the parent's board, both groups of an
+ * intercommunicator (MPI_Comm_disconnect, e.g. of a spawn's intercommunicator): MPI_SUCCESS,
  * MPI_ERR_PROC_FAILED or MPI_ERR_REVOKED. May block. */
 int mmpi_comm_sync(struct mmpi_rank *self, struct mmpi_comm *c);
 

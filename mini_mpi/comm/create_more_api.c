@@ -37,7 +37,7 @@ static struct mmpi_info *hints_copy(const struct mmpi_info *info)
 static bool is_subgroup(struct mmpi_rank *self, const struct mmpi_comm *c,
                         const struct mmpi_group *g)
 {
-    uint8_t *in = mmpi_xcalloc((size_t)self->world->size, 1);
+    uint8_t *in = mmpi_xcalloc((size_t)mmpi_world_nranks(self->world), 1);
     bool ok = true;
     for (int i = 0; i < c->core->size; i++)
         in[c->core->world_ranks[i]] = 1;
@@ -270,8 +270,6 @@ int PMPI_Comm_disconnect(MPI_Comm *comm)
     int err = !comm ? MPI_ERR_ARG : MPI_SUCCESS;
     if (err == MPI_SUCCESS && (!c || *comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF))
         err = MPI_ERR_COMM;
-    if (err == MPI_SUCCESS && c->core->remote)
-        err = MPI_ERR_COMM; /* intercommunicators: their own board side does not exist yet */
     if (err != MPI_SUCCESS)
         return mmpi_err_raise_comm(self, err == MPI_ERR_COMM ? NULL : c, err,
                                    MMPI_CALL_Comm_disconnect);

@@ -1,6 +1,7 @@
 /*
  * init.c: what MPI_Init and MPI_Finalize do to a rank. Init gives the rank its MPI_COMM_WORLD
- * and MPI_COMM_SELF handle objects and MPI_INFO_ENV; finalize only closes the rank's MPI
+ * and MPI_COMM_SELF handle objects, MPI_INFO_ENV and, in a spawned rank, the parent
+ * intercommunicator's handle (spawn/); finalize only closes the rank's MPI
  * session. Neither synchronizes with other ranks: the world already exists when main() starts,
  * and MPI_Finalize must succeed even when ranks have failed (ULFM), so it waits for nobody.
  */
@@ -13,6 +14,7 @@
 #include "attr/attr.h"
 #include "comm/info.h"
 #include "init/init.h"
+#include "spawn/spawn.h"
 #include "mmpi.h"
 
 static const char *thread_level_name(int level)
@@ -40,7 +42,7 @@ static struct mmpi_info *info_env_new(struct mmpi_rank *self)
         strncat(buf, self->argv[i], sizeof(buf) - strlen(buf) - 1);
     }
     mmpi_info_set(info, "argv", buf);
-    snprintf(buf, sizeof(buf), "%d", self->world->size);
+    snprintf(buf, sizeof(buf), "%d", self->world_core->size);
     mmpi_info_set(info, "maxprocs", buf);
     mmpi_info_set(info, "soft", buf);
     if (gethostname(buf, sizeof(buf)) == 0)
@@ -57,16 +59,14 @@ static struct mmpi_info *info_env_new(struct mmpi_rank *self)
 
 void mmpi_init(struct mmpi_rank *self, int required)
 {
-    struct mmpi_world *w = self->world;
-
     self->thread_level = required < MPI_THREAD_SINGLE    ? MPI_THREAD_SINGLE
                          : required > MPI_THREAD_MULTIPLE ? MPI_THREAD_MULTIPLE
                                                           : required;
     self->init_thread = pthread_self();
 
-    __atomic_fetch_add(&w->world_core->refcount, 1, __ATOMIC_RELAXED);
-    self->world_comm.core = w->world_core;
-    self->world_comm.rank = self->world_rank;
+    mmpi_comm_core_retain(self->world_core);
+    self->world_comm.core = self->world_core;
+    self->world_comm.rank = self->app_rank;
     self->world_comm.handle = MPI_COMM_WORLD;
     self->world_comm.errhandler = mmpi_errhandler_initial();
     strcpy(self->world_comm.name, "MPI_COMM_WORLD");
@@ -81,6 +81,7 @@ void mmpi_init(struct mmpi_rank *self, int required)
 
     self->info_env = info_env_new(self);
     mmpi_attr_init(self);
+    mmpi_spawn_init_parent(self);
     __atomic_store_n(&self->phase, MMPI_PHASE_INITIALIZED, __ATOMIC_RELEASE);
 }
 

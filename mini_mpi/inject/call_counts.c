@@ -62,8 +62,9 @@ void mmpi_call_counts_write(const struct mmpi_world *w)
                 strerror(errno));
         return;
     }
-    fprintf(f, "# mini_mpi call counts: %d ranks\n", w->size);
-    for (int i = 0; i < w->size; i++) {
+    /* The initial ranks only: they are what MINI_MPI_FAULTS addresses (spawned ranks are not). */
+    fprintf(f, "# mini_mpi call counts: %d ranks\n", w->initial_size);
+    for (int i = 0; i < w->initial_size; i++) {
         const struct mmpi_rank *r = w->ranks[i];
         fprintf(f, "%d calls %u\n", i, __atomic_load_n(&r->inject_total, __ATOMIC_ACQUIRE));
         for (int c = 0; r->inject_counts && c < MMPI_CALL_COUNT; c++) {

@@ -180,7 +180,7 @@ bool mmpi_inject_timer_pending(struct mmpi_world *w)
 MMPI_EXPORT int mini_mpi_kill(int world_rank)
 {
     struct mmpi_world *w = __atomic_load_n(&mmpi_world, __ATOMIC_ACQUIRE);
-    if (!w || world_rank < 0 || world_rank >= w->size)
+    if (!w || world_rank < 0 || world_rank >= mmpi_world_nranks(w))
         return MPI_ERR_RANK;
     struct mmpi_rank *r = w->ranks[world_rank];
     if (r == mmpi_self)
@@ -199,7 +199,7 @@ MMPI_EXPORT int mini_mpi_arm(const char *directives)
     if (!w || !directives)
         return MPI_ERR_ARG;
     pthread_mutex_lock(&plan_lock);
-    bool ok = mmpi_fault_plan_append(w->config.faults, directives, w->size, error,
+    bool ok = mmpi_fault_plan_append(w->config.faults, directives, mmpi_world_nranks(w), error,
                                      sizeof error);
     pthread_mutex_unlock(&plan_lock);
     if (!ok) {

@@ -9,6 +9,11 @@
  * no rank thread can ever run again, except through the fault injector's timer, so the check is
  * skipped while a timed death is pending. Threads outside MPI (computing, or blocked in a system
  * call) are RUNNING and so never look deadlocked: the watchdog is for them.
+ *
+ * Spawned ranks (MPI_Comm_spawn) are watched like the others: each look covers the ranks the
+ * table holds at that moment (mmpi_world_nranks), and a spawn publishes its ranks with RUNNING
+ * thread records before they start, so a rank that appeared between two looks makes them
+ * differ (its word array entry changes from 0) or shows a running thread.
  */
 #include "runtime/hang.h"
 
@@ -54,7 +59,7 @@ static bool rank_is_live(const struct mmpi_rank *r)
 static bool all_blocked(struct mmpi_world *w, uint32_t *words)
 {
     int live = 0;
-    for (int i = 0; i < w->size; i++) {
+    for (int i = 0; i < mmpi_world_nranks(w); i++) {
         struct mmpi_rank *r = w->ranks[i];
         words[i] = 0;
         if (!rank_is_live(r))
@@ -78,7 +83,7 @@ static bool all_blocked(struct mmpi_world *w, uint32_t *words)
  * was running). */
 static bool freeze(struct mmpi_world *w, bool require_all)
 {
-    for (int i = 0; i < w->size; i++) {
+    for (int i = 0; i < mmpi_world_nranks(w); i++) {
         struct mmpi_rank *r = w->ranks[i];
         if (!rank_is_live(r))
             continue;
@@ -96,7 +101,7 @@ static bool freeze(struct mmpi_world *w, bool require_all)
 
 static void thaw(struct mmpi_world *w)
 {
-    for (int i = 0; i < w->size; i++)
+    for (int i = 0; i < mmpi_world_nranks(w); i++)
         for (struct mmpi_thread *t = __atomic_load_n(&w->ranks[i]->threads, __ATOMIC_ACQUIRE);
              t; t = t->next) {
             int frozen = MMPI_THREAD_FROZEN;
@@ -119,7 +124,7 @@ static void report(struct mmpi_world *w, const char *headline)
     double now = mmpi_now();
     char what[256];
     fprintf(stderr, "mini_mpi: %s\n", headline);
-    for (int i = 0; i < w->size; i++) {
+    for (int i = 0; i < mmpi_world_nranks(w); i++) {
         struct mmpi_rank *r = w->ranks[i];
         int end = __atomic_load_n(&r->end, __ATOMIC_ACQUIRE);
         if (end != MMPI_END_RUNNING) {
@@ -176,10 +181,17 @@ static void sleep_poll(bool fast)
     nanosleep(&ts, NULL);
 }
 
+/* How much of the word arrays a comparison covers: entries at and beyond the table's size
+ * were never written (0), and the size only grows. */
+static size_t words_bytes(struct mmpi_world *w)
+{
+    return (size_t)mmpi_world_nranks(w) * sizeof(uint32_t);
+}
+
 /* The live ranks' wake words, 0 for the others (as all_blocked records them). */
 static void read_words(struct mmpi_world *w, uint32_t *words)
 {
-    for (int i = 0; i < w->size; i++)
+    for (int i = 0; i < mmpi_world_nranks(w); i++)
         words[i] = rank_is_live(w->ranks[i])
                        ? __atomic_load_n(&w->ranks[i]->wake_word, __ATOMIC_SEQ_CST)
                        : 0;
@@ -193,7 +205,7 @@ static bool release_deferred(struct mmpi_world *w, uint32_t *released, bool *hav
                              uint32_t *scratch)
 {
     read_words(w, scratch);
-    if (*have && !memcmp(scratch, released, (size_t)w->size * sizeof(uint32_t)))
+    if (*have && !memcmp(scratch, released, words_bytes(w)))
         return false;
     __atomic_fetch_add(&w->quiescence, 1, __ATOMIC_SEQ_CST);
     mmpi_world_wake_all(w);
@@ -207,7 +219,7 @@ static bool release_deferred(struct mmpi_world *w, uint32_t *released, bool *hav
  * report can cost then. */
 static bool long_sleeper(struct mmpi_world *w, double now)
 {
-    for (int i = 0; i < w->size; i++) {
+    for (int i = 0; i < mmpi_world_nranks(w); i++) {
         struct mmpi_rank *r = w->ranks[i];
         if (!rank_is_live(r))
             continue;
@@ -223,11 +235,11 @@ static bool long_sleeper(struct mmpi_world *w, double now)
 static void *monitor_main(void *arg)
 {
     struct mmpi_world *w = arg;
-    uint32_t *words = mmpi_xcalloc((size_t)w->size, sizeof(uint32_t));
-    uint32_t *again = mmpi_xcalloc((size_t)w->size, sizeof(uint32_t));
-    size_t bytes = (size_t)w->size * sizeof(uint32_t);
+    /* Word arrays cover the whole table (spawns add ranks); see words_bytes. */
+    uint32_t *words = mmpi_xcalloc(MMPI_MAX_RANKS, sizeof(uint32_t));
+    uint32_t *again = mmpi_xcalloc(MMPI_MAX_RANKS, sizeof(uint32_t));
     bool candidate = false; /* the previous look found everything blocked, with `words` */
-    uint32_t *released = mmpi_xcalloc((size_t)w->size, sizeof(uint32_t));
+    uint32_t *released = mmpi_xcalloc(MMPI_MAX_RANKS, sizeof(uint32_t));
     bool have_released = false; /* `released`: the words right after the last release */
     double last_release = 0;
 
@@ -262,20 +274,21 @@ static void *monitor_main(void *arg)
             candidate = false;
             continue;
         }
-        if (!candidate || memcmp(words, again, bytes) != 0) {
-            memcpy(words, again, bytes);
+        if (!candidate || memcmp(words, again, words_bytes(w)) != 0) {
+            memcpy(words, again, words_bytes(w));
             candidate = true;
             continue;
         }
         /* Two looks agree: confirm with the sleepers frozen. */
-        bool stuck = freeze(w, true) && all_blocked(w, again) && !memcmp(words, again, bytes);
+        bool stuck = freeze(w, true) && all_blocked(w, again) &&
+                     !memcmp(words, again, words_bytes(w));
         if (stuck && pending) {
             /* Nobody can progress without knowing of the deaths: publish them. */
             thaw(w);
             mmpi_world_publish_pending(w);
             candidate = false;
             continue;
-        }        if (stuck && failures && !(have_released && !memcmp(words, released, bytes))) {
+        }        if (stuck && failures && !(have_released && !memcmp(words, released, words_bytes(w)))) {
             /* Quiescent with failures: waits that deferred a failure report may now make it.
              * Only if nothing moves after that (the words stay as the release left them) is
              * it a deadlock. */

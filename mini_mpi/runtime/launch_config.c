@@ -1,7 +1,7 @@
 /*
- * launch_config.c: reads the MINI_MPI_* variables that shape a run (rank count, privatization,
- * stack size, fault tolerance, exit-status convention, initial error handler, verbosity, fault
- * plan, call-count file, hang detector and watchdog). bin/mpiexec sets them from its options; a
+ * launch_config.c: reads the MINI_MPI_* variables that shape a run (rank count, universe size,
+ * privatization, stack size, fault tolerance, exit-status convention, initial error handler,
+ * verbosity, fault plan, call-count file, hang detector and watchdog). bin/mpiexec sets them from its options; a
  * program started directly reads them too. A bad value is reported in one line naming the
  * variable, and the launcher exits with status 2 before any rank starts.
  */
@@ -15,8 +15,6 @@
 #include "runtime/rank.h"
 #include "util/die.h"
 #include "util/parse.h"
-
-#define MMPI_MAX_RANKS 32768 /* two mappings per rank stack: stays far below vm.max_map_count */
 
 static bool bad(const char *var, const char *value, const char *expected)
 {
@@ -70,6 +68,12 @@ bool mmpi_launch_config_read(struct mmpi_launch_config *c)
         if (!mmpi_parse_long(v, 1, MMPI_MAX_RANKS, &n))
             return bad("MINI_MPI_NP", v, "a rank count from 1 to 32768");
         c->nranks = (int)n;
+    }
+    c->universe_size = c->nranks;
+    if ((v = getenv("MINI_MPI_UNIVERSE_SIZE"))) {
+        if (!mmpi_parse_long(v, 1, MMPI_MAX_RANKS, &n))
+            return bad("MINI_MPI_UNIVERSE_SIZE", v, "a rank count from 1 to 32768");
+        c->universe_size = (int)n;
     }
     if (!read_bool("MINI_MPI_PRIVATIZE", &c->privatize) ||
         !read_bool("MINI_MPI_VERBOSE", &c->verbose) ||

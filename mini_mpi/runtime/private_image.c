@@ -8,6 +8,10 @@
  * .data and .bss, while its undefined symbols (MPI_*, libc) bind to the one libmini_mpi and
  * libc already loaded. dlmopen is not used: glibc allows only 16 namespaces.
  *
+ * MPI_Comm_spawn (spawn/) loads more images while the world runs: of the program itself, or of
+ * another program linked by mpicc (whose own undefined symbols bind to the same libmini_mpi
+ * when it names the same library file; spawn/ checks that).
+ *
  * Known limits (docs): globals of other shared libraries are shared; a libc variable the
  * program reaches through a copy relocation (e.g. optind, when compiled without -fPIC) is
  * private per copy but libc updates only the original's.
@@ -27,12 +31,12 @@
 
 #include "runtime/private_image.h"
 
-static bool read_self(unsigned char **bytes, size_t *len)
+static bool read_file(const char *path, unsigned char **bytes, size_t *len)
 {
-    int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
     struct stat st;
     if (fd < 0 || fstat(fd, &st) < 0) {
-        perror("mini_mpi: cannot read /proc/self/exe");
+        fprintf(stderr, "mini_mpi: cannot read %s: %s\n", path, strerror(errno));
         if (fd >= 0)
             close(fd);
         return false;
@@ -47,7 +51,7 @@ static bool read_self(unsigned char **bytes, size_t *len)
     }
     close(fd);
     if (!buf || done != (size_t)st.st_size) {
-        fprintf(stderr, "mini_mpi: cannot read /proc/self/exe\n");
+        fprintf(stderr, "mini_mpi: cannot read %s\n", path);
         free(buf);
         return false;
     }
@@ -84,9 +88,11 @@ static bool clear_pie_flag(unsigned char *img, size_t len)
 
 /* glibc's loader reuses an already loaded object whose name matches the path given to dlopen,
  * before looking at the file. Each image therefore needs a path never used before: its memfd
- * stays open (a distinct /proc/self/fd/N) until its batch is loaded, and each batch gets a
- * distinct number of leading slashes, which the kernel ignores. Batches are bounded by the
- * file descriptor limit, raised to the hard limit first. */
+ * stays open (a distinct /proc/self/fd/N) until its batch is loaded, and each batch of the
+ * process's life (the launcher's, then each spawn's) gets a distinct prefix of slashes and
+ * "./" components, which the kernel ignores. Batches are bounded by the file descriptor
+ * limit, raised to the hard limit first. */
+static int batches_used; /* atomic: batches numbered so far */
 static int batch_capacity(void)
 {
     struct rlimit rl;
@@ -123,23 +129,33 @@ static int memfd_with(const unsigned char *img, size_t len, int rank)
     return fd;
 }
 
-static bool load_one(int fd, int batch, int rank, mmpi_main_fn *main_out)
+static bool load_one(const char *file, int fd, int batch, int rank, mmpi_main_fn *main_out,
+                     void **handle_out)
 {
-    char path[128];
-    int slashes = batch + 1;
-    if (slashes > 64) {
-        fprintf(stderr, "mini_mpi: too many ranks for the file descriptor limit\n");
+    char path[1024];
+    int slashes = 1 + batch % 64, dots = batch / 64;
+    if (dots > 400) {
+        fprintf(stderr, "mini_mpi: too many program images for the file descriptor limit\n");
         return false;
     }
-    snprintf(path, sizeof(path), "%.*sproc/self/fd/%d", slashes,
-             "////////////////////////////////////////////////////////////////", fd);
+    int used = snprintf(path, sizeof(path), "%.*s", slashes,
+                        "////////////////////////////////////////////////////////////////");
+    for (int i = 0; i < dots; i++)
+        used += snprintf(path + used, sizeof(path) - (size_t)used, "./");
+    snprintf(path + used, sizeof(path) - (size_t)used, "proc/self/fd/%d", fd);
     void *handle = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
     if (!handle) {
         fprintf(stderr, "mini_mpi: cannot load the private program image of rank %d: %s\n",
                 rank, dlerror());
         return false;
     }
+    if (handle_out)
+        *handle_out = handle;
     *main_out = (mmpi_main_fn)dlsym(handle, "main");
+    if (!*main_out && strcmp(file, "/proc/self/exe")) {
+        fprintf(stderr, "mini_mpi: %s does not export main: link it with mpicc\n", file);
+        return false;
+    }
     if (!*main_out) {
         fprintf(stderr, "mini_mpi: main is not exported by this program: link it with mpicc "
                         "(which adds -Wl,--export-dynamic-symbol=main), or set "
@@ -149,28 +165,37 @@ static bool load_one(int fd, int batch, int rank, mmpi_main_fn *main_out)
     return true;
 }
 
-bool mmpi_private_images_load(int n, mmpi_main_fn *mains)
+bool mmpi_private_images_load_file(const char *path, int n, int label, mmpi_main_fn *mains,
+                                   void **handles)
 {
     unsigned char *img;
     size_t len;
     bool ok = true;
 
-    if (!read_self(&img, &len))
+    if (handles)
+        memset(handles, 0, (size_t)n * sizeof(*handles));
+    if (!read_file(path, &img, &len))
         return false;
     if (!clear_pie_flag(img, len)) {
-        fprintf(stderr, "mini_mpi: this program is not a position-independent executable: "
-                        "link it with mpicc, or set MINI_MPI_PRIVATIZE=0\n");
+        if (!strcmp(path, "/proc/self/exe"))
+            fprintf(stderr, "mini_mpi: this program is not a position-independent executable: "
+                            "link it with mpicc, or set MINI_MPI_PRIVATIZE=0\n");
+        else
+            fprintf(stderr, "mini_mpi: %s is not a position-independent executable (link it "
+                            "with mpicc)\n", path);
         free(img);
         return false;
     }
     int cap = batch_capacity();
     int *fds = malloc((size_t)cap * sizeof(int));
-    for (int first = 0, batch = 0; ok && first < n; first += cap, batch++) {
+    for (int first = 0; ok && first < n; first += cap) {
         int count = n - first < cap ? n - first : cap, opened = 0;
+        int batch = __atomic_fetch_add(&batches_used, 1, __ATOMIC_RELAXED);
         for (; ok && opened < count; opened++) {
-            fds[opened] = memfd_with(img, len, first + opened);
-            ok = fds[opened] >= 0 && load_one(fds[opened], batch, first + opened,
-                                               &mains[first + opened]);
+            int i = first + opened;
+            fds[opened] = memfd_with(img, len, label + i);
+            ok = fds[opened] >= 0 &&
+                 load_one(path, fds[opened], batch, label + i, &mains[i], handles ? &handles[i] : NULL);
             if (fds[opened] < 0)
                 break;
         }
@@ -180,4 +205,9 @@ bool mmpi_private_images_load(int n, mmpi_main_fn *mains)
     free(fds);
     free(img);
     return ok;
+}
+
+bool mmpi_private_images_load(int n, mmpi_main_fn *mains)
+{
+    return mmpi_private_images_load_file("/proc/self/exe", n, 0, mains, NULL);
 }

@@ -23,6 +23,11 @@
 #include "runtime/thread.h"
 #include "util/slots.h"
 
+/* Ranks a job holds over its lifetime, spawned ones included (world ranks are never reused):
+ * the capacity of the world's rank table. Two mappings per rank stack: stays far below
+ * vm.max_map_count. */
+#define MMPI_MAX_RANKS 32768
+
 enum mmpi_phase {
     MMPI_PHASE_STARTED = 0,   /* main() running, MPI_Init not called yet */
     MMPI_PHASE_INITIALIZED,
@@ -51,6 +56,8 @@ struct mmpi_info;
 /* Launch settings, read from the environment once (runtime/launch_config.c). Immutable. */
 struct mmpi_launch_config {
     int nranks;                      /* MINI_MPI_NP, default 1 */
+    int universe_size;               /* MINI_MPI_UNIVERSE_SIZE (the MPI_UNIVERSE_SIZE
+                                      * attribute), default nranks */
     bool privatize;                  /* MINI_MPI_PRIVATIZE, default true */
     size_t stack_size;               /* MINI_MPI_STACK, default 8 MiB */
     bool fault_tolerant;             /* MINI_MPI_FT: ulfm (default) / no */
@@ -65,9 +72,21 @@ struct mmpi_launch_config {
 };
 
 struct mmpi_rank {
-    int world_rank;                  /* immutable */
+    int world_rank;                  /* immutable: index in the world's rank table (the initial
+                                      * ranks first, then spawned ones in spawn order) */
     struct mmpi_world *world;        /* immutable */
+    int app_rank;                    /* immutable: rank in its own MPI_COMM_WORLD */
+    int appnum;                      /* immutable: MPI_APPNUM (spawn_multiple's command index) */
+    struct mmpi_comm_core *world_core; /* immutable: its MPI_COMM_WORLD's core (the world's for
+                                      * initial ranks, its spawn's for spawned ones); one
+                                      * reference, dropped with the rank */
+    struct mmpi_comm_core *parent_core; /* spawned ranks: the children's side of the parent
+                                      * intercommunicator, one reference, which MPI_Init hands
+                                      * to the parent handle (then NULL); NULL otherwise */
+    struct mmpi_comm *parent;        /* owning rank: the handle object MPI_Comm_get_parent
+                                      * returns; NULL when there is none or it was freed */
     pthread_t thread;                /* immutable after start: the rank's main thread */
+    bool started;                    /* immutable after start: `thread` was created */
     void *stack;                     /* immutable; runtime-owned, unmapped only at world end */
     size_t stack_size;
     int (*main)(int, char **, char **); /* immutable: main of this rank's program image */
@@ -100,10 +119,12 @@ struct mmpi_rank {
     int inject_die_next;             /* atomic: 1 + call to report, a `kill after` pending */
     int inject_during;               /* owning rank: 1 + call, a `kill during` armed */
     double init_done_time;           /* atomic: mmpi_now() when MPI_Init returned, or 0 */
-    uint8_t *known_failed;           /* [world size], atomic bytes: failures this rank has been
-                                      * told of (an error naming them, get_failed, agree,
-                                      * shrink); MPIX_Comm_failure_ack acknowledges these only,
-                                      * which keeps outcomes independent of timing (DESIGN §6) */
+    uint8_t *known_failed;           /* bitmap [MMPI_MAX_RANKS / 8], atomic bytes: failures
+                                      * this rank has been told of (an error naming them,
+                                      * get_failed, agree, shrink); MPIX_Comm_failure_ack
+                                      * acknowledges these only, which keeps outcomes
+                                      * independent of timing (DESIGN §6). mmpi_rank_knows_failure
+                                      * and mmpi_rank_learn_failure below read and set it. */
     struct mmpi_thread *threads;     /* the rank's threads (runtime/thread.h); atomic head,
                                       * records linked under threads_lock, never unlinked */
     pthread_mutex_t threads_lock;
@@ -116,19 +137,26 @@ struct mmpi_rank {
 
 struct mmpi_world {
     struct mmpi_launch_config config; /* immutable */
-    int size;                        /* immutable */
-    struct mmpi_rank **ranks;        /* immutable array; world rank -> rank */
-    struct mmpi_comm_core *world_core; /* shared core of MPI_COMM_WORLD */
+    int size;                        /* ranks in the table: grows (release store under lock)
+                                      * as MPI_Comm_spawn adds ranks, never shrinks; read it
+                                      * with mmpi_world_nranks */
+    int initial_size;                /* immutable: ranks the launcher started (config.nranks);
+                                      * the fault injector's MINI_MPI_FAULTS addresses these */
+    struct mmpi_rank **ranks;        /* [MMPI_MAX_RANKS], never moves; world rank -> rank,
+                                      * entries below size immutable once published */
+    struct mmpi_comm_core *world_core; /* shared core of the initial MPI_COMM_WORLD */
+    int (*entry)(int, char **, char **); /* immutable: main of the shared image (spawning the
+                                      * program itself without private images) */
     double start_time;               /* CLOCK_MONOTONIC seconds at world creation */
 
     pthread_mutex_t lock;            /* protects ranks_running and each rank's end fields */
     pthread_cond_t all_ended;        /* signalled when ranks_running reaches 0 */
     int ranks_running;
     int nfailed;                     /* ranks failed so far (atomic reads allowed) */
-    int *failure_order;              /* [size]: world ranks in the order they failed; entries
+    int *failure_order;              /* [MMPI_MAX_RANKS]: world ranks in the order they failed; entries
                                       * below nfailed are published before nfailed (release) */
     uint32_t failure_epoch;          /* bumped (atomic) on every failure: cheap "anything new?" */
-    int *pending_deaths;             /* [size], under lock: ranks that died and are not failed
+    int *pending_deaths;             /* [MMPI_MAX_RANKS], under lock: ranks that died and are not failed
                                       * for the others yet (deferred publication, below) */
     int npending;                    /* under lock; atomic reads allowed */
     double pending_since;            /* under lock: when the oldest pending death happened */
@@ -157,6 +185,23 @@ int mmpi_world_run(const struct mmpi_launch_config *config,
                    int (*entry)(int, char **, char **), int argc, char **argv,
                    int (**private_mains)(int, char **, char **));
 
+/* How many ranks the world's table holds now (initial and spawned; ranks[0..n) are valid). */
+static inline int mmpi_world_nranks(const struct mmpi_world *w)
+{
+    return __atomic_load_n(&w->size, __ATOMIC_ACQUIRE);
+}
+
+/* Spawning (MPI_Comm_spawn, spawn/): reserves n new ranks at the end of the table and returns
+ * the world rank of the first, or -1 when the table is full (MMPI_MAX_RANKS). The new ranks are
+ * running for everyone (counted until they end, each with a RUNNING thread record, so the hang
+ * monitor never sees them blocked before they start) but run nothing yet: the caller sets each
+ * one's main, argc/argv (taken over), world_core, parent_core, app_rank and appnum, then calls
+ * mmpi_world_start_rank. Takes world->lock. */
+int mmpi_world_add_ranks(struct mmpi_world *w, int n);
+/* Starts the thread of a rank reserved by mmpi_world_add_ranks. If the thread cannot be
+ * created, the rank is recorded as failed (a process that died at once) and false returned. */
+bool mmpi_world_start_rank(struct mmpi_rank *r);
+
 /* Ends the calling thread's rank (the rank failed, or ended normally outside an MPI session):
  * records how, wakes every waiter, and stops the calling thread (parked, its stack intact,
  * until the world ends; then it exits). Never returns. */
@@ -176,6 +221,18 @@ __attribute__((noreturn)) void mmpi_job_exit(int status);
 static inline bool mmpi_rank_is_failed(const struct mmpi_rank *r)
 {
     return __atomic_load_n(&r->failed, __ATOMIC_ACQUIRE);
+}
+
+/* Whether `self` has been told that world rank w failed (known_failed). */
+static inline bool mmpi_rank_knows_failure(const struct mmpi_rank *self, int w)
+{
+    return __atomic_load_n(&self->known_failed[w >> 3], __ATOMIC_RELAXED) & (1u << (w & 7));
+}
+/* Records it; returns whether it was known already. */
+static inline bool mmpi_rank_learn_failure(struct mmpi_rank *self, int w)
+{
+    uint8_t bit = (uint8_t)(1u << (w & 7));
+    return __atomic_fetch_or(&self->known_failed[w >> 3], bit, __ATOMIC_RELAXED) & bit;
 }
 
 static inline int mmpi_rank_phase(const struct mmpi_rank *r)

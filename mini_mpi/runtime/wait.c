@@ -40,7 +40,7 @@ void mmpi_rank_wake(struct mmpi_rank *rank)
 
 void mmpi_world_wake_all(struct mmpi_world *world)
 {
-    for (int i = 0; i < world->size; i++)
+    for (int i = 0; i < mmpi_world_nranks(world); i++)
         mmpi_rank_wake(world->ranks[i]);
 }
 
@@ -79,7 +79,7 @@ static int spin_iterations(const struct mmpi_world *w)
         }
         __atomic_store_n(&cpus, n, __ATOMIC_RELAXED);
     }
-    return w->size > n ? 0 : SPIN_ITERATIONS;
+    return mmpi_world_nranks(w) > n ? 0 : SPIN_ITERATIONS;
 }
 
 static void wait_loop(struct mmpi_rank *self, bool (*ready)(void *arg), void *arg,

@@ -29,7 +29,7 @@ static int failed_members(struct mmpi_rank *self, const struct mmpi_comm *c, boo
     *members = mmpi_xmalloc(((size_t)nfailed + 1) * sizeof(int));
     for (int k = 0; k < nfailed; k++) {
         int wr = w->failure_order[k];
-        if (known_only && !__atomic_load_n(&self->known_failed[wr], __ATOMIC_RELAXED))
+        if (known_only && !mmpi_rank_knows_failure(self, wr))
             continue;
         if (!known_only)
             mmpi_ulfm_notice(self, wr); /* returned to the caller: now known */

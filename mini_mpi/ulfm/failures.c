@@ -28,7 +28,7 @@ bool mmpi_ulfm_any_unacked_failure(const struct mmpi_comm *c)
 /* The first time `self` is told that world rank w failed (MINI_MPI_VERBOSE reports it). */
 void mmpi_ulfm_notice_first(struct mmpi_rank *self, int w)
 {
-    if (!__atomic_exchange_n(&self->known_failed[w], 1, __ATOMIC_RELAXED) &&
+    if (!mmpi_rank_learn_failure(self, w) &&
         self->world->config.verbose)
         fprintf(stderr, "mini_mpi: rank %d sees that rank %d failed\n", self->world_rank, w);
 }

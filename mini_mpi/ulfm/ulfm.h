@@ -34,7 +34,7 @@ static inline const struct mmpi_comm_core *mmpi_ulfm_peer_group(const struct mmp
 void mmpi_ulfm_notice_first(struct mmpi_rank *self, int w);
 static inline void mmpi_ulfm_notice(struct mmpi_rank *self, int w)
 {
-    if (!__atomic_load_n(&self->known_failed[w], __ATOMIC_RELAXED))
+    if (!mmpi_rank_knows_failure(self, w))
         mmpi_ulfm_notice_first(self, w);
 }
 /* Notices every failed member of core (a collective found one missing). */

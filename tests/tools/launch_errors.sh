@@ -56,5 +56,10 @@ expect_error "MPIEXEC_TIMEOUT=soon" env MPIEXEC_TIMEOUT=soon $prog
 expect_error "mpiexec --timeout x" bin/mpiexec --timeout x -n 2 $prog
 expect_error "mpiexec --timeout (missing value)" bin/mpiexec -n 2 --timeout
 expect_error "mpiexec --timeout 1.2.3" bin/mpiexec --timeout 1.2.3 -n 2 $prog
+expect_error "MINI_MPI_UNIVERSE_SIZE=0" env MINI_MPI_UNIVERSE_SIZE=0 $prog
+expect_error "MINI_MPI_UNIVERSE_SIZE=many" env MINI_MPI_UNIVERSE_SIZE=many $prog
+expect_error "mpiexec -usize 0" bin/mpiexec -usize 0 -n 2 $prog
+expect_error "mpiexec -usize x" bin/mpiexec -usize x -n 2 $prog
+expect_error "mpiexec -usize (missing value)" bin/mpiexec -n 2 -usize
 
 [ "$failures" -eq 0 ]
