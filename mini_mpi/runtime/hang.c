@@ -288,7 +288,9 @@ static void *monitor_main(void *arg)
             mmpi_world_publish_pending(w);
             candidate = false;
             continue;
-        }        if (stuck && failures && !(have_released && !memcmp(words, released, words_bytes(w)))) {
+        }
+        if (stuck && failures &&
+            !(have_released && !memcmp(words, released, words_bytes(w)))) {
             /* Quiescent with failures: waits that deferred a failure report may now make it.
              * Only if nothing moves after that (the words stay as the release left them) is
              * it a deadlock. */

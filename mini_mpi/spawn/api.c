@@ -22,24 +22,20 @@ static void fill_errcodes(int *errcodes, int n, int code)
         errcodes[i] = code;
 }
 
-static bool valid_info(struct mmpi_rank *self, MPI_Info info)
-{
-    return info == MPI_INFO_NULL || info == MPI_INFO_ENV ||
-           mmpi_handle_lookup(self, MMPI_HANDLE_KIND_INFO, info);
-}
-
 /* The root's own arguments. */
 static int check_commands(struct mmpi_rank *self, int n, const struct mmpi_spawn_command *cmds)
 {
     for (int i = 0; i < n; i++) {
+        struct mmpi_info *hints;
+        /* Handles first, as MPICH checks them: a bad info is MPI_ERR_INFO whatever the rest. */
+        if (mmpi_info_arg(self, cmds[i].info, &hints) != MPI_SUCCESS)
+            return MPI_ERR_INFO;
         if (!cmds[i].command || !*cmds[i].command)
             return MPI_ERR_ARG;
         if (cmds[i].maxprocs <= 0)
             return MPI_ERR_ARG;
         if (cmds[i].maxprocs > MMPI_MAX_RANKS)
             return MPI_ERR_SPAWN; /* more than the job can ever hold */
-        if (!valid_info(self, cmds[i].info))
-            return MPI_ERR_INFO;
     }
     return MPI_SUCCESS;
 }

@@ -37,6 +37,8 @@ HANDLE_KINDS = {
 SKIP = {"Init", "Init_thread", "Finalize", "Abort", "Pcontrol"}
 # Accepted extra classes, with the reason. Keep this short: each entry is a known deviation.
 EXTRA_OK = {
+    # The number of commands, not of elements: Open MPI returns MPI_ERR_ARG.
+    ("MPI_Comm_spawn_multiple", "count"): ["MPI_ERR_ARG"],
 }
 # MPI-4.1 added MPI_ERR_ERRHANDLER; MPICH and Open MPI return MPI_ERR_ARG for a bad handler.
 KIND_EXTRA_OK = {"MPI_Errhandler": ["MPI_ERR_ARG"]}
@@ -116,7 +118,7 @@ class Call:
             return "NULL"
         if typ == "char" and arr:
             return "\"native\""
-        return f"({typ})scratch_area()"
+        return f"({typ}{'*' if arr else ''})scratch_area()"
 
 
 def emit(calls):
