@@ -148,7 +148,7 @@ static void complete_once(struct mmpi_comm_core *core, struct mmpi_board_instanc
     }
     pthread_mutex_lock(&b->lock);
     if (!__atomic_load_n(&inst->complete, __ATOMIC_ACQUIRE)) {
-        if (combine)
+        if (combine && !mmpi_board_mismatched(inst))
             combine(inst, core);
         __atomic_store_n(&inst->complete, 1, __ATOMIC_RELEASE);
         ran = true;
@@ -158,12 +158,58 @@ static void complete_once(struct mmpi_comm_core *core, struct mmpi_board_instanc
         wake_members(core);
 }
 
+bool mmpi_board_mismatched(const struct mmpi_board_instance *inst)
+{
+    return __atomic_load_n(&inst->mismatch, __ATOMIC_ACQUIRE) != 0;
+}
+
+/* Board lock held. Records the first arriver's signature, or flags a different one. Returns
+ * whether this arrival revealed the mismatch (then the caller reports it, outside the lock). */
+static bool sign(struct mmpi_board_instance *inst, int me, uintptr_t sig, int call)
+{
+    if (!inst->sig) {
+        inst->sig = sig;
+        inst->first = me;
+        inst->first_call = call;
+        return false;
+    }
+    if (inst->sig == sig || mmpi_board_mismatched(inst))
+        return false;
+    __atomic_store_n(&inst->mismatch, 1, __ATOMIC_RELEASE);
+    return true;
+}
+
+static void report_mismatch(struct mmpi_comm_core *core, struct mmpi_board_instance *inst,
+                            int me, int call, int first, int first_call)
+{
+    /* Agreement, shrink and validate count apart, from bit 63 (ulfm/ulfm.h). */
+    bool ft = inst->seq >> 63;
+    fprintf(stderr,
+            "mini_mpi: collective mismatch: member %d of a communicator of %d called %s as its "
+            "%scollective #%llu there, member %d called %s; every member must call the same "
+            "collectives in the same order (MPI-4.1 §6.12)\n",
+            me, core->size, call >= 0 ? mmpi_call_name(call) : "a collective",
+            ft ? "fault-tolerant " : "", (unsigned long long)(inst->seq & ~(1ULL << 63)) + 1,
+            first, first_call >= 0 ? mmpi_call_name(first_call) : "a collective");
+    wake_members(core); /* those already waiting return the error now */
+}
+
 struct mmpi_board_instance *mmpi_board_arrive(struct mmpi_comm_core *core, uint64_t seq, int me,
                                               const void *deposit,
                                               mmpi_board_combine_fn *combine)
 {
+    return mmpi_board_arrive_signed(core, seq, me, deposit, combine, (uintptr_t)combine);
+}
+
+struct mmpi_board_instance *mmpi_board_arrive_signed(struct mmpi_comm_core *core, uint64_t seq,
+                                                     int me, const void *deposit,
+                                                     mmpi_board_combine_fn *combine,
+                                                     uintptr_t sig)
+{
     struct mmpi_board *b = core->board;
     struct mmpi_board_instance *inst;
+    struct mmpi_thread *t = mmpi_thread_self;
+    int call = t ? __atomic_load_n(&t->call, __ATOMIC_RELAXED) : -1;
 
     pthread_mutex_lock(&b->lock);
     for (inst = b->instances; inst && inst->seq != seq; inst = inst->next)
@@ -176,7 +222,12 @@ struct mmpi_board_instance *mmpi_board_arrive(struct mmpi_comm_core *core, uint6
         inst->next = b->instances;
         b->instances = inst;
     }
+    /* Signature 0 means "none": a barrier (no combine) signs 1. */
+    bool mismatch = sign(inst, me, sig ? sig : 1, call);
+    int first = inst->first, first_call = inst->first_call;
     pthread_mutex_unlock(&b->lock);
+    if (mismatch)
+        report_mismatch(core, inst, me, call, first, first_call);
 
     /* `kill R during CALL`: R cuts this collective in two, arrives, and dies. */
     struct mmpi_rank *self = mmpi_self;
@@ -245,6 +296,8 @@ bool mmpi_board_cut_excludes(struct mmpi_rank *self, struct mmpi_comm_core *core
 int mmpi_board_test_arrived(struct mmpi_rank *self, struct mmpi_comm_core *core,
                             struct mmpi_board_instance *inst)
 {
+    if (mmpi_board_mismatched(inst))
+        return MPI_ERR_OTHER;
     if (__atomic_load_n(&inst->complete, __ATOMIC_ACQUIRE)) {
         /* A cut member still takes its full part (its deposit is read until completion and
          * departure), but is told of the failure once the victim has died. */
@@ -432,6 +485,8 @@ int mmpi_board_count(struct mmpi_comm_core *core)
 int mmpi_board_test_settled(struct mmpi_comm_core *core, struct mmpi_board_instance *inst,
                             mmpi_board_combine_fn *combine)
 {
+    if (mmpi_board_mismatched(inst))
+        return MPI_ERR_OTHER; /* no combine ran, or will: inst->result stays NULL */
     if (__atomic_load_n(&inst->complete, __ATOMIC_ACQUIRE))
         return MPI_SUCCESS;
     struct mmpi_world *w = __atomic_load_n(&mmpi_world, __ATOMIC_ACQUIRE);

@@ -38,6 +38,10 @@ struct mmpi_board_instance {
     int users;                          /* board lock: members that have not left */
     int cut;                            /* atomic: 1 + member killed `during` this collective
                                          * (inject.h): members above it fail, 0 = none */
+    uintptr_t sig;                      /* board lock: the first arriver's signature, 0 = none */
+    int first, first_call;              /* board lock: the first arriver and its MPI call */
+    int mismatch;                       /* atomic: members called different collectives as
+                                         * this one; nobody combines or reads deposits */
     struct mmpi_board_instance *next;   /* board lock */
     const void *deposit[];              /* [comm size]; NULL until the member arrives */
 };
@@ -62,6 +66,17 @@ typedef void mmpi_board_combine_fn(struct mmpi_board_instance *inst,
 struct mmpi_board_instance *mmpi_board_arrive(struct mmpi_comm_core *core, uint64_t seq, int me,
                                               const void *deposit,
                                               mmpi_board_combine_fn *combine);
+/* The same with the collective's signature given: members whose signatures differ called
+ * different collectives as number `seq` (an erroneous program, MPI-4.1 §6.12). Then no combine
+ * runs, nobody may read a deposit, one line on stderr names both calls, and every member's
+ * arrival wait returns MPI_ERR_OTHER. mmpi_board_arrive signs with `combine` itself; the
+ * collective engine, which has one combine for all, signs with the algorithm. */
+struct mmpi_board_instance *mmpi_board_arrive_signed(struct mmpi_comm_core *core, uint64_t seq,
+                                                     int me, const void *deposit,
+                                                     mmpi_board_combine_fn *combine,
+                                                     uintptr_t sig);
+/* Whether the members called different collectives (see above). */
+bool mmpi_board_mismatched(const struct mmpi_board_instance *inst);
 /* Non-blocking check of arrival: MPI_SUCCESS when all arrived, MPI_ERR_REVOKED when the
  * communicator was revoked, MPI_ERR_PROC_FAILED when a member failed without arriving, -1 when
  * still waiting. */

@@ -210,7 +210,7 @@ static bool advance(struct mmpi_coll *x, bool block)
                       : mmpi_board_test_arrived(x->self, core, inst);
         if (r == -1)
             return false;
-        if (r != MPI_SUCCESS && !completed_after_all(x)) {
+        if (r != MPI_SUCCESS && (mmpi_board_mismatched(inst) || !completed_after_all(x))) {
             depart(x); /* late completers must not wait for us */
             x->err = r;
             end(x);
@@ -326,7 +326,8 @@ static struct mmpi_request *new_request(struct mmpi_rank *self, struct mmpi_comm
 static void arrive(struct mmpi_comm *c, struct mmpi_request *req)
 {
     struct mmpi_coll *h = req->state;
-    h->inst = mmpi_board_arrive(h->core, c->coll_seq++, h->rank, h, combine);
+    h->inst = mmpi_board_arrive_signed(h->core, c->coll_seq++, h->rank, h, combine,
+                                       (uintptr_t)h->algo);
 }
 
 static int start_nonblocking(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll *x,
@@ -382,7 +383,8 @@ int mmpi_coll_run(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll 
         free(x->owned_dts);
         return err;
     }
-    x->inst = mmpi_board_arrive(x->core, c->coll_seq++, x->rank, x, combine);
+    x->inst = mmpi_board_arrive_signed(x->core, c->coll_seq++, x->rank, x, combine,
+                                       (uintptr_t)x->algo);
     advance(x, true);
     free(x->owned_dts);
     x->owned_dts = NULL;

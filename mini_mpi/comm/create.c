@@ -61,8 +61,8 @@ int mmpi_comm_create_outcome(struct mmpi_rank *self, struct mmpi_comm_core *pc,
         if (!done)
             return wait_err;
     }
-    if (!inst->result)
-        return MPI_ERR_REVOKED; /* the combine saw the revoke */
+    if (!inst->result) /* the combine saw the revoke, or never ran (mismatch, board.h) */
+        return mmpi_board_mismatched(inst) ? MPI_ERR_OTHER : MPI_ERR_REVOKED;
     struct mmpi_comm_member r = ((struct mmpi_comm_member *)inst->result)[me];
     *core = r.core;
     *rank = r.rank;

@@ -156,8 +156,8 @@ static int outcome(struct mmpi_comm_core *pc, struct mmpi_board_instance *inst, 
         if (!done)
             return wait_err;
     }
-    if (!inst->result)
-        return MPI_ERR_REVOKED;
+    if (!inst->result) /* the combine saw the revoke, or never ran (mismatch, board.h) */
+        return mmpi_board_mismatched(inst) ? MPI_ERR_OTHER : MPI_ERR_REVOKED;
     *o = inst->result;
     return (*o)->err;
 }

@@ -79,6 +79,11 @@ static struct agree_state *agree_start(struct mmpi_comm *c, int *flag)
 static int agree_finish(struct mmpi_rank *self, struct agree_state *s)
 {
     const struct agree_result *r = s->inst->result;
+    if (!r) { /* members called different collectives (coll/board.h): nothing agreed */
+        mmpi_board_leave(s->core, s->inst, s->me);
+        s->inst = NULL;
+        return MPI_ERR_OTHER;
+    }
     mmpi_board_notice_missing(self, s->core, s->inst);
     int err = r->err;
     *s->flag = r->flag;

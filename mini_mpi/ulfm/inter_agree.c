@@ -91,6 +91,11 @@ static struct state *start(struct mmpi_comm *c, int *flag)
 static int finish(struct mmpi_rank *self, struct state *s)
 {
     const struct result *r = s->inst->result;
+    if (!r) { /* members called different collectives (coll/board.h): nothing agreed */
+        mmpi_board_leave(s->bridge, s->inst, s->me);
+        s->inst = NULL;
+        return MPI_ERR_OTHER;
+    }
     mmpi_board_notice_missing(self, s->bridge, s->inst);
     int err = r->err;
     *s->flag = r->flag[!s->side];

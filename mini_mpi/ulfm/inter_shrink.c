@@ -69,6 +69,11 @@ static struct state *start(struct mmpi_comm *c, MPI_Comm *newcomm)
 static int finish(struct mmpi_rank *self, struct mmpi_comm *parent, struct state *s)
 {
     const struct result *r = s->inst->result;
+    if (!r) { /* members called different collectives (coll/board.h): nothing agreed */
+        mmpi_board_leave(s->bridge, s->inst, s->me);
+        s->inst = NULL;
+        return MPI_ERR_OTHER;
+    }
     struct mmpi_comm_core *core = r->side[s->side];
     int rank = r->new_rank[s->me];
     mmpi_board_notice_missing(self, s->bridge, s->inst);

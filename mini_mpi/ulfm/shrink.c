@@ -60,6 +60,11 @@ static struct shrink_state *shrink_start(struct mmpi_comm *c, MPI_Comm *newcomm)
 static int shrink_finish(struct mmpi_rank *self, struct mmpi_comm *parent, struct shrink_state *s)
 {
     const struct shrink_result *r = s->inst->result;
+    if (!r) { /* members called different collectives (coll/board.h): nothing agreed */
+        mmpi_board_leave(s->core, s->inst, s->me);
+        s->inst = NULL;
+        return MPI_ERR_OTHER;
+    }
     mmpi_board_notice_missing(self, s->core, s->inst);
     struct mmpi_comm *nc = mmpi_comm_handle_object(parent, r->core, r->new_rank[parent->rank]);
     mmpi_board_leave(s->core, s->inst, s->me);
