@@ -173,7 +173,7 @@ size_t mmpi_coll_snapshot_override(void);
 void mmpi_coll_reduce_range(const struct mmpi_coll *x, const struct mmpi_board_instance *inst,
                             int lo, int hi, size_t first, size_t count, void *out);
 /* Whether every member can reduce into packed memory with its own op and type (user ops need
- * contiguous types); SHARED mode needs it. */
+ * contiguous types) and all types have one element size; SHARED mode needs it. */
 bool mmpi_coll_all_packed_ok(const struct mmpi_coll *me, const struct mmpi_board_instance *inst);
 /* Whether a reduction over `bytes` per member should snapshot. */
 bool mmpi_coll_reduce_snapshot(const struct mmpi_coll *me, size_t bytes, size_t slots);
