@@ -119,6 +119,7 @@ struct fast_wait {
     struct mmpi_comm_core *core;
     struct mmpi_fast_line *lines;
     uint64_t want; /* seq + 1 */
+    uint64_t seen; /* bit i: member i was seen arrived when this one arrived */
     int me;
     int result;
 };
@@ -190,21 +191,40 @@ static void describe(const void *arg, char *buf, size_t len)
     mmpi_board_describe(f->self, f->core, f->want - 1, "arrive", not_arrived, f, buf, len);
 }
 
-/* Publishes the arrival (the slot, if any, is written already) and wakes the members that
- * arrived before: they may be asleep in this collective. Store, then load, both seq_cst: of
- * two members arriving at once, at least one sees the other, so nobody sleeps unwoken. The
- * members that had not arrived are not waiting for this collective. */
+/* Wakes the members whose arrival this one did not see when it arrived (bit i of
+ * f->seen clear): they may be asleep in this collective. */
+static void wake_unseen(struct fast_wait *f)
+{
+    for (int i = 0; i < f->core->size; i++)
+        if (i != f->me && !(f->seen >> i & 1))
+            mmpi_rank_wake(f->self->world->ranks[f->core->world_ranks[i]]);
+}
+
+/* Publishes the arrival (the slot, if any, is written already) and wakes the members seen
+ * arrived: they may be asleep in this collective. A plain release store, no fence: the
+ * store's miss and the loads' misses overlap. Two members arriving at once may then miss each
+ * other; each later sees the other in its wait (a store becomes visible, at the latest at the
+ * other's next locked instruction) and wakes those it did not see here (wake_unseen), so
+ * nobody sleeps unwoken. Members above 64 (only when forced, fast.h) use seq_cst instead,
+ * where of two simultaneous arrivers one always sees the other. */
 static void arrive(struct fast_wait *f)
 {
     struct mmpi_rank *self = f->self;
+    int n = f->core->size;
     bool doomed = __builtin_expect(__atomic_load_n(&mmpi_inject_active, __ATOMIC_RELAXED), 0) &&
                   mmpi_inject_during_armed(self);
     if (doomed)
         __atomic_store_n(&f->lines[f->me].cut, f->want, __ATOMIC_RELEASE);
-    __atomic_store_n(&f->lines[f->me].arrive, f->want, __ATOMIC_SEQ_CST);
-    for (int i = 0; i < f->core->size; i++)
-        if (i != f->me && __atomic_load_n(&f->lines[i].arrive, __ATOMIC_SEQ_CST) >= f->want)
-            mmpi_rank_wake(self->world->ranks[f->core->world_ranks[i]]);
+    __atomic_store_n(&f->lines[f->me].arrive, f->want,
+                     n <= 64 ? __ATOMIC_RELEASE : __ATOMIC_SEQ_CST);
+    f->seen = n <= 64 ? 0 : ~(uint64_t)0;
+    for (int i = 0; i < n; i++) {
+        if (i == f->me || not_arrived(f, i))
+            continue;
+        if (i < 64)
+            f->seen |= (uint64_t)1 << i;
+        mmpi_rank_wake(self->world->ranks[f->core->world_ranks[i]]);
+    }
     if (doomed)
         mmpi_inject_die_during(self);
 }
@@ -215,9 +235,9 @@ static int run(struct fast_wait *f)
     arrive(f);
     f->lines[f->me].nfast++;
     /* Everyone there already (the last arriver): no wait, unless a cut is pending. */
-    if (ready(f) && f->result == MPI_SUCCESS)
-        return MPI_SUCCESS;
-    mmpi_wait_until_described(f->self, ready, f, describe);
+    if (!ready(f) || f->result != MPI_SUCCESS)
+        mmpi_wait_until_described(f->self, ready, f, describe);
+    wake_unseen(f);
     return f->result;
 }
 
@@ -246,7 +266,11 @@ int mmpi_coll_fast_allreduce(struct mmpi_rank *self, struct mmpi_comm *c, struct
     struct mmpi_fast_line *mine = &f.lines[f.me];
     int parity = (int)(mine->nfast & 1);
     uint64_t in[MMPI_COLL_FAST_BYTES / 8] = {0};
-    mmpi_typed_pack(x->in, count, x->send.dt, in);
+    const struct mmpi_datatype *sdt = x->send.dt, *rdt = x->recv.dt;
+    if (sdt->contiguous)
+        memcpy(in, (const char *)x->in + sdt->true_lb, bytes);
+    else
+        mmpi_typed_pack(x->in, count, sdt, in);
     /* Seqlock write: tag 0, the words, then the tag (readers check it after copying). */
     __atomic_store_n(&mine->tag[parity], 0, __ATOMIC_RELAXED);
     __atomic_thread_fence(__ATOMIC_RELEASE);
@@ -263,6 +287,8 @@ int mmpi_coll_fast_allreduce(struct mmpi_rank *self, struct mmpi_comm *c, struct
      * board's snapshot does, so that every member gets the same bits. */
     uint64_t acc[MMPI_COLL_FAST_BYTES / 8], v[MMPI_COLL_FAST_BYTES / 8];
     bool torn = false;
+    /* The predefined kernel straight away (what mmpi_op_apply_packed finds each time). */
+    mmpi_op_kernel *kernel = mmpi_op_kernel_for(x->op->index, sdt->basic);
     for (int i = f.core->size - 1; i >= 0; i--) {
         struct mmpi_fast_line *l = &f.lines[i];
         for (int w = 0; w < MMPI_COLL_FAST_BYTES / 8; w++)
@@ -271,12 +297,18 @@ int mmpi_coll_fast_allreduce(struct mmpi_rank *self, struct mmpi_comm *c, struct
         torn |= __atomic_load_n(&l->tag[parity], __ATOMIC_RELAXED) != (uint32_t)f.want;
         if (i == f.core->size - 1)
             memcpy(acc, v, sizeof acc);
+        else if (kernel)
+            kernel(v, acc, count * sdt->basic_count);
         else
-            mmpi_op_apply_packed(x->op, v, NULL, acc, count, x->send.dt, x->dth);
+            mmpi_op_apply_packed(x->op, v, NULL, acc, count, sdt, x->dth);
     }
     if (torn) /* a writer went on after a failure before we read (see above) */
         return MPI_ERR_PROC_FAILED;
+    if (rdt->contiguous) {
+        memcpy((char *)x->recv.buf + rdt->true_lb, acc, bytes);
+        return err;
+    }
     size_t copied;
-    int uerr = mmpi_typed_unpack(acc, bytes, x->recv.buf, x->recv.count, x->recv.dt, &copied);
+    int uerr = mmpi_typed_unpack(acc, bytes, x->recv.buf, x->recv.count, rdt, &copied);
     return err != MPI_SUCCESS ? err : uerr;
 }
