@@ -83,6 +83,11 @@ static void ibarrier_free(struct mmpi_request *req)
     free(s);
 }
 
+bool mmpi_coll_ibarrier_is(const struct mmpi_request *req)
+{
+    return req->free_state == ibarrier_free;
+}
+
 struct mmpi_request *mmpi_coll_ibarrier_start(struct mmpi_rank *self, struct mmpi_comm *c)
 {
     struct ibarrier_state *s = mmpi_xmalloc(sizeof(*s));

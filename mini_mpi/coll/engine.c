@@ -304,6 +304,11 @@ static void coll_free(struct mmpi_request *req)
     free(x);
 }
 
+bool mmpi_coll_nonblocking_is(const struct mmpi_request *req)
+{
+    return req->free_state == coll_free || mmpi_coll_ibarrier_is(req);
+}
+
 /* The engine request of x's nonblocking part: a heap copy of x (references on the
  * communicator, types and op; x's owned_dts move into it), not yet arrived, no handle. */
 static struct mmpi_request *new_request(struct mmpi_rank *self, struct mmpi_comm *c,
