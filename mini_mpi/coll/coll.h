@@ -112,6 +112,11 @@ struct mmpi_coll_algo {
 struct mmpi_coll {
     const struct mmpi_coll_algo *algo;
     struct mmpi_rank *self;
+    /* Nonblocking parts (progress.h): the request, the owner's pending list (under its lock)
+     * and the flag of the one thread running the steps (atomic). */
+    struct mmpi_request *req;
+    struct mmpi_coll *pending_next, **pending_prev;
+    int busy;
     int rank, size;                 /* in the communicator */
     int root;                       /* rooted collectives */
     bool nonblocking;
