@@ -58,6 +58,24 @@ _Static_assert(sizeof(struct mmpi_fast_line) == 64, "one cache line per member")
  * Read once, so that every member decides alike. */
 static int fast_max = -1;
 
+static int cpus_cached;
+
+/* CPUs this process may run on, read once (benign race: every thread reads the same). */
+static int cpu_count(void)
+{
+    int cpus = __atomic_load_n(&cpus_cached, __ATOMIC_RELAXED);
+    if (cpus)
+        return cpus;
+    cpu_set_t set;
+    cpus = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 0;
+    if (cpus <= 0) {
+        long c = sysconf(_SC_NPROCESSORS_ONLN);
+        cpus = c > 0 ? (int)c : 1;
+    }
+    __atomic_store_n(&cpus_cached, cpus, __ATOMIC_RELAXED);
+    return cpus;
+}
+
 static int read_fast_max(void)
 {
     const char *v = getenv("MINI_MPI_COLL_FAST_MAX");
@@ -65,12 +83,7 @@ static int read_fast_max(void)
     long n;
     if (v && *v && (n = strtol(v, &end, 10)) >= 0 && !*end && n < (1L << 20))
         return (int)n;
-    cpu_set_t set;
-    int cpus = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 0;
-    if (cpus <= 0) {
-        long c = sysconf(_SC_NPROCESSORS_ONLN);
-        cpus = c > 0 ? (int)c : 1;
-    }
+    int cpus = cpu_count();
     return cpus < 2 ? 2 : cpus;
 }
 
@@ -229,13 +242,31 @@ static void arrive(struct fast_wait *f)
         mmpi_inject_die_during(self);
 }
 
+/* Polls of the lines before the common wait (runtime/wait.c), when members fit the CPUs. The
+ * common wait spins ~1 µs, then sleeps; a sleeper takes several µs to wake up, longer than
+ * the peer's spin, so once one member slept, the next collective made the other one sleep
+ * too, and two ranks fell into a stable sleep/wake convoy (7 µs a collective instead of 0.1)
+ * whenever the machine was briefly busy. Spinning longer than a wake-up breaks the convoy. */
+#define FAST_SPINS 4000
+
+static bool fits_cpus(const struct fast_wait *f)
+{
+    return f->core->size <= cpu_count();
+}
+
 /* Arrives at collective #seq of c and waits for the others: the board's outcome. */
 static int run(struct fast_wait *f)
 {
     arrive(f);
     f->lines[f->me].nfast++;
-    /* Everyone there already (the last arriver): no wait, unless a cut is pending. */
-    if (!ready(f) || f->result != MPI_SUCCESS)
+    /* Outside the common wait only success counts: a failure is judged inside it, where
+     * reports are deferred while live members may still arrive (board.h). */
+    bool done = all_arrived(f) && ready(f) && f->result == MPI_SUCCESS;
+    for (int i = 0; !done && i < FAST_SPINS && fits_cpus(f); i++) {
+        mmpi_cpu_relax();
+        done = all_arrived(f) && ready(f) && f->result == MPI_SUCCESS;
+    }
+    if (!done)
         mmpi_wait_until_described(f->self, ready, f, describe);
     wake_unseen(f);
     return f->result;
