@@ -246,8 +246,9 @@ static void arrive(struct fast_wait *f)
  * common wait spins ~1 µs, then sleeps; a sleeper takes several µs to wake up, longer than
  * the peer's spin, so once one member slept, the next collective made the other one sleep
  * too, and two ranks fell into a stable sleep/wake convoy (7 µs a collective instead of 0.1)
- * whenever the machine was briefly busy. Spinning longer than a wake-up breaks the convoy. */
-#define FAST_SPINS 4000
+ * whenever the machine was briefly busy. Spinning longer than a wake-up breaks the convoy;
+ * by the clock, since a PAUSE takes from 10 to 150 cycles depending on the CPU. */
+#define FAST_SPIN_SECONDS 20e-6
 
 static bool fits_cpus(const struct fast_wait *f)
 {
@@ -262,7 +263,15 @@ static int run(struct fast_wait *f)
     /* Outside the common wait only success counts: a failure is judged inside it, where
      * reports are deferred while live members may still arrive (board.h). */
     bool done = all_arrived(f) && ready(f) && f->result == MPI_SUCCESS;
-    for (int i = 0; !done && i < FAST_SPINS && fits_cpus(f); i++) {
+    double until = 0;
+    for (int i = 0; !done && fits_cpus(f); i++) {
+        if (!(i & 63)) {
+            double now = mmpi_now();
+            if (!until)
+                until = now + FAST_SPIN_SECONDS;
+            else if (now > until)
+                break;
+        }
         mmpi_cpu_relax();
         done = all_arrived(f) && ready(f) && f->result == MPI_SUCCESS;
     }
