@@ -246,9 +246,12 @@ static void arrive(struct fast_wait *f)
  * common wait spins ~1 µs, then sleeps; a sleeper takes several µs to wake up, longer than
  * the peer's spin, so once one member slept, the next collective made the other one sleep
  * too, and two ranks fell into a stable sleep/wake convoy (7 µs a collective instead of 0.1)
- * whenever the machine was briefly busy. Spinning longer than a wake-up breaks the convoy;
- * by the clock, since a PAUSE takes from 10 to 150 cycles depending on the CPU. */
-#define FAST_SPIN_SECONDS 20e-6
+ * whenever the machine was briefly busy. Waiting longer than a wake-up breaks the convoy;
+ * by the clock, since a PAUSE takes from 10 to 150 cycles depending on the CPU. After a short
+ * pure spin the loop yields: on a loaded machine the woken peer often queues on this CPU, and
+ * a spinner that never yields would hold it off for the whole budget. */
+#define FAST_SPIN_SECONDS 2e-6
+#define FAST_YIELD_SECONDS 20e-6
 
 static bool fits_cpus(const struct fast_wait *f)
 {
@@ -263,16 +266,21 @@ static int run(struct fast_wait *f)
     /* Outside the common wait only success counts: a failure is judged inside it, where
      * reports are deferred while live members may still arrive (board.h). */
     bool done = all_arrived(f) && ready(f) && f->result == MPI_SUCCESS;
-    double until = 0;
+    double start = 0;
+    bool yielding = false;
     for (int i = 0; !done && fits_cpus(f); i++) {
-        if (!(i & 63)) {
+        if (yielding || !(i & 63)) { /* a clock read costs a few PAUSEs, a yield much more */
             double now = mmpi_now();
-            if (!until)
-                until = now + FAST_SPIN_SECONDS;
-            else if (now > until)
+            if (!start)
+                start = now;
+            else if (now > start + FAST_YIELD_SECONDS)
                 break;
+            yielding = now > start + FAST_SPIN_SECONDS;
         }
-        mmpi_cpu_relax();
+        if (yielding)
+            sched_yield();
+        else
+            mmpi_cpu_relax();
         done = all_arrived(f) && ready(f) && f->result == MPI_SUCCESS;
     }
     if (!done)
