@@ -218,8 +218,8 @@ static void wake_unseen(struct fast_wait *f)
  * store's miss and the loads' misses overlap. Two members arriving at once may then miss each
  * other; each later sees the other in its wait (a store becomes visible, at the latest at the
  * other's next locked instruction) and wakes those it did not see here (wake_unseen), so
- * nobody sleeps unwoken. Members above 64 (only when forced, fast.h) use seq_cst instead,
- * where of two simultaneous arrivers one always sees the other. */
+ * nobody sleeps unwoken. Communicators above 64 members (more CPUs, or MINI_MPI_COLL_FAST_MAX)
+ * use seq_cst instead, where of two simultaneous arrivers one always sees the other. */
 static void arrive(struct fast_wait *f)
 {
     struct mmpi_rank *self = f->self;
