@@ -9,6 +9,7 @@
 #include "coll/board.h"
 #include "coll/check.h"
 #include "coll/coll.h"
+#include "coll/fast.h"
 #include "comm/intercomm.h"
 #include "mmpi.h"
 #include "pt2pt/request.h"
@@ -40,7 +41,7 @@ int PMPI_Barrier(MPI_Comm comm)
         err = MPI_ERR_REVOKED;
         goto fn_fail;
     }
-    err = barrier(self, c);
+    err = mmpi_coll_fast_ok(c) ? mmpi_coll_fast_barrier(self, c) : barrier(self, c);
     if (err != MPI_SUCCESS)
         goto fn_fail;
 fn_exit:
@@ -80,6 +81,11 @@ static void ibarrier_free(struct mmpi_request *req)
         mmpi_board_leave(s->core, s->inst, s->me);
     mmpi_comm_core_release(s->core);
     free(s);
+}
+
+bool mmpi_coll_ibarrier_is(const struct mmpi_request *req)
+{
+    return req->free_state == ibarrier_free;
 }
 
 struct mmpi_request *mmpi_coll_ibarrier_start(struct mmpi_rank *self, struct mmpi_comm *c)

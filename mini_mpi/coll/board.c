@@ -39,6 +39,7 @@ void mmpi_board_free(struct mmpi_board *board)
         board->instances = next;
     }
     free(board->spare);
+    free(board->fast);
     pthread_mutex_destroy(&board->lock);
     free(board);
 }
@@ -244,15 +245,20 @@ struct mmpi_board_instance *mmpi_board_arrive_signed(struct mmpi_comm_core *core
     return inst;
 }
 
-/* Whether some member that has not arrived has failed, and whether every member that has not
- * arrived has failed (then nobody else can arrive: the outcome is settled). */
-static bool missing_member_failed(struct mmpi_comm_core *core, struct mmpi_board_instance *inst,
-                                  bool *all_missing_failed)
+static bool not_arrived(const void *inst, int i)
+{
+    return !__atomic_load_n(&((const struct mmpi_board_instance *)inst)->deposit[i],
+                            __ATOMIC_ACQUIRE);
+}
+
+bool mmpi_board_missing_failed(struct mmpi_comm_core *core,
+                               bool (*missing)(const void *arg, int i), const void *arg,
+                               bool *all_missing_failed)
 {
     struct mmpi_world *w = __atomic_load_n(&mmpi_world, __ATOMIC_ACQUIRE);
     bool failed = false, live_missing = false;
     for (int i = 0; i < core->size; i++) {
-        if (__atomic_load_n(&inst->deposit[i], __ATOMIC_ACQUIRE))
+        if (!missing(arg, i))
             continue;
         if (mmpi_rank_is_failed(w->ranks[core->world_ranks[i]]))
             failed = true;
@@ -310,7 +316,7 @@ int mmpi_board_test_arrived(struct mmpi_rank *self, struct mmpi_comm_core *core,
         return MPI_ERR_REVOKED;
     bool settled;
     if (__atomic_load_n(&mmpi_world->nfailed, __ATOMIC_ACQUIRE) > 0 &&
-        missing_member_failed(core, inst, &settled)) {
+        mmpi_board_missing_failed(core, not_arrived, inst, &settled)) {
         /* Live members may still arrive or fail: in a blocking wait, what this rank is told
          * waits until they have, or until nobody can progress (rank.h). */
         if (!settled && mmpi_wait_defers_failure(mmpi_world))
@@ -323,14 +329,13 @@ int mmpi_board_test_arrived(struct mmpi_rank *self, struct mmpi_comm_core *core,
 }
 
 /* Appends " 3 5 9" (at most a few dozen) for the members that `missing` selects. */
-static void list_members(struct mmpi_comm_core *core, struct mmpi_board_instance *inst,
-                         bool (*missing)(struct mmpi_board_instance *, int), char *buf,
-                         size_t len)
+static void list_members(int size, bool (*missing)(const void *arg, int i), const void *arg,
+                         char *buf, size_t len)
 {
     size_t used = strlen(buf);
     int shown = 0, more = 0;
-    for (int i = 0; i < core->size; i++) {
-        if (!missing(inst, i))
+    for (int i = 0; i < size; i++) {
+        if (!missing(arg, i))
             continue;
         if (shown < 32 && used + 16 < len) {
             used += (size_t)snprintf(buf + used, len - used, " %d", i);
@@ -343,26 +348,28 @@ static void list_members(struct mmpi_comm_core *core, struct mmpi_board_instance
         snprintf(buf + used, len - used, " and %d more", more);
 }
 
-static bool not_arrived(struct mmpi_board_instance *inst, int i)
+static bool not_departed(const void *inst, int i)
 {
-    return !__atomic_load_n(&inst->deposit[i], __ATOMIC_ACQUIRE);
+    return !__atomic_load_n(&((const struct mmpi_board_instance *)inst)->departed_flags[i],
+                            __ATOMIC_ACQUIRE);
 }
 
-static bool not_departed(struct mmpi_board_instance *inst, int i)
-{
-    return !__atomic_load_n(&inst->departed_flags[i], __ATOMIC_ACQUIRE);
-}
-
-static void describe_board(struct mmpi_rank *self, struct mmpi_comm_core *core,
-                           struct mmpi_board_instance *inst, const char *stage,
-                           bool (*missing)(struct mmpi_board_instance *, int), char *buf,
-                           size_t len)
+void mmpi_board_describe(struct mmpi_rank *self, struct mmpi_comm_core *core, uint64_t seq,
+                         const char *stage, bool (*missing)(const void *arg, int i),
+                         const void *arg, char *buf, size_t len)
 {
     char comm[96];
     mmpi_comm_describe(self, core, comm, sizeof comm);
     snprintf(buf, len, "collective #%llu on %s, waiting for ranks to %s:",
-             (unsigned long long)inst->seq, comm, stage);
-    list_members(core, inst, missing, buf, len);
+             (unsigned long long)seq, comm, stage);
+    list_members(core->size, missing, arg, buf, len);
+}
+
+static void describe_board(struct mmpi_rank *self, struct mmpi_comm_core *core,
+                           struct mmpi_board_instance *inst, const char *stage,
+                           bool (*missing)(const void *, int), char *buf, size_t len)
+{
+    mmpi_board_describe(self, core, inst->seq, stage, missing, inst, buf, len);
 }
 
 struct arrival_wait {

@@ -49,8 +49,11 @@ struct mmpi_board_instance {
 /* Member i's deposit (NULL if it deposited NULL or has not arrived). */
 const void *mmpi_board_deposit(const struct mmpi_board_instance *inst, int i);
 
+struct mmpi_fast_line;
+
 struct mmpi_board {
     pthread_mutex_t lock;
+    struct mmpi_fast_line *fast;        /* atomic, set once under lock: fast.c's member lines */
     struct mmpi_board_instance *instances;
     struct mmpi_board_instance *spare;  /* lock: a freed instance kept for reuse, or NULL */
 };
@@ -113,6 +116,17 @@ void mmpi_board_notice_missing(struct mmpi_rank *self, struct mmpi_comm_core *co
 
 /* Drops member `me`'s use of the instance (its last touch of it); the last one frees it. */
 void mmpi_board_leave(struct mmpi_comm_core *core, struct mmpi_board_instance *inst, int me);
+
+/* Whether some member that `missing` selects has failed, and whether every such member has
+ * failed (then nobody else can arrive: the outcome is settled). Also for fast.c. */
+bool mmpi_board_missing_failed(struct mmpi_comm_core *core,
+                               bool (*missing)(const void *arg, int i), const void *arg,
+                               bool *all_missing_failed);
+/* The hang monitor's text for a collective waiting on the members `missing` selects:
+ * "collective #seq on COMM, waiting for ranks to STAGE: 3 5". */
+void mmpi_board_describe(struct mmpi_rank *self, struct mmpi_comm_core *core, uint64_t seq,
+                         const char *stage, bool (*missing)(const void *arg, int i),
+                         const void *arg, char *buf, size_t len);
 
 /* How many instances are on the board (unit tests: instances must not leak). */
 int mmpi_board_count(struct mmpi_comm_core *core);

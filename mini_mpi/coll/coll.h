@@ -112,6 +112,11 @@ struct mmpi_coll_algo {
 struct mmpi_coll {
     const struct mmpi_coll_algo *algo;
     struct mmpi_rank *self;
+    /* Nonblocking parts (progress.h): the request, the owner's pending list (under its lock)
+     * and the flag of the one thread running the steps (atomic). */
+    struct mmpi_request *req;
+    struct mmpi_coll *pending_next, **pending_prev;
+    int busy;
     int rank, size;                 /* in the communicator */
     int root;                       /* rooted collectives */
     bool nonblocking;
@@ -173,7 +178,7 @@ size_t mmpi_coll_snapshot_override(void);
 void mmpi_coll_reduce_range(const struct mmpi_coll *x, const struct mmpi_board_instance *inst,
                             int lo, int hi, size_t first, size_t count, void *out);
 /* Whether every member can reduce into packed memory with its own op and type (user ops need
- * contiguous types); SHARED mode needs it. */
+ * contiguous types) and all types have one element size; SHARED mode needs it. */
 bool mmpi_coll_all_packed_ok(const struct mmpi_coll *me, const struct mmpi_board_instance *inst);
 /* Whether a reduction over `bytes` per member should snapshot. */
 bool mmpi_coll_reduce_snapshot(const struct mmpi_coll *me, size_t bytes, size_t slots);
@@ -204,6 +209,9 @@ int mmpi_exscan(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll *x
 /* Arrives at the next collective of c as a barrier member; returns the request that completes
  * when every member arrived (MPI_ERR_PROC_FAILED, MPI_ERR_REVOKED), two references (engine and
  * caller), no handle. Called only by the owning rank. Never blocks. */
+/* Whether req is the request of a nonblocking collective (engine.c, barrier.c). */
+bool mmpi_coll_nonblocking_is(const struct mmpi_request *req);
+bool mmpi_coll_ibarrier_is(const struct mmpi_request *req);
 struct mmpi_request *mmpi_coll_ibarrier_start(struct mmpi_rank *self, struct mmpi_comm *c);
 /* Creates the inactive persistent request of an MPI_*_init call and stores its handle in
  * *request: x (NULL for MPI_Barrier_init) is the checked part, kept as the template of every

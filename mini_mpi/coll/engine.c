@@ -29,6 +29,7 @@
 #include <stdlib.h>
 
 #include "coll/coll.h"
+#include "coll/progress.h"
 #include "comm/intercomm.h"
 #include "datatype/datatype.h"
 #include "mmpi.h"
@@ -257,20 +258,32 @@ static bool advance(struct mmpi_coll *x, bool block)
 
 /* ---- Nonblocking forms ------------------------------------------------------------------ */
 
-static bool coll_poll(struct mmpi_request *req)
+bool mmpi_coll_nonblocking_step(struct mmpi_coll *x)
 {
-    struct mmpi_coll *x = req->state;
-    if (mmpi_request_is_done(req))
-        return true;
-    /* Only the owner's threads poll a request, never two at once (MPI forbids concurrent
-     * completion calls on one request), so the steps need no lock. */
+    struct mmpi_request *req = x->req;
     if (!advance(x, false))
         return false;
+    mmpi_coll_pending_remove(x); /* before completion: x may be freed right after it */
     req->status.MPI_SOURCE = MPI_ANY_SOURCE;
     req->status.MPI_TAG = MPI_ANY_TAG;
     req->status.mmpi_count = 0;
     mmpi_request_complete(req, x->err);
     return true;
+}
+
+static bool coll_poll(struct mmpi_request *req)
+{
+    struct mmpi_coll *x = req->state;
+    if (mmpi_request_is_done(req))
+        return true;
+    /* Only the owner's threads run the steps: this poll, or a blocking wait of the owner
+     * progressing it (progress.h); the claim keeps them one at a time. */
+    if (!mmpi_coll_pending_claim(x))
+        return false;
+    if (mmpi_coll_nonblocking_step(x))
+        return true;
+    mmpi_coll_pending_unclaim(x);
+    return false;
 }
 
 void mmpi_coll_retain_objects(const struct mmpi_coll *x)
@@ -296,12 +309,18 @@ void mmpi_coll_release_objects(const struct mmpi_coll *x)
 static void coll_free(struct mmpi_request *req)
 {
     struct mmpi_coll *x = req->state;
+    mmpi_coll_pending_remove(x); /* a request abandoned with its failed owner */
     if (x->inst) /* defensive: the part always ends before the request completes */
         end(x);
     mmpi_coll_release_objects(x);
     mmpi_comm_core_release(x->core);
     free(x->owned_dts);
     free(x);
+}
+
+bool mmpi_coll_nonblocking_is(const struct mmpi_request *req)
+{
+    return req->free_state == coll_free || mmpi_coll_ibarrier_is(req);
 }
 
 /* The engine request of x's nonblocking part: a heap copy of x (references on the
@@ -318,6 +337,10 @@ static struct mmpi_request *new_request(struct mmpi_rank *self, struct mmpi_comm
     struct mmpi_request *req = mmpi_request_new(self, MMPI_REQ_OTHER);
     req->comm = c->handle;
     req->state = h;
+    h->req = req;
+    h->busy = 0;
+    h->pending_next = NULL;
+    h->pending_prev = NULL;
     req->poll = coll_poll;
     req->free_state = coll_free;
     return req;
@@ -328,6 +351,7 @@ static void arrive(struct mmpi_comm *c, struct mmpi_request *req)
     struct mmpi_coll *h = req->state;
     h->inst = mmpi_board_arrive_signed(h->core, c->coll_seq++, h->rank, h, combine,
                                        (uintptr_t)h->algo);
+    mmpi_coll_pending_add(h);
 }
 
 static int start_nonblocking(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll *x,

@@ -102,6 +102,13 @@ bool mmpi_coll_persistent_is(const struct mmpi_request *req)
     return req->persistent && req->free_state == persistent_free;
 }
 
+bool mmpi_coll_request_active(const struct mmpi_request *req)
+{
+    if (mmpi_coll_persistent_is(req))
+        return req->inner != NULL;
+    return mmpi_coll_nonblocking_is(req);
+}
+
 int mmpi_coll_persistent_start(struct mmpi_rank *self, struct mmpi_comm *c,
                                struct mmpi_request *req)
 {

@@ -13,6 +13,9 @@ struct mmpi_request;
 
 /* Whether req is a persistent collective request. */
 bool mmpi_coll_persistent_is(const struct mmpi_request *req);
+/* Whether req is a nonblocking collective's request or an active persistent collective one:
+ * MPI_Request_free on it is erroneous (MPI-4.1 §6.12, §6.13), MPI_ERR_REQUEST. */
+bool mmpi_coll_request_active(const struct mmpi_request *req);
 /* Starts one activation of the inactive persistent collective req on c (its communicator, still
  * valid): sets req->inner to the activation's engine request, which takes the next collective
  * number of c, so every member must start its requests in the same order (§6.13). Its errors

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 
 #include "coll/coll.h"
+#include "coll/fast.h"
 #include "coll/inter.h"
 #include "datatype/datatype.h"
 #include "mmpi.h"
@@ -117,6 +118,8 @@ int mmpi_reduce(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll *x
 int mmpi_allreduce(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll *x,
                    MPI_Request *request)
 {
+    if (!request && !x->persistent && mmpi_coll_fast_allreduce_ok(c, x))
+        return mmpi_coll_fast_allreduce(self, c, x); /* small communicators (fast.h) */
     x->algo = c->core->remote ? &mmpi_inter_allreduce_algo : &allreduce_algo;
     return mmpi_coll_run(self, c, x, request);
 }

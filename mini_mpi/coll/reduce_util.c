@@ -31,11 +31,27 @@ void mmpi_coll_reduce_range(const struct mmpi_coll *x, const struct mmpi_board_i
     if (count == 0)
         return;
     if (mmpi_op_packed_ok(x->op, dt)) {
-        mmpi_typed_pack(elem(d, first), count, d->send.dt, out);
+        void *tmp = NULL;
+        if (d->send.dt->size == dt->size)
+            mmpi_typed_pack(elem(d, first), count, d->send.dt, out);
+        else
+            mmpi_datatype_pack(d->send.dt, d->in, d->send.count, first * dt->size, out,
+                               count * dt->size);
         for (int i = hi - 2; i >= lo; i--) {
             d = mmpi_coll_deposit(inst, i);
-            mmpi_op_apply_packed(x->op, elem(d, first), d->send.dt, out, count, dt, x->dth);
+            if (d->send.dt->size == dt->size) {
+                mmpi_op_apply_packed(x->op, elem(d, first), d->send.dt, out, count, dt, x->dth);
+                continue;
+            }
+            /* Same signature built from other elements (2 x MPI_INT here, one contiguous
+             * pair there): element indices differ, packed bytes do not. */
+            if (!tmp)
+                tmp = mmpi_xmalloc(count * dt->size);
+            mmpi_datatype_pack(d->send.dt, d->in, d->send.count, first * dt->size, tmp,
+                               count * dt->size);
+            mmpi_op_apply_packed(x->op, tmp, NULL, out, count, dt, x->dth);
         }
+        free(tmp);
         return;
     }
     /* A user function on a non-contiguous type needs the data laid out as that type. */
@@ -54,7 +70,9 @@ bool mmpi_coll_all_packed_ok(const struct mmpi_coll *me, const struct mmpi_board
 {
     for (int i = 0; i < me->size; i++) {
         const struct mmpi_coll *d = mmpi_coll_deposit(inst, i);
-        if (!mmpi_op_packed_ok(d->op, d->send.dt))
+        /* SHARED mode slices by elements of each member's own type: the slices agree only
+         * when the elements have one size everywhere. */
+        if (!mmpi_op_packed_ok(d->op, d->send.dt) || d->send.dt->size != me->send.dt->size)
             return false;
     }
     return true;

@@ -25,10 +25,8 @@ int PMPI_Request_free(MPI_Request *request)
     int err = request ? mmpi_completion_lookup(self, *request, &req) : MPI_ERR_ARG;
     if (err == MPI_SUCCESS && !req)
         err = MPI_ERR_REQUEST; /* freeing MPI_REQUEST_NULL is an error */
-    else if (err == MPI_SUCCESS && req->inner && mmpi_coll_persistent_is(req))
-        err = MPI_ERR_REQUEST; /* an active persistent collective (MPI-4.1 §6.13) */
-    else if (err == MPI_SUCCESS && nonblocking_collective(req))
-        err = MPI_ERR_REQUEST;
+    else if (err == MPI_SUCCESS && (mmpi_coll_request_active(req) || nonblocking_collective(req)))
+        err = MPI_ERR_REQUEST; /* a nonblocking or active persistent collective (§6.12, §6.13) */
     if (err != MPI_SUCCESS)
         return mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Request_free);
     /* The operation goes on if active; its engine reference frees it when it completes. A

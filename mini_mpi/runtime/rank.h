@@ -133,6 +133,10 @@ struct mmpi_rank {
     pthread_mutex_t bsend_lock;      /* protects the attached buffer (MPI_Buffer_attach) */
     void *bsend_buffer;
     int bsend_size;
+    /* coll/progress.h: the rank's pending nonblocking collectives, which its blocking waits
+     * progress (runtime/wait.c); atomic head, list under coll_pending_lock (a spin word). */
+    struct mmpi_coll *coll_pending;
+    int coll_pending_lock;
 };
 
 struct mmpi_world {

@@ -12,6 +12,7 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include "coll/progress.h"
 #include "mmpi.h"
 #include "runtime/hang.h"
 #include "runtime/thread.h"
@@ -112,6 +113,8 @@ static void wait_loop(struct mmpi_rank *self, bool (*ready)(void *arg), void *ar
         if (ready(arg))
             break;
         mmpi_rank_check_alive(self);
+        if (__atomic_load_n(&self->coll_pending, __ATOMIC_ACQUIRE))
+            mmpi_coll_progress(self); /* its nonblocking collectives need no polling */
         sleep_on_word(self, t, seen);
     }
     if (t)

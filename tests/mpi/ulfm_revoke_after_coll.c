@@ -26,10 +26,11 @@ int main(int argc, char **argv)
             in[k] = k + rank;
         MPI_Comm_dup(MPI_COMM_WORLD, &dup);
         MPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN);
-        if (rank == 0)
-            CHECK(MPI_Iallreduce(in, out, n, MPI_INT, MPI_SUM, dup, &req) == MPI_SUCCESS);
-        else
-            CHECK(MPI_Allreduce(in, out, n, MPI_INT, MPI_SUM, dup) == MPI_SUCCESS);
+        /* Nonblocking everywhere: a blocking collective never matches a nonblocking one
+         * (MPI-4.1 §6.12); the others complete theirs at once. */
+        CHECK(MPI_Iallreduce(in, out, n, MPI_INT, MPI_SUM, dup, &req) == MPI_SUCCESS);
+        if (rank != 0)
+            CHECK(MPI_Wait(&req, MPI_STATUS_IGNORE) == MPI_SUCCESS);
         MPI_Barrier(MPI_COMM_WORLD); /* the others are done with it */
         if (rank == size - 1)
             CHECK(MPIX_Comm_revoke(dup) == MPI_SUCCESS);

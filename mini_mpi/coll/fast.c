@@ -1,0 +1,403 @@
+/*
+ * coll/fast.c: the small-communicator fast path of fast.h. Owns the member lines of a
+ * communicator (allocated on first use, kept in its board, freed with it) and the blocking
+ * MPI_Barrier / small MPI_Allreduce that run on them.
+ *
+ * A member's line (written only by its owner, read by the others):
+ *   arrive  seq+1 of the last fast collective it arrived at. Collective numbers only grow, and
+ *           a member reaches a later fast collective only after returning from this one, so
+ *           "every arrive >= seq+1" means everyone arrived (no reset, no sense flag).
+ *   cut     seq+1 of the collective it was killed `during` (inject.h), else 0.
+ *   slot[2] the packed allreduce input, by parity of the member's count of fast collectives
+ *           (every member counts the same ones). Between two writes of one slot its writer
+ *           completed another fast collective, which needed every reader to have arrived
+ *           there, i.e. to have finished reading the slot; tag[] (a seqlock) detects the one
+ *           exception, a writer that went on after an MPI_ERR_PROC_FAILED while a reader was
+ *           still reading, and the reader then reports MPI_ERR_PROC_FAILED too.
+ *
+ * The semantics are the board's (board.c, engine.c), decided by the same rules in the same
+ * order: all arrived wins over a later revoke (the inputs are copies in the lines, like a
+ * snapshot); otherwise a revoke gives MPI_ERR_REVOKED; otherwise a member that failed without
+ * arriving gives MPI_ERR_PROC_FAILED, deferred inside the wait while live members may still
+ * arrive (mmpi_wait_defers_failure); a `kill R during` victim records its cut before arriving,
+ * everyone waits for its death, and members ranked above it fail. Waits go through
+ * runtime/wait.c (spin, yield, sleep) with the board's hang description.
+ */
+#include "coll/fast.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sched.h>
+
+#include "coll/board.h"
+#include "coll/coll.h"
+#include "comm/comm.h"
+#include "datatype/datatype.h"
+#include "inject/inject.h"
+#include "mmpi.h"
+#include "op/op.h"
+#include "pt2pt/copy.h"
+#include "ulfm/ulfm.h"
+#include "util/futex.h"
+
+struct mmpi_fast_line {
+    uint64_t arrive;                            /* atomic, see above */
+    uint64_t cut;                               /* atomic */
+    uint32_t nfast;                             /* owner only: fast collectives so far */
+    uint8_t kind[2];                            /* by parity of nfast, written before
+                                                 * `arrive`: FAST_BARRIER or FAST_ALLREDUCE,
+                                                 * to tell a mismatch (board.h) */
+    uint8_t pad[2];
+    uint32_t tag[2];                            /* atomic: low bits of seq+1 of the slot's
+                                                 * content, 0 while written */
+    uint64_t slot[2][MMPI_COLL_FAST_BYTES / 8]; /* atomic words: packed allreduce input */
+} __attribute__((aligned(64)));
+
+_Static_assert(sizeof(struct mmpi_fast_line) == 64, "one cache line per member");
+
+/* Members at most: CPUs this process may use (a waiter then usually spins on a running peer),
+ * or MINI_MPI_COLL_FAST_MAX (tests use it to drive the path at every size; 0 disables it).
+ * Read once, so that every member decides alike. */
+static int fast_max = -1;
+
+static int cpus_cached;
+
+/* CPUs this process may run on, read once (benign race: every thread reads the same). */
+static int cpu_count(void)
+{
+    int cpus = __atomic_load_n(&cpus_cached, __ATOMIC_RELAXED);
+    if (cpus)
+        return cpus;
+    cpu_set_t set;
+    cpus = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 0;
+    if (cpus <= 0) {
+        long c = sysconf(_SC_NPROCESSORS_ONLN);
+        cpus = c > 0 ? (int)c : 1;
+    }
+    __atomic_store_n(&cpus_cached, cpus, __ATOMIC_RELAXED);
+    return cpus;
+}
+
+static int read_fast_max(void)
+{
+    const char *v = getenv("MINI_MPI_COLL_FAST_MAX");
+    char *end;
+    long n;
+    if (v && *v && (n = strtol(v, &end, 10)) >= 0 && !*end && n < (1L << 20))
+        return (int)n;
+    int cpus = cpu_count();
+    return cpus < 2 ? 2 : cpus;
+}
+
+bool mmpi_coll_fast_ok(const struct mmpi_comm *c)
+{
+    int max = __atomic_load_n(&fast_max, __ATOMIC_RELAXED);
+    if (max < 0) {
+        max = read_fast_max(); /* benign race: every thread computes the same value */
+        __atomic_store_n(&fast_max, max, __ATOMIC_RELAXED);
+    }
+    return !c->core->remote && !c->core->bridge && c->core->size <= max;
+}
+
+bool mmpi_coll_fast_allreduce_ok(const struct mmpi_comm *c, const struct mmpi_coll *x)
+{
+    /* The inputs travel as copies, like a snapshot: MINI_MPI_COLL_SNAPSHOT below the size
+     * asks for the board's other modes, so it gets them. */
+    size_t bytes = mmpi_typed_bytes(x->send.dt, x->send.count);
+    return mmpi_coll_fast_ok(c) && x->op->index != MMPI_OPI_USER &&
+           bytes <= MMPI_COLL_FAST_BYTES && bytes <= mmpi_coll_snapshot_override();
+}
+
+static struct mmpi_fast_line *lines_of(struct mmpi_comm_core *core)
+{
+    struct mmpi_board *b = core->board;
+    struct mmpi_fast_line *l = __atomic_load_n(&b->fast, __ATOMIC_ACQUIRE);
+    if (l)
+        return l;
+    pthread_mutex_lock(&b->lock);
+    l = b->fast;
+    if (!l) {
+        void *mem = NULL;
+        size_t bytes = (size_t)core->size * sizeof(*l);
+        if (posix_memalign(&mem, 64, bytes))
+            mmpi_die("out of memory (%zu bytes)", bytes);
+        memset(mem, 0, bytes);
+        l = mem;
+        __atomic_store_n(&b->fast, l, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&b->lock);
+    return l;
+}
+
+enum { FAST_BARRIER = 1, FAST_ALLREDUCE = 2 };
+
+struct fast_wait {
+    struct mmpi_rank *self;
+    struct mmpi_comm_core *core;
+    struct mmpi_fast_line *lines;
+    uint64_t want; /* seq + 1 */
+    uint64_t seen; /* bit i: member i was seen arrived when this one arrived */
+    int me;
+    int kind;      /* FAST_BARRIER or FAST_ALLREDUCE */
+    int result;
+};
+
+static bool not_arrived(const void *arg, int i)
+{
+    const struct fast_wait *f = arg;
+    return __atomic_load_n(&f->lines[i].arrive, __ATOMIC_ACQUIRE) < f->want;
+}
+
+/* All arrived: the outcome of a `kill R during` cut, -1 while a victim is still alive. */
+static int cut_outcome(const struct fast_wait *f)
+{
+    for (int i = 0; i < f->core->size; i++) {
+        if (__atomic_load_n(&f->lines[i].cut, __ATOMIC_ACQUIRE) != f->want)
+            continue;
+        int wr = f->core->world_ranks[i];
+        /* Everyone leaves only once the victim is dead (as on the board). */
+        if (!mmpi_rank_is_failed(f->self->world->ranks[wr]))
+            return -1;
+        if (f->me > i) {
+            mmpi_ulfm_notice(f->self, wr);
+            return MPI_ERR_PROC_FAILED;
+        }
+    }
+    return MPI_SUCCESS;
+}
+
+static bool all_arrived(const struct fast_wait *f)
+{
+    for (int i = 0; i < f->core->size; i++)
+        if (not_arrived(f, i))
+            return false;
+    return true;
+}
+
+static int test(struct fast_wait *f)
+{
+    int n = f->core->size;
+    if (all_arrived(f))
+        return cut_outcome(f);
+    if (__atomic_load_n(&f->core->revoked, __ATOMIC_ACQUIRE))
+        return MPI_ERR_REVOKED;
+    bool settled;
+    if (__atomic_load_n(&f->self->world->nfailed, __ATOMIC_ACQUIRE) > 0 &&
+        mmpi_board_missing_failed(f->core, not_arrived, f, &settled)) {
+        if (!settled && mmpi_wait_defers_failure(f->self->world))
+            return -1;
+        for (int j = 0; j < n; j++) {
+            int wr = f->core->world_ranks[j];
+            if (not_arrived(f, j) && mmpi_rank_is_failed(f->self->world->ranks[wr]))
+                mmpi_ulfm_notice(f->self, wr);
+        }
+        return MPI_ERR_PROC_FAILED;
+    }
+    return -1;
+}
+
+static bool ready(void *arg)
+{
+    struct fast_wait *f = arg;
+    f->result = test(f);
+    return f->result != -1;
+}
+
+static void describe(const void *arg, char *buf, size_t len)
+{
+    const struct fast_wait *f = arg;
+    mmpi_board_describe(f->self, f->core, f->want - 1, "arrive", not_arrived, f, buf, len);
+}
+
+/* Wakes the members whose arrival this one did not see when it arrived (bit i of
+ * f->seen clear): they may be asleep in this collective. */
+static void wake_unseen(struct fast_wait *f)
+{
+    for (int i = 0; i < f->core->size; i++)
+        if (i != f->me && !(f->seen >> i & 1))
+            mmpi_rank_wake(f->self->world->ranks[f->core->world_ranks[i]]);
+}
+
+/* Publishes the arrival (the slot, if any, is written already) and wakes the members seen
+ * arrived: they may be asleep in this collective. A plain release store, no fence: the
+ * store's miss and the loads' misses overlap. Two members arriving at once may then miss each
+ * other; each later sees the other in its wait (a store becomes visible, at the latest at the
+ * other's next locked instruction) and wakes those it did not see here (wake_unseen), so
+ * nobody sleeps unwoken. Communicators above 64 members (more CPUs, or MINI_MPI_COLL_FAST_MAX)
+ * use seq_cst instead, where of two simultaneous arrivers one always sees the other. */
+static void arrive(struct fast_wait *f)
+{
+    struct mmpi_rank *self = f->self;
+    int n = f->core->size;
+    bool doomed = __builtin_expect(__atomic_load_n(&mmpi_inject_active, __ATOMIC_RELAXED), 0) &&
+                  mmpi_inject_during_armed(self);
+    if (doomed)
+        __atomic_store_n(&f->lines[f->me].cut, f->want, __ATOMIC_RELEASE);
+    __atomic_store_n(&f->lines[f->me].arrive, f->want,
+                     n <= 64 ? __ATOMIC_RELEASE : __ATOMIC_SEQ_CST);
+    f->seen = n <= 64 ? 0 : ~(uint64_t)0;
+    for (int i = 0; i < n; i++) {
+        if (i == f->me || not_arrived(f, i))
+            continue;
+        if (i < 64)
+            f->seen |= (uint64_t)1 << i;
+        mmpi_rank_wake(self->world->ranks[f->core->world_ranks[i]]);
+    }
+    if (doomed)
+        mmpi_inject_die_during(self);
+}
+
+/* Polls of the lines before the common wait (runtime/wait.c), when members fit the CPUs. The
+ * common wait spins ~1 µs, then sleeps; a sleeper takes several µs to wake up, longer than
+ * the peer's spin, so once one member slept, the next collective made the other one sleep
+ * too, and two ranks fell into a stable sleep/wake convoy (7 µs a collective instead of 0.1)
+ * whenever the machine was briefly busy. Waiting longer than a wake-up breaks the convoy;
+ * by the clock, since a PAUSE takes from 10 to 150 cycles depending on the CPU. After a short
+ * pure spin the loop yields: on a loaded machine the woken peer often queues on this CPU, and
+ * a spinner that never yields would hold it off for the whole budget. */
+#define FAST_SPIN_SECONDS 2e-6
+#define FAST_YIELD_SECONDS 20e-6
+
+static bool fits_cpus(const struct fast_wait *f)
+{
+    return f->core->size <= cpu_count();
+}
+
+static const char *kind_name(int kind)
+{
+    return kind == FAST_BARRIER ? "MPI_Barrier" : "MPI_Allreduce";
+}
+
+/* Everyone arrived: MPI_ERR_OTHER if members called different collectives (one a barrier, the
+ * other an allreduce) as this one, reported once, by the first member that differs from
+ * member 0, in the words of the board's report (board.c). */
+static int check_kinds(const struct fast_wait *f, int parity)
+{
+    int first = __atomic_load_n(&f->lines[0].kind[parity], __ATOMIC_RELAXED);
+    for (int i = 1; i < f->core->size; i++) {
+        int k = __atomic_load_n(&f->lines[i].kind[parity], __ATOMIC_RELAXED);
+        if (k == first)
+            continue;
+        if (i == f->me)
+            fprintf(stderr,
+                    "mini_mpi: collective mismatch: member %d of a communicator of %d called %s "
+                    "as its collective #%llu there, member 0 called %s; every member must call "
+                    "the same collectives in the same order (MPI-4.1 §6.12)\n",
+                    i, f->core->size, kind_name(k), (unsigned long long)f->want,
+                    kind_name(first));
+        return MPI_ERR_OTHER;
+    }
+    return MPI_SUCCESS;
+}
+
+/* Arrives at collective #seq of c and waits for the others: the board's outcome. */
+static int run(struct fast_wait *f)
+{
+    int parity = (int)(f->lines[f->me].nfast & 1);
+    __atomic_store_n(&f->lines[f->me].kind[parity], (uint8_t)f->kind, __ATOMIC_RELAXED);
+    arrive(f);
+    f->lines[f->me].nfast++;
+    /* Outside the common wait only success counts: a failure is judged inside it, where
+     * reports are deferred while live members may still arrive (board.h). */
+    bool done = all_arrived(f) && ready(f) && f->result == MPI_SUCCESS;
+    double start = 0;
+    bool yielding = false;
+    for (int i = 0; !done && fits_cpus(f); i++) {
+        if (yielding || !(i & 63)) { /* a clock read costs a few PAUSEs, a yield much more */
+            double now = mmpi_now();
+            if (!start)
+                start = now;
+            else if (now > start + FAST_YIELD_SECONDS)
+                break;
+            yielding = now > start + FAST_SPIN_SECONDS;
+        }
+        if (yielding)
+            sched_yield();
+        else
+            mmpi_cpu_relax();
+        done = all_arrived(f) && ready(f) && f->result == MPI_SUCCESS;
+    }
+    if (!done)
+        mmpi_wait_until_described(f->self, ready, f, describe);
+    wake_unseen(f);
+    if (f->result == MPI_SUCCESS)
+        f->result = check_kinds(f, parity);
+    return f->result;
+}
+
+static void start(struct fast_wait *f, struct mmpi_rank *self, struct mmpi_comm *c)
+{
+    f->self = self;
+    f->core = c->core;
+    f->lines = lines_of(c->core);
+    f->want = ++c->coll_seq; /* seq + 1 */
+    f->me = c->rank;
+    f->result = -1;
+}
+
+int mmpi_coll_fast_barrier(struct mmpi_rank *self, struct mmpi_comm *c)
+{
+    struct fast_wait f;
+    start(&f, self, c);
+    f.kind = FAST_BARRIER;
+    return run(&f);
+}
+
+int mmpi_coll_fast_allreduce(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll *x)
+{
+    struct fast_wait f;
+    start(&f, self, c);
+    f.kind = FAST_ALLREDUCE;
+    size_t count = x->send.count, bytes = mmpi_typed_bytes(x->send.dt, count);
+    struct mmpi_fast_line *mine = &f.lines[f.me];
+    int parity = (int)(mine->nfast & 1);
+    uint64_t in[MMPI_COLL_FAST_BYTES / 8] = {0};
+    const struct mmpi_datatype *sdt = x->send.dt, *rdt = x->recv.dt;
+    if (sdt->contiguous)
+        memcpy(in, (const char *)x->in + sdt->true_lb, bytes);
+    else
+        mmpi_typed_pack(x->in, count, sdt, in);
+    /* Seqlock write: tag 0, the words, then the tag (readers check it after copying). */
+    __atomic_store_n(&mine->tag[parity], 0, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    for (int w = 0; w < MMPI_COLL_FAST_BYTES / 8; w++)
+        __atomic_store_n(&mine->slot[parity][w], in[w], __ATOMIC_RELAXED);
+    __atomic_store_n(&mine->tag[parity], (uint32_t)f.want, __ATOMIC_RELEASE);
+
+    int err = run(&f);
+    if (err != MPI_SUCCESS && err != MPI_ERR_PROC_FAILED)
+        return err;
+    if (err == MPI_ERR_PROC_FAILED && !all_arrived(&f))
+        return err; /* someone never arrived: no result */
+    /* Everyone arrived (and maybe a cut fails us after all): fold in rank order, as the
+     * board's snapshot does, so that every member gets the same bits. */
+    uint64_t acc[MMPI_COLL_FAST_BYTES / 8], v[MMPI_COLL_FAST_BYTES / 8];
+    bool torn = false;
+    /* The predefined kernel straight away (what mmpi_op_apply_packed finds each time). */
+    mmpi_op_kernel *kernel = mmpi_op_kernel_for(x->op->index, sdt->basic);
+    for (int i = f.core->size - 1; i >= 0; i--) {
+        struct mmpi_fast_line *l = &f.lines[i];
+        for (int w = 0; w < MMPI_COLL_FAST_BYTES / 8; w++)
+            v[w] = __atomic_load_n(&l->slot[parity][w], __ATOMIC_RELAXED);
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+        torn |= __atomic_load_n(&l->tag[parity], __ATOMIC_RELAXED) != (uint32_t)f.want;
+        if (i == f.core->size - 1)
+            memcpy(acc, v, sizeof acc);
+        else if (kernel)
+            kernel(v, acc, count * sdt->basic_count);
+        else
+            mmpi_op_apply_packed(x->op, v, NULL, acc, count, sdt, x->dth);
+    }
+    if (torn) /* a writer went on after a failure before we read (see above) */
+        return MPI_ERR_PROC_FAILED;
+    if (rdt->contiguous) {
+        memcpy((char *)x->recv.buf + rdt->true_lb, acc, bytes);
+        return err;
+    }
+    size_t copied;
+    int uerr = mmpi_typed_unpack(acc, bytes, x->recv.buf, x->recv.count, rdt, &copied);
+    return err != MPI_SUCCESS ? err : uerr;
+}
