@@ -43,7 +43,10 @@ static int do_send(const void *buf, int count, MPI_Datatype datatype, int dest, 
         return publish_send(
             self, c, mmpi_pt2pt_start_send(self, c, MMPI_CTX_USER, buf, count, dt, dest, tag, mode),
             request, call);
-    /* Blocking: the request lives in this frame (no allocation, no references). */
+    /* Blocking: a small message goes straight into its channel when it can; otherwise the
+     * request lives in this frame (no allocation, no references). */
+    if (mmpi_pt2pt_send_direct(self, c, buf, count, dt, dest, tag, mode))
+        return MPI_SUCCESS;
     struct mmpi_request sreq;
     mmpi_request_init_blocking(&sreq, self, MMPI_REQ_SEND);
     mmpi_pt2pt_post_send(self, c, MMPI_CTX_USER, buf, count, dt, dest, tag, mode, &sreq);
@@ -98,6 +101,7 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
     struct mmpi_request req;
     mmpi_request_init_blocking(&req, self, MMPI_REQ_RECV);
     req.blocking = true;
+    req.direct = true; /* waits for nothing else: may wait on the source's channel (chan.h) */
     mmpi_pt2pt_post_recv(self, c, MMPI_CTX_USER, buf, count, dt, source, tag, &req);
     mmpi_request_wait(self, &req);
     mmpi_status_copy_out(status, &req.status, false);
