@@ -5,8 +5,9 @@
  * A channel carries the small eager messages of one sender to one receiver on one
  * communicator's user context: a ring of cache-line slots, filled by the sender without any
  * lock, emptied by the receiver's threads (or a sender draining it) under the receiver's
- * mailbox lock. A blocking MPI_Recv naming its source waits on that channel's next slot
- * without being posted; a sender that finds no posted receive writes the slot and is done.
+ * mailbox lock. A blocking MPI_Recv naming its source, into at most a slot's bytes, waits on
+ * that channel's next slot without being posted; a sender that finds no posted receive writes
+ * the slot and is done.
  * In a ping-pong the message then moves one line between the cores (the slot), instead of the
  * mailbox, the posted request, the buffer and the completion word.
  *

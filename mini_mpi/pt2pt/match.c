@@ -243,8 +243,11 @@ void mmpi_match_recv(struct mmpi_rank *self, const struct mmpi_comm *c, struct m
     struct mmpi_request *drained = NULL;
 
     rreq->mbox = box;
-    if (rreq->direct && rreq->peer >= 0 && mmpi_chan_usable(self, c, rreq->ctx) &&
-        mmpi_chan_recv(self, c, rreq))
+    /* Only a receive that fits a slot waits on the channel: a larger message would come
+     * through the unexpected queue (an extra copy) where a posted receive gets it directly. */
+    if (rreq->direct && rreq->peer >= 0 &&
+        mmpi_typed_bytes(rreq->dt, rreq->count) <= MMPI_CHAN_MAX &&
+        mmpi_chan_usable(self, c, rreq->ctx) && mmpi_chan_recv(self, c, rreq))
         return;
     mmpi_mbox_lock(&box->lock);
     if (chans)
