@@ -136,6 +136,17 @@ void mmpi_chan_drain(struct mmpi_mbox *box, int source, struct mmpi_request **do
         drain_one(box, ch, done);
 }
 
+void mmpi_chan_drain_own(struct mmpi_mbox *box, int my_rank, struct mmpi_request **done)
+{
+    struct mmpi_chan *ch = chan_of(box, my_rank);
+    /* tail_seen <= tail <= head: equal means empty, without reading the consumer's line. */
+    if (!ch || ch->head == ch->tail_seen)
+        return;
+    ch->tail_seen = __atomic_load_n(&ch->tail, __ATOMIC_ACQUIRE);
+    if (ch->head != ch->tail_seen)
+        drain_one(box, ch, done);
+}
+
 void mmpi_chan_complete_drained(struct mmpi_request *done)
 {
     while (done) {
@@ -196,22 +207,20 @@ bool mmpi_chan_send(struct mmpi_rank *self, struct mmpi_mbox *box, int my_rank, 
 
 /* ---- The direct receive ------------------------------------------------------------------ */
 
-enum take { TAKE_NONE, TAKE_SLOT, TAKE_MSG };
-
 /* Mailbox lock held: the oldest message of the channel's sender that matches rreq, from the
  * unexpected queue first (older, chan.h), then the channel in order; channel messages before it
  * that do not match become unexpected. TAKE_SLOT: rreq filled, to be completed; TAKE_MSG: *m to
  * deliver after unlocking. */
-static enum take take(struct mmpi_mbox *box, struct mmpi_chan *ch, struct mmpi_request *rreq,
-                      struct mmpi_msg **m)
+static enum mmpi_chan_take take(struct mmpi_mbox *box, struct mmpi_chan *ch,
+                                struct mmpi_request *rreq, struct mmpi_msg **m)
 {
-    if (box->unexp_head && (*m = mmpi_match_find_unexpected(box, ch->src, rreq->tag, true))) {
+    if (box->unexp_head && (*m = mmpi_match_find_unexpected(box, rreq->peer, rreq->tag, true))) {
         if ((*m)->sreq)
             (*m)->sreq->msg = NULL; /* matched: no longer cancellable */
         return TAKE_MSG;
     }
     struct mmpi_chan_slot *s;
-    while ((s = next_slot(ch))) {
+    while (ch && (s = next_slot(ch))) {
         bool match = mmpi_match_envelope(rreq->peer, rreq->tag, ch->src, s->tag);
         if (match)
             deliver_slot(ch, s, rreq);
@@ -224,16 +233,23 @@ static enum take take(struct mmpi_mbox *box, struct mmpi_chan *ch, struct mmpi_r
     return TAKE_NONE;
 }
 
-/* After take() and unlocking: completes rreq if something was taken. */
-static bool finish_take(struct mmpi_request *rreq, enum take t, struct mmpi_msg *m)
+enum mmpi_chan_take mmpi_chan_take_now(struct mmpi_mbox *box, struct mmpi_request *rreq,
+                                       struct mmpi_msg **m)
+{
+    return take(box, chan_of(box, rreq->peer), rreq, m);
+}
+
+bool mmpi_chan_finish_take(struct mmpi_request *rreq, enum mmpi_chan_take t, struct mmpi_msg *m)
 {
     if (t == TAKE_NONE)
         return false;
     rreq->chan = NULL;
     if (t == TAKE_MSG)
         mmpi_match_deliver_msg(rreq, m);
-    else /* by its blocking call's own thread, which needs no wake-up */
+    else if (rreq->on_stack) /* by its blocking call's own thread, which needs no wake-up */
         mmpi_request_complete_by_waiter(rreq, rreq->status.MPI_ERROR);
+    else
+        mmpi_request_complete(rreq, rreq->status.MPI_ERROR);
     return true;
 }
 
@@ -250,10 +266,10 @@ bool mmpi_chan_recv(struct mmpi_rank *self, const struct mmpi_comm *c, struct mm
     }
     struct mmpi_chan *ch = mmpi_chan_create(box, rreq->peer, rreq->peer_world);
     rreq->seen_arrivals = __atomic_load_n(&box->arrivals, __ATOMIC_ACQUIRE);
-    enum take t = take(box, ch, rreq, &m);
+    enum mmpi_chan_take t = take(box, ch, rreq, &m);
     rreq->chan = ch;
     mmpi_mbox_unlock(&box->lock);
-    finish_take(rreq, t, m);
+    mmpi_chan_finish_take(rreq, t, m);
     return true;
 }
 
@@ -267,9 +283,9 @@ bool mmpi_chan_poll(struct mmpi_request *rreq)
     rreq->seen_arrivals = arrivals;
     struct mmpi_msg *m = NULL;
     mmpi_mbox_lock(&box->lock);
-    enum take t = take(box, ch, rreq, &m);
+    enum mmpi_chan_take t = take(box, ch, rreq, &m);
     mmpi_mbox_unlock(&box->lock);
-    return finish_take(rreq, t, m);
+    return mmpi_chan_finish_take(rreq, t, m);
 }
 
 bool mmpi_chan_abandon(struct mmpi_request *rreq)
@@ -277,9 +293,9 @@ bool mmpi_chan_abandon(struct mmpi_request *rreq)
     struct mmpi_mbox *box = rreq->mbox;
     struct mmpi_msg *m = NULL;
     mmpi_mbox_lock(&box->lock);
-    enum take t = take(box, rreq->chan, rreq, &m);
+    enum mmpi_chan_take t = take(box, rreq->chan, rreq, &m);
     if (t == TAKE_NONE)
         rreq->chan = NULL;
     mmpi_mbox_unlock(&box->lock);
-    return !finish_take(rreq, t, m);
+    return !mmpi_chan_finish_take(rreq, t, m);
 }

@@ -95,6 +95,16 @@ bool mmpi_chan_poll(struct mmpi_request *rreq);
  * still be taken and completed it instead. Takes the mailbox lock. */
 bool mmpi_chan_abandon(struct mmpi_request *rreq);
 
+/* Mailbox lock held, no receive posted, rreq a receive from a specific source: takes the oldest
+ * message of that source matching rreq, from the unexpected queue, then the channel (whose
+ * older non-matching messages become unexpected). TAKE_SLOT: rreq filled; TAKE_MSG: *m to
+ * deliver. Either way mmpi_chan_finish_take completes rreq after unlocking. */
+enum mmpi_chan_take { TAKE_NONE, TAKE_SLOT, TAKE_MSG };
+enum mmpi_chan_take mmpi_chan_take_now(struct mmpi_mbox *box, struct mmpi_request *rreq,
+                                       struct mmpi_msg **m);
+/* No lock held: completes rreq with what mmpi_chan_take_now took; false for TAKE_NONE. */
+bool mmpi_chan_finish_take(struct mmpi_request *rreq, enum mmpi_chan_take t, struct mmpi_msg *m);
+
 /* Whether a channel of box that `source` (or MPI_ANY_SOURCE) names holds a message: a blocking
  * probe's cheap look before taking the lock. */
 bool mmpi_chan_pending(struct mmpi_mbox *box, int source);
@@ -104,6 +114,9 @@ bool mmpi_chan_pending(struct mmpi_mbox *box, int source);
  * filled; the request is pushed on *done, linked by `next`, for the caller to complete with
  * mmpi_chan_complete_drained after unlocking) or to the unexpected queue. */
 void mmpi_chan_drain(struct mmpi_mbox *box, int source, struct mmpi_request **done);
+/* The same for the sender my_rank's own channel before it appends to the engine's queues;
+ * reads the consumer's tail only when its own view says the ring may hold messages. */
+void mmpi_chan_drain_own(struct mmpi_mbox *box, int my_rank, struct mmpi_request **done);
 /* Completes the receives a drain matched. No lock held. */
 void mmpi_chan_complete_drained(struct mmpi_request *done);
 

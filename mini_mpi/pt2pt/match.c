@@ -196,7 +196,7 @@ void mmpi_match_send(struct mmpi_rank *self, const struct mmpi_comm *c, struct m
     mmpi_mbox_lock(&box->lock);
     /* Our own channel messages are older than this one (chan.h: non-overtaking). */
     if (sreq->ctx == MMPI_CTX_USER && !c->core->remote)
-        mmpi_chan_drain(box, sreq->my_rank, &drained);
+        mmpi_chan_drain_own(box, sreq->my_rank, &drained);
     struct mmpi_request *rreq = mmpi_match_take_posted(box, sreq->my_rank, sreq->tag);
     if (rreq) {
         mmpi_mbox_unlock(&box->lock);
@@ -250,6 +250,17 @@ void mmpi_match_recv(struct mmpi_rank *self, const struct mmpi_comm *c, struct m
         mmpi_chan_usable(self, c, rreq->ctx) && mmpi_chan_recv(self, c, rreq))
         return;
     mmpi_mbox_lock(&box->lock);
+    if (chans && rreq->peer >= 0 && !box->posted_head) {
+        /* Nothing posted can match before it: the sender's message may be taken straight
+         * from its channel (one copy, no envelope). */
+        struct mmpi_msg *m = NULL;
+        enum mmpi_chan_take t = mmpi_chan_take_now(box, rreq, &m);
+        if (t != TAKE_NONE) {
+            mmpi_mbox_unlock(&box->lock);
+            mmpi_chan_finish_take(rreq, t, m);
+            return;
+        }
+    }
     if (chans)
         mmpi_chan_drain(box, rreq->peer, &drained);
     struct mmpi_msg *m = mmpi_match_find_unexpected(box, rreq->peer, rreq->tag, true);

@@ -2,6 +2,7 @@
  * send_recv.c: the MPI entry points that send and receive: blocking and nonblocking, every send
  * mode, Sendrecv and Sendrecv_replace (MPI-4.1 §3.2-3.4, §3.7, §3.10).
  */
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "datatype/datatype.h"
@@ -138,19 +139,32 @@ int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
 }
 
 /* Sends and receives at once: the receive is posted first, so that two ranks exchanging with
- * each other by Sendrecv never deadlock, whatever the message size. */
+ * each other by Sendrecv never deadlock, whatever the message size. An eager send never waits
+ * for its receiver, so it may go first, and the receive is then a plain blocking one, which
+ * may wait on the source's channel (chan.h): what a ring of small exchanges does. */
 static int sendrecv(struct mmpi_rank *self, struct mmpi_comm *c, const void *sendbuf,
                     int sendcount, struct mmpi_datatype *sdt, int dest, int sendtag,
                     void *recvbuf, int recvcount, struct mmpi_datatype *rdt, int source,
                     int recvtag, MPI_Status *status)
 {
     struct mmpi_request rreq, sreq;
+    bool eager = mmpi_typed_bytes(sdt, (size_t)sendcount) <= MMPI_EAGER_MAX;
     mmpi_request_init_blocking(&rreq, self, MMPI_REQ_RECV);
     rreq.blocking = true;
-    mmpi_pt2pt_post_recv(self, c, MMPI_CTX_USER, recvbuf, recvcount, rdt, source, recvtag, &rreq);
     mmpi_request_init_blocking(&sreq, self, MMPI_REQ_SEND);
-    mmpi_pt2pt_post_send(self, c, MMPI_CTX_USER, sendbuf, sendcount, sdt, dest, sendtag,
-                         MMPI_SEND_STANDARD, &sreq);
+    if (eager) {
+        if (!mmpi_pt2pt_send_direct(self, c, sendbuf, sendcount, sdt, dest, sendtag,
+                                    MMPI_SEND_STANDARD))
+            mmpi_pt2pt_post_send(self, c, MMPI_CTX_USER, sendbuf, sendcount, sdt, dest,
+                                 sendtag, MMPI_SEND_STANDARD, &sreq);
+        else
+            mmpi_request_complete_by_waiter(&sreq, MPI_SUCCESS);
+        rreq.direct = true;
+    }
+    mmpi_pt2pt_post_recv(self, c, MMPI_CTX_USER, recvbuf, recvcount, rdt, source, recvtag, &rreq);
+    if (!eager)
+        mmpi_pt2pt_post_send(self, c, MMPI_CTX_USER, sendbuf, sendcount, sdt, dest, sendtag,
+                             MMPI_SEND_STANDARD, &sreq);
     mmpi_request_wait(self, &sreq);
     mmpi_request_wait(self, &rreq);
     mmpi_status_copy_out(status, &rreq.status, false);
