@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "datatype/datatype.h"
+#include "pt2pt/chan.h"
 #include "pt2pt/copy.h"
 #include "pt2pt/match.h"
 #include "pt2pt/pt2pt.h"
@@ -140,15 +141,18 @@ int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
 
 /* Sends and receives at once: the receive is posted first, so that two ranks exchanging with
  * each other by Sendrecv never deadlock, whatever the message size. An eager send never waits
- * for its receiver, so it may go first, and the receive is then a plain blocking one, which
- * may wait on the source's channel (chan.h): what a ring of small exchanges does. */
+ * for its receiver, so where channels are used (chan.h) it goes first, and the receive is then
+ * a plain blocking one, which may wait on the source's channel: a ring of small exchanges. */
 static int sendrecv(struct mmpi_rank *self, struct mmpi_comm *c, const void *sendbuf,
                     int sendcount, struct mmpi_datatype *sdt, int dest, int sendtag,
                     void *recvbuf, int recvcount, struct mmpi_datatype *rdt, int source,
                     int recvtag, MPI_Status *status)
 {
     struct mmpi_request rreq, sreq;
-    bool eager = mmpi_typed_bytes(sdt, (size_t)sendcount) <= MMPI_EAGER_MAX;
+    /* Only where channels exist: elsewhere, posting first lets the send find the receive
+     * posted (one copy instead of an envelope). */
+    bool eager = mmpi_typed_bytes(sdt, (size_t)sendcount) <= MMPI_EAGER_MAX &&
+                 mmpi_chan_usable(self, c, MMPI_CTX_USER);
     mmpi_request_init_blocking(&rreq, self, MMPI_REQ_RECV);
     rreq.blocking = true;
     mmpi_request_init_blocking(&sreq, self, MMPI_REQ_SEND);
