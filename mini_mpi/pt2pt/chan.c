@@ -30,7 +30,9 @@ bool mmpi_chan_send_eligible(const struct mmpi_rank *self, const struct mmpi_com
 static struct mmpi_chan *chan_of(const struct mmpi_mbox *box, int src)
 {
     struct mmpi_chan **chans = __atomic_load_n(&box->chans, __ATOMIC_ACQUIRE);
-    return chans ? __atomic_load_n(&chans[src], __ATOMIC_ACQUIRE) : NULL;
+    /* The bound: a probe on an inter-communicator names a rank of the other group. */
+    return chans && src < box->group_size ? __atomic_load_n(&chans[src], __ATOMIC_ACQUIRE)
+                                          : NULL;
 }
 
 struct mmpi_chan *mmpi_chan_create(struct mmpi_mbox *box, int src, int src_world)
