@@ -64,6 +64,8 @@ static bool sleep_unless_ready(struct mmpi_rank *self, struct mmpi_thread *t,
                                bool (*ready)(void *arg), void *arg)
 {
     __atomic_fetch_add(&self->sleepers, 1, __ATOMIC_SEQ_CST);
+    /* Pairs with the waker's fence (the condition's loads in ready() need not be seq_cst). */
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
     uint32_t seen = __atomic_load_n(&self->wake_word, __ATOMIC_SEQ_CST);
     if (ready(arg)) {
         __atomic_fetch_sub(&self->sleepers, 1, __ATOMIC_SEQ_CST);
