@@ -35,6 +35,7 @@ static struct mmpi_chan *chan_of(const struct mmpi_mbox *box, int src)
                                           : NULL;
 }
 
+/* The array and the channels are freed with the mailbox (mmpi_chan_free_all). */
 struct mmpi_chan *mmpi_chan_create(struct mmpi_mbox *box, int src, int src_world)
 {
     struct mmpi_chan *ch = chan_of(box, src);
@@ -95,7 +96,8 @@ static void deliver_slot(const struct mmpi_chan *ch, const struct mmpi_chan_slot
     rreq->status.MPI_ERROR = err;
 }
 
-/* Mailbox lock held: the oldest slot becomes an unexpected eager envelope. */
+/* Mailbox lock held: the oldest slot becomes an unexpected eager envelope (freed by the
+ * receive that takes it, or with the mailbox). */
 static void slot_to_unexpected(struct mmpi_mbox *box, const struct mmpi_chan *ch,
                                const struct mmpi_chan_slot *s)
 {
