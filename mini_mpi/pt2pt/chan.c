@@ -205,7 +205,7 @@ bool mmpi_chan_send(struct mmpi_rank *self, struct mmpi_mbox *box, int my_rank, 
         mmpi_mbox_unlock(&box->lock);
         mmpi_chan_complete_drained(done);
     }
-    mmpi_rank_wake_fenced(self->world->ranks[box->owner_world]);
+    mmpi_rank_wake(self->world->ranks[box->owner_world]);
     return true;
 }
 

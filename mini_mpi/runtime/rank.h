@@ -187,8 +187,6 @@ static inline int mmpi_rank_phase(const struct mmpi_rank *r)
 
 /* Wakes every thread of `rank` sleeping in mmpi_wait_until, so it re-checks its condition. */
 void mmpi_rank_wake(struct mmpi_rank *rank);
-/* The same for a caller that has issued a seq_cst fence since changing the condition. */
-void mmpi_rank_wake_fenced(struct mmpi_rank *rank);
 /* Wakes every rank (a failure or revoke may concern anyone). */
 void mmpi_world_wake_all(struct mmpi_world *world);
 /* Waits until ready(arg) is true: a short spin, then sleep on self->wake_word. Whoever changes

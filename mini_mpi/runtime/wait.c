@@ -5,13 +5,9 @@
  * word and wakes sleepers; a failure wakes every rank, so no wait outlives a peer's death
  * unnoticed.
  *
- * Ordering (all seq_cst): a waker, having changed the condition, reads sleepers and only if
- * some thread sleeps (or is about to) bumps the word and calls futex wake; a waiter announces
- * itself in sleepers, then reads the word, then evaluates its condition once more, then
- * futex_waits on the word value it read. Either the waker sees the sleeper (and bumps the word,
- * so the futex does not sleep or is woken), or the waiter's last evaluation sees the changed
- * condition. A waker whose peer is spinning thus writes nothing on the peer's lines: no atomic
- * read-modify-write, no system call (a cache-line transfer saved per message).
+ * Ordering (all seq_cst): waker: word++, then read sleepers; waiter: sleepers++, then futex_wait
+ * on the word value it read *before* evaluating its condition. Either the waker sees the
+ * sleeper and wakes it, or the futex sees the changed word and does not sleep.
  */
 #include <sched.h>
 #include <unistd.h>
@@ -35,20 +31,11 @@ bool mmpi_wait_defers_failure(const struct mmpi_world *w)
 #define SPIN_ITERATIONS 200
 #define YIELD_ROUNDS 20
 
-void mmpi_rank_wake_fenced(struct mmpi_rank *rank)
-{
-    if (!__atomic_load_n(&rank->sleepers, __ATOMIC_SEQ_CST))
-        return;
-    __atomic_fetch_add(&rank->wake_word, 1, __ATOMIC_SEQ_CST);
-    mmpi_futex_wake_all(&rank->wake_word);
-}
-
 void mmpi_rank_wake(struct mmpi_rank *rank)
 {
-    /* Orders the caller's change of the condition before the read of sleepers (pairs with the
-     * waiter's sleepers++ before its last look at the condition). */
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    mmpi_rank_wake_fenced(rank);
+    __atomic_fetch_add(&rank->wake_word, 1, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&rank->sleepers, __ATOMIC_SEQ_CST))
+        mmpi_futex_wake_all(&rank->wake_word);
 }
 
 void mmpi_world_wake_all(struct mmpi_world *world)
@@ -57,20 +44,11 @@ void mmpi_world_wake_all(struct mmpi_world *world)
         mmpi_rank_wake(world->ranks[i]);
 }
 
-/* Sleeps on the rank's wake word unless ready(arg) became true or a waker moved the word.
- * Returns true if ready. The thread's record says it is asleep meanwhile; if the hang detector
- * froze it, it stays parked (mmpi_hang_park). */
-static bool sleep_unless_ready(struct mmpi_rank *self, struct mmpi_thread *t,
-                               bool (*ready)(void *arg), void *arg)
+/* Sleeps on the rank's wake word unless it moved past `seen`. The thread's record says it is
+ * asleep meanwhile; if the hang detector froze it, it stays parked (mmpi_hang_park). */
+static void sleep_on_word(struct mmpi_rank *self, struct mmpi_thread *t, uint32_t seen)
 {
     __atomic_fetch_add(&self->sleepers, 1, __ATOMIC_SEQ_CST);
-    /* Pairs with the waker's fence (the condition's loads in ready() need not be seq_cst). */
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    uint32_t seen = __atomic_load_n(&self->wake_word, __ATOMIC_SEQ_CST);
-    if (ready(arg)) {
-        __atomic_fetch_sub(&self->sleepers, 1, __ATOMIC_SEQ_CST);
-        return true;
-    }
     if (t) {
         t->seen = seen;
         __atomic_store_n(&t->state, MMPI_THREAD_ASLEEP, __ATOMIC_SEQ_CST);
@@ -83,7 +61,6 @@ static bool sleep_unless_ready(struct mmpi_rank *self, struct mmpi_thread *t,
             mmpi_hang_park(t); /* frozen: returns once thawed, state RUNNING again */
     }
     __atomic_fetch_sub(&self->sleepers, 1, __ATOMIC_SEQ_CST);
-    return false;
 }
 
 /* Spinning only pays when the awaited rank can run meanwhile on another core. With more ranks
@@ -130,10 +107,12 @@ static void wait_loop(struct mmpi_rank *self, bool (*ready)(void *arg), void *ar
         t->arg = arg;
         t->since = mmpi_now();
     }
-    while (!ready(arg)) {
-        mmpi_rank_check_alive(self);
-        if (sleep_unless_ready(self, t, ready, arg))
+    for (;;) {
+        uint32_t seen = __atomic_load_n(&self->wake_word, __ATOMIC_SEQ_CST);
+        if (ready(arg))
             break;
+        mmpi_rank_check_alive(self);
+        sleep_on_word(self, t, seen);
     }
     if (t)
         t->describe = NULL;
