@@ -185,6 +185,19 @@ then
         echo "$(date +%FT%T),machine,switch,context_switch,0,1,1,$switch_us,us,ok," >>"$results"
     fi
 fi
+# And the floor of an 8-byte message between two cores (one line; a two-line message cell).
+cacheline_line=
+if cc -O2 -std=gnu11 -pthread "$src/cacheline.c" -o "$out/cacheline" \
+    >"$out/logs/build-cacheline.log" 2>&1; then
+    cacheline_line=$(timeout 30 "$out/cacheline" 2>/dev/null | awk -v now="$(date +%FT%T)" \
+        -v csv="$results" '
+        /^RESULT name=cacheline_/ {
+            n = $2; sub(/^name=/, "", n); v = $5; sub(/^value=/, "", v)
+            print now ",machine,cacheline," n ",8,2,1," v ",ns,ok," >>csv
+            s = s (s ? ", " : "") (n == "cacheline_flag" ? "one line " : "message cell ") v " ns"
+        }
+        END { print s }')
+fi
 cpu_model=$(lscpu 2>/dev/null | sed -n 's/^Model name:[[:space:]]*//p' | head -n 1)
 cpu_count=$(nproc 2>/dev/null)
 
@@ -518,7 +531,7 @@ END {
 echo
 echo "Machine: ${cpu_model:-unknown CPU}, $cpu_count CPUs online; memcpy, one thread:" \
     "${memcpy_line:-not measured}; wake-up + context switch on one core:" \
-    "${switch_us:-not measured} µs."
+    "${switch_us:-not measured} µs; one-way between two cores: ${cacheline_line:-not measured}."
 if [ "${#libs[@]}" -gt 1 ]; then
     echo "Cells: median (min–max) over $reps repetition(s), libraries alternating. \"vs\" columns:" \
         "mini_mpi's advantage (their time / ours; our bandwidth / theirs; their memory / ours)."

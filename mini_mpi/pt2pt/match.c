@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "mmpi.h"
+#include "pt2pt/chan.h"
 #include "pt2pt/copy.h"
 #include "pt2pt/mbox_lock.h"
 
@@ -26,6 +27,7 @@ struct mmpi_mbox *mmpi_mbox_array_new(int size, const int *world_ranks)
         boxes[i].posted_tail = &boxes[i].posted_head;
         boxes[i].unexp_tail = &boxes[i].unexp_head;
         boxes[i].owner_world = world_ranks[i];
+        boxes[i].group_size = size;
     }
     return boxes;
 }
@@ -43,18 +45,26 @@ void mmpi_mbox_array_free(struct mmpi_mbox *boxes, int size)
             free(m);
             m = next;
         }
+        mmpi_chan_free_all(&boxes[i]);
     }
     free(boxes);
 }
 
 /* ---- Queue helpers (mailbox lock held) -------------------------------------------------- */
 
-static struct mmpi_request *take_posted(struct mmpi_mbox *box, int src, int tag)
+/* Stores into the posted queue's links: atomic, because senders read posted_head without the
+ * lock (chan.c). */
+static void set_link(struct mmpi_request **p, struct mmpi_request *r)
+{
+    __atomic_store_n(p, r, __ATOMIC_RELAXED);
+}
+
+struct mmpi_request *mmpi_match_take_posted(struct mmpi_mbox *box, int src, int tag)
 {
     for (struct mmpi_request **p = &box->posted_head; *p; p = &(*p)->next) {
         struct mmpi_request *r = *p;
         if (mmpi_match_envelope(r->peer, r->tag, src, tag)) {
-            *p = r->next;
+            set_link(p, r->next);
             if (box->posted_tail == &r->next)
                 box->posted_tail = p;
             r->next = NULL;
@@ -69,7 +79,7 @@ static bool unlink_posted(struct mmpi_mbox *box, struct mmpi_request *req)
 {
     for (struct mmpi_request **p = &box->posted_head; *p; p = &(*p)->next) {
         if (*p == req) {
-            *p = req->next;
+            set_link(p, req->next);
             if (box->posted_tail == &req->next)
                 box->posted_tail = p;
             req->next = NULL;
@@ -80,7 +90,7 @@ static bool unlink_posted(struct mmpi_mbox *box, struct mmpi_request *req)
     return false;
 }
 
-static struct mmpi_msg *find_unexpected(struct mmpi_mbox *box, int src, int tag, bool take)
+struct mmpi_msg *mmpi_match_find_unexpected(struct mmpi_mbox *box, int src, int tag, bool take)
 {
     for (struct mmpi_msg **p = &box->unexp_head; *p; p = &(*p)->next) {
         struct mmpi_msg *m = *p;
@@ -95,6 +105,14 @@ static struct mmpi_msg *find_unexpected(struct mmpi_mbox *box, int src, int tag,
         }
     }
     return NULL;
+}
+
+void mmpi_match_enqueue(struct mmpi_mbox *box, struct mmpi_msg *m)
+{
+    m->next = NULL;
+    *box->unexp_tail = m;
+    box->unexp_tail = &m->next;
+    __atomic_fetch_add(&box->arrivals, 1, __ATOMIC_RELEASE);
 }
 
 static bool unlink_unexpected(struct mmpi_mbox *box, struct mmpi_msg *msg)
@@ -160,18 +178,29 @@ static void wake_world_rank(int world_rank)
     mmpi_rank_wake(w->ranks[world_rank]);
 }
 
+
 void mmpi_match_send(struct mmpi_rank *self, const struct mmpi_comm *c, struct mmpi_request *sreq)
 {
     struct mmpi_mbox *box = mmpi_comm_peer_mbox(c, sreq->ctx, sreq->peer);
     size_t bytes = mmpi_typed_bytes(sreq->dt, sreq->count);
     bool eager = bytes <= MMPI_EAGER_MAX || sreq->mode == MMPI_SEND_BUFFERED;
-    (void)self;
+    bool chan_ok = mmpi_chan_send_eligible(self, c, sreq->ctx, sreq->mode, bytes);
+    struct mmpi_request *drained = NULL;
 
     sreq->mbox = box;
+    if (chan_ok && mmpi_chan_send(self, box, sreq->my_rank, sreq->buf, sreq->count, sreq->dt,
+                                  sreq->tag, bytes)) {
+        complete_send(sreq, MPI_SUCCESS, true);
+        return;
+    }
     mmpi_mbox_lock(&box->lock);
-    struct mmpi_request *rreq = take_posted(box, sreq->my_rank, sreq->tag);
+    /* Our own channel messages are older than this one (chan.h: non-overtaking). */
+    if (sreq->ctx == MMPI_CTX_USER && !c->core->remote)
+        mmpi_chan_drain_own(box, sreq->my_rank, &drained);
+    struct mmpi_request *rreq = mmpi_match_take_posted(box, sreq->my_rank, sreq->tag);
     if (rreq) {
         mmpi_mbox_unlock(&box->lock);
+        mmpi_chan_complete_drained(drained);
         size_t copied = 0;
         int err = mmpi_typed_copy(sreq->buf, sreq->count, sreq->dt, rreq->buf, rreq->count,
                                   rreq->dt, &copied);
@@ -196,10 +225,12 @@ void mmpi_match_send(struct mmpi_rank *self, const struct mmpi_comm *c, struct m
     bool wait_for_receiver = !eager || sreq->mode == MMPI_SEND_SYNC;
     m->sreq = wait_for_receiver ? sreq : NULL;
     sreq->msg = wait_for_receiver ? m : NULL;
-    *box->unexp_tail = m;
-    box->unexp_tail = &m->next;
-    __atomic_fetch_add(&box->arrivals, 1, __ATOMIC_RELEASE);
+    mmpi_match_enqueue(box, m);
+    /* Next time this pair may use a channel; the receiver creates one as well when it waits. */
+    if (chan_ok && !box->posted_head)
+        mmpi_chan_create(box, sreq->my_rank, self->world_rank);
     mmpi_mbox_unlock(&box->lock);
+    mmpi_chan_complete_drained(drained);
     wake_world_rank(box->owner_world); /* a probe may be waiting for it */
     if (!wait_for_receiver)
         complete_send(sreq, MPI_SUCCESS, true);
@@ -208,30 +239,60 @@ void mmpi_match_send(struct mmpi_rank *self, const struct mmpi_comm *c, struct m
 void mmpi_match_recv(struct mmpi_rank *self, const struct mmpi_comm *c, struct mmpi_request *rreq)
 {
     struct mmpi_mbox *box = mmpi_comm_my_mbox(c, rreq->ctx);
-    (void)self;
+    bool chans = rreq->ctx == MMPI_CTX_USER && !c->core->remote;
+    struct mmpi_request *drained = NULL;
 
     rreq->mbox = box;
+    /* Only a receive that fits a slot waits on the channel: a larger message would come
+     * through the unexpected queue (an extra copy) where a posted receive gets it directly. */
+    if (rreq->direct && rreq->peer >= 0 &&
+        mmpi_typed_bytes(rreq->dt, rreq->count) <= MMPI_CHAN_MAX &&
+        mmpi_chan_usable(self, c, rreq->ctx) && mmpi_chan_recv(self, c, rreq))
+        return;
     mmpi_mbox_lock(&box->lock);
-    struct mmpi_msg *m = find_unexpected(box, rreq->peer, rreq->tag, true);
+    if (chans && rreq->peer >= 0 && !box->posted_head) {
+        /* Nothing posted can match before it: the sender's message may be taken straight
+         * from its channel (one copy, no envelope). */
+        struct mmpi_msg *m = NULL;
+        enum mmpi_chan_take t = mmpi_chan_take_now(box, rreq, &m);
+        if (t != TAKE_NONE) {
+            mmpi_mbox_unlock(&box->lock);
+            mmpi_chan_finish_take(rreq, t, m);
+            return;
+        }
+    }
+    if (chans)
+        mmpi_chan_drain(box, rreq->peer, &drained);
+    struct mmpi_msg *m = mmpi_match_find_unexpected(box, rreq->peer, rreq->tag, true);
     if (!m) {
         rreq->next = NULL;
         rreq->posted = true;
-        *box->posted_tail = rreq;
+        set_link(box->posted_tail, rreq);
         box->posted_tail = &rreq->next;
+        /* A sender that did not see this receive posted has pushed into its channel: we see
+         * its message now (chan.h), and it goes to the first matching posted receive. */
+        if (chans) {
+            __atomic_thread_fence(__ATOMIC_SEQ_CST);
+            mmpi_chan_drain(box, rreq->peer, &drained);
+        }
         mmpi_mbox_unlock(&box->lock);
+        mmpi_chan_complete_drained(drained);
         return;
     }
     if (m->sreq)
         m->sreq->msg = NULL; /* matched: no longer cancellable */
     mmpi_mbox_unlock(&box->lock);
+    mmpi_chan_complete_drained(drained);
     mmpi_match_deliver_msg(rreq, m);
 }
 
 bool mmpi_match_probe(struct mmpi_mbox *box, int source, int tag, bool take, MPI_Status *status,
                       struct mmpi_msg **msg)
 {
+    struct mmpi_request *drained = NULL;
     mmpi_mbox_lock(&box->lock);
-    struct mmpi_msg *m = find_unexpected(box, source, tag, take);
+    mmpi_chan_drain(box, source, &drained); /* none outside user contexts of intracomms */
+    struct mmpi_msg *m = mmpi_match_find_unexpected(box, source, tag, take);
     if (m) {
         status->MPI_SOURCE = m->src;
         status->MPI_TAG = m->tag;
@@ -242,6 +303,7 @@ bool mmpi_match_probe(struct mmpi_mbox *box, int source, int tag, bool take, MPI
             m->sreq->msg = NULL;
     }
     mmpi_mbox_unlock(&box->lock);
+    mmpi_chan_complete_drained(drained);
     if (msg)
         *msg = m;
     return m != NULL;
@@ -259,6 +321,8 @@ static bool dequeue_unmatched(struct mmpi_request *req)
 
     if (!box)
         return false;
+    if (req->kind == MMPI_REQ_RECV && req->chan)
+        return mmpi_chan_abandon(req);
     mmpi_mbox_lock(&box->lock);
     if (req->kind == MMPI_REQ_RECV && req->posted) {
         removed = unlink_posted(box, req);

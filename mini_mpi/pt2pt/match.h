@@ -40,13 +40,25 @@ struct mmpi_msg {
     unsigned char data[];
 };
 
-/* Cache-line aligned: neighbouring members' mailboxes are locked by different threads. */
+struct mmpi_chan;
+
+/* Cache-line aligned: neighbouring members' mailboxes are locked by different threads. The lock
+ * has a line of its own: the owner takes it on every direct receive (chan.h), while senders
+ * only read the queue line (is a receive posted?), which therefore stays in both caches as
+ * long as nobody posts. */
 struct mmpi_mbox {
     _Alignas(64) uint32_t lock;    /* mbox_lock.h */
-    struct mmpi_request *posted_head, **posted_tail;
+    _Alignas(64) struct mmpi_request *posted_head; /* mailbox lock; senders' fast path reads it
+                                                    * without (atomic stores and loads) */
+    struct mmpi_request **posted_tail;
     struct mmpi_msg *unexp_head, **unexp_tail;
     uint32_t arrivals;             /* atomic: bumped on every enqueue (probe waits on it) */
     int owner_world;               /* immutable: world rank that receives from this mailbox */
+    int group_size;                /* immutable: how many members may send to it */
+    struct mmpi_chan **chans;      /* chan.h: [sender rank], created on first use under the lock,
+                                    * entries published once (atomic); NULL until then */
+    struct mmpi_chan *chan_list;   /* every channel of chans, newest first: added under the
+                                    * lock (release), walked without it */
 };
 
 /* Mailbox arrays of a communicator core (comm.c calls these). */
@@ -88,6 +100,13 @@ bool mmpi_match_cancel(struct mmpi_request *req);
  * from its queue if it is still there and completes it with `error`. Returns false if the
  * operation has already been matched (then it completes normally, soon). */
 bool mmpi_match_abandon(struct mmpi_request *req, int error);
+
+/* Queue operations for chan.c, mailbox lock held: the first posted receive matching (src,
+ * tag), taken out of the queue; the first unexpected message matching (src, tag), taken out
+ * with `take`; appending an unexpected message (and bumping arrivals). */
+struct mmpi_request *mmpi_match_take_posted(struct mmpi_mbox *box, int src, int tag);
+struct mmpi_msg *mmpi_match_find_unexpected(struct mmpi_mbox *box, int src, int tag, bool take);
+void mmpi_match_enqueue(struct mmpi_mbox *box, struct mmpi_msg *m);
 
 /* Whether `source`/`tag` of a receive match a message's. */
 static inline bool mmpi_match_envelope(int want_src, int want_tag, int src, int tag)

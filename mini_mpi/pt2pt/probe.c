@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "datatype/datatype.h"
+#include "pt2pt/chan.h"
 #include "pt2pt/match.h"
 #include "pt2pt/pt2pt.h"
 #include "ulfm/ulfm.h"
@@ -64,7 +65,8 @@ static bool probe_ready(void *arg)
     struct probe_wait *p = arg;
     struct mmpi_mbox *box = mmpi_comm_my_mbox(p->c, MMPI_CTX_USER);
     uint32_t arrivals = __atomic_load_n(&box->arrivals, __ATOMIC_ACQUIRE);
-    if (arrivals != p->seen_arrivals) {
+    /* Channel messages (chan.h) bump no arrivals until a probe drains them. */
+    if (arrivals != p->seen_arrivals || mmpi_chan_pending(box, p->source)) {
         p->seen_arrivals = arrivals;
         if (mmpi_match_probe(box, p->source, p->tag, p->take, &p->st, &p->msg))
             return true;

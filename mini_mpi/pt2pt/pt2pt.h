@@ -49,6 +49,12 @@ void mmpi_pt2pt_post_recv(struct mmpi_rank *self, struct mmpi_comm *c, int ctx, 
                           int count, struct mmpi_datatype *dt, int source, int tag,
                           struct mmpi_request *req);
 
+/* A blocking send on the user context that a channel (chan.h) completes at once, without a
+ * request: true if done; false: post it. Arguments checked; the communicator not revoked. */
+bool mmpi_pt2pt_send_direct(struct mmpi_rank *self, struct mmpi_comm *c, const void *buf,
+                            int count, struct mmpi_datatype *dt, int dest, int tag,
+                            enum mmpi_send_mode mode);
+
 /* Buffered sends (bsend.c): checks that the attached buffer can hold a message of `bytes`;
  * MPI_SUCCESS or MPI_ERR_BUFFER. */
 int mmpi_bsend_reserve(struct mmpi_rank *self, size_t bytes);

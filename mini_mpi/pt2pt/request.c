@@ -10,6 +10,7 @@
 
 #include "datatype/datatype.h"
 #include "mmpi.h"
+#include "pt2pt/chan.h"
 #include "pt2pt/match.h"
 #include "ulfm/ulfm.h"
 
@@ -115,6 +116,8 @@ bool mmpi_request_poll(struct mmpi_request *req)
     }
     if (!req->core)
         return false;
+    if (req->chan && mmpi_chan_poll(req))
+        return true;
     if (__atomic_load_n(&req->core->revoked, __ATOMIC_ACQUIRE) && req->ctx == MMPI_CTX_USER) {
         mmpi_match_abandon(req, MPI_ERR_REVOKED);
         return mmpi_request_is_done(req);

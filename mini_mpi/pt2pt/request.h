@@ -64,6 +64,11 @@ struct mmpi_request {
     int peer_world;                /* world rank of the peer; -1 for MPI_ANY_SOURCE */
     uint32_t seen_failure_epoch;   /* last world failure epoch examined by poll */
     int my_rank;                   /* the owner's rank in the communicator (message source) */
+    bool direct;                   /* recv: a blocking MPI_Recv that waits for nothing else, so it
+                                    * may wait on its source's channel unposted (chan.h) */
+    struct mmpi_chan *chan;        /* recv: the channel it waits on unposted, until it matches or
+                                    * is abandoned (owner's threads; mailbox lock to clear) */
+    uint32_t seen_arrivals;        /* recv waiting on a channel: mailbox arrivals last examined */
 
     int refs;                      /* atomic */
     MPI_Comm comm;                 /* the user's communicator handle (errors raise on it) */

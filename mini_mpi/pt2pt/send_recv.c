@@ -2,9 +2,11 @@
  * send_recv.c: the MPI entry points that send and receive: blocking and nonblocking, every send
  * mode, Sendrecv and Sendrecv_replace (MPI-4.1 §3.2-3.4, §3.7, §3.10).
  */
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "datatype/datatype.h"
+#include "pt2pt/chan.h"
 #include "pt2pt/copy.h"
 #include "pt2pt/match.h"
 #include "pt2pt/pt2pt.h"
@@ -43,7 +45,10 @@ static int do_send(const void *buf, int count, MPI_Datatype datatype, int dest, 
         return publish_send(
             self, c, mmpi_pt2pt_start_send(self, c, MMPI_CTX_USER, buf, count, dt, dest, tag, mode),
             request, call);
-    /* Blocking: the request lives in this frame (no allocation, no references). */
+    /* Blocking: a small message goes straight into its channel when it can; otherwise the
+     * request lives in this frame (no allocation, no references). */
+    if (mmpi_pt2pt_send_direct(self, c, buf, count, dt, dest, tag, mode))
+        return MPI_SUCCESS;
     struct mmpi_request sreq;
     mmpi_request_init_blocking(&sreq, self, MMPI_REQ_SEND);
     mmpi_pt2pt_post_send(self, c, MMPI_CTX_USER, buf, count, dt, dest, tag, mode, &sreq);
@@ -98,6 +103,7 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
     struct mmpi_request req;
     mmpi_request_init_blocking(&req, self, MMPI_REQ_RECV);
     req.blocking = true;
+    req.direct = true; /* waits for nothing else: may wait on the source's channel (chan.h) */
     mmpi_pt2pt_post_recv(self, c, MMPI_CTX_USER, buf, count, dt, source, tag, &req);
     mmpi_request_wait(self, &req);
     mmpi_status_copy_out(status, &req.status, false);
@@ -134,19 +140,35 @@ int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
 }
 
 /* Sends and receives at once: the receive is posted first, so that two ranks exchanging with
- * each other by Sendrecv never deadlock, whatever the message size. */
+ * each other by Sendrecv never deadlock, whatever the message size. An eager send never waits
+ * for its receiver, so where channels are used (chan.h) it goes first, and the receive is then
+ * a plain blocking one, which may wait on the source's channel: a ring of small exchanges. */
 static int sendrecv(struct mmpi_rank *self, struct mmpi_comm *c, const void *sendbuf,
                     int sendcount, struct mmpi_datatype *sdt, int dest, int sendtag,
                     void *recvbuf, int recvcount, struct mmpi_datatype *rdt, int source,
                     int recvtag, MPI_Status *status)
 {
     struct mmpi_request rreq, sreq;
+    /* Only where channels exist: elsewhere, posting first lets the send find the receive
+     * posted (one copy instead of an envelope). */
+    bool eager = mmpi_typed_bytes(sdt, (size_t)sendcount) <= MMPI_EAGER_MAX &&
+                 mmpi_chan_usable(self, c, MMPI_CTX_USER);
     mmpi_request_init_blocking(&rreq, self, MMPI_REQ_RECV);
     rreq.blocking = true;
-    mmpi_pt2pt_post_recv(self, c, MMPI_CTX_USER, recvbuf, recvcount, rdt, source, recvtag, &rreq);
     mmpi_request_init_blocking(&sreq, self, MMPI_REQ_SEND);
-    mmpi_pt2pt_post_send(self, c, MMPI_CTX_USER, sendbuf, sendcount, sdt, dest, sendtag,
-                         MMPI_SEND_STANDARD, &sreq);
+    if (eager) {
+        if (!mmpi_pt2pt_send_direct(self, c, sendbuf, sendcount, sdt, dest, sendtag,
+                                    MMPI_SEND_STANDARD))
+            mmpi_pt2pt_post_send(self, c, MMPI_CTX_USER, sendbuf, sendcount, sdt, dest,
+                                 sendtag, MMPI_SEND_STANDARD, &sreq);
+        else
+            mmpi_request_complete_by_waiter(&sreq, MPI_SUCCESS);
+        rreq.direct = true;
+    }
+    mmpi_pt2pt_post_recv(self, c, MMPI_CTX_USER, recvbuf, recvcount, rdt, source, recvtag, &rreq);
+    if (!eager)
+        mmpi_pt2pt_post_send(self, c, MMPI_CTX_USER, sendbuf, sendcount, sdt, dest, sendtag,
+                             MMPI_SEND_STANDARD, &sreq);
     mmpi_request_wait(self, &sreq);
     mmpi_request_wait(self, &rreq);
     mmpi_status_copy_out(status, &rreq.status, false);

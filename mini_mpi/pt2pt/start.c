@@ -5,6 +5,8 @@
 #include "pt2pt/pt2pt.h"
 
 #include "datatype/datatype.h"
+#include "pt2pt/chan.h"
+#include "pt2pt/copy.h"
 #include "pt2pt/match.h"
 #include "ulfm/ulfm.h"
 
@@ -92,6 +94,20 @@ void mmpi_pt2pt_post_recv(struct mmpi_rank *self, struct mmpi_comm *c, int ctx, 
         complete_proc_null(req);
     else
         mmpi_match_recv(self, c, req);
+}
+
+bool mmpi_pt2pt_send_direct(struct mmpi_rank *self, struct mmpi_comm *c, const void *buf,
+                            int count, struct mmpi_datatype *dt, int dest, int tag,
+                            enum mmpi_send_mode mode)
+{
+    size_t bytes = mmpi_typed_bytes(dt, (size_t)count);
+    if (dest == MPI_PROC_NULL || !mmpi_chan_send_eligible(self, c, MMPI_CTX_USER, mode, bytes))
+        return false;
+    int peer_world = mmpi_comm_peer_world(c, dest);
+    if (mmpi_rank_is_failed(self->world->ranks[peer_world]))
+        return false; /* the engine reports it */
+    return mmpi_chan_send(self, mmpi_comm_peer_mbox(c, MMPI_CTX_USER, dest), c->rank, buf,
+                          (size_t)count, dt, tag, bytes);
 }
 
 struct mmpi_request *mmpi_pt2pt_start_send(struct mmpi_rank *self, struct mmpi_comm *c, int ctx,

@@ -1,0 +1,123 @@
+/*
+ * chan.h: per-sender channels, the fast path for small messages between two ranks that are not
+ * MPI_THREAD_MULTIPLE (match.h is the engine; this is a shortcut into it).
+ *
+ * A channel carries the small eager messages of one sender to one receiver on one
+ * communicator's user context: a ring of cache-line slots, filled by the sender without any
+ * lock, emptied by the receiver's threads (or a sender draining it) under the receiver's
+ * mailbox lock. A blocking MPI_Recv naming its source, into at most a slot's bytes, waits on
+ * that channel's next slot without being posted; a sender that finds no posted receive writes
+ * the slot and is done.
+ * In a ping-pong the message then moves one line between the cores (the slot), instead of the
+ * mailbox, the posted request, the buffer and the completion word.
+ *
+ * Why MPI's order survives (MPI-4.1 §3.5):
+ * - Non-overtaking. Invariant: every message of sender S in the mailbox's unexpected queue is
+ *   older than every message of S in the channel. S appends to the unexpected queue only after
+ *   draining its own channel (under the lock); a drain moves the oldest channel messages to the
+ *   tail of the unexpected queue. A direct receive looks at the unexpected queue before the
+ *   channel, and walks the channel in order.
+ * - Posted receives. A message in a channel never bypasses a posted receive: the sender pushes
+ *   only when no receive is posted, and after the push (seq_cst fence) looks again; a thread
+ *   posting a receive looks at the channels again after posting (fence). One of the two sees the
+ *   other and drains the channel under the lock, matching its messages against the posted
+ *   queue in order. A direct receive requires an empty posted queue, and nothing can be posted
+ *   while it waits because its rank has one thread in MPI at a time.
+ * - MPI_ANY_SOURCE receives, probes, matched probes: they drain the channels they could match
+ *   first (every channel of the mailbox for MPI_ANY_SOURCE), then use the queues as before.
+ * - Failure and revocation: a direct receive's poll checks them like a posted one's; before
+ *   reporting MPI_ERR_PROC_FAILED it takes the channel once more under the lock, so a message
+ *   sent before the sender died is still delivered.
+ *
+ * Ring indices: the sender's n-th message (from 0) goes to slot n % MMPI_CHAN_SLOTS, whose seq
+ * becomes n + 1 (release) once written; the consumer's tail counts messages taken. A slot is
+ * free for the sender when head - tail < MMPI_CHAN_SLOTS (it reads tail only when its cached
+ * copy says the ring is full).
+ */
+#ifndef MMPI_PT2PT_CHAN_H
+#define MMPI_PT2PT_CHAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pt2pt/match.h"
+
+#define MMPI_CHAN_SLOTS 8
+#define MMPI_CHAN_MAX 48         /* largest payload (packed bytes) a slot carries */
+#define MMPI_CHAN_MAX_GROUP 64   /* channels only in communicators up to this size: memory is
+                                  * one channel (640 B) per communicating pair */
+
+struct mmpi_chan_slot {
+    _Alignas(64) uint32_t seq;   /* n + 1 once it holds the sender's n-th message (release) */
+    int tag;
+    uint32_t bytes;
+    unsigned char data[MMPI_CHAN_MAX];
+};
+
+struct mmpi_chan {
+    _Alignas(64) uint32_t head;  /* messages pushed: the sender's (one thread at a time) */
+    uint32_t tail_seen;          /* the sender's last look at tail */
+    _Alignas(64) uint32_t tail;  /* messages taken: under the mailbox lock; the sender reads it */
+    int src;                     /* immutable: the sender's rank in the communicator */
+    int src_world;               /* immutable */
+    struct mmpi_chan *next;      /* immutable: the mailbox's chan_list */
+    struct mmpi_chan_slot slots[MMPI_CHAN_SLOTS];
+};
+
+/* Mailbox lock held: the channel from sender `src` (world rank src_world) into box, created if
+ * missing. */
+struct mmpi_chan *mmpi_chan_create(struct mmpi_mbox *box, int src, int src_world);
+/* Frees the channels of a mailbox (with any message still in them). */
+void mmpi_chan_free_all(struct mmpi_mbox *box);
+
+/* The fast send: pushes the message (buf, count, dt; `bytes` packed, at most MMPI_CHAN_MAX) of
+ * rank my_rank into its channel to box, if the channel exists, no receive is posted and the
+ * ring has room; the send is then complete (standard or ready mode). False: nothing done, use
+ * the matching engine. Calling rank not MPI_THREAD_MULTIPLE. */
+bool mmpi_chan_send(struct mmpi_rank *self, struct mmpi_mbox *box, int my_rank, const void *buf,
+                    size_t count, const struct mmpi_datatype *dt, int tag, size_t bytes);
+/* Whether a send of `bytes` packed bytes in `mode` (enum mmpi_send_mode) may use a channel:
+ * small, completed once copied, and mmpi_chan_usable. */
+bool mmpi_chan_send_eligible(const struct mmpi_rank *self, const struct mmpi_comm *c, int ctx,
+                             int mode, size_t bytes);
+/* Whether a send or receive on c may use channels at all (user context of an intra-communicator
+ * of at most MMPI_CHAN_MAX_GROUP members, calling rank not MPI_THREAD_MULTIPLE). */
+bool mmpi_chan_usable(const struct mmpi_rank *self, const struct mmpi_comm *c, int ctx);
+
+/* The direct receive (rreq->direct, a specific source): takes a matching message from the
+ * unexpected queue or the channel, completing rreq, or leaves rreq waiting on the channel
+ * (rreq->chan set) for mmpi_chan_poll. False when it cannot (a receive is posted): post it. */
+bool mmpi_chan_recv(struct mmpi_rank *self, const struct mmpi_comm *c, struct mmpi_request *rreq);
+/* A direct receive's poll: takes a message if one may have come. True once rreq is complete. */
+bool mmpi_chan_poll(struct mmpi_request *rreq);
+/* A direct receive gives up (failure, revocation; mmpi_match_abandon): true when rreq stopped
+ * waiting on its channel (the caller completes it with the error), false when a message could
+ * still be taken and completed it instead. Takes the mailbox lock. */
+bool mmpi_chan_abandon(struct mmpi_request *rreq);
+
+/* Mailbox lock held, no receive posted, rreq a receive from a specific source: takes the oldest
+ * message of that source matching rreq, from the unexpected queue, then the channel (whose
+ * older non-matching messages become unexpected). TAKE_SLOT: rreq filled; TAKE_MSG: *m to
+ * deliver. Either way mmpi_chan_finish_take completes rreq after unlocking. */
+enum mmpi_chan_take { TAKE_NONE, TAKE_SLOT, TAKE_MSG };
+enum mmpi_chan_take mmpi_chan_take_now(struct mmpi_mbox *box, struct mmpi_request *rreq,
+                                       struct mmpi_msg **m);
+/* No lock held: completes rreq with what mmpi_chan_take_now took; false for TAKE_NONE. */
+bool mmpi_chan_finish_take(struct mmpi_request *rreq, enum mmpi_chan_take t, struct mmpi_msg *m);
+
+/* Whether a channel of box that `source` (or MPI_ANY_SOURCE) names holds a message: a blocking
+ * probe's cheap look before taking the lock. */
+bool mmpi_chan_pending(struct mmpi_mbox *box, int source);
+
+/* Mailbox lock held. Moves the channel messages of `source` (every channel: MPI_ANY_SOURCE)
+ * into the engine: each goes to the first matching posted receive (copied and its status
+ * filled; the request is pushed on *done, linked by `next`, for the caller to complete with
+ * mmpi_chan_complete_drained after unlocking) or to the unexpected queue. */
+void mmpi_chan_drain(struct mmpi_mbox *box, int source, struct mmpi_request **done);
+/* The same for the sender my_rank's own channel before it appends to the engine's queues;
+ * reads the consumer's tail only when its own view says the ring may hold messages. */
+void mmpi_chan_drain_own(struct mmpi_mbox *box, int my_rank, struct mmpi_request **done);
+/* Completes the receives a drain matched. No lock held. */
+void mmpi_chan_complete_drained(struct mmpi_request *done);
+
+#endif
