@@ -243,6 +243,10 @@ static int mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *messa
     int err = count < 0 ? MPI_ERR_COUNT : mmpi_datatype_check(self, datatype, &dt);
     if (err == MPI_SUCCESS && !message)
         err = MPI_ERR_ARG;
+    /* As for every receive (start.c): NULL is MPI_BOTTOM, legal only with a derived type. */
+    if (err == MPI_SUCCESS && !buf && count > 0 && mmpi_handle_is_predefined(datatype) &&
+        dt->size > 0)
+        err = MPI_ERR_BUFFER;
     if (err != MPI_SUCCESS)
         return mmpi_err_raise_comm(self, NULL, err, call);
     struct mmpi_request *req = mmpi_request_new(self, MMPI_REQ_RECV);

@@ -29,7 +29,7 @@ HANDLE_KINDS = {
     "MPI_Request": ("MMPI_HANDLE_KIND_REQUEST", "MPI_REQUEST_NULL", "MPI_INT", "MPI_ERR_REQUEST"),
     "MPI_Errhandler": ("MMPI_HANDLE_KIND_ERRHANDLER", "MPI_ERRORS_RETURN", "MPI_INT", "MPI_ERR_ERRHANDLER"),
     "MPI_Info": ("MMPI_HANDLE_KIND_INFO", "MPI_INFO_NULL", "MPI_COMM_WORLD", "MPI_ERR_INFO"),
-    "MPI_Message": ("MMPI_HANDLE_KIND_MESSAGE", "MPI_MESSAGE_NULL", "MPI_INT", "MPI_ERR_REQUEST"),
+    "MPI_Message": ("MMPI_HANDLE_KIND_MESSAGE", "MPI_MESSAGE_NO_PROC", "MPI_INT", "MPI_ERR_REQUEST"),
     "MPI_Win": ("MMPI_HANDLE_KIND_WIN", "MPI_WIN_NULL", "MPI_INT", "MPI_ERR_WIN"),
     "MPI_File": ("MMPI_HANDLE_KIND_FILE", "MPI_FILE_NULL", "MPI_INT", "MPI_ERR_FILE"),
 }
@@ -42,8 +42,6 @@ EXTRA_OK = {
 }
 # MPI-4.1 added MPI_ERR_ERRHANDLER; MPICH and Open MPI return MPI_ERR_ARG for a bad handler.
 KIND_EXTRA_OK = {"MPI_Errhandler": ["MPI_ERR_ARG"]}
-# NULL message buffers: off until point-to-point and MPI_Bcast check them (a branch is on it).
-BUFFER_CASES = False
 # Rank-valued int arrays get zeros (rank 0 exists in every world); the others get ones.
 RANK_ARRAYS = re.compile(r"rank|source|dest|edges")
 INT_FUZZ = {
@@ -118,7 +116,7 @@ class Call:
             return "NULL"
         if typ == "char" and arr:
             return "\"native\""
-        return f"({typ}{'*' if arr else ''})scratch_area()"
+        return variant or f"({typ}{'*' if arr else ''})scratch_area()"
 
 
 def emit(calls):
@@ -139,7 +137,7 @@ def emit(calls):
             elif base in HANDLE_KINDS and (typ == base + "*" or arr):
                 kind = HANDLE_KINDS[base][0]
                 cases.append(("nonexistent in pointer", f"BAD_HANDLE({kind})", None))
-            elif BUFFER_CASES and typ == "void*" and name in ("buf", "buffer"):
+            elif typ == "void*" and name in ("buf", "buffer"):
                 cases.append(("NULL with count 1", "NULL", ["MPI_ERR_BUFFER"]))
             elif typ == "int" and not arr and name in INT_FUZZ:
                 bad, cls = INT_FUZZ[name]
