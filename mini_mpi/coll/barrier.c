@@ -83,11 +83,6 @@ static void ibarrier_free(struct mmpi_request *req)
     free(s);
 }
 
-bool mmpi_coll_ibarrier_is(const struct mmpi_request *req)
-{
-    return req->free_state == ibarrier_free;
-}
-
 struct mmpi_request *mmpi_coll_ibarrier_start(struct mmpi_rank *self, struct mmpi_comm *c)
 {
     struct ibarrier_state *s = mmpi_xmalloc(sizeof(*s));
@@ -96,6 +91,7 @@ struct mmpi_request *mmpi_coll_ibarrier_start(struct mmpi_rank *self, struct mmp
     s->me = mmpi_comm_board_rank(c);
     s->inst = mmpi_board_arrive(s->core, c->coll_seq++, s->me, NULL, NULL);
     struct mmpi_request *req = mmpi_request_new(self, MMPI_REQ_OTHER);
+    req->collective = true;
     req->comm = c->handle;
     req->state = s;
     req->poll = ibarrier_poll;

@@ -164,6 +164,26 @@ bool mmpi_board_mismatched(const struct mmpi_board_instance *inst)
     return __atomic_load_n(&inst->mismatch, __ATOMIC_ACQUIRE) != 0;
 }
 
+bool mmpi_board_completed_after_all(struct mmpi_comm_core *core,
+                                    struct mmpi_board_instance *inst)
+{
+    struct mmpi_board *b = core->board;
+    pthread_mutex_lock(&b->lock);
+    bool done = __atomic_load_n(&inst->complete, __ATOMIC_ACQUIRE);
+    pthread_mutex_unlock(&b->lock);
+    return done;
+}
+
+int mmpi_board_result_outcome(struct mmpi_comm_core *core, struct mmpi_board_instance *inst,
+                              int wait_err)
+{
+    if (wait_err != MPI_SUCCESS && !mmpi_board_completed_after_all(core, inst))
+        return wait_err;
+    if (!inst->result)
+        return mmpi_board_mismatched(inst) ? MPI_ERR_OTHER : MPI_ERR_REVOKED;
+    return MPI_SUCCESS;
+}
+
 /* Board lock held. Records the first arriver's signature, or flags a different one. Returns
  * whether this arrival revealed the mismatch (then the caller reports it, outside the lock). */
 static bool sign(struct mmpi_board_instance *inst, int me, uintptr_t sig, int call)

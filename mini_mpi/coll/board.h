@@ -80,6 +80,16 @@ struct mmpi_board_instance *mmpi_board_arrive_signed(struct mmpi_comm_core *core
                                                      uintptr_t sig);
 /* Whether the members called different collectives (see above). */
 bool mmpi_board_mismatched(const struct mmpi_board_instance *inst);
+/* After a failed arrival wait: whether the instance completed after all. Reads `complete`
+ * under the board lock, so that a combine cannot be running meanwhile. */
+bool mmpi_board_completed_after_all(struct mmpi_comm_core *core,
+                                    struct mmpi_board_instance *inst);
+/* The outcome of a step whose combine leaves its result in inst->result (communicator
+ * creation, spawn), once the arrival wait returned wait_err: wait_err if the instance never
+ * completed; MPI_ERR_OTHER after a mismatch, MPI_ERR_REVOKED if the combine saw a revoke (no
+ * result either way); MPI_SUCCESS when inst->result is there to read. */
+int mmpi_board_result_outcome(struct mmpi_comm_core *core, struct mmpi_board_instance *inst,
+                              int wait_err);
 /* Non-blocking check of arrival: MPI_SUCCESS when all arrived, MPI_ERR_REVOKED when the
  * communicator was revoked, MPI_ERR_PROC_FAILED when a member failed without arriving, -1 when
  * still waiting. */

@@ -209,9 +209,6 @@ int mmpi_exscan(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll *x
 /* Arrives at the next collective of c as a barrier member; returns the request that completes
  * when every member arrived (MPI_ERR_PROC_FAILED, MPI_ERR_REVOKED), two references (engine and
  * caller), no handle. Called only by the owning rank. Never blocks. */
-/* Whether req is the request of a nonblocking collective (engine.c, barrier.c). */
-bool mmpi_coll_nonblocking_is(const struct mmpi_request *req);
-bool mmpi_coll_ibarrier_is(const struct mmpi_request *req);
 struct mmpi_request *mmpi_coll_ibarrier_start(struct mmpi_rank *self, struct mmpi_comm *c);
 /* Creates the inactive persistent request of an MPI_*_init call and stores its handle in
  * *request: x (NULL for MPI_Barrier_init) is the checked part, kept as the template of every

@@ -139,17 +139,6 @@ static bool revoked_now(const struct mmpi_comm_core *core)
     return __atomic_load_n(&core->revoked, __ATOMIC_SEQ_CST);
 }
 
-/* After a failed arrival wait: whether the instance completed after all. Reads `complete`
- * under the board lock so that a combine cannot be running meanwhile (see above). */
-static bool completed_after_all(struct mmpi_coll *x)
-{
-    struct mmpi_board *b = x->core->board;
-    pthread_mutex_lock(&b->lock);
-    bool done = __atomic_load_n(&x->inst->complete, __ATOMIC_ACQUIRE);
-    pthread_mutex_unlock(&b->lock);
-    return done;
-}
-
 /* SHARED mode: whether a member died before finishing its slice. */
 static bool someone_missing(struct mmpi_coll *x)
 {
@@ -211,7 +200,8 @@ static bool advance(struct mmpi_coll *x, bool block)
                       : mmpi_board_test_arrived(x->self, core, inst);
         if (r == -1)
             return false;
-        if (r != MPI_SUCCESS && (mmpi_board_mismatched(inst) || !completed_after_all(x))) {
+        if (r != MPI_SUCCESS &&
+            (mmpi_board_mismatched(inst) || !mmpi_board_completed_after_all(core, inst))) {
             depart(x); /* late completers must not wait for us */
             x->err = r;
             end(x);
@@ -318,11 +308,6 @@ static void coll_free(struct mmpi_request *req)
     free(x);
 }
 
-bool mmpi_coll_nonblocking_is(const struct mmpi_request *req)
-{
-    return req->free_state == coll_free || mmpi_coll_ibarrier_is(req);
-}
-
 /* The engine request of x's nonblocking part: a heap copy of x (references on the
  * communicator, types and op; x's owned_dts move into it), not yet arrived, no handle. */
 static struct mmpi_request *new_request(struct mmpi_rank *self, struct mmpi_comm *c,
@@ -335,6 +320,7 @@ static struct mmpi_request *new_request(struct mmpi_rank *self, struct mmpi_comm
     mmpi_coll_retain_objects(h);
 
     struct mmpi_request *req = mmpi_request_new(self, MMPI_REQ_OTHER);
+    req->collective = true;
     req->comm = c->handle;
     req->state = h;
     h->req = req;

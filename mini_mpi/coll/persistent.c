@@ -106,7 +106,7 @@ bool mmpi_coll_request_active(const struct mmpi_request *req)
 {
     if (mmpi_coll_persistent_is(req))
         return req->inner != NULL;
-    return mmpi_coll_nonblocking_is(req);
+    return req->collective;
 }
 
 int mmpi_coll_persistent_start(struct mmpi_rank *self, struct mmpi_comm *c,

@@ -54,15 +54,9 @@ int mmpi_comm_create_outcome(struct mmpi_rank *self, struct mmpi_comm_core *pc,
                              struct mmpi_comm_core **core, int *rank)
 {
     *core = NULL;
-    if (wait_err != MPI_SUCCESS) {
-        pthread_mutex_lock(&pc->board->lock);
-        bool done = __atomic_load_n(&inst->complete, __ATOMIC_ACQUIRE);
-        pthread_mutex_unlock(&pc->board->lock);
-        if (!done)
-            return wait_err;
-    }
-    if (!inst->result) /* the combine saw the revoke, or never ran (mismatch, board.h) */
-        return mmpi_board_mismatched(inst) ? MPI_ERR_OTHER : MPI_ERR_REVOKED;
+    int err = mmpi_board_result_outcome(pc, inst, wait_err);
+    if (err != MPI_SUCCESS)
+        return err;
     struct mmpi_comm_member r = ((struct mmpi_comm_member *)inst->result)[me];
     *core = r.core;
     *rank = r.rank;

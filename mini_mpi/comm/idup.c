@@ -97,6 +97,7 @@ int mmpi_comm_idup(struct mmpi_rank *self, struct mmpi_comm *parent, struct mmpi
     *newcomm = MPI_COMM_NULL;
 
     struct mmpi_request *req = mmpi_request_new(self, MMPI_REQ_OTHER);
+    req->collective = true;
     req->comm = parent->handle;
     req->state = d;
     req->poll = idup_poll;

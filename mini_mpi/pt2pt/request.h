@@ -90,6 +90,9 @@ struct mmpi_request {
                                     * stays valid for the completing call (§13.2) */
 
     /* MMPI_REQ_OTHER: makes progress and returns true when complete; free_state at the end. */
+    bool collective;               /* immutable: a nonblocking collective's (MPI_I<coll>,
+                                    * Comm_idup, iagree, ishrink): MPI_Request_free and
+                                    * MPI_Cancel of it are erroneous (MPI-4.1 §6.12) */
     bool (*poll)(struct mmpi_request *req);
     void (*free_state)(struct mmpi_request *req);
     void *state;

@@ -8,15 +8,6 @@
 #include "pt2pt/match.h"
 #include "pt2pt/pt2pt.h"
 
-/* Whether req belongs to a nonblocking collective (MPI_I<coll>, MPI_Comm_idup, the ULFM
- * iagree/ishrink): so far every MMPI_REQ_OTHER request that is not a persistent wrapper.
- * Freeing or cancelling one is erroneous (MPI-4.1 §6.12): the collective would complete with
- * nobody to see its error, and cancelling one member's part cannot undo the others'. */
-static bool nonblocking_collective(const struct mmpi_request *req)
-{
-    return req->kind == MMPI_REQ_OTHER && !req->persistent;
-}
-
 MMPI_PROFILED(Request_free)
 int PMPI_Request_free(MPI_Request *request)
 {
@@ -25,7 +16,7 @@ int PMPI_Request_free(MPI_Request *request)
     int err = request ? mmpi_completion_lookup(self, *request, &req) : MPI_ERR_ARG;
     if (err == MPI_SUCCESS && !req)
         err = MPI_ERR_REQUEST; /* freeing MPI_REQUEST_NULL is an error */
-    else if (err == MPI_SUCCESS && (mmpi_coll_request_active(req) || nonblocking_collective(req)))
+    else if (err == MPI_SUCCESS && mmpi_coll_request_active(req))
         err = MPI_ERR_REQUEST; /* a nonblocking or active persistent collective (§6.12, §6.13) */
     if (err != MPI_SUCCESS)
         return mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Request_free);
@@ -78,7 +69,9 @@ int PMPI_Cancel(MPI_Request *request)
         err = MPI_ERR_REQUEST;
     if (err != MPI_SUCCESS)
         return mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Cancel);
-    if (nonblocking_collective(req) || mmpi_coll_persistent_is(req)) /* §6.12, §6.13 */
+    /* A nonblocking collective's, or a persistent collective's active or not (§6.12, §6.13):
+     * cancelling one member's part cannot undo the others'. */
+    if (req->collective || mmpi_coll_persistent_is(req))
         return mmpi_err_raise_comm(self, NULL, MPI_ERR_REQUEST, MMPI_CALL_Cancel);
     struct mmpi_request *a = req->persistent ? req->inner : req;
     if (!a)

@@ -143,23 +143,13 @@ static int prepare(struct mmpi_rank *self, int ncmds, const struct mmpi_spawn_co
     return MPI_SUCCESS;
 }
 
-/* A member's view of the step once its arrival wait returned wait_err (comm/create.c's
- * mmpi_comm_create_outcome, for this result). */
+/* A member's view of the step once its arrival wait returned wait_err. */
 static int outcome(struct mmpi_comm_core *pc, struct mmpi_board_instance *inst, int wait_err,
                    const struct spawn_outcome **o)
 {
-    *o = NULL;
-    if (wait_err != MPI_SUCCESS) {
-        pthread_mutex_lock(&pc->board->lock);
-        bool done = __atomic_load_n(&inst->complete, __ATOMIC_ACQUIRE);
-        pthread_mutex_unlock(&pc->board->lock);
-        if (!done)
-            return wait_err;
-    }
-    if (!inst->result) /* the combine saw the revoke, or never ran (mismatch, board.h) */
-        return mmpi_board_mismatched(inst) ? MPI_ERR_OTHER : MPI_ERR_REVOKED;
-    *o = inst->result;
-    return (*o)->err;
+    int err = mmpi_board_result_outcome(pc, inst, wait_err);
+    *o = err == MPI_SUCCESS ? inst->result : NULL;
+    return *o ? (*o)->err : err;
 }
 
 int mmpi_spawn(struct mmpi_rank *self, struct mmpi_comm *c, int root, int root_err, int ncmds,

@@ -154,6 +154,7 @@ int PMPIX_Comm_iagree(MPI_Comm comm, int *flag, MPI_Request *request)
         return MPI_SUCCESS;
     /* The flag is read now and written only at completion (§17.3.3). */
     struct mmpi_request *req = mmpi_request_new(self, MMPI_REQ_OTHER);
+    req->collective = true;
     req->comm = comm;
     req->state = agree_start(c, flag);
     req->poll = iagree_poll;

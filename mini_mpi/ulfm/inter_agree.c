@@ -142,6 +142,7 @@ int mmpi_inter_agree(struct mmpi_rank *self, struct mmpi_comm *c, int *flag,
         return err;
     }
     struct mmpi_request *req = mmpi_request_new(self, MMPI_REQ_OTHER);
+    req->collective = true;
     req->comm = c->handle;
     req->state = start(c, flag);
     req->poll = poll;

@@ -124,6 +124,7 @@ int mmpi_inter_shrink(struct mmpi_rank *self, struct mmpi_comm *c, MPI_Comm *new
         return err;
     }
     struct mmpi_request *req = mmpi_request_new(self, MMPI_REQ_OTHER);
+    req->collective = true;
     req->comm = c->handle;
     req->state = start(c, newcomm);
     req->poll = poll;

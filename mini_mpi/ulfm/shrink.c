@@ -132,6 +132,7 @@ int PMPIX_Comm_ishrink(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
     if (c->core->remote)
         return MPI_SUCCESS;
     struct mmpi_request *req = mmpi_request_new(self, MMPI_REQ_OTHER);
+    req->collective = true;
     req->comm = comm;
     req->state = shrink_start(c, newcomm);
     req->poll = ishrink_poll;

@@ -101,7 +101,7 @@ class Call:
                 return "topo_comm"  # neighbour collectives need a topology
             return variant or HANDLE_KINDS[base][1]
         if base in HANDLE_KINDS and (stars == 1 or arr) and stars <= 1:
-            return f"handle_array_{base[4:].lower()}({variant or HANDLE_KINDS[base][1]})"
+            return f"handle_array({variant or HANDLE_KINDS[base][1]})"
         if typ in ("int", "MPI_Aint", "MPI_Count", "MPI_Offset", "MPI_Fint") and not arr:
             if variant:
                 return variant
@@ -112,7 +112,7 @@ class Call:
             return f"int_array({0 if RANK_ARRAYS.search(name) else 1})"
         if typ == "MPI_Aint" and arr:
             return "(MPI_Aint *)scratch_area()"
-        if typ.endswith("_function*") or typ.endswith("function*"):
+        if typ.endswith("function*"):
             return "NULL"
         if typ == "char" and arr:
             return "\"native\""

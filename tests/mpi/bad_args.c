@@ -50,49 +50,49 @@ static void case_6(void)
 static void case_7(void)
 {
     begin_case("MPI_Comm_dup comm nonexistent");
-    int rc = MPI_Comm_dup(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array_comm(MPI_COMM_WORLD));
+    int rc = MPI_Comm_dup(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_8(void)
 {
     begin_case("MPI_Comm_dup comm wrong kind");
-    int rc = MPI_Comm_dup((MPI_Comm)MPI_INT, handle_array_comm(MPI_COMM_WORLD));
+    int rc = MPI_Comm_dup((MPI_Comm)MPI_INT, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_9(void)
 {
     begin_case("MPI_Comm_dup newcomm nonexistent in pointer");
-    int rc = MPI_Comm_dup(MPI_COMM_WORLD, handle_array_comm(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
+    int rc = MPI_Comm_dup(MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_10(void)
 {
     begin_case("MPI_Comm_split comm nonexistent");
-    int rc = MPI_Comm_split(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 0, 0, handle_array_comm(MPI_COMM_WORLD));
+    int rc = MPI_Comm_split(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 0, 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_11(void)
 {
     begin_case("MPI_Comm_split comm wrong kind");
-    int rc = MPI_Comm_split((MPI_Comm)MPI_INT, 0, 0, handle_array_comm(MPI_COMM_WORLD));
+    int rc = MPI_Comm_split((MPI_Comm)MPI_INT, 0, 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_12(void)
 {
     begin_case("MPI_Comm_split newcomm nonexistent in pointer");
-    int rc = MPI_Comm_split(MPI_COMM_WORLD, 0, 0, handle_array_comm(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
+    int rc = MPI_Comm_split(MPI_COMM_WORLD, 0, 0, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_13(void)
 {
     begin_case("MPI_Comm_free comm nonexistent in pointer");
-    int rc = MPI_Comm_free(handle_array_comm(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
+    int rc = MPI_Comm_free(handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
@@ -169,7 +169,7 @@ static void case_23(void)
 static void case_24(void)
 {
     begin_case("MPI_Comm_create_errhandler errhandler nonexistent in pointer");
-    int rc = MPI_Comm_create_errhandler(NULL, handle_array_errhandler(BAD_HANDLE(MMPI_HANDLE_KIND_ERRHANDLER)));
+    int rc = MPI_Comm_create_errhandler(NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_ERRHANDLER)));
     expect_class(rc, 0, (int[]){0});
 }
 
@@ -204,21 +204,21 @@ static void case_28(void)
 static void case_29(void)
 {
     begin_case("MPI_Comm_get_errhandler comm nonexistent");
-    int rc = MPI_Comm_get_errhandler(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array_errhandler(MPI_ERRORS_RETURN));
+    int rc = MPI_Comm_get_errhandler(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_ERRORS_RETURN));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_30(void)
 {
     begin_case("MPI_Comm_get_errhandler comm wrong kind");
-    int rc = MPI_Comm_get_errhandler((MPI_Comm)MPI_INT, handle_array_errhandler(MPI_ERRORS_RETURN));
+    int rc = MPI_Comm_get_errhandler((MPI_Comm)MPI_INT, handle_array(MPI_ERRORS_RETURN));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_31(void)
 {
     begin_case("MPI_Comm_get_errhandler errhandler nonexistent in pointer");
-    int rc = MPI_Comm_get_errhandler(MPI_COMM_WORLD, handle_array_errhandler(BAD_HANDLE(MMPI_HANDLE_KIND_ERRHANDLER)));
+    int rc = MPI_Comm_get_errhandler(MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_ERRHANDLER)));
     expect_class(rc, 0, (int[]){0});
 }
 
@@ -239,7 +239,7 @@ static void case_33(void)
 static void case_34(void)
 {
     begin_case("MPI_Errhandler_free errhandler nonexistent in pointer");
-    int rc = MPI_Errhandler_free(handle_array_errhandler(BAD_HANDLE(MMPI_HANDLE_KIND_ERRHANDLER)));
+    int rc = MPI_Errhandler_free(handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_ERRHANDLER)));
     expect_class(rc, 0, (int[]){0});
 }
 
@@ -274,35 +274,35 @@ static void case_38(void)
 static void case_39(void)
 {
     begin_case("MPI_Errhandler_get comm nonexistent");
-    int rc = MPI_Errhandler_get(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array_errhandler(MPI_ERRORS_RETURN));
+    int rc = MPI_Errhandler_get(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_ERRORS_RETURN));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_40(void)
 {
     begin_case("MPI_Errhandler_get comm wrong kind");
-    int rc = MPI_Errhandler_get((MPI_Comm)MPI_INT, handle_array_errhandler(MPI_ERRORS_RETURN));
+    int rc = MPI_Errhandler_get((MPI_Comm)MPI_INT, handle_array(MPI_ERRORS_RETURN));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_41(void)
 {
     begin_case("MPI_Errhandler_get errhandler nonexistent in pointer");
-    int rc = MPI_Errhandler_get(MPI_COMM_WORLD, handle_array_errhandler(BAD_HANDLE(MMPI_HANDLE_KIND_ERRHANDLER)));
+    int rc = MPI_Errhandler_get(MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_ERRHANDLER)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_42(void)
 {
     begin_case("MPI_Errhandler_create errhandler nonexistent in pointer");
-    int rc = MPI_Errhandler_create(NULL, handle_array_errhandler(BAD_HANDLE(MMPI_HANDLE_KIND_ERRHANDLER)));
+    int rc = MPI_Errhandler_create(NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_ERRHANDLER)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_43(void)
 {
     begin_case("MPI_Info_create info nonexistent in pointer");
-    int rc = MPI_Info_create(handle_array_info(BAD_HANDLE(MMPI_HANDLE_KIND_INFO)));
+    int rc = MPI_Info_create(handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_INFO)));
     expect_class(rc, 0, (int[]){0});
 }
 
@@ -407,28 +407,28 @@ static void case_57(void)
 static void case_58(void)
 {
     begin_case("MPI_Info_dup info nonexistent");
-    int rc = MPI_Info_dup(BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array_info(MPI_INFO_NULL));
+    int rc = MPI_Info_dup(BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array(MPI_INFO_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_59(void)
 {
     begin_case("MPI_Info_dup info wrong kind");
-    int rc = MPI_Info_dup((MPI_Info)MPI_COMM_WORLD, handle_array_info(MPI_INFO_NULL));
+    int rc = MPI_Info_dup((MPI_Info)MPI_COMM_WORLD, handle_array(MPI_INFO_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_60(void)
 {
     begin_case("MPI_Info_dup newinfo nonexistent in pointer");
-    int rc = MPI_Info_dup(MPI_INFO_NULL, handle_array_info(BAD_HANDLE(MMPI_HANDLE_KIND_INFO)));
+    int rc = MPI_Info_dup(MPI_INFO_NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_INFO)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_61(void)
 {
     begin_case("MPI_Info_free info nonexistent in pointer");
-    int rc = MPI_Info_free(handle_array_info(BAD_HANDLE(MMPI_HANDLE_KIND_INFO)));
+    int rc = MPI_Info_free(handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_INFO)));
     expect_class(rc, 0, (int[]){0});
 }
 
@@ -575,21 +575,21 @@ static void case_81(void)
 static void case_82(void)
 {
     begin_case("MPI_Ibarrier comm nonexistent");
-    int rc = MPI_Ibarrier(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ibarrier(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_83(void)
 {
     begin_case("MPI_Ibarrier comm wrong kind");
-    int rc = MPI_Ibarrier((MPI_Comm)MPI_INT, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ibarrier((MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_84(void)
 {
     begin_case("MPI_Ibarrier request nonexistent in pointer");
-    int rc = MPI_Ibarrier(MPI_COMM_WORLD, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Ibarrier(MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
@@ -1086,28 +1086,28 @@ static void case_154(void)
 static void case_155(void)
 {
     begin_case("MPI_Alltoallw sendtypes nonexistent in pointer");
-    int rc = MPI_Alltoallw((void*)scratch_area(), int_array(1), int_array(1), handle_array_datatype(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), (void*)scratch_area(), int_array(1), int_array(1), handle_array_datatype(MPI_INT), MPI_COMM_WORLD);
+    int rc = MPI_Alltoallw((void*)scratch_area(), int_array(1), int_array(1), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), (void*)scratch_area(), int_array(1), int_array(1), handle_array(MPI_INT), MPI_COMM_WORLD);
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_156(void)
 {
     begin_case("MPI_Alltoallw recvtypes nonexistent in pointer");
-    int rc = MPI_Alltoallw((void*)scratch_area(), int_array(1), int_array(1), handle_array_datatype(MPI_INT), (void*)scratch_area(), int_array(1), int_array(1), handle_array_datatype(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), MPI_COMM_WORLD);
+    int rc = MPI_Alltoallw((void*)scratch_area(), int_array(1), int_array(1), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), int_array(1), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), MPI_COMM_WORLD);
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_157(void)
 {
     begin_case("MPI_Alltoallw comm nonexistent");
-    int rc = MPI_Alltoallw((void*)scratch_area(), int_array(1), int_array(1), handle_array_datatype(MPI_INT), (void*)scratch_area(), int_array(1), int_array(1), handle_array_datatype(MPI_INT), BAD_HANDLE(MMPI_HANDLE_KIND_COMM));
+    int rc = MPI_Alltoallw((void*)scratch_area(), int_array(1), int_array(1), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), int_array(1), handle_array(MPI_INT), BAD_HANDLE(MMPI_HANDLE_KIND_COMM));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_158(void)
 {
     begin_case("MPI_Alltoallw comm wrong kind");
-    int rc = MPI_Alltoallw((void*)scratch_area(), int_array(1), int_array(1), handle_array_datatype(MPI_INT), (void*)scratch_area(), int_array(1), int_array(1), handle_array_datatype(MPI_INT), (MPI_Comm)MPI_INT);
+    int rc = MPI_Alltoallw((void*)scratch_area(), int_array(1), int_array(1), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), int_array(1), handle_array(MPI_INT), (MPI_Comm)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
@@ -1408,2324 +1408,2324 @@ static void case_200(void)
 static void case_201(void)
 {
     begin_case("MPI_Ibcast buffer NULL with count 1");
-    int rc = MPI_Ibcast(NULL, 1, MPI_INT, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ibcast(NULL, 1, MPI_INT, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
 static void case_202(void)
 {
     begin_case("MPI_Ibcast count count=-1");
-    int rc = MPI_Ibcast((void*)scratch_area(), -1, MPI_INT, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ibcast((void*)scratch_area(), -1, MPI_INT, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_203(void)
 {
     begin_case("MPI_Ibcast datatype nonexistent");
-    int rc = MPI_Ibcast((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ibcast((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_204(void)
 {
     begin_case("MPI_Ibcast datatype wrong kind");
-    int rc = MPI_Ibcast((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ibcast((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_205(void)
 {
     begin_case("MPI_Ibcast root root=7");
-    int rc = MPI_Ibcast((void*)scratch_area(), 1, MPI_INT, 7, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ibcast((void*)scratch_area(), 1, MPI_INT, 7, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_ROOT});
 }
 
 static void case_206(void)
 {
     begin_case("MPI_Ibcast comm nonexistent");
-    int rc = MPI_Ibcast((void*)scratch_area(), 1, MPI_INT, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ibcast((void*)scratch_area(), 1, MPI_INT, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_207(void)
 {
     begin_case("MPI_Ibcast comm wrong kind");
-    int rc = MPI_Ibcast((void*)scratch_area(), 1, MPI_INT, 0, (MPI_Comm)MPI_INT, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ibcast((void*)scratch_area(), 1, MPI_INT, 0, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_208(void)
 {
     begin_case("MPI_Ibcast request nonexistent in pointer");
-    int rc = MPI_Ibcast((void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Ibcast((void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_209(void)
 {
     begin_case("MPI_Igather sendcount sendcount=-1");
-    int rc = MPI_Igather((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Igather((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_210(void)
 {
     begin_case("MPI_Igather sendtype nonexistent");
-    int rc = MPI_Igather((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Igather((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_211(void)
 {
     begin_case("MPI_Igather sendtype wrong kind");
-    int rc = MPI_Igather((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Igather((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_212(void)
 {
     begin_case("MPI_Igather recvcount recvcount=-1");
-    int rc = MPI_Igather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Igather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_213(void)
 {
     begin_case("MPI_Igather recvtype nonexistent");
-    int rc = MPI_Igather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Igather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_214(void)
 {
     begin_case("MPI_Igather recvtype wrong kind");
-    int rc = MPI_Igather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Igather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_215(void)
 {
     begin_case("MPI_Igather root root=7");
-    int rc = MPI_Igather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 7, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Igather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 7, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_ROOT});
 }
 
 static void case_216(void)
 {
     begin_case("MPI_Igather comm nonexistent");
-    int rc = MPI_Igather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Igather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_217(void)
 {
     begin_case("MPI_Igather comm wrong kind");
-    int rc = MPI_Igather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, (MPI_Comm)MPI_INT, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Igather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_218(void)
 {
     begin_case("MPI_Igather request nonexistent in pointer");
-    int rc = MPI_Igather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Igather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_219(void)
 {
     begin_case("MPI_Igatherv sendcount sendcount=-1");
-    int rc = MPI_Igatherv((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Igatherv((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_220(void)
 {
     begin_case("MPI_Igatherv sendtype nonexistent");
-    int rc = MPI_Igatherv((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Igatherv((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_221(void)
 {
     begin_case("MPI_Igatherv sendtype wrong kind");
-    int rc = MPI_Igatherv((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Igatherv((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_222(void)
 {
     begin_case("MPI_Igatherv recvtype nonexistent");
-    int rc = MPI_Igatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Igatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_223(void)
 {
     begin_case("MPI_Igatherv recvtype wrong kind");
-    int rc = MPI_Igatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Igatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_224(void)
 {
     begin_case("MPI_Igatherv root root=7");
-    int rc = MPI_Igatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, 7, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Igatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, 7, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_ROOT});
 }
 
 static void case_225(void)
 {
     begin_case("MPI_Igatherv comm nonexistent");
-    int rc = MPI_Igatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Igatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_226(void)
 {
     begin_case("MPI_Igatherv comm wrong kind");
-    int rc = MPI_Igatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, 0, (MPI_Comm)MPI_INT, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Igatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, 0, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_227(void)
 {
     begin_case("MPI_Igatherv request nonexistent in pointer");
-    int rc = MPI_Igatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, 0, MPI_COMM_WORLD, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Igatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_228(void)
 {
     begin_case("MPI_Iscatter sendcount sendcount=-1");
-    int rc = MPI_Iscatter((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iscatter((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_229(void)
 {
     begin_case("MPI_Iscatter sendtype nonexistent");
-    int rc = MPI_Iscatter((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iscatter((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_230(void)
 {
     begin_case("MPI_Iscatter sendtype wrong kind");
-    int rc = MPI_Iscatter((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iscatter((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_231(void)
 {
     begin_case("MPI_Iscatter recvcount recvcount=-1");
-    int rc = MPI_Iscatter((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iscatter((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_232(void)
 {
     begin_case("MPI_Iscatter recvtype nonexistent");
-    int rc = MPI_Iscatter((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iscatter((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_233(void)
 {
     begin_case("MPI_Iscatter recvtype wrong kind");
-    int rc = MPI_Iscatter((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iscatter((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_234(void)
 {
     begin_case("MPI_Iscatter root root=7");
-    int rc = MPI_Iscatter((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 7, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iscatter((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 7, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_ROOT});
 }
 
 static void case_235(void)
 {
     begin_case("MPI_Iscatter comm nonexistent");
-    int rc = MPI_Iscatter((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iscatter((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_236(void)
 {
     begin_case("MPI_Iscatter comm wrong kind");
-    int rc = MPI_Iscatter((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, (MPI_Comm)MPI_INT, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iscatter((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_237(void)
 {
     begin_case("MPI_Iscatter request nonexistent in pointer");
-    int rc = MPI_Iscatter((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Iscatter((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_238(void)
 {
     begin_case("MPI_Iscatterv sendtype nonexistent");
-    int rc = MPI_Iscatterv((void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iscatterv((void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_239(void)
 {
     begin_case("MPI_Iscatterv sendtype wrong kind");
-    int rc = MPI_Iscatterv((void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iscatterv((void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_240(void)
 {
     begin_case("MPI_Iscatterv recvcount recvcount=-1");
-    int rc = MPI_Iscatterv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), -1, MPI_INT, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iscatterv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), -1, MPI_INT, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_241(void)
 {
     begin_case("MPI_Iscatterv recvtype nonexistent");
-    int rc = MPI_Iscatterv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iscatterv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_242(void)
 {
     begin_case("MPI_Iscatterv recvtype wrong kind");
-    int rc = MPI_Iscatterv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iscatterv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_243(void)
 {
     begin_case("MPI_Iscatterv root root=7");
-    int rc = MPI_Iscatterv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), 1, MPI_INT, 7, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iscatterv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), 1, MPI_INT, 7, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_ROOT});
 }
 
 static void case_244(void)
 {
     begin_case("MPI_Iscatterv comm nonexistent");
-    int rc = MPI_Iscatterv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iscatterv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_245(void)
 {
     begin_case("MPI_Iscatterv comm wrong kind");
-    int rc = MPI_Iscatterv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, (MPI_Comm)MPI_INT, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iscatterv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_246(void)
 {
     begin_case("MPI_Iscatterv request nonexistent in pointer");
-    int rc = MPI_Iscatterv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Iscatterv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_247(void)
 {
     begin_case("MPI_Iallgather sendcount sendcount=-1");
-    int rc = MPI_Iallgather((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iallgather((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_248(void)
 {
     begin_case("MPI_Iallgather sendtype nonexistent");
-    int rc = MPI_Iallgather((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iallgather((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_249(void)
 {
     begin_case("MPI_Iallgather sendtype wrong kind");
-    int rc = MPI_Iallgather((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iallgather((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_250(void)
 {
     begin_case("MPI_Iallgather recvcount recvcount=-1");
-    int rc = MPI_Iallgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iallgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_251(void)
 {
     begin_case("MPI_Iallgather recvtype nonexistent");
-    int rc = MPI_Iallgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iallgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_252(void)
 {
     begin_case("MPI_Iallgather recvtype wrong kind");
-    int rc = MPI_Iallgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iallgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_253(void)
 {
     begin_case("MPI_Iallgather comm nonexistent");
-    int rc = MPI_Iallgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iallgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_254(void)
 {
     begin_case("MPI_Iallgather comm wrong kind");
-    int rc = MPI_Iallgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Comm)MPI_INT, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iallgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_255(void)
 {
     begin_case("MPI_Iallgather request nonexistent in pointer");
-    int rc = MPI_Iallgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, MPI_COMM_WORLD, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Iallgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_256(void)
 {
     begin_case("MPI_Iallgatherv sendcount sendcount=-1");
-    int rc = MPI_Iallgatherv((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iallgatherv((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_257(void)
 {
     begin_case("MPI_Iallgatherv sendtype nonexistent");
-    int rc = MPI_Iallgatherv((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iallgatherv((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_258(void)
 {
     begin_case("MPI_Iallgatherv sendtype wrong kind");
-    int rc = MPI_Iallgatherv((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iallgatherv((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_259(void)
 {
     begin_case("MPI_Iallgatherv recvtype nonexistent");
-    int rc = MPI_Iallgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iallgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_260(void)
 {
     begin_case("MPI_Iallgatherv recvtype wrong kind");
-    int rc = MPI_Iallgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iallgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_261(void)
 {
     begin_case("MPI_Iallgatherv comm nonexistent");
-    int rc = MPI_Iallgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iallgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_262(void)
 {
     begin_case("MPI_Iallgatherv comm wrong kind");
-    int rc = MPI_Iallgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (MPI_Comm)MPI_INT, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iallgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_263(void)
 {
     begin_case("MPI_Iallgatherv request nonexistent in pointer");
-    int rc = MPI_Iallgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, MPI_COMM_WORLD, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Iallgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_264(void)
 {
     begin_case("MPI_Ialltoall sendcount sendcount=-1");
-    int rc = MPI_Ialltoall((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ialltoall((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_265(void)
 {
     begin_case("MPI_Ialltoall sendtype nonexistent");
-    int rc = MPI_Ialltoall((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ialltoall((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_266(void)
 {
     begin_case("MPI_Ialltoall sendtype wrong kind");
-    int rc = MPI_Ialltoall((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ialltoall((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_267(void)
 {
     begin_case("MPI_Ialltoall recvcount recvcount=-1");
-    int rc = MPI_Ialltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ialltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_268(void)
 {
     begin_case("MPI_Ialltoall recvtype nonexistent");
-    int rc = MPI_Ialltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ialltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_269(void)
 {
     begin_case("MPI_Ialltoall recvtype wrong kind");
-    int rc = MPI_Ialltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ialltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_270(void)
 {
     begin_case("MPI_Ialltoall comm nonexistent");
-    int rc = MPI_Ialltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ialltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_271(void)
 {
     begin_case("MPI_Ialltoall comm wrong kind");
-    int rc = MPI_Ialltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Comm)MPI_INT, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ialltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_272(void)
 {
     begin_case("MPI_Ialltoall request nonexistent in pointer");
-    int rc = MPI_Ialltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, MPI_COMM_WORLD, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Ialltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_273(void)
 {
     begin_case("MPI_Ialltoallv sendtype nonexistent");
-    int rc = MPI_Ialltoallv((void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ialltoallv((void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_274(void)
 {
     begin_case("MPI_Ialltoallv sendtype wrong kind");
-    int rc = MPI_Ialltoallv((void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ialltoallv((void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_275(void)
 {
     begin_case("MPI_Ialltoallv recvtype nonexistent");
-    int rc = MPI_Ialltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ialltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_276(void)
 {
     begin_case("MPI_Ialltoallv recvtype wrong kind");
-    int rc = MPI_Ialltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ialltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_277(void)
 {
     begin_case("MPI_Ialltoallv comm nonexistent");
-    int rc = MPI_Ialltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ialltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_278(void)
 {
     begin_case("MPI_Ialltoallv comm wrong kind");
-    int rc = MPI_Ialltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (MPI_Comm)MPI_INT, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ialltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_279(void)
 {
     begin_case("MPI_Ialltoallv request nonexistent in pointer");
-    int rc = MPI_Ialltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, MPI_COMM_WORLD, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Ialltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_280(void)
 {
     begin_case("MPI_Ialltoallw sendtypes nonexistent in pointer");
-    int rc = MPI_Ialltoallw((void*)scratch_area(), int_array(1), int_array(1), handle_array_datatype(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), (void*)scratch_area(), int_array(1), int_array(1), handle_array_datatype(MPI_INT), MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ialltoallw((void*)scratch_area(), int_array(1), int_array(1), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), (void*)scratch_area(), int_array(1), int_array(1), handle_array(MPI_INT), MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_281(void)
 {
     begin_case("MPI_Ialltoallw recvtypes nonexistent in pointer");
-    int rc = MPI_Ialltoallw((void*)scratch_area(), int_array(1), int_array(1), handle_array_datatype(MPI_INT), (void*)scratch_area(), int_array(1), int_array(1), handle_array_datatype(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ialltoallw((void*)scratch_area(), int_array(1), int_array(1), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), int_array(1), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_282(void)
 {
     begin_case("MPI_Ialltoallw comm nonexistent");
-    int rc = MPI_Ialltoallw((void*)scratch_area(), int_array(1), int_array(1), handle_array_datatype(MPI_INT), (void*)scratch_area(), int_array(1), int_array(1), handle_array_datatype(MPI_INT), BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ialltoallw((void*)scratch_area(), int_array(1), int_array(1), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), int_array(1), handle_array(MPI_INT), BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_283(void)
 {
     begin_case("MPI_Ialltoallw comm wrong kind");
-    int rc = MPI_Ialltoallw((void*)scratch_area(), int_array(1), int_array(1), handle_array_datatype(MPI_INT), (void*)scratch_area(), int_array(1), int_array(1), handle_array_datatype(MPI_INT), (MPI_Comm)MPI_INT, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ialltoallw((void*)scratch_area(), int_array(1), int_array(1), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), int_array(1), handle_array(MPI_INT), (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_284(void)
 {
     begin_case("MPI_Ialltoallw request nonexistent in pointer");
-    int rc = MPI_Ialltoallw((void*)scratch_area(), int_array(1), int_array(1), handle_array_datatype(MPI_INT), (void*)scratch_area(), int_array(1), int_array(1), handle_array_datatype(MPI_INT), MPI_COMM_WORLD, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Ialltoallw((void*)scratch_area(), int_array(1), int_array(1), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), int_array(1), handle_array(MPI_INT), MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_285(void)
 {
     begin_case("MPI_Ireduce count count=-1");
-    int rc = MPI_Ireduce((void*)scratch_area(), (void*)scratch_area(), -1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ireduce((void*)scratch_area(), (void*)scratch_area(), -1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_286(void)
 {
     begin_case("MPI_Ireduce datatype nonexistent");
-    int rc = MPI_Ireduce((void*)scratch_area(), (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_SUM, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ireduce((void*)scratch_area(), (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_SUM, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_287(void)
 {
     begin_case("MPI_Ireduce datatype wrong kind");
-    int rc = MPI_Ireduce((void*)scratch_area(), (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, MPI_SUM, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ireduce((void*)scratch_area(), (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, MPI_SUM, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_288(void)
 {
     begin_case("MPI_Ireduce op nonexistent");
-    int rc = MPI_Ireduce((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_OP), 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ireduce((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_OP), 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
 static void case_289(void)
 {
     begin_case("MPI_Ireduce op wrong kind");
-    int rc = MPI_Ireduce((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, (MPI_Op)MPI_INT, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ireduce((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, (MPI_Op)MPI_INT, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
 static void case_290(void)
 {
     begin_case("MPI_Ireduce root root=7");
-    int rc = MPI_Ireduce((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, 7, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ireduce((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, 7, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_ROOT});
 }
 
 static void case_291(void)
 {
     begin_case("MPI_Ireduce comm nonexistent");
-    int rc = MPI_Ireduce((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ireduce((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_292(void)
 {
     begin_case("MPI_Ireduce comm wrong kind");
-    int rc = MPI_Ireduce((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, 0, (MPI_Comm)MPI_INT, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ireduce((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, 0, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_293(void)
 {
     begin_case("MPI_Ireduce request nonexistent in pointer");
-    int rc = MPI_Ireduce((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Ireduce((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_294(void)
 {
     begin_case("MPI_Iallreduce count count=-1");
-    int rc = MPI_Iallreduce((void*)scratch_area(), (void*)scratch_area(), -1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iallreduce((void*)scratch_area(), (void*)scratch_area(), -1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_295(void)
 {
     begin_case("MPI_Iallreduce datatype nonexistent");
-    int rc = MPI_Iallreduce((void*)scratch_area(), (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_SUM, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iallreduce((void*)scratch_area(), (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_SUM, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_296(void)
 {
     begin_case("MPI_Iallreduce datatype wrong kind");
-    int rc = MPI_Iallreduce((void*)scratch_area(), (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, MPI_SUM, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iallreduce((void*)scratch_area(), (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, MPI_SUM, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_297(void)
 {
     begin_case("MPI_Iallreduce op nonexistent");
-    int rc = MPI_Iallreduce((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_OP), MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iallreduce((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_OP), MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
 static void case_298(void)
 {
     begin_case("MPI_Iallreduce op wrong kind");
-    int rc = MPI_Iallreduce((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, (MPI_Op)MPI_INT, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iallreduce((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, (MPI_Op)MPI_INT, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
 static void case_299(void)
 {
     begin_case("MPI_Iallreduce comm nonexistent");
-    int rc = MPI_Iallreduce((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iallreduce((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_300(void)
 {
     begin_case("MPI_Iallreduce comm wrong kind");
-    int rc = MPI_Iallreduce((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, (MPI_Comm)MPI_INT, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iallreduce((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_301(void)
 {
     begin_case("MPI_Iallreduce request nonexistent in pointer");
-    int rc = MPI_Iallreduce((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Iallreduce((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_302(void)
 {
     begin_case("MPI_Ireduce_scatter_block recvcount recvcount=-1");
-    int rc = MPI_Ireduce_scatter_block((void*)scratch_area(), (void*)scratch_area(), -1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ireduce_scatter_block((void*)scratch_area(), (void*)scratch_area(), -1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_303(void)
 {
     begin_case("MPI_Ireduce_scatter_block datatype nonexistent");
-    int rc = MPI_Ireduce_scatter_block((void*)scratch_area(), (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_SUM, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ireduce_scatter_block((void*)scratch_area(), (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_SUM, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_304(void)
 {
     begin_case("MPI_Ireduce_scatter_block datatype wrong kind");
-    int rc = MPI_Ireduce_scatter_block((void*)scratch_area(), (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, MPI_SUM, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ireduce_scatter_block((void*)scratch_area(), (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, MPI_SUM, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_305(void)
 {
     begin_case("MPI_Ireduce_scatter_block op nonexistent");
-    int rc = MPI_Ireduce_scatter_block((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_OP), MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ireduce_scatter_block((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_OP), MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
 static void case_306(void)
 {
     begin_case("MPI_Ireduce_scatter_block op wrong kind");
-    int rc = MPI_Ireduce_scatter_block((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, (MPI_Op)MPI_INT, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ireduce_scatter_block((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, (MPI_Op)MPI_INT, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
 static void case_307(void)
 {
     begin_case("MPI_Ireduce_scatter_block comm nonexistent");
-    int rc = MPI_Ireduce_scatter_block((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ireduce_scatter_block((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_308(void)
 {
     begin_case("MPI_Ireduce_scatter_block comm wrong kind");
-    int rc = MPI_Ireduce_scatter_block((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, (MPI_Comm)MPI_INT, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ireduce_scatter_block((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_309(void)
 {
     begin_case("MPI_Ireduce_scatter_block request nonexistent in pointer");
-    int rc = MPI_Ireduce_scatter_block((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Ireduce_scatter_block((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_310(void)
 {
     begin_case("MPI_Ireduce_scatter datatype nonexistent");
-    int rc = MPI_Ireduce_scatter((void*)scratch_area(), (void*)scratch_area(), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_SUM, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ireduce_scatter((void*)scratch_area(), (void*)scratch_area(), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_SUM, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_311(void)
 {
     begin_case("MPI_Ireduce_scatter datatype wrong kind");
-    int rc = MPI_Ireduce_scatter((void*)scratch_area(), (void*)scratch_area(), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, MPI_SUM, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ireduce_scatter((void*)scratch_area(), (void*)scratch_area(), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, MPI_SUM, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_312(void)
 {
     begin_case("MPI_Ireduce_scatter op nonexistent");
-    int rc = MPI_Ireduce_scatter((void*)scratch_area(), (void*)scratch_area(), int_array(1), MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_OP), MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ireduce_scatter((void*)scratch_area(), (void*)scratch_area(), int_array(1), MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_OP), MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
 static void case_313(void)
 {
     begin_case("MPI_Ireduce_scatter op wrong kind");
-    int rc = MPI_Ireduce_scatter((void*)scratch_area(), (void*)scratch_area(), int_array(1), MPI_INT, (MPI_Op)MPI_INT, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ireduce_scatter((void*)scratch_area(), (void*)scratch_area(), int_array(1), MPI_INT, (MPI_Op)MPI_INT, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
 static void case_314(void)
 {
     begin_case("MPI_Ireduce_scatter comm nonexistent");
-    int rc = MPI_Ireduce_scatter((void*)scratch_area(), (void*)scratch_area(), int_array(1), MPI_INT, MPI_SUM, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ireduce_scatter((void*)scratch_area(), (void*)scratch_area(), int_array(1), MPI_INT, MPI_SUM, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_315(void)
 {
     begin_case("MPI_Ireduce_scatter comm wrong kind");
-    int rc = MPI_Ireduce_scatter((void*)scratch_area(), (void*)scratch_area(), int_array(1), MPI_INT, MPI_SUM, (MPI_Comm)MPI_INT, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ireduce_scatter((void*)scratch_area(), (void*)scratch_area(), int_array(1), MPI_INT, MPI_SUM, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_316(void)
 {
     begin_case("MPI_Ireduce_scatter request nonexistent in pointer");
-    int rc = MPI_Ireduce_scatter((void*)scratch_area(), (void*)scratch_area(), int_array(1), MPI_INT, MPI_SUM, MPI_COMM_WORLD, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Ireduce_scatter((void*)scratch_area(), (void*)scratch_area(), int_array(1), MPI_INT, MPI_SUM, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_317(void)
 {
     begin_case("MPI_Iscan count count=-1");
-    int rc = MPI_Iscan((void*)scratch_area(), (void*)scratch_area(), -1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iscan((void*)scratch_area(), (void*)scratch_area(), -1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_318(void)
 {
     begin_case("MPI_Iscan datatype nonexistent");
-    int rc = MPI_Iscan((void*)scratch_area(), (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_SUM, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iscan((void*)scratch_area(), (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_SUM, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_319(void)
 {
     begin_case("MPI_Iscan datatype wrong kind");
-    int rc = MPI_Iscan((void*)scratch_area(), (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, MPI_SUM, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iscan((void*)scratch_area(), (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, MPI_SUM, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_320(void)
 {
     begin_case("MPI_Iscan op nonexistent");
-    int rc = MPI_Iscan((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_OP), MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iscan((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_OP), MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
 static void case_321(void)
 {
     begin_case("MPI_Iscan op wrong kind");
-    int rc = MPI_Iscan((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, (MPI_Op)MPI_INT, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iscan((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, (MPI_Op)MPI_INT, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
 static void case_322(void)
 {
     begin_case("MPI_Iscan comm nonexistent");
-    int rc = MPI_Iscan((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iscan((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_323(void)
 {
     begin_case("MPI_Iscan comm wrong kind");
-    int rc = MPI_Iscan((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, (MPI_Comm)MPI_INT, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iscan((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_324(void)
 {
     begin_case("MPI_Iscan request nonexistent in pointer");
-    int rc = MPI_Iscan((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Iscan((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_325(void)
 {
     begin_case("MPI_Iexscan count count=-1");
-    int rc = MPI_Iexscan((void*)scratch_area(), (void*)scratch_area(), -1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iexscan((void*)scratch_area(), (void*)scratch_area(), -1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_326(void)
 {
     begin_case("MPI_Iexscan datatype nonexistent");
-    int rc = MPI_Iexscan((void*)scratch_area(), (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_SUM, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iexscan((void*)scratch_area(), (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_SUM, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_327(void)
 {
     begin_case("MPI_Iexscan datatype wrong kind");
-    int rc = MPI_Iexscan((void*)scratch_area(), (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, MPI_SUM, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iexscan((void*)scratch_area(), (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, MPI_SUM, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_328(void)
 {
     begin_case("MPI_Iexscan op nonexistent");
-    int rc = MPI_Iexscan((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_OP), MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iexscan((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_OP), MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
 static void case_329(void)
 {
     begin_case("MPI_Iexscan op wrong kind");
-    int rc = MPI_Iexscan((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, (MPI_Op)MPI_INT, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iexscan((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, (MPI_Op)MPI_INT, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
 static void case_330(void)
 {
     begin_case("MPI_Iexscan comm nonexistent");
-    int rc = MPI_Iexscan((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iexscan((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_331(void)
 {
     begin_case("MPI_Iexscan comm wrong kind");
-    int rc = MPI_Iexscan((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, (MPI_Comm)MPI_INT, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Iexscan((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_332(void)
 {
     begin_case("MPI_Iexscan request nonexistent in pointer");
-    int rc = MPI_Iexscan((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Iexscan((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_333(void)
 {
     begin_case("MPI_Barrier_init comm nonexistent");
-    int rc = MPI_Barrier_init(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Barrier_init(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_334(void)
 {
     begin_case("MPI_Barrier_init comm wrong kind");
-    int rc = MPI_Barrier_init((MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Barrier_init((MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_335(void)
 {
     begin_case("MPI_Barrier_init info nonexistent");
-    int rc = MPI_Barrier_init(MPI_COMM_WORLD, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Barrier_init(MPI_COMM_WORLD, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_336(void)
 {
     begin_case("MPI_Barrier_init info wrong kind");
-    int rc = MPI_Barrier_init(MPI_COMM_WORLD, (MPI_Info)MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Barrier_init(MPI_COMM_WORLD, (MPI_Info)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_337(void)
 {
     begin_case("MPI_Barrier_init request nonexistent in pointer");
-    int rc = MPI_Barrier_init(MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Barrier_init(MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_338(void)
 {
     begin_case("MPI_Bcast_init buffer NULL with count 1");
-    int rc = MPI_Bcast_init(NULL, 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Bcast_init(NULL, 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
 static void case_339(void)
 {
     begin_case("MPI_Bcast_init count count=-1");
-    int rc = MPI_Bcast_init((void*)scratch_area(), -1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Bcast_init((void*)scratch_area(), -1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_340(void)
 {
     begin_case("MPI_Bcast_init datatype nonexistent");
-    int rc = MPI_Bcast_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Bcast_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_341(void)
 {
     begin_case("MPI_Bcast_init datatype wrong kind");
-    int rc = MPI_Bcast_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Bcast_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_342(void)
 {
     begin_case("MPI_Bcast_init root root=7");
-    int rc = MPI_Bcast_init((void*)scratch_area(), 1, MPI_INT, 7, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Bcast_init((void*)scratch_area(), 1, MPI_INT, 7, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_ROOT});
 }
 
 static void case_343(void)
 {
     begin_case("MPI_Bcast_init comm nonexistent");
-    int rc = MPI_Bcast_init((void*)scratch_area(), 1, MPI_INT, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Bcast_init((void*)scratch_area(), 1, MPI_INT, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_344(void)
 {
     begin_case("MPI_Bcast_init comm wrong kind");
-    int rc = MPI_Bcast_init((void*)scratch_area(), 1, MPI_INT, 0, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Bcast_init((void*)scratch_area(), 1, MPI_INT, 0, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_345(void)
 {
     begin_case("MPI_Bcast_init info nonexistent");
-    int rc = MPI_Bcast_init((void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Bcast_init((void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_346(void)
 {
     begin_case("MPI_Bcast_init info wrong kind");
-    int rc = MPI_Bcast_init((void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, (MPI_Info)MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Bcast_init((void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, (MPI_Info)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_347(void)
 {
     begin_case("MPI_Bcast_init request nonexistent in pointer");
-    int rc = MPI_Bcast_init((void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Bcast_init((void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_348(void)
 {
     begin_case("MPI_Gather_init sendcount sendcount=-1");
-    int rc = MPI_Gather_init((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Gather_init((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_349(void)
 {
     begin_case("MPI_Gather_init sendtype nonexistent");
-    int rc = MPI_Gather_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Gather_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_350(void)
 {
     begin_case("MPI_Gather_init sendtype wrong kind");
-    int rc = MPI_Gather_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Gather_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_351(void)
 {
     begin_case("MPI_Gather_init recvcount recvcount=-1");
-    int rc = MPI_Gather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Gather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_352(void)
 {
     begin_case("MPI_Gather_init recvtype nonexistent");
-    int rc = MPI_Gather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Gather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_353(void)
 {
     begin_case("MPI_Gather_init recvtype wrong kind");
-    int rc = MPI_Gather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Gather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_354(void)
 {
     begin_case("MPI_Gather_init root root=7");
-    int rc = MPI_Gather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 7, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Gather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 7, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_ROOT});
 }
 
 static void case_355(void)
 {
     begin_case("MPI_Gather_init comm nonexistent");
-    int rc = MPI_Gather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Gather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_356(void)
 {
     begin_case("MPI_Gather_init comm wrong kind");
-    int rc = MPI_Gather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Gather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_357(void)
 {
     begin_case("MPI_Gather_init info nonexistent");
-    int rc = MPI_Gather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Gather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_358(void)
 {
     begin_case("MPI_Gather_init info wrong kind");
-    int rc = MPI_Gather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, (MPI_Info)MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Gather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, (MPI_Info)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_359(void)
 {
     begin_case("MPI_Gather_init request nonexistent in pointer");
-    int rc = MPI_Gather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Gather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_360(void)
 {
     begin_case("MPI_Gatherv_init sendcount sendcount=-1");
-    int rc = MPI_Gatherv_init((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Gatherv_init((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_361(void)
 {
     begin_case("MPI_Gatherv_init sendtype nonexistent");
-    int rc = MPI_Gatherv_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Gatherv_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_362(void)
 {
     begin_case("MPI_Gatherv_init sendtype wrong kind");
-    int rc = MPI_Gatherv_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Gatherv_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_363(void)
 {
     begin_case("MPI_Gatherv_init recvtype nonexistent");
-    int rc = MPI_Gatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Gatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_364(void)
 {
     begin_case("MPI_Gatherv_init recvtype wrong kind");
-    int rc = MPI_Gatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Gatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_365(void)
 {
     begin_case("MPI_Gatherv_init root root=7");
-    int rc = MPI_Gatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, 7, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Gatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, 7, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_ROOT});
 }
 
 static void case_366(void)
 {
     begin_case("MPI_Gatherv_init comm nonexistent");
-    int rc = MPI_Gatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Gatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_367(void)
 {
     begin_case("MPI_Gatherv_init comm wrong kind");
-    int rc = MPI_Gatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, 0, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Gatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, 0, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_368(void)
 {
     begin_case("MPI_Gatherv_init info nonexistent");
-    int rc = MPI_Gatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, 0, MPI_COMM_WORLD, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Gatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, 0, MPI_COMM_WORLD, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_369(void)
 {
     begin_case("MPI_Gatherv_init info wrong kind");
-    int rc = MPI_Gatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, 0, MPI_COMM_WORLD, (MPI_Info)MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Gatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, 0, MPI_COMM_WORLD, (MPI_Info)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_370(void)
 {
     begin_case("MPI_Gatherv_init request nonexistent in pointer");
-    int rc = MPI_Gatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Gatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_371(void)
 {
     begin_case("MPI_Scatter_init sendcount sendcount=-1");
-    int rc = MPI_Scatter_init((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Scatter_init((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_372(void)
 {
     begin_case("MPI_Scatter_init sendtype nonexistent");
-    int rc = MPI_Scatter_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Scatter_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_373(void)
 {
     begin_case("MPI_Scatter_init sendtype wrong kind");
-    int rc = MPI_Scatter_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Scatter_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_374(void)
 {
     begin_case("MPI_Scatter_init recvcount recvcount=-1");
-    int rc = MPI_Scatter_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Scatter_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_375(void)
 {
     begin_case("MPI_Scatter_init recvtype nonexistent");
-    int rc = MPI_Scatter_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Scatter_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_376(void)
 {
     begin_case("MPI_Scatter_init recvtype wrong kind");
-    int rc = MPI_Scatter_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Scatter_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_377(void)
 {
     begin_case("MPI_Scatter_init root root=7");
-    int rc = MPI_Scatter_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 7, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Scatter_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 7, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_ROOT});
 }
 
 static void case_378(void)
 {
     begin_case("MPI_Scatter_init comm nonexistent");
-    int rc = MPI_Scatter_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Scatter_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_379(void)
 {
     begin_case("MPI_Scatter_init comm wrong kind");
-    int rc = MPI_Scatter_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Scatter_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_380(void)
 {
     begin_case("MPI_Scatter_init info nonexistent");
-    int rc = MPI_Scatter_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Scatter_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_381(void)
 {
     begin_case("MPI_Scatter_init info wrong kind");
-    int rc = MPI_Scatter_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, (MPI_Info)MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Scatter_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, (MPI_Info)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_382(void)
 {
     begin_case("MPI_Scatter_init request nonexistent in pointer");
-    int rc = MPI_Scatter_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Scatter_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_383(void)
 {
     begin_case("MPI_Scatterv_init sendtype nonexistent");
-    int rc = MPI_Scatterv_init((void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Scatterv_init((void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_384(void)
 {
     begin_case("MPI_Scatterv_init sendtype wrong kind");
-    int rc = MPI_Scatterv_init((void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Scatterv_init((void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_385(void)
 {
     begin_case("MPI_Scatterv_init recvcount recvcount=-1");
-    int rc = MPI_Scatterv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), -1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Scatterv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), -1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_386(void)
 {
     begin_case("MPI_Scatterv_init recvtype nonexistent");
-    int rc = MPI_Scatterv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Scatterv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_387(void)
 {
     begin_case("MPI_Scatterv_init recvtype wrong kind");
-    int rc = MPI_Scatterv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Scatterv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_388(void)
 {
     begin_case("MPI_Scatterv_init root root=7");
-    int rc = MPI_Scatterv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), 1, MPI_INT, 7, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Scatterv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), 1, MPI_INT, 7, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_ROOT});
 }
 
 static void case_389(void)
 {
     begin_case("MPI_Scatterv_init comm nonexistent");
-    int rc = MPI_Scatterv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Scatterv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_390(void)
 {
     begin_case("MPI_Scatterv_init comm wrong kind");
-    int rc = MPI_Scatterv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Scatterv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_391(void)
 {
     begin_case("MPI_Scatterv_init info nonexistent");
-    int rc = MPI_Scatterv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Scatterv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_392(void)
 {
     begin_case("MPI_Scatterv_init info wrong kind");
-    int rc = MPI_Scatterv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, (MPI_Info)MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Scatterv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, (MPI_Info)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_393(void)
 {
     begin_case("MPI_Scatterv_init request nonexistent in pointer");
-    int rc = MPI_Scatterv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Scatterv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_394(void)
 {
     begin_case("MPI_Allgather_init sendcount sendcount=-1");
-    int rc = MPI_Allgather_init((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Allgather_init((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_395(void)
 {
     begin_case("MPI_Allgather_init sendtype nonexistent");
-    int rc = MPI_Allgather_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Allgather_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_396(void)
 {
     begin_case("MPI_Allgather_init sendtype wrong kind");
-    int rc = MPI_Allgather_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Allgather_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_397(void)
 {
     begin_case("MPI_Allgather_init recvcount recvcount=-1");
-    int rc = MPI_Allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_398(void)
 {
     begin_case("MPI_Allgather_init recvtype nonexistent");
-    int rc = MPI_Allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_399(void)
 {
     begin_case("MPI_Allgather_init recvtype wrong kind");
-    int rc = MPI_Allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_400(void)
 {
     begin_case("MPI_Allgather_init comm nonexistent");
-    int rc = MPI_Allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_401(void)
 {
     begin_case("MPI_Allgather_init comm wrong kind");
-    int rc = MPI_Allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_402(void)
 {
     begin_case("MPI_Allgather_init info nonexistent");
-    int rc = MPI_Allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, MPI_COMM_WORLD, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, MPI_COMM_WORLD, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_403(void)
 {
     begin_case("MPI_Allgather_init info wrong kind");
-    int rc = MPI_Allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, MPI_COMM_WORLD, (MPI_Info)MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, MPI_COMM_WORLD, (MPI_Info)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_404(void)
 {
     begin_case("MPI_Allgather_init request nonexistent in pointer");
-    int rc = MPI_Allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_405(void)
 {
     begin_case("MPI_Allgatherv_init sendcount sendcount=-1");
-    int rc = MPI_Allgatherv_init((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Allgatherv_init((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_406(void)
 {
     begin_case("MPI_Allgatherv_init sendtype nonexistent");
-    int rc = MPI_Allgatherv_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Allgatherv_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_407(void)
 {
     begin_case("MPI_Allgatherv_init sendtype wrong kind");
-    int rc = MPI_Allgatherv_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Allgatherv_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_408(void)
 {
     begin_case("MPI_Allgatherv_init recvtype nonexistent");
-    int rc = MPI_Allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_409(void)
 {
     begin_case("MPI_Allgatherv_init recvtype wrong kind");
-    int rc = MPI_Allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_410(void)
 {
     begin_case("MPI_Allgatherv_init comm nonexistent");
-    int rc = MPI_Allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_411(void)
 {
     begin_case("MPI_Allgatherv_init comm wrong kind");
-    int rc = MPI_Allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_412(void)
 {
     begin_case("MPI_Allgatherv_init info nonexistent");
-    int rc = MPI_Allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, MPI_COMM_WORLD, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, MPI_COMM_WORLD, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_413(void)
 {
     begin_case("MPI_Allgatherv_init info wrong kind");
-    int rc = MPI_Allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, MPI_COMM_WORLD, (MPI_Info)MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, MPI_COMM_WORLD, (MPI_Info)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_414(void)
 {
     begin_case("MPI_Allgatherv_init request nonexistent in pointer");
-    int rc = MPI_Allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_415(void)
 {
     begin_case("MPI_Alltoall_init sendcount sendcount=-1");
-    int rc = MPI_Alltoall_init((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Alltoall_init((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_416(void)
 {
     begin_case("MPI_Alltoall_init sendtype nonexistent");
-    int rc = MPI_Alltoall_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Alltoall_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_417(void)
 {
     begin_case("MPI_Alltoall_init sendtype wrong kind");
-    int rc = MPI_Alltoall_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Alltoall_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_418(void)
 {
     begin_case("MPI_Alltoall_init recvcount recvcount=-1");
-    int rc = MPI_Alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_419(void)
 {
     begin_case("MPI_Alltoall_init recvtype nonexistent");
-    int rc = MPI_Alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_420(void)
 {
     begin_case("MPI_Alltoall_init recvtype wrong kind");
-    int rc = MPI_Alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_421(void)
 {
     begin_case("MPI_Alltoall_init comm nonexistent");
-    int rc = MPI_Alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_422(void)
 {
     begin_case("MPI_Alltoall_init comm wrong kind");
-    int rc = MPI_Alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_423(void)
 {
     begin_case("MPI_Alltoall_init info nonexistent");
-    int rc = MPI_Alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, MPI_COMM_WORLD, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, MPI_COMM_WORLD, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_424(void)
 {
     begin_case("MPI_Alltoall_init info wrong kind");
-    int rc = MPI_Alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, MPI_COMM_WORLD, (MPI_Info)MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, MPI_COMM_WORLD, (MPI_Info)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_425(void)
 {
     begin_case("MPI_Alltoall_init request nonexistent in pointer");
-    int rc = MPI_Alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_426(void)
 {
     begin_case("MPI_Alltoallv_init sendtype nonexistent");
-    int rc = MPI_Alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_427(void)
 {
     begin_case("MPI_Alltoallv_init sendtype wrong kind");
-    int rc = MPI_Alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_428(void)
 {
     begin_case("MPI_Alltoallv_init recvtype nonexistent");
-    int rc = MPI_Alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_429(void)
 {
     begin_case("MPI_Alltoallv_init recvtype wrong kind");
-    int rc = MPI_Alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_430(void)
 {
     begin_case("MPI_Alltoallv_init comm nonexistent");
-    int rc = MPI_Alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_431(void)
 {
     begin_case("MPI_Alltoallv_init comm wrong kind");
-    int rc = MPI_Alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_432(void)
 {
     begin_case("MPI_Alltoallv_init info nonexistent");
-    int rc = MPI_Alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, MPI_COMM_WORLD, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, MPI_COMM_WORLD, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_433(void)
 {
     begin_case("MPI_Alltoallv_init info wrong kind");
-    int rc = MPI_Alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, MPI_COMM_WORLD, (MPI_Info)MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, MPI_COMM_WORLD, (MPI_Info)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_434(void)
 {
     begin_case("MPI_Alltoallv_init request nonexistent in pointer");
-    int rc = MPI_Alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_435(void)
 {
     begin_case("MPI_Alltoallw_init sendtypes nonexistent in pointer");
-    int rc = MPI_Alltoallw_init((void*)scratch_area(), int_array(1), int_array(1), handle_array_datatype(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), (void*)scratch_area(), int_array(1), int_array(1), handle_array_datatype(MPI_INT), MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Alltoallw_init((void*)scratch_area(), int_array(1), int_array(1), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), (void*)scratch_area(), int_array(1), int_array(1), handle_array(MPI_INT), MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_436(void)
 {
     begin_case("MPI_Alltoallw_init recvtypes nonexistent in pointer");
-    int rc = MPI_Alltoallw_init((void*)scratch_area(), int_array(1), int_array(1), handle_array_datatype(MPI_INT), (void*)scratch_area(), int_array(1), int_array(1), handle_array_datatype(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Alltoallw_init((void*)scratch_area(), int_array(1), int_array(1), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), int_array(1), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_437(void)
 {
     begin_case("MPI_Alltoallw_init comm nonexistent");
-    int rc = MPI_Alltoallw_init((void*)scratch_area(), int_array(1), int_array(1), handle_array_datatype(MPI_INT), (void*)scratch_area(), int_array(1), int_array(1), handle_array_datatype(MPI_INT), BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Alltoallw_init((void*)scratch_area(), int_array(1), int_array(1), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), int_array(1), handle_array(MPI_INT), BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_438(void)
 {
     begin_case("MPI_Alltoallw_init comm wrong kind");
-    int rc = MPI_Alltoallw_init((void*)scratch_area(), int_array(1), int_array(1), handle_array_datatype(MPI_INT), (void*)scratch_area(), int_array(1), int_array(1), handle_array_datatype(MPI_INT), (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Alltoallw_init((void*)scratch_area(), int_array(1), int_array(1), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), int_array(1), handle_array(MPI_INT), (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_439(void)
 {
     begin_case("MPI_Alltoallw_init info nonexistent");
-    int rc = MPI_Alltoallw_init((void*)scratch_area(), int_array(1), int_array(1), handle_array_datatype(MPI_INT), (void*)scratch_area(), int_array(1), int_array(1), handle_array_datatype(MPI_INT), MPI_COMM_WORLD, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Alltoallw_init((void*)scratch_area(), int_array(1), int_array(1), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), int_array(1), handle_array(MPI_INT), MPI_COMM_WORLD, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_440(void)
 {
     begin_case("MPI_Alltoallw_init info wrong kind");
-    int rc = MPI_Alltoallw_init((void*)scratch_area(), int_array(1), int_array(1), handle_array_datatype(MPI_INT), (void*)scratch_area(), int_array(1), int_array(1), handle_array_datatype(MPI_INT), MPI_COMM_WORLD, (MPI_Info)MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Alltoallw_init((void*)scratch_area(), int_array(1), int_array(1), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), int_array(1), handle_array(MPI_INT), MPI_COMM_WORLD, (MPI_Info)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_441(void)
 {
     begin_case("MPI_Alltoallw_init request nonexistent in pointer");
-    int rc = MPI_Alltoallw_init((void*)scratch_area(), int_array(1), int_array(1), handle_array_datatype(MPI_INT), (void*)scratch_area(), int_array(1), int_array(1), handle_array_datatype(MPI_INT), MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Alltoallw_init((void*)scratch_area(), int_array(1), int_array(1), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), int_array(1), handle_array(MPI_INT), MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_442(void)
 {
     begin_case("MPI_Reduce_init count count=-1");
-    int rc = MPI_Reduce_init((void*)scratch_area(), (void*)scratch_area(), -1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Reduce_init((void*)scratch_area(), (void*)scratch_area(), -1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_443(void)
 {
     begin_case("MPI_Reduce_init datatype nonexistent");
-    int rc = MPI_Reduce_init((void*)scratch_area(), (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_SUM, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Reduce_init((void*)scratch_area(), (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_SUM, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_444(void)
 {
     begin_case("MPI_Reduce_init datatype wrong kind");
-    int rc = MPI_Reduce_init((void*)scratch_area(), (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, MPI_SUM, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Reduce_init((void*)scratch_area(), (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, MPI_SUM, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_445(void)
 {
     begin_case("MPI_Reduce_init op nonexistent");
-    int rc = MPI_Reduce_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_OP), 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Reduce_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_OP), 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
 static void case_446(void)
 {
     begin_case("MPI_Reduce_init op wrong kind");
-    int rc = MPI_Reduce_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, (MPI_Op)MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Reduce_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, (MPI_Op)MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
 static void case_447(void)
 {
     begin_case("MPI_Reduce_init root root=7");
-    int rc = MPI_Reduce_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, 7, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Reduce_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, 7, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_ROOT});
 }
 
 static void case_448(void)
 {
     begin_case("MPI_Reduce_init comm nonexistent");
-    int rc = MPI_Reduce_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Reduce_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_449(void)
 {
     begin_case("MPI_Reduce_init comm wrong kind");
-    int rc = MPI_Reduce_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, 0, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Reduce_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, 0, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_450(void)
 {
     begin_case("MPI_Reduce_init info nonexistent");
-    int rc = MPI_Reduce_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Reduce_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_451(void)
 {
     begin_case("MPI_Reduce_init info wrong kind");
-    int rc = MPI_Reduce_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD, (MPI_Info)MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Reduce_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD, (MPI_Info)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_452(void)
 {
     begin_case("MPI_Reduce_init request nonexistent in pointer");
-    int rc = MPI_Reduce_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Reduce_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_453(void)
 {
     begin_case("MPI_Allreduce_init count count=-1");
-    int rc = MPI_Allreduce_init((void*)scratch_area(), (void*)scratch_area(), -1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Allreduce_init((void*)scratch_area(), (void*)scratch_area(), -1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_454(void)
 {
     begin_case("MPI_Allreduce_init datatype nonexistent");
-    int rc = MPI_Allreduce_init((void*)scratch_area(), (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Allreduce_init((void*)scratch_area(), (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_455(void)
 {
     begin_case("MPI_Allreduce_init datatype wrong kind");
-    int rc = MPI_Allreduce_init((void*)scratch_area(), (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Allreduce_init((void*)scratch_area(), (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_456(void)
 {
     begin_case("MPI_Allreduce_init op nonexistent");
-    int rc = MPI_Allreduce_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_OP), MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Allreduce_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_OP), MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
 static void case_457(void)
 {
     begin_case("MPI_Allreduce_init op wrong kind");
-    int rc = MPI_Allreduce_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, (MPI_Op)MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Allreduce_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, (MPI_Op)MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
 static void case_458(void)
 {
     begin_case("MPI_Allreduce_init comm nonexistent");
-    int rc = MPI_Allreduce_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Allreduce_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_459(void)
 {
     begin_case("MPI_Allreduce_init comm wrong kind");
-    int rc = MPI_Allreduce_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Allreduce_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_460(void)
 {
     begin_case("MPI_Allreduce_init info nonexistent");
-    int rc = MPI_Allreduce_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Allreduce_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_461(void)
 {
     begin_case("MPI_Allreduce_init info wrong kind");
-    int rc = MPI_Allreduce_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, (MPI_Info)MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Allreduce_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, (MPI_Info)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_462(void)
 {
     begin_case("MPI_Allreduce_init request nonexistent in pointer");
-    int rc = MPI_Allreduce_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Allreduce_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_463(void)
 {
     begin_case("MPI_Reduce_scatter_block_init recvcount recvcount=-1");
-    int rc = MPI_Reduce_scatter_block_init((void*)scratch_area(), (void*)scratch_area(), -1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Reduce_scatter_block_init((void*)scratch_area(), (void*)scratch_area(), -1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_464(void)
 {
     begin_case("MPI_Reduce_scatter_block_init datatype nonexistent");
-    int rc = MPI_Reduce_scatter_block_init((void*)scratch_area(), (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Reduce_scatter_block_init((void*)scratch_area(), (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_465(void)
 {
     begin_case("MPI_Reduce_scatter_block_init datatype wrong kind");
-    int rc = MPI_Reduce_scatter_block_init((void*)scratch_area(), (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Reduce_scatter_block_init((void*)scratch_area(), (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_466(void)
 {
     begin_case("MPI_Reduce_scatter_block_init op nonexistent");
-    int rc = MPI_Reduce_scatter_block_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_OP), MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Reduce_scatter_block_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_OP), MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
 static void case_467(void)
 {
     begin_case("MPI_Reduce_scatter_block_init op wrong kind");
-    int rc = MPI_Reduce_scatter_block_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, (MPI_Op)MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Reduce_scatter_block_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, (MPI_Op)MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
 static void case_468(void)
 {
     begin_case("MPI_Reduce_scatter_block_init comm nonexistent");
-    int rc = MPI_Reduce_scatter_block_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Reduce_scatter_block_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_469(void)
 {
     begin_case("MPI_Reduce_scatter_block_init comm wrong kind");
-    int rc = MPI_Reduce_scatter_block_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Reduce_scatter_block_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_470(void)
 {
     begin_case("MPI_Reduce_scatter_block_init info nonexistent");
-    int rc = MPI_Reduce_scatter_block_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Reduce_scatter_block_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_471(void)
 {
     begin_case("MPI_Reduce_scatter_block_init info wrong kind");
-    int rc = MPI_Reduce_scatter_block_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, (MPI_Info)MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Reduce_scatter_block_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, (MPI_Info)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_472(void)
 {
     begin_case("MPI_Reduce_scatter_block_init request nonexistent in pointer");
-    int rc = MPI_Reduce_scatter_block_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Reduce_scatter_block_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_473(void)
 {
     begin_case("MPI_Reduce_scatter_init datatype nonexistent");
-    int rc = MPI_Reduce_scatter_init((void*)scratch_area(), (void*)scratch_area(), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Reduce_scatter_init((void*)scratch_area(), (void*)scratch_area(), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_474(void)
 {
     begin_case("MPI_Reduce_scatter_init datatype wrong kind");
-    int rc = MPI_Reduce_scatter_init((void*)scratch_area(), (void*)scratch_area(), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Reduce_scatter_init((void*)scratch_area(), (void*)scratch_area(), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_475(void)
 {
     begin_case("MPI_Reduce_scatter_init op nonexistent");
-    int rc = MPI_Reduce_scatter_init((void*)scratch_area(), (void*)scratch_area(), int_array(1), MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_OP), MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Reduce_scatter_init((void*)scratch_area(), (void*)scratch_area(), int_array(1), MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_OP), MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
 static void case_476(void)
 {
     begin_case("MPI_Reduce_scatter_init op wrong kind");
-    int rc = MPI_Reduce_scatter_init((void*)scratch_area(), (void*)scratch_area(), int_array(1), MPI_INT, (MPI_Op)MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Reduce_scatter_init((void*)scratch_area(), (void*)scratch_area(), int_array(1), MPI_INT, (MPI_Op)MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
 static void case_477(void)
 {
     begin_case("MPI_Reduce_scatter_init comm nonexistent");
-    int rc = MPI_Reduce_scatter_init((void*)scratch_area(), (void*)scratch_area(), int_array(1), MPI_INT, MPI_SUM, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Reduce_scatter_init((void*)scratch_area(), (void*)scratch_area(), int_array(1), MPI_INT, MPI_SUM, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_478(void)
 {
     begin_case("MPI_Reduce_scatter_init comm wrong kind");
-    int rc = MPI_Reduce_scatter_init((void*)scratch_area(), (void*)scratch_area(), int_array(1), MPI_INT, MPI_SUM, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Reduce_scatter_init((void*)scratch_area(), (void*)scratch_area(), int_array(1), MPI_INT, MPI_SUM, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_479(void)
 {
     begin_case("MPI_Reduce_scatter_init info nonexistent");
-    int rc = MPI_Reduce_scatter_init((void*)scratch_area(), (void*)scratch_area(), int_array(1), MPI_INT, MPI_SUM, MPI_COMM_WORLD, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Reduce_scatter_init((void*)scratch_area(), (void*)scratch_area(), int_array(1), MPI_INT, MPI_SUM, MPI_COMM_WORLD, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_480(void)
 {
     begin_case("MPI_Reduce_scatter_init info wrong kind");
-    int rc = MPI_Reduce_scatter_init((void*)scratch_area(), (void*)scratch_area(), int_array(1), MPI_INT, MPI_SUM, MPI_COMM_WORLD, (MPI_Info)MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Reduce_scatter_init((void*)scratch_area(), (void*)scratch_area(), int_array(1), MPI_INT, MPI_SUM, MPI_COMM_WORLD, (MPI_Info)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_481(void)
 {
     begin_case("MPI_Reduce_scatter_init request nonexistent in pointer");
-    int rc = MPI_Reduce_scatter_init((void*)scratch_area(), (void*)scratch_area(), int_array(1), MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Reduce_scatter_init((void*)scratch_area(), (void*)scratch_area(), int_array(1), MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_482(void)
 {
     begin_case("MPI_Scan_init count count=-1");
-    int rc = MPI_Scan_init((void*)scratch_area(), (void*)scratch_area(), -1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Scan_init((void*)scratch_area(), (void*)scratch_area(), -1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_483(void)
 {
     begin_case("MPI_Scan_init datatype nonexistent");
-    int rc = MPI_Scan_init((void*)scratch_area(), (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Scan_init((void*)scratch_area(), (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_484(void)
 {
     begin_case("MPI_Scan_init datatype wrong kind");
-    int rc = MPI_Scan_init((void*)scratch_area(), (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Scan_init((void*)scratch_area(), (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_485(void)
 {
     begin_case("MPI_Scan_init op nonexistent");
-    int rc = MPI_Scan_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_OP), MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Scan_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_OP), MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
 static void case_486(void)
 {
     begin_case("MPI_Scan_init op wrong kind");
-    int rc = MPI_Scan_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, (MPI_Op)MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Scan_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, (MPI_Op)MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
 static void case_487(void)
 {
     begin_case("MPI_Scan_init comm nonexistent");
-    int rc = MPI_Scan_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Scan_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_488(void)
 {
     begin_case("MPI_Scan_init comm wrong kind");
-    int rc = MPI_Scan_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Scan_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_489(void)
 {
     begin_case("MPI_Scan_init info nonexistent");
-    int rc = MPI_Scan_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Scan_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_490(void)
 {
     begin_case("MPI_Scan_init info wrong kind");
-    int rc = MPI_Scan_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, (MPI_Info)MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Scan_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, (MPI_Info)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_491(void)
 {
     begin_case("MPI_Scan_init request nonexistent in pointer");
-    int rc = MPI_Scan_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Scan_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_492(void)
 {
     begin_case("MPI_Exscan_init count count=-1");
-    int rc = MPI_Exscan_init((void*)scratch_area(), (void*)scratch_area(), -1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Exscan_init((void*)scratch_area(), (void*)scratch_area(), -1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_493(void)
 {
     begin_case("MPI_Exscan_init datatype nonexistent");
-    int rc = MPI_Exscan_init((void*)scratch_area(), (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Exscan_init((void*)scratch_area(), (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_494(void)
 {
     begin_case("MPI_Exscan_init datatype wrong kind");
-    int rc = MPI_Exscan_init((void*)scratch_area(), (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Exscan_init((void*)scratch_area(), (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_495(void)
 {
     begin_case("MPI_Exscan_init op nonexistent");
-    int rc = MPI_Exscan_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_OP), MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Exscan_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_OP), MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
 static void case_496(void)
 {
     begin_case("MPI_Exscan_init op wrong kind");
-    int rc = MPI_Exscan_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, (MPI_Op)MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Exscan_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, (MPI_Op)MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
 static void case_497(void)
 {
     begin_case("MPI_Exscan_init comm nonexistent");
-    int rc = MPI_Exscan_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Exscan_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_498(void)
 {
     begin_case("MPI_Exscan_init comm wrong kind");
-    int rc = MPI_Exscan_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Exscan_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_499(void)
 {
     begin_case("MPI_Exscan_init info nonexistent");
-    int rc = MPI_Exscan_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Exscan_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_500(void)
 {
     begin_case("MPI_Exscan_init info wrong kind");
-    int rc = MPI_Exscan_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, (MPI_Info)MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Exscan_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, (MPI_Info)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_501(void)
 {
     begin_case("MPI_Exscan_init request nonexistent in pointer");
-    int rc = MPI_Exscan_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Exscan_init((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_502(void)
 {
     begin_case("MPI_Comm_create comm nonexistent");
-    int rc = MPI_Comm_create(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_GROUP_EMPTY, handle_array_comm(MPI_COMM_WORLD));
+    int rc = MPI_Comm_create(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_GROUP_EMPTY, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_503(void)
 {
     begin_case("MPI_Comm_create comm wrong kind");
-    int rc = MPI_Comm_create((MPI_Comm)MPI_INT, MPI_GROUP_EMPTY, handle_array_comm(MPI_COMM_WORLD));
+    int rc = MPI_Comm_create((MPI_Comm)MPI_INT, MPI_GROUP_EMPTY, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_504(void)
 {
     begin_case("MPI_Comm_create group nonexistent");
-    int rc = MPI_Comm_create(MPI_COMM_WORLD, BAD_HANDLE(MMPI_HANDLE_KIND_GROUP), handle_array_comm(MPI_COMM_WORLD));
+    int rc = MPI_Comm_create(MPI_COMM_WORLD, BAD_HANDLE(MMPI_HANDLE_KIND_GROUP), handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_GROUP});
 }
 
 static void case_505(void)
 {
     begin_case("MPI_Comm_create group wrong kind");
-    int rc = MPI_Comm_create(MPI_COMM_WORLD, (MPI_Group)MPI_COMM_WORLD, handle_array_comm(MPI_COMM_WORLD));
+    int rc = MPI_Comm_create(MPI_COMM_WORLD, (MPI_Group)MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_GROUP});
 }
 
 static void case_506(void)
 {
     begin_case("MPI_Comm_create newcomm nonexistent in pointer");
-    int rc = MPI_Comm_create(MPI_COMM_WORLD, MPI_GROUP_EMPTY, handle_array_comm(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
+    int rc = MPI_Comm_create(MPI_COMM_WORLD, MPI_GROUP_EMPTY, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_507(void)
 {
     begin_case("MPI_Comm_create_group comm nonexistent");
-    int rc = MPI_Comm_create_group(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_GROUP_EMPTY, 0, handle_array_comm(MPI_COMM_WORLD));
+    int rc = MPI_Comm_create_group(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_GROUP_EMPTY, 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_508(void)
 {
     begin_case("MPI_Comm_create_group comm wrong kind");
-    int rc = MPI_Comm_create_group((MPI_Comm)MPI_INT, MPI_GROUP_EMPTY, 0, handle_array_comm(MPI_COMM_WORLD));
+    int rc = MPI_Comm_create_group((MPI_Comm)MPI_INT, MPI_GROUP_EMPTY, 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_509(void)
 {
     begin_case("MPI_Comm_create_group group nonexistent");
-    int rc = MPI_Comm_create_group(MPI_COMM_WORLD, BAD_HANDLE(MMPI_HANDLE_KIND_GROUP), 0, handle_array_comm(MPI_COMM_WORLD));
+    int rc = MPI_Comm_create_group(MPI_COMM_WORLD, BAD_HANDLE(MMPI_HANDLE_KIND_GROUP), 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_GROUP});
 }
 
 static void case_510(void)
 {
     begin_case("MPI_Comm_create_group group wrong kind");
-    int rc = MPI_Comm_create_group(MPI_COMM_WORLD, (MPI_Group)MPI_COMM_WORLD, 0, handle_array_comm(MPI_COMM_WORLD));
+    int rc = MPI_Comm_create_group(MPI_COMM_WORLD, (MPI_Group)MPI_COMM_WORLD, 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_GROUP});
 }
 
 static void case_511(void)
 {
     begin_case("MPI_Comm_create_group tag tag=-5");
-    int rc = MPI_Comm_create_group(MPI_COMM_WORLD, MPI_GROUP_EMPTY, -5, handle_array_comm(MPI_COMM_WORLD));
+    int rc = MPI_Comm_create_group(MPI_COMM_WORLD, MPI_GROUP_EMPTY, -5, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
 static void case_512(void)
 {
     begin_case("MPI_Comm_create_group newcomm nonexistent in pointer");
-    int rc = MPI_Comm_create_group(MPI_COMM_WORLD, MPI_GROUP_EMPTY, 0, handle_array_comm(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
+    int rc = MPI_Comm_create_group(MPI_COMM_WORLD, MPI_GROUP_EMPTY, 0, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_513(void)
 {
     begin_case("MPI_Comm_split_type comm nonexistent");
-    int rc = MPI_Comm_split_type(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, 0, MPI_INFO_NULL, handle_array_comm(MPI_COMM_WORLD));
+    int rc = MPI_Comm_split_type(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, 0, MPI_INFO_NULL, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_514(void)
 {
     begin_case("MPI_Comm_split_type comm wrong kind");
-    int rc = MPI_Comm_split_type((MPI_Comm)MPI_INT, 1, 0, MPI_INFO_NULL, handle_array_comm(MPI_COMM_WORLD));
+    int rc = MPI_Comm_split_type((MPI_Comm)MPI_INT, 1, 0, MPI_INFO_NULL, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_515(void)
 {
     begin_case("MPI_Comm_split_type info nonexistent");
-    int rc = MPI_Comm_split_type(MPI_COMM_WORLD, 1, 0, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array_comm(MPI_COMM_WORLD));
+    int rc = MPI_Comm_split_type(MPI_COMM_WORLD, 1, 0, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_516(void)
 {
     begin_case("MPI_Comm_split_type info wrong kind");
-    int rc = MPI_Comm_split_type(MPI_COMM_WORLD, 1, 0, (MPI_Info)MPI_COMM_WORLD, handle_array_comm(MPI_COMM_WORLD));
+    int rc = MPI_Comm_split_type(MPI_COMM_WORLD, 1, 0, (MPI_Info)MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_517(void)
 {
     begin_case("MPI_Comm_split_type newcomm nonexistent in pointer");
-    int rc = MPI_Comm_split_type(MPI_COMM_WORLD, 1, 0, MPI_INFO_NULL, handle_array_comm(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
+    int rc = MPI_Comm_split_type(MPI_COMM_WORLD, 1, 0, MPI_INFO_NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_518(void)
 {
     begin_case("MPI_Comm_dup_with_info comm nonexistent");
-    int rc = MPI_Comm_dup_with_info(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array_comm(MPI_COMM_WORLD));
+    int rc = MPI_Comm_dup_with_info(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_519(void)
 {
     begin_case("MPI_Comm_dup_with_info comm wrong kind");
-    int rc = MPI_Comm_dup_with_info((MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array_comm(MPI_COMM_WORLD));
+    int rc = MPI_Comm_dup_with_info((MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_520(void)
 {
     begin_case("MPI_Comm_dup_with_info info nonexistent");
-    int rc = MPI_Comm_dup_with_info(MPI_COMM_WORLD, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array_comm(MPI_COMM_WORLD));
+    int rc = MPI_Comm_dup_with_info(MPI_COMM_WORLD, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_521(void)
 {
     begin_case("MPI_Comm_dup_with_info info wrong kind");
-    int rc = MPI_Comm_dup_with_info(MPI_COMM_WORLD, (MPI_Info)MPI_COMM_WORLD, handle_array_comm(MPI_COMM_WORLD));
+    int rc = MPI_Comm_dup_with_info(MPI_COMM_WORLD, (MPI_Info)MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_522(void)
 {
     begin_case("MPI_Comm_dup_with_info newcomm nonexistent in pointer");
-    int rc = MPI_Comm_dup_with_info(MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_comm(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
+    int rc = MPI_Comm_dup_with_info(MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_523(void)
 {
     begin_case("MPI_Comm_idup comm nonexistent");
-    int rc = MPI_Comm_idup(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array_comm(MPI_COMM_WORLD), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Comm_idup(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_COMM_WORLD), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_524(void)
 {
     begin_case("MPI_Comm_idup comm wrong kind");
-    int rc = MPI_Comm_idup((MPI_Comm)MPI_INT, handle_array_comm(MPI_COMM_WORLD), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Comm_idup((MPI_Comm)MPI_INT, handle_array(MPI_COMM_WORLD), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_525(void)
 {
     begin_case("MPI_Comm_idup newcomm nonexistent in pointer");
-    int rc = MPI_Comm_idup(MPI_COMM_WORLD, handle_array_comm(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Comm_idup(MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_526(void)
 {
     begin_case("MPI_Comm_idup request nonexistent in pointer");
-    int rc = MPI_Comm_idup(MPI_COMM_WORLD, handle_array_comm(MPI_COMM_WORLD), handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Comm_idup(MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_527(void)
 {
     begin_case("MPI_Comm_idup_with_info comm nonexistent");
-    int rc = MPI_Comm_idup_with_info(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array_comm(MPI_COMM_WORLD), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Comm_idup_with_info(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array(MPI_COMM_WORLD), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_528(void)
 {
     begin_case("MPI_Comm_idup_with_info comm wrong kind");
-    int rc = MPI_Comm_idup_with_info((MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array_comm(MPI_COMM_WORLD), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Comm_idup_with_info((MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array(MPI_COMM_WORLD), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_529(void)
 {
     begin_case("MPI_Comm_idup_with_info info nonexistent");
-    int rc = MPI_Comm_idup_with_info(MPI_COMM_WORLD, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array_comm(MPI_COMM_WORLD), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Comm_idup_with_info(MPI_COMM_WORLD, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array(MPI_COMM_WORLD), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_530(void)
 {
     begin_case("MPI_Comm_idup_with_info info wrong kind");
-    int rc = MPI_Comm_idup_with_info(MPI_COMM_WORLD, (MPI_Info)MPI_COMM_WORLD, handle_array_comm(MPI_COMM_WORLD), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Comm_idup_with_info(MPI_COMM_WORLD, (MPI_Info)MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_531(void)
 {
     begin_case("MPI_Comm_idup_with_info newcomm nonexistent in pointer");
-    int rc = MPI_Comm_idup_with_info(MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_comm(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Comm_idup_with_info(MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_532(void)
 {
     begin_case("MPI_Comm_idup_with_info request nonexistent in pointer");
-    int rc = MPI_Comm_idup_with_info(MPI_COMM_WORLD, MPI_INFO_NULL, handle_array_comm(MPI_COMM_WORLD), handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Comm_idup_with_info(MPI_COMM_WORLD, MPI_INFO_NULL, handle_array(MPI_COMM_WORLD), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
@@ -3760,329 +3760,329 @@ static void case_536(void)
 static void case_537(void)
 {
     begin_case("MPI_Comm_get_info comm nonexistent");
-    int rc = MPI_Comm_get_info(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array_info(MPI_INFO_NULL));
+    int rc = MPI_Comm_get_info(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_INFO_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_538(void)
 {
     begin_case("MPI_Comm_get_info comm wrong kind");
-    int rc = MPI_Comm_get_info((MPI_Comm)MPI_INT, handle_array_info(MPI_INFO_NULL));
+    int rc = MPI_Comm_get_info((MPI_Comm)MPI_INT, handle_array(MPI_INFO_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_539(void)
 {
     begin_case("MPI_Comm_get_info info_used nonexistent in pointer");
-    int rc = MPI_Comm_get_info(MPI_COMM_WORLD, handle_array_info(BAD_HANDLE(MMPI_HANDLE_KIND_INFO)));
+    int rc = MPI_Comm_get_info(MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_INFO)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_540(void)
 {
     begin_case("MPI_Comm_disconnect comm nonexistent in pointer");
-    int rc = MPI_Comm_disconnect(handle_array_comm(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
+    int rc = MPI_Comm_disconnect(handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_541(void)
 {
     begin_case("MPI_Type_contiguous count count=-1");
-    int rc = MPI_Type_contiguous(-1, MPI_INT, handle_array_datatype(MPI_INT));
+    int rc = MPI_Type_contiguous(-1, MPI_INT, handle_array(MPI_INT));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_542(void)
 {
     begin_case("MPI_Type_contiguous oldtype nonexistent");
-    int rc = MPI_Type_contiguous(1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array_datatype(MPI_INT));
+    int rc = MPI_Type_contiguous(1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array(MPI_INT));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_543(void)
 {
     begin_case("MPI_Type_contiguous oldtype wrong kind");
-    int rc = MPI_Type_contiguous(1, (MPI_Datatype)MPI_COMM_WORLD, handle_array_datatype(MPI_INT));
+    int rc = MPI_Type_contiguous(1, (MPI_Datatype)MPI_COMM_WORLD, handle_array(MPI_INT));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_544(void)
 {
     begin_case("MPI_Type_contiguous newtype nonexistent in pointer");
-    int rc = MPI_Type_contiguous(1, MPI_INT, handle_array_datatype(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)));
+    int rc = MPI_Type_contiguous(1, MPI_INT, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_545(void)
 {
     begin_case("MPI_Type_vector count count=-1");
-    int rc = MPI_Type_vector(-1, 1, 1, MPI_INT, handle_array_datatype(MPI_INT));
+    int rc = MPI_Type_vector(-1, 1, 1, MPI_INT, handle_array(MPI_INT));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_546(void)
 {
     begin_case("MPI_Type_vector oldtype nonexistent");
-    int rc = MPI_Type_vector(1, 1, 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array_datatype(MPI_INT));
+    int rc = MPI_Type_vector(1, 1, 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array(MPI_INT));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_547(void)
 {
     begin_case("MPI_Type_vector oldtype wrong kind");
-    int rc = MPI_Type_vector(1, 1, 1, (MPI_Datatype)MPI_COMM_WORLD, handle_array_datatype(MPI_INT));
+    int rc = MPI_Type_vector(1, 1, 1, (MPI_Datatype)MPI_COMM_WORLD, handle_array(MPI_INT));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_548(void)
 {
     begin_case("MPI_Type_vector newtype nonexistent in pointer");
-    int rc = MPI_Type_vector(1, 1, 1, MPI_INT, handle_array_datatype(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)));
+    int rc = MPI_Type_vector(1, 1, 1, MPI_INT, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_549(void)
 {
     begin_case("MPI_Type_create_hvector count count=-1");
-    int rc = MPI_Type_create_hvector(-1, 1, 1, MPI_INT, handle_array_datatype(MPI_INT));
+    int rc = MPI_Type_create_hvector(-1, 1, 1, MPI_INT, handle_array(MPI_INT));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_550(void)
 {
     begin_case("MPI_Type_create_hvector oldtype nonexistent");
-    int rc = MPI_Type_create_hvector(1, 1, 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array_datatype(MPI_INT));
+    int rc = MPI_Type_create_hvector(1, 1, 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array(MPI_INT));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_551(void)
 {
     begin_case("MPI_Type_create_hvector oldtype wrong kind");
-    int rc = MPI_Type_create_hvector(1, 1, 1, (MPI_Datatype)MPI_COMM_WORLD, handle_array_datatype(MPI_INT));
+    int rc = MPI_Type_create_hvector(1, 1, 1, (MPI_Datatype)MPI_COMM_WORLD, handle_array(MPI_INT));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_552(void)
 {
     begin_case("MPI_Type_create_hvector newtype nonexistent in pointer");
-    int rc = MPI_Type_create_hvector(1, 1, 1, MPI_INT, handle_array_datatype(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)));
+    int rc = MPI_Type_create_hvector(1, 1, 1, MPI_INT, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_553(void)
 {
     begin_case("MPI_Type_indexed count count=-1");
-    int rc = MPI_Type_indexed(-1, int_array(1), int_array(1), MPI_INT, handle_array_datatype(MPI_INT));
+    int rc = MPI_Type_indexed(-1, int_array(1), int_array(1), MPI_INT, handle_array(MPI_INT));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_554(void)
 {
     begin_case("MPI_Type_indexed oldtype nonexistent");
-    int rc = MPI_Type_indexed(1, int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array_datatype(MPI_INT));
+    int rc = MPI_Type_indexed(1, int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array(MPI_INT));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_555(void)
 {
     begin_case("MPI_Type_indexed oldtype wrong kind");
-    int rc = MPI_Type_indexed(1, int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, handle_array_datatype(MPI_INT));
+    int rc = MPI_Type_indexed(1, int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, handle_array(MPI_INT));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_556(void)
 {
     begin_case("MPI_Type_indexed newtype nonexistent in pointer");
-    int rc = MPI_Type_indexed(1, int_array(1), int_array(1), MPI_INT, handle_array_datatype(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)));
+    int rc = MPI_Type_indexed(1, int_array(1), int_array(1), MPI_INT, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_557(void)
 {
     begin_case("MPI_Type_create_hindexed count count=-1");
-    int rc = MPI_Type_create_hindexed(-1, int_array(1), (MPI_Aint *)scratch_area(), MPI_INT, handle_array_datatype(MPI_INT));
+    int rc = MPI_Type_create_hindexed(-1, int_array(1), (MPI_Aint *)scratch_area(), MPI_INT, handle_array(MPI_INT));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_558(void)
 {
     begin_case("MPI_Type_create_hindexed oldtype nonexistent");
-    int rc = MPI_Type_create_hindexed(1, int_array(1), (MPI_Aint *)scratch_area(), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array_datatype(MPI_INT));
+    int rc = MPI_Type_create_hindexed(1, int_array(1), (MPI_Aint *)scratch_area(), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array(MPI_INT));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_559(void)
 {
     begin_case("MPI_Type_create_hindexed oldtype wrong kind");
-    int rc = MPI_Type_create_hindexed(1, int_array(1), (MPI_Aint *)scratch_area(), (MPI_Datatype)MPI_COMM_WORLD, handle_array_datatype(MPI_INT));
+    int rc = MPI_Type_create_hindexed(1, int_array(1), (MPI_Aint *)scratch_area(), (MPI_Datatype)MPI_COMM_WORLD, handle_array(MPI_INT));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_560(void)
 {
     begin_case("MPI_Type_create_hindexed newtype nonexistent in pointer");
-    int rc = MPI_Type_create_hindexed(1, int_array(1), (MPI_Aint *)scratch_area(), MPI_INT, handle_array_datatype(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)));
+    int rc = MPI_Type_create_hindexed(1, int_array(1), (MPI_Aint *)scratch_area(), MPI_INT, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_561(void)
 {
     begin_case("MPI_Type_create_indexed_block count count=-1");
-    int rc = MPI_Type_create_indexed_block(-1, 1, int_array(1), MPI_INT, handle_array_datatype(MPI_INT));
+    int rc = MPI_Type_create_indexed_block(-1, 1, int_array(1), MPI_INT, handle_array(MPI_INT));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_562(void)
 {
     begin_case("MPI_Type_create_indexed_block oldtype nonexistent");
-    int rc = MPI_Type_create_indexed_block(1, 1, int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array_datatype(MPI_INT));
+    int rc = MPI_Type_create_indexed_block(1, 1, int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array(MPI_INT));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_563(void)
 {
     begin_case("MPI_Type_create_indexed_block oldtype wrong kind");
-    int rc = MPI_Type_create_indexed_block(1, 1, int_array(1), (MPI_Datatype)MPI_COMM_WORLD, handle_array_datatype(MPI_INT));
+    int rc = MPI_Type_create_indexed_block(1, 1, int_array(1), (MPI_Datatype)MPI_COMM_WORLD, handle_array(MPI_INT));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_564(void)
 {
     begin_case("MPI_Type_create_indexed_block newtype nonexistent in pointer");
-    int rc = MPI_Type_create_indexed_block(1, 1, int_array(1), MPI_INT, handle_array_datatype(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)));
+    int rc = MPI_Type_create_indexed_block(1, 1, int_array(1), MPI_INT, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_565(void)
 {
     begin_case("MPI_Type_create_hindexed_block count count=-1");
-    int rc = MPI_Type_create_hindexed_block(-1, 1, (MPI_Aint *)scratch_area(), MPI_INT, handle_array_datatype(MPI_INT));
+    int rc = MPI_Type_create_hindexed_block(-1, 1, (MPI_Aint *)scratch_area(), MPI_INT, handle_array(MPI_INT));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_566(void)
 {
     begin_case("MPI_Type_create_hindexed_block oldtype nonexistent");
-    int rc = MPI_Type_create_hindexed_block(1, 1, (MPI_Aint *)scratch_area(), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array_datatype(MPI_INT));
+    int rc = MPI_Type_create_hindexed_block(1, 1, (MPI_Aint *)scratch_area(), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array(MPI_INT));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_567(void)
 {
     begin_case("MPI_Type_create_hindexed_block oldtype wrong kind");
-    int rc = MPI_Type_create_hindexed_block(1, 1, (MPI_Aint *)scratch_area(), (MPI_Datatype)MPI_COMM_WORLD, handle_array_datatype(MPI_INT));
+    int rc = MPI_Type_create_hindexed_block(1, 1, (MPI_Aint *)scratch_area(), (MPI_Datatype)MPI_COMM_WORLD, handle_array(MPI_INT));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_568(void)
 {
     begin_case("MPI_Type_create_hindexed_block newtype nonexistent in pointer");
-    int rc = MPI_Type_create_hindexed_block(1, 1, (MPI_Aint *)scratch_area(), MPI_INT, handle_array_datatype(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)));
+    int rc = MPI_Type_create_hindexed_block(1, 1, (MPI_Aint *)scratch_area(), MPI_INT, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_569(void)
 {
     begin_case("MPI_Type_create_struct count count=-1");
-    int rc = MPI_Type_create_struct(-1, int_array(1), (MPI_Aint *)scratch_area(), handle_array_datatype(MPI_INT), handle_array_datatype(MPI_INT));
+    int rc = MPI_Type_create_struct(-1, int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), handle_array(MPI_INT));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_570(void)
 {
     begin_case("MPI_Type_create_struct array_of_types nonexistent in pointer");
-    int rc = MPI_Type_create_struct(1, int_array(1), (MPI_Aint *)scratch_area(), handle_array_datatype(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), handle_array_datatype(MPI_INT));
+    int rc = MPI_Type_create_struct(1, int_array(1), (MPI_Aint *)scratch_area(), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), handle_array(MPI_INT));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_571(void)
 {
     begin_case("MPI_Type_create_struct newtype nonexistent in pointer");
-    int rc = MPI_Type_create_struct(1, int_array(1), (MPI_Aint *)scratch_area(), handle_array_datatype(MPI_INT), handle_array_datatype(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)));
+    int rc = MPI_Type_create_struct(1, int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_572(void)
 {
     begin_case("MPI_Type_create_subarray oldtype nonexistent");
-    int rc = MPI_Type_create_subarray(1, int_array(1), int_array(1), int_array(1), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array_datatype(MPI_INT));
+    int rc = MPI_Type_create_subarray(1, int_array(1), int_array(1), int_array(1), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array(MPI_INT));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_573(void)
 {
     begin_case("MPI_Type_create_subarray oldtype wrong kind");
-    int rc = MPI_Type_create_subarray(1, int_array(1), int_array(1), int_array(1), 1, (MPI_Datatype)MPI_COMM_WORLD, handle_array_datatype(MPI_INT));
+    int rc = MPI_Type_create_subarray(1, int_array(1), int_array(1), int_array(1), 1, (MPI_Datatype)MPI_COMM_WORLD, handle_array(MPI_INT));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_574(void)
 {
     begin_case("MPI_Type_create_subarray newtype nonexistent in pointer");
-    int rc = MPI_Type_create_subarray(1, int_array(1), int_array(1), int_array(1), 1, MPI_INT, handle_array_datatype(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)));
+    int rc = MPI_Type_create_subarray(1, int_array(1), int_array(1), int_array(1), 1, MPI_INT, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_575(void)
 {
     begin_case("MPI_Type_create_darray oldtype nonexistent");
-    int rc = MPI_Type_create_darray(1, 0, 1, int_array(1), int_array(1), int_array(1), int_array(1), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array_datatype(MPI_INT));
+    int rc = MPI_Type_create_darray(1, 0, 1, int_array(1), int_array(1), int_array(1), int_array(1), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array(MPI_INT));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_576(void)
 {
     begin_case("MPI_Type_create_darray oldtype wrong kind");
-    int rc = MPI_Type_create_darray(1, 0, 1, int_array(1), int_array(1), int_array(1), int_array(1), 1, (MPI_Datatype)MPI_COMM_WORLD, handle_array_datatype(MPI_INT));
+    int rc = MPI_Type_create_darray(1, 0, 1, int_array(1), int_array(1), int_array(1), int_array(1), 1, (MPI_Datatype)MPI_COMM_WORLD, handle_array(MPI_INT));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_577(void)
 {
     begin_case("MPI_Type_create_darray newtype nonexistent in pointer");
-    int rc = MPI_Type_create_darray(1, 0, 1, int_array(1), int_array(1), int_array(1), int_array(1), 1, MPI_INT, handle_array_datatype(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)));
+    int rc = MPI_Type_create_darray(1, 0, 1, int_array(1), int_array(1), int_array(1), int_array(1), 1, MPI_INT, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_578(void)
 {
     begin_case("MPI_Type_create_resized oldtype nonexistent");
-    int rc = MPI_Type_create_resized(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 1, 1, handle_array_datatype(MPI_INT));
+    int rc = MPI_Type_create_resized(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 1, 1, handle_array(MPI_INT));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_579(void)
 {
     begin_case("MPI_Type_create_resized oldtype wrong kind");
-    int rc = MPI_Type_create_resized((MPI_Datatype)MPI_COMM_WORLD, 1, 1, handle_array_datatype(MPI_INT));
+    int rc = MPI_Type_create_resized((MPI_Datatype)MPI_COMM_WORLD, 1, 1, handle_array(MPI_INT));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_580(void)
 {
     begin_case("MPI_Type_create_resized newtype nonexistent in pointer");
-    int rc = MPI_Type_create_resized(MPI_INT, 1, 1, handle_array_datatype(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)));
+    int rc = MPI_Type_create_resized(MPI_INT, 1, 1, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_581(void)
 {
     begin_case("MPI_Type_dup oldtype nonexistent");
-    int rc = MPI_Type_dup(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array_datatype(MPI_INT));
+    int rc = MPI_Type_dup(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array(MPI_INT));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_582(void)
 {
     begin_case("MPI_Type_dup oldtype wrong kind");
-    int rc = MPI_Type_dup((MPI_Datatype)MPI_COMM_WORLD, handle_array_datatype(MPI_INT));
+    int rc = MPI_Type_dup((MPI_Datatype)MPI_COMM_WORLD, handle_array(MPI_INT));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_583(void)
 {
     begin_case("MPI_Type_dup newtype nonexistent in pointer");
-    int rc = MPI_Type_dup(MPI_INT, handle_array_datatype(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)));
+    int rc = MPI_Type_dup(MPI_INT, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)));
     expect_class(rc, 0, (int[]){0});
 }
 
@@ -4173,14 +4173,14 @@ static void case_595(void)
 static void case_596(void)
 {
     begin_case("MPI_Type_commit datatype nonexistent in pointer");
-    int rc = MPI_Type_commit(handle_array_datatype(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)));
+    int rc = MPI_Type_commit(handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_597(void)
 {
     begin_case("MPI_Type_free datatype nonexistent in pointer");
-    int rc = MPI_Type_free(handle_array_datatype(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)));
+    int rc = MPI_Type_free(handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)));
     expect_class(rc, 0, (int[]){0});
 }
 
@@ -4306,21 +4306,21 @@ static void case_614(void)
 static void case_615(void)
 {
     begin_case("MPI_Type_get_contents datatype nonexistent");
-    int rc = MPI_Type_get_contents(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 1, 1, 1, int_array(1), (MPI_Aint *)scratch_area(), handle_array_datatype(MPI_INT));
+    int rc = MPI_Type_get_contents(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 1, 1, 1, int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_616(void)
 {
     begin_case("MPI_Type_get_contents datatype wrong kind");
-    int rc = MPI_Type_get_contents((MPI_Datatype)MPI_COMM_WORLD, 1, 1, 1, int_array(1), (MPI_Aint *)scratch_area(), handle_array_datatype(MPI_INT));
+    int rc = MPI_Type_get_contents((MPI_Datatype)MPI_COMM_WORLD, 1, 1, 1, int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_617(void)
 {
     begin_case("MPI_Type_get_contents array_of_datatypes nonexistent in pointer");
-    int rc = MPI_Type_get_contents(MPI_INT, 1, 1, 1, int_array(1), (MPI_Aint *)scratch_area(), handle_array_datatype(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)));
+    int rc = MPI_Type_get_contents(MPI_INT, 1, 1, 1, int_array(1), (MPI_Aint *)scratch_area(), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)));
     expect_class(rc, 0, (int[]){0});
 }
 
@@ -4495,84 +4495,84 @@ static void case_641(void)
 static void case_642(void)
 {
     begin_case("MPI_Type_match_size datatype nonexistent in pointer");
-    int rc = MPI_Type_match_size(1, 1, handle_array_datatype(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)));
+    int rc = MPI_Type_match_size(1, 1, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_643(void)
 {
     begin_case("MPI_Type_hvector count count=-1");
-    int rc = MPI_Type_hvector(-1, 1, 1, MPI_INT, handle_array_datatype(MPI_INT));
+    int rc = MPI_Type_hvector(-1, 1, 1, MPI_INT, handle_array(MPI_INT));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_644(void)
 {
     begin_case("MPI_Type_hvector oldtype nonexistent");
-    int rc = MPI_Type_hvector(1, 1, 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array_datatype(MPI_INT));
+    int rc = MPI_Type_hvector(1, 1, 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array(MPI_INT));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_645(void)
 {
     begin_case("MPI_Type_hvector oldtype wrong kind");
-    int rc = MPI_Type_hvector(1, 1, 1, (MPI_Datatype)MPI_COMM_WORLD, handle_array_datatype(MPI_INT));
+    int rc = MPI_Type_hvector(1, 1, 1, (MPI_Datatype)MPI_COMM_WORLD, handle_array(MPI_INT));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_646(void)
 {
     begin_case("MPI_Type_hvector newtype nonexistent in pointer");
-    int rc = MPI_Type_hvector(1, 1, 1, MPI_INT, handle_array_datatype(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)));
+    int rc = MPI_Type_hvector(1, 1, 1, MPI_INT, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_647(void)
 {
     begin_case("MPI_Type_hindexed count count=-1");
-    int rc = MPI_Type_hindexed(-1, int_array(1), (MPI_Aint *)scratch_area(), MPI_INT, handle_array_datatype(MPI_INT));
+    int rc = MPI_Type_hindexed(-1, int_array(1), (MPI_Aint *)scratch_area(), MPI_INT, handle_array(MPI_INT));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_648(void)
 {
     begin_case("MPI_Type_hindexed oldtype nonexistent");
-    int rc = MPI_Type_hindexed(1, int_array(1), (MPI_Aint *)scratch_area(), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array_datatype(MPI_INT));
+    int rc = MPI_Type_hindexed(1, int_array(1), (MPI_Aint *)scratch_area(), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array(MPI_INT));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_649(void)
 {
     begin_case("MPI_Type_hindexed oldtype wrong kind");
-    int rc = MPI_Type_hindexed(1, int_array(1), (MPI_Aint *)scratch_area(), (MPI_Datatype)MPI_COMM_WORLD, handle_array_datatype(MPI_INT));
+    int rc = MPI_Type_hindexed(1, int_array(1), (MPI_Aint *)scratch_area(), (MPI_Datatype)MPI_COMM_WORLD, handle_array(MPI_INT));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_650(void)
 {
     begin_case("MPI_Type_hindexed newtype nonexistent in pointer");
-    int rc = MPI_Type_hindexed(1, int_array(1), (MPI_Aint *)scratch_area(), MPI_INT, handle_array_datatype(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)));
+    int rc = MPI_Type_hindexed(1, int_array(1), (MPI_Aint *)scratch_area(), MPI_INT, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_651(void)
 {
     begin_case("MPI_Type_struct count count=-1");
-    int rc = MPI_Type_struct(-1, int_array(1), (MPI_Aint *)scratch_area(), handle_array_datatype(MPI_INT), handle_array_datatype(MPI_INT));
+    int rc = MPI_Type_struct(-1, int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), handle_array(MPI_INT));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_652(void)
 {
     begin_case("MPI_Type_struct array_of_types nonexistent in pointer");
-    int rc = MPI_Type_struct(1, int_array(1), (MPI_Aint *)scratch_area(), handle_array_datatype(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), handle_array_datatype(MPI_INT));
+    int rc = MPI_Type_struct(1, int_array(1), (MPI_Aint *)scratch_area(), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), handle_array(MPI_INT));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_653(void)
 {
     begin_case("MPI_Type_struct newtype nonexistent in pointer");
-    int rc = MPI_Type_struct(1, int_array(1), (MPI_Aint *)scratch_area(), handle_array_datatype(MPI_INT), handle_array_datatype(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)));
+    int rc = MPI_Type_struct(1, int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)));
     expect_class(rc, 0, (int[]){0});
 }
 
@@ -4705,238 +4705,238 @@ static void case_671(void)
 static void case_672(void)
 {
     begin_case("MPI_Comm_group comm nonexistent");
-    int rc = MPI_Comm_group(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array_group(MPI_GROUP_EMPTY));
+    int rc = MPI_Comm_group(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_GROUP_EMPTY));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_673(void)
 {
     begin_case("MPI_Comm_group comm wrong kind");
-    int rc = MPI_Comm_group((MPI_Comm)MPI_INT, handle_array_group(MPI_GROUP_EMPTY));
+    int rc = MPI_Comm_group((MPI_Comm)MPI_INT, handle_array(MPI_GROUP_EMPTY));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_674(void)
 {
     begin_case("MPI_Comm_group group nonexistent in pointer");
-    int rc = MPI_Comm_group(MPI_COMM_WORLD, handle_array_group(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP)));
+    int rc = MPI_Comm_group(MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_675(void)
 {
     begin_case("MPI_Group_union group1 nonexistent");
-    int rc = MPI_Group_union(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP), MPI_GROUP_EMPTY, handle_array_group(MPI_GROUP_EMPTY));
+    int rc = MPI_Group_union(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP), MPI_GROUP_EMPTY, handle_array(MPI_GROUP_EMPTY));
     expect_class(rc, 1, (int[]){MPI_ERR_GROUP});
 }
 
 static void case_676(void)
 {
     begin_case("MPI_Group_union group1 wrong kind");
-    int rc = MPI_Group_union((MPI_Group)MPI_COMM_WORLD, MPI_GROUP_EMPTY, handle_array_group(MPI_GROUP_EMPTY));
+    int rc = MPI_Group_union((MPI_Group)MPI_COMM_WORLD, MPI_GROUP_EMPTY, handle_array(MPI_GROUP_EMPTY));
     expect_class(rc, 1, (int[]){MPI_ERR_GROUP});
 }
 
 static void case_677(void)
 {
     begin_case("MPI_Group_union group2 nonexistent");
-    int rc = MPI_Group_union(MPI_GROUP_EMPTY, BAD_HANDLE(MMPI_HANDLE_KIND_GROUP), handle_array_group(MPI_GROUP_EMPTY));
+    int rc = MPI_Group_union(MPI_GROUP_EMPTY, BAD_HANDLE(MMPI_HANDLE_KIND_GROUP), handle_array(MPI_GROUP_EMPTY));
     expect_class(rc, 1, (int[]){MPI_ERR_GROUP});
 }
 
 static void case_678(void)
 {
     begin_case("MPI_Group_union group2 wrong kind");
-    int rc = MPI_Group_union(MPI_GROUP_EMPTY, (MPI_Group)MPI_COMM_WORLD, handle_array_group(MPI_GROUP_EMPTY));
+    int rc = MPI_Group_union(MPI_GROUP_EMPTY, (MPI_Group)MPI_COMM_WORLD, handle_array(MPI_GROUP_EMPTY));
     expect_class(rc, 1, (int[]){MPI_ERR_GROUP});
 }
 
 static void case_679(void)
 {
     begin_case("MPI_Group_union newgroup nonexistent in pointer");
-    int rc = MPI_Group_union(MPI_GROUP_EMPTY, MPI_GROUP_EMPTY, handle_array_group(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP)));
+    int rc = MPI_Group_union(MPI_GROUP_EMPTY, MPI_GROUP_EMPTY, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_680(void)
 {
     begin_case("MPI_Group_intersection group1 nonexistent");
-    int rc = MPI_Group_intersection(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP), MPI_GROUP_EMPTY, handle_array_group(MPI_GROUP_EMPTY));
+    int rc = MPI_Group_intersection(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP), MPI_GROUP_EMPTY, handle_array(MPI_GROUP_EMPTY));
     expect_class(rc, 1, (int[]){MPI_ERR_GROUP});
 }
 
 static void case_681(void)
 {
     begin_case("MPI_Group_intersection group1 wrong kind");
-    int rc = MPI_Group_intersection((MPI_Group)MPI_COMM_WORLD, MPI_GROUP_EMPTY, handle_array_group(MPI_GROUP_EMPTY));
+    int rc = MPI_Group_intersection((MPI_Group)MPI_COMM_WORLD, MPI_GROUP_EMPTY, handle_array(MPI_GROUP_EMPTY));
     expect_class(rc, 1, (int[]){MPI_ERR_GROUP});
 }
 
 static void case_682(void)
 {
     begin_case("MPI_Group_intersection group2 nonexistent");
-    int rc = MPI_Group_intersection(MPI_GROUP_EMPTY, BAD_HANDLE(MMPI_HANDLE_KIND_GROUP), handle_array_group(MPI_GROUP_EMPTY));
+    int rc = MPI_Group_intersection(MPI_GROUP_EMPTY, BAD_HANDLE(MMPI_HANDLE_KIND_GROUP), handle_array(MPI_GROUP_EMPTY));
     expect_class(rc, 1, (int[]){MPI_ERR_GROUP});
 }
 
 static void case_683(void)
 {
     begin_case("MPI_Group_intersection group2 wrong kind");
-    int rc = MPI_Group_intersection(MPI_GROUP_EMPTY, (MPI_Group)MPI_COMM_WORLD, handle_array_group(MPI_GROUP_EMPTY));
+    int rc = MPI_Group_intersection(MPI_GROUP_EMPTY, (MPI_Group)MPI_COMM_WORLD, handle_array(MPI_GROUP_EMPTY));
     expect_class(rc, 1, (int[]){MPI_ERR_GROUP});
 }
 
 static void case_684(void)
 {
     begin_case("MPI_Group_intersection newgroup nonexistent in pointer");
-    int rc = MPI_Group_intersection(MPI_GROUP_EMPTY, MPI_GROUP_EMPTY, handle_array_group(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP)));
+    int rc = MPI_Group_intersection(MPI_GROUP_EMPTY, MPI_GROUP_EMPTY, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_685(void)
 {
     begin_case("MPI_Group_difference group1 nonexistent");
-    int rc = MPI_Group_difference(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP), MPI_GROUP_EMPTY, handle_array_group(MPI_GROUP_EMPTY));
+    int rc = MPI_Group_difference(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP), MPI_GROUP_EMPTY, handle_array(MPI_GROUP_EMPTY));
     expect_class(rc, 1, (int[]){MPI_ERR_GROUP});
 }
 
 static void case_686(void)
 {
     begin_case("MPI_Group_difference group1 wrong kind");
-    int rc = MPI_Group_difference((MPI_Group)MPI_COMM_WORLD, MPI_GROUP_EMPTY, handle_array_group(MPI_GROUP_EMPTY));
+    int rc = MPI_Group_difference((MPI_Group)MPI_COMM_WORLD, MPI_GROUP_EMPTY, handle_array(MPI_GROUP_EMPTY));
     expect_class(rc, 1, (int[]){MPI_ERR_GROUP});
 }
 
 static void case_687(void)
 {
     begin_case("MPI_Group_difference group2 nonexistent");
-    int rc = MPI_Group_difference(MPI_GROUP_EMPTY, BAD_HANDLE(MMPI_HANDLE_KIND_GROUP), handle_array_group(MPI_GROUP_EMPTY));
+    int rc = MPI_Group_difference(MPI_GROUP_EMPTY, BAD_HANDLE(MMPI_HANDLE_KIND_GROUP), handle_array(MPI_GROUP_EMPTY));
     expect_class(rc, 1, (int[]){MPI_ERR_GROUP});
 }
 
 static void case_688(void)
 {
     begin_case("MPI_Group_difference group2 wrong kind");
-    int rc = MPI_Group_difference(MPI_GROUP_EMPTY, (MPI_Group)MPI_COMM_WORLD, handle_array_group(MPI_GROUP_EMPTY));
+    int rc = MPI_Group_difference(MPI_GROUP_EMPTY, (MPI_Group)MPI_COMM_WORLD, handle_array(MPI_GROUP_EMPTY));
     expect_class(rc, 1, (int[]){MPI_ERR_GROUP});
 }
 
 static void case_689(void)
 {
     begin_case("MPI_Group_difference newgroup nonexistent in pointer");
-    int rc = MPI_Group_difference(MPI_GROUP_EMPTY, MPI_GROUP_EMPTY, handle_array_group(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP)));
+    int rc = MPI_Group_difference(MPI_GROUP_EMPTY, MPI_GROUP_EMPTY, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_690(void)
 {
     begin_case("MPI_Group_incl group nonexistent");
-    int rc = MPI_Group_incl(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP), 1, int_array(0), handle_array_group(MPI_GROUP_EMPTY));
+    int rc = MPI_Group_incl(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP), 1, int_array(0), handle_array(MPI_GROUP_EMPTY));
     expect_class(rc, 1, (int[]){MPI_ERR_GROUP});
 }
 
 static void case_691(void)
 {
     begin_case("MPI_Group_incl group wrong kind");
-    int rc = MPI_Group_incl((MPI_Group)MPI_COMM_WORLD, 1, int_array(0), handle_array_group(MPI_GROUP_EMPTY));
+    int rc = MPI_Group_incl((MPI_Group)MPI_COMM_WORLD, 1, int_array(0), handle_array(MPI_GROUP_EMPTY));
     expect_class(rc, 1, (int[]){MPI_ERR_GROUP});
 }
 
 static void case_692(void)
 {
     begin_case("MPI_Group_incl newgroup nonexistent in pointer");
-    int rc = MPI_Group_incl(MPI_GROUP_EMPTY, 1, int_array(0), handle_array_group(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP)));
+    int rc = MPI_Group_incl(MPI_GROUP_EMPTY, 1, int_array(0), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_693(void)
 {
     begin_case("MPI_Group_excl group nonexistent");
-    int rc = MPI_Group_excl(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP), 1, int_array(0), handle_array_group(MPI_GROUP_EMPTY));
+    int rc = MPI_Group_excl(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP), 1, int_array(0), handle_array(MPI_GROUP_EMPTY));
     expect_class(rc, 1, (int[]){MPI_ERR_GROUP});
 }
 
 static void case_694(void)
 {
     begin_case("MPI_Group_excl group wrong kind");
-    int rc = MPI_Group_excl((MPI_Group)MPI_COMM_WORLD, 1, int_array(0), handle_array_group(MPI_GROUP_EMPTY));
+    int rc = MPI_Group_excl((MPI_Group)MPI_COMM_WORLD, 1, int_array(0), handle_array(MPI_GROUP_EMPTY));
     expect_class(rc, 1, (int[]){MPI_ERR_GROUP});
 }
 
 static void case_695(void)
 {
     begin_case("MPI_Group_excl newgroup nonexistent in pointer");
-    int rc = MPI_Group_excl(MPI_GROUP_EMPTY, 1, int_array(0), handle_array_group(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP)));
+    int rc = MPI_Group_excl(MPI_GROUP_EMPTY, 1, int_array(0), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_696(void)
 {
     begin_case("MPI_Group_range_incl group nonexistent");
-    int rc = MPI_Group_range_incl(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP), 1, (int (*)[3])int_array(1), handle_array_group(MPI_GROUP_EMPTY));
+    int rc = MPI_Group_range_incl(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP), 1, (int (*)[3])int_array(1), handle_array(MPI_GROUP_EMPTY));
     expect_class(rc, 1, (int[]){MPI_ERR_GROUP});
 }
 
 static void case_697(void)
 {
     begin_case("MPI_Group_range_incl group wrong kind");
-    int rc = MPI_Group_range_incl((MPI_Group)MPI_COMM_WORLD, 1, (int (*)[3])int_array(1), handle_array_group(MPI_GROUP_EMPTY));
+    int rc = MPI_Group_range_incl((MPI_Group)MPI_COMM_WORLD, 1, (int (*)[3])int_array(1), handle_array(MPI_GROUP_EMPTY));
     expect_class(rc, 1, (int[]){MPI_ERR_GROUP});
 }
 
 static void case_698(void)
 {
     begin_case("MPI_Group_range_incl newgroup nonexistent in pointer");
-    int rc = MPI_Group_range_incl(MPI_GROUP_EMPTY, 1, (int (*)[3])int_array(1), handle_array_group(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP)));
+    int rc = MPI_Group_range_incl(MPI_GROUP_EMPTY, 1, (int (*)[3])int_array(1), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_699(void)
 {
     begin_case("MPI_Group_range_excl group nonexistent");
-    int rc = MPI_Group_range_excl(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP), 1, (int (*)[3])int_array(1), handle_array_group(MPI_GROUP_EMPTY));
+    int rc = MPI_Group_range_excl(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP), 1, (int (*)[3])int_array(1), handle_array(MPI_GROUP_EMPTY));
     expect_class(rc, 1, (int[]){MPI_ERR_GROUP});
 }
 
 static void case_700(void)
 {
     begin_case("MPI_Group_range_excl group wrong kind");
-    int rc = MPI_Group_range_excl((MPI_Group)MPI_COMM_WORLD, 1, (int (*)[3])int_array(1), handle_array_group(MPI_GROUP_EMPTY));
+    int rc = MPI_Group_range_excl((MPI_Group)MPI_COMM_WORLD, 1, (int (*)[3])int_array(1), handle_array(MPI_GROUP_EMPTY));
     expect_class(rc, 1, (int[]){MPI_ERR_GROUP});
 }
 
 static void case_701(void)
 {
     begin_case("MPI_Group_range_excl newgroup nonexistent in pointer");
-    int rc = MPI_Group_range_excl(MPI_GROUP_EMPTY, 1, (int (*)[3])int_array(1), handle_array_group(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP)));
+    int rc = MPI_Group_range_excl(MPI_GROUP_EMPTY, 1, (int (*)[3])int_array(1), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_702(void)
 {
     begin_case("MPI_Group_free group nonexistent in pointer");
-    int rc = MPI_Group_free(handle_array_group(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP)));
+    int rc = MPI_Group_free(handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_703(void)
 {
     begin_case("MPI_Comm_remote_group comm nonexistent");
-    int rc = MPI_Comm_remote_group(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array_group(MPI_GROUP_EMPTY));
+    int rc = MPI_Comm_remote_group(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_GROUP_EMPTY));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_704(void)
 {
     begin_case("MPI_Comm_remote_group comm wrong kind");
-    int rc = MPI_Comm_remote_group((MPI_Comm)MPI_INT, handle_array_group(MPI_GROUP_EMPTY));
+    int rc = MPI_Comm_remote_group((MPI_Comm)MPI_INT, handle_array(MPI_GROUP_EMPTY));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_705(void)
 {
     begin_case("MPI_Comm_remote_group group nonexistent in pointer");
-    int rc = MPI_Comm_remote_group(MPI_COMM_WORLD, handle_array_group(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP)));
+    int rc = MPI_Comm_remote_group(MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP)));
     expect_class(rc, 0, (int[]){0});
 }
 
@@ -4957,77 +4957,77 @@ static void case_707(void)
 static void case_708(void)
 {
     begin_case("MPI_Intercomm_create local_comm nonexistent");
-    int rc = MPI_Intercomm_create(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 0, MPI_COMM_WORLD, 0, 0, handle_array_comm(MPI_COMM_WORLD));
+    int rc = MPI_Intercomm_create(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 0, MPI_COMM_WORLD, 0, 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_709(void)
 {
     begin_case("MPI_Intercomm_create local_comm wrong kind");
-    int rc = MPI_Intercomm_create((MPI_Comm)MPI_INT, 0, MPI_COMM_WORLD, 0, 0, handle_array_comm(MPI_COMM_WORLD));
+    int rc = MPI_Intercomm_create((MPI_Comm)MPI_INT, 0, MPI_COMM_WORLD, 0, 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_710(void)
 {
     begin_case("MPI_Intercomm_create peer_comm nonexistent");
-    int rc = MPI_Intercomm_create(MPI_COMM_WORLD, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 0, 0, handle_array_comm(MPI_COMM_WORLD));
+    int rc = MPI_Intercomm_create(MPI_COMM_WORLD, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 0, 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_711(void)
 {
     begin_case("MPI_Intercomm_create peer_comm wrong kind");
-    int rc = MPI_Intercomm_create(MPI_COMM_WORLD, 0, (MPI_Comm)MPI_INT, 0, 0, handle_array_comm(MPI_COMM_WORLD));
+    int rc = MPI_Intercomm_create(MPI_COMM_WORLD, 0, (MPI_Comm)MPI_INT, 0, 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_712(void)
 {
     begin_case("MPI_Intercomm_create tag tag=-5");
-    int rc = MPI_Intercomm_create(MPI_COMM_WORLD, 0, MPI_COMM_WORLD, 0, -5, handle_array_comm(MPI_COMM_WORLD));
+    int rc = MPI_Intercomm_create(MPI_COMM_WORLD, 0, MPI_COMM_WORLD, 0, -5, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
 static void case_713(void)
 {
     begin_case("MPI_Intercomm_create newintercomm nonexistent in pointer");
-    int rc = MPI_Intercomm_create(MPI_COMM_WORLD, 0, MPI_COMM_WORLD, 0, 0, handle_array_comm(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
+    int rc = MPI_Intercomm_create(MPI_COMM_WORLD, 0, MPI_COMM_WORLD, 0, 0, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_714(void)
 {
     begin_case("MPI_Intercomm_merge intercomm nonexistent");
-    int rc = MPI_Intercomm_merge(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 0, handle_array_comm(MPI_COMM_WORLD));
+    int rc = MPI_Intercomm_merge(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_715(void)
 {
     begin_case("MPI_Intercomm_merge intercomm wrong kind");
-    int rc = MPI_Intercomm_merge((MPI_Comm)MPI_INT, 0, handle_array_comm(MPI_COMM_WORLD));
+    int rc = MPI_Intercomm_merge((MPI_Comm)MPI_INT, 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_716(void)
 {
     begin_case("MPI_Intercomm_merge newintracomm nonexistent in pointer");
-    int rc = MPI_Intercomm_merge(MPI_COMM_WORLD, 0, handle_array_comm(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
+    int rc = MPI_Intercomm_merge(MPI_COMM_WORLD, 0, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_717(void)
 {
     begin_case("MPI_Op_create op nonexistent in pointer");
-    int rc = MPI_Op_create(NULL, 1, handle_array_op(BAD_HANDLE(MMPI_HANDLE_KIND_OP)));
+    int rc = MPI_Op_create(NULL, 1, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_OP)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_718(void)
 {
     begin_case("MPI_Op_free op nonexistent in pointer");
-    int rc = MPI_Op_free(handle_array_op(BAD_HANDLE(MMPI_HANDLE_KIND_OP)));
+    int rc = MPI_Op_free(handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_OP)));
     expect_class(rc, 0, (int[]){0});
 }
 
@@ -5307,252 +5307,252 @@ static void case_757(void)
 static void case_758(void)
 {
     begin_case("MPI_Isend buf NULL with count 1");
-    int rc = MPI_Isend(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Isend(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
 static void case_759(void)
 {
     begin_case("MPI_Isend count count=-1");
-    int rc = MPI_Isend((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Isend((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_760(void)
 {
     begin_case("MPI_Isend datatype nonexistent");
-    int rc = MPI_Isend((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Isend((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_761(void)
 {
     begin_case("MPI_Isend datatype wrong kind");
-    int rc = MPI_Isend((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Isend((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_762(void)
 {
     begin_case("MPI_Isend dest dest=7");
-    int rc = MPI_Isend((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Isend((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
 static void case_763(void)
 {
     begin_case("MPI_Isend tag tag=-5");
-    int rc = MPI_Isend((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Isend((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
 static void case_764(void)
 {
     begin_case("MPI_Isend comm nonexistent");
-    int rc = MPI_Isend((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Isend((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_765(void)
 {
     begin_case("MPI_Isend comm wrong kind");
-    int rc = MPI_Isend((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Isend((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_766(void)
 {
     begin_case("MPI_Isend request nonexistent in pointer");
-    int rc = MPI_Isend((void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Isend((void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_767(void)
 {
     begin_case("MPI_Issend buf NULL with count 1");
-    int rc = MPI_Issend(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Issend(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
 static void case_768(void)
 {
     begin_case("MPI_Issend count count=-1");
-    int rc = MPI_Issend((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Issend((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_769(void)
 {
     begin_case("MPI_Issend datatype nonexistent");
-    int rc = MPI_Issend((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Issend((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_770(void)
 {
     begin_case("MPI_Issend datatype wrong kind");
-    int rc = MPI_Issend((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Issend((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_771(void)
 {
     begin_case("MPI_Issend dest dest=7");
-    int rc = MPI_Issend((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Issend((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
 static void case_772(void)
 {
     begin_case("MPI_Issend tag tag=-5");
-    int rc = MPI_Issend((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Issend((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
 static void case_773(void)
 {
     begin_case("MPI_Issend comm nonexistent");
-    int rc = MPI_Issend((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Issend((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_774(void)
 {
     begin_case("MPI_Issend comm wrong kind");
-    int rc = MPI_Issend((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Issend((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_775(void)
 {
     begin_case("MPI_Issend request nonexistent in pointer");
-    int rc = MPI_Issend((void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Issend((void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_776(void)
 {
     begin_case("MPI_Irsend buf NULL with count 1");
-    int rc = MPI_Irsend(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Irsend(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
 static void case_777(void)
 {
     begin_case("MPI_Irsend count count=-1");
-    int rc = MPI_Irsend((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Irsend((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_778(void)
 {
     begin_case("MPI_Irsend datatype nonexistent");
-    int rc = MPI_Irsend((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Irsend((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_779(void)
 {
     begin_case("MPI_Irsend datatype wrong kind");
-    int rc = MPI_Irsend((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Irsend((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_780(void)
 {
     begin_case("MPI_Irsend dest dest=7");
-    int rc = MPI_Irsend((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Irsend((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
 static void case_781(void)
 {
     begin_case("MPI_Irsend tag tag=-5");
-    int rc = MPI_Irsend((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Irsend((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
 static void case_782(void)
 {
     begin_case("MPI_Irsend comm nonexistent");
-    int rc = MPI_Irsend((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Irsend((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_783(void)
 {
     begin_case("MPI_Irsend comm wrong kind");
-    int rc = MPI_Irsend((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Irsend((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_784(void)
 {
     begin_case("MPI_Irsend request nonexistent in pointer");
-    int rc = MPI_Irsend((void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Irsend((void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_785(void)
 {
     begin_case("MPI_Ibsend buf NULL with count 1");
-    int rc = MPI_Ibsend(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ibsend(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
 static void case_786(void)
 {
     begin_case("MPI_Ibsend count count=-1");
-    int rc = MPI_Ibsend((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ibsend((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_787(void)
 {
     begin_case("MPI_Ibsend datatype nonexistent");
-    int rc = MPI_Ibsend((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ibsend((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_788(void)
 {
     begin_case("MPI_Ibsend datatype wrong kind");
-    int rc = MPI_Ibsend((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ibsend((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_789(void)
 {
     begin_case("MPI_Ibsend dest dest=7");
-    int rc = MPI_Ibsend((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ibsend((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
 static void case_790(void)
 {
     begin_case("MPI_Ibsend tag tag=-5");
-    int rc = MPI_Ibsend((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ibsend((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
 static void case_791(void)
 {
     begin_case("MPI_Ibsend comm nonexistent");
-    int rc = MPI_Ibsend((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ibsend((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_792(void)
 {
     begin_case("MPI_Ibsend comm wrong kind");
-    int rc = MPI_Ibsend((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ibsend((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_793(void)
 {
     begin_case("MPI_Ibsend request nonexistent in pointer");
-    int rc = MPI_Ibsend((void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Ibsend((void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
@@ -5615,63 +5615,63 @@ static void case_801(void)
 static void case_802(void)
 {
     begin_case("MPI_Irecv buf NULL with count 1");
-    int rc = MPI_Irecv(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Irecv(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
 static void case_803(void)
 {
     begin_case("MPI_Irecv count count=-1");
-    int rc = MPI_Irecv((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Irecv((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_804(void)
 {
     begin_case("MPI_Irecv datatype nonexistent");
-    int rc = MPI_Irecv((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Irecv((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_805(void)
 {
     begin_case("MPI_Irecv datatype wrong kind");
-    int rc = MPI_Irecv((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Irecv((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_806(void)
 {
     begin_case("MPI_Irecv source source=7");
-    int rc = MPI_Irecv((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Irecv((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
 static void case_807(void)
 {
     begin_case("MPI_Irecv tag tag=-5");
-    int rc = MPI_Irecv((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Irecv((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
 static void case_808(void)
 {
     begin_case("MPI_Irecv comm nonexistent");
-    int rc = MPI_Irecv((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Irecv((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_809(void)
 {
     begin_case("MPI_Irecv comm wrong kind");
-    int rc = MPI_Irecv((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Irecv((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_810(void)
 {
     begin_case("MPI_Irecv request nonexistent in pointer");
-    int rc = MPI_Irecv((void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Irecv((void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
@@ -5895,588 +5895,588 @@ static void case_841(void)
 static void case_842(void)
 {
     begin_case("MPI_Mprobe source source=7");
-    int rc = MPI_Mprobe(7, 0, MPI_COMM_WORLD, handle_array_message(MPI_MESSAGE_NO_PROC), (MPI_Status*)scratch_area());
+    int rc = MPI_Mprobe(7, 0, MPI_COMM_WORLD, handle_array(MPI_MESSAGE_NO_PROC), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
 static void case_843(void)
 {
     begin_case("MPI_Mprobe tag tag=-5");
-    int rc = MPI_Mprobe(0, -5, MPI_COMM_WORLD, handle_array_message(MPI_MESSAGE_NO_PROC), (MPI_Status*)scratch_area());
+    int rc = MPI_Mprobe(0, -5, MPI_COMM_WORLD, handle_array(MPI_MESSAGE_NO_PROC), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
 static void case_844(void)
 {
     begin_case("MPI_Mprobe comm nonexistent");
-    int rc = MPI_Mprobe(0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array_message(MPI_MESSAGE_NO_PROC), (MPI_Status*)scratch_area());
+    int rc = MPI_Mprobe(0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_MESSAGE_NO_PROC), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_845(void)
 {
     begin_case("MPI_Mprobe comm wrong kind");
-    int rc = MPI_Mprobe(0, 0, (MPI_Comm)MPI_INT, handle_array_message(MPI_MESSAGE_NO_PROC), (MPI_Status*)scratch_area());
+    int rc = MPI_Mprobe(0, 0, (MPI_Comm)MPI_INT, handle_array(MPI_MESSAGE_NO_PROC), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_846(void)
 {
     begin_case("MPI_Mprobe message nonexistent in pointer");
-    int rc = MPI_Mprobe(0, 0, MPI_COMM_WORLD, handle_array_message(BAD_HANDLE(MMPI_HANDLE_KIND_MESSAGE)), (MPI_Status*)scratch_area());
+    int rc = MPI_Mprobe(0, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_MESSAGE)), (MPI_Status*)scratch_area());
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_847(void)
 {
     begin_case("MPI_Improbe source source=7");
-    int rc = MPI_Improbe(7, 0, MPI_COMM_WORLD, (int*)scratch_area(), handle_array_message(MPI_MESSAGE_NO_PROC), (MPI_Status*)scratch_area());
+    int rc = MPI_Improbe(7, 0, MPI_COMM_WORLD, (int*)scratch_area(), handle_array(MPI_MESSAGE_NO_PROC), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
 static void case_848(void)
 {
     begin_case("MPI_Improbe tag tag=-5");
-    int rc = MPI_Improbe(0, -5, MPI_COMM_WORLD, (int*)scratch_area(), handle_array_message(MPI_MESSAGE_NO_PROC), (MPI_Status*)scratch_area());
+    int rc = MPI_Improbe(0, -5, MPI_COMM_WORLD, (int*)scratch_area(), handle_array(MPI_MESSAGE_NO_PROC), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
 static void case_849(void)
 {
     begin_case("MPI_Improbe comm nonexistent");
-    int rc = MPI_Improbe(0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), (int*)scratch_area(), handle_array_message(MPI_MESSAGE_NO_PROC), (MPI_Status*)scratch_area());
+    int rc = MPI_Improbe(0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), (int*)scratch_area(), handle_array(MPI_MESSAGE_NO_PROC), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_850(void)
 {
     begin_case("MPI_Improbe comm wrong kind");
-    int rc = MPI_Improbe(0, 0, (MPI_Comm)MPI_INT, (int*)scratch_area(), handle_array_message(MPI_MESSAGE_NO_PROC), (MPI_Status*)scratch_area());
+    int rc = MPI_Improbe(0, 0, (MPI_Comm)MPI_INT, (int*)scratch_area(), handle_array(MPI_MESSAGE_NO_PROC), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_851(void)
 {
     begin_case("MPI_Improbe message nonexistent in pointer");
-    int rc = MPI_Improbe(0, 0, MPI_COMM_WORLD, (int*)scratch_area(), handle_array_message(BAD_HANDLE(MMPI_HANDLE_KIND_MESSAGE)), (MPI_Status*)scratch_area());
+    int rc = MPI_Improbe(0, 0, MPI_COMM_WORLD, (int*)scratch_area(), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_MESSAGE)), (MPI_Status*)scratch_area());
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_852(void)
 {
     begin_case("MPI_Mrecv buf NULL with count 1");
-    int rc = MPI_Mrecv(NULL, 1, MPI_INT, handle_array_message(MPI_MESSAGE_NO_PROC), (MPI_Status*)scratch_area());
+    int rc = MPI_Mrecv(NULL, 1, MPI_INT, handle_array(MPI_MESSAGE_NO_PROC), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
 static void case_853(void)
 {
     begin_case("MPI_Mrecv count count=-1");
-    int rc = MPI_Mrecv((void*)scratch_area(), -1, MPI_INT, handle_array_message(MPI_MESSAGE_NO_PROC), (MPI_Status*)scratch_area());
+    int rc = MPI_Mrecv((void*)scratch_area(), -1, MPI_INT, handle_array(MPI_MESSAGE_NO_PROC), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_854(void)
 {
     begin_case("MPI_Mrecv datatype nonexistent");
-    int rc = MPI_Mrecv((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array_message(MPI_MESSAGE_NO_PROC), (MPI_Status*)scratch_area());
+    int rc = MPI_Mrecv((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array(MPI_MESSAGE_NO_PROC), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_855(void)
 {
     begin_case("MPI_Mrecv datatype wrong kind");
-    int rc = MPI_Mrecv((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, handle_array_message(MPI_MESSAGE_NO_PROC), (MPI_Status*)scratch_area());
+    int rc = MPI_Mrecv((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, handle_array(MPI_MESSAGE_NO_PROC), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_856(void)
 {
     begin_case("MPI_Mrecv message nonexistent in pointer");
-    int rc = MPI_Mrecv((void*)scratch_area(), 1, MPI_INT, handle_array_message(BAD_HANDLE(MMPI_HANDLE_KIND_MESSAGE)), (MPI_Status*)scratch_area());
+    int rc = MPI_Mrecv((void*)scratch_area(), 1, MPI_INT, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_MESSAGE)), (MPI_Status*)scratch_area());
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_857(void)
 {
     begin_case("MPI_Imrecv buf NULL with count 1");
-    int rc = MPI_Imrecv(NULL, 1, MPI_INT, handle_array_message(MPI_MESSAGE_NO_PROC), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Imrecv(NULL, 1, MPI_INT, handle_array(MPI_MESSAGE_NO_PROC), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
 static void case_858(void)
 {
     begin_case("MPI_Imrecv count count=-1");
-    int rc = MPI_Imrecv((void*)scratch_area(), -1, MPI_INT, handle_array_message(MPI_MESSAGE_NO_PROC), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Imrecv((void*)scratch_area(), -1, MPI_INT, handle_array(MPI_MESSAGE_NO_PROC), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_859(void)
 {
     begin_case("MPI_Imrecv datatype nonexistent");
-    int rc = MPI_Imrecv((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array_message(MPI_MESSAGE_NO_PROC), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Imrecv((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array(MPI_MESSAGE_NO_PROC), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_860(void)
 {
     begin_case("MPI_Imrecv datatype wrong kind");
-    int rc = MPI_Imrecv((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, handle_array_message(MPI_MESSAGE_NO_PROC), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Imrecv((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, handle_array(MPI_MESSAGE_NO_PROC), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_861(void)
 {
     begin_case("MPI_Imrecv message nonexistent in pointer");
-    int rc = MPI_Imrecv((void*)scratch_area(), 1, MPI_INT, handle_array_message(BAD_HANDLE(MMPI_HANDLE_KIND_MESSAGE)), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Imrecv((void*)scratch_area(), 1, MPI_INT, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_MESSAGE)), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_862(void)
 {
     begin_case("MPI_Imrecv request nonexistent in pointer");
-    int rc = MPI_Imrecv((void*)scratch_area(), 1, MPI_INT, handle_array_message(MPI_MESSAGE_NO_PROC), handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Imrecv((void*)scratch_area(), 1, MPI_INT, handle_array(MPI_MESSAGE_NO_PROC), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_863(void)
 {
     begin_case("MPI_Send_init buf NULL with count 1");
-    int rc = MPI_Send_init(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Send_init(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
 static void case_864(void)
 {
     begin_case("MPI_Send_init count count=-1");
-    int rc = MPI_Send_init((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Send_init((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_865(void)
 {
     begin_case("MPI_Send_init datatype nonexistent");
-    int rc = MPI_Send_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Send_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_866(void)
 {
     begin_case("MPI_Send_init datatype wrong kind");
-    int rc = MPI_Send_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Send_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_867(void)
 {
     begin_case("MPI_Send_init dest dest=7");
-    int rc = MPI_Send_init((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Send_init((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
 static void case_868(void)
 {
     begin_case("MPI_Send_init tag tag=-5");
-    int rc = MPI_Send_init((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Send_init((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
 static void case_869(void)
 {
     begin_case("MPI_Send_init comm nonexistent");
-    int rc = MPI_Send_init((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Send_init((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_870(void)
 {
     begin_case("MPI_Send_init comm wrong kind");
-    int rc = MPI_Send_init((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Send_init((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_871(void)
 {
     begin_case("MPI_Send_init request nonexistent in pointer");
-    int rc = MPI_Send_init((void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Send_init((void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_872(void)
 {
     begin_case("MPI_Ssend_init buf NULL with count 1");
-    int rc = MPI_Ssend_init(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ssend_init(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
 static void case_873(void)
 {
     begin_case("MPI_Ssend_init count count=-1");
-    int rc = MPI_Ssend_init((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ssend_init((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_874(void)
 {
     begin_case("MPI_Ssend_init datatype nonexistent");
-    int rc = MPI_Ssend_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ssend_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_875(void)
 {
     begin_case("MPI_Ssend_init datatype wrong kind");
-    int rc = MPI_Ssend_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ssend_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_876(void)
 {
     begin_case("MPI_Ssend_init dest dest=7");
-    int rc = MPI_Ssend_init((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ssend_init((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
 static void case_877(void)
 {
     begin_case("MPI_Ssend_init tag tag=-5");
-    int rc = MPI_Ssend_init((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ssend_init((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
 static void case_878(void)
 {
     begin_case("MPI_Ssend_init comm nonexistent");
-    int rc = MPI_Ssend_init((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ssend_init((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_879(void)
 {
     begin_case("MPI_Ssend_init comm wrong kind");
-    int rc = MPI_Ssend_init((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ssend_init((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_880(void)
 {
     begin_case("MPI_Ssend_init request nonexistent in pointer");
-    int rc = MPI_Ssend_init((void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Ssend_init((void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_881(void)
 {
     begin_case("MPI_Rsend_init buf NULL with count 1");
-    int rc = MPI_Rsend_init(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Rsend_init(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
 static void case_882(void)
 {
     begin_case("MPI_Rsend_init count count=-1");
-    int rc = MPI_Rsend_init((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Rsend_init((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_883(void)
 {
     begin_case("MPI_Rsend_init datatype nonexistent");
-    int rc = MPI_Rsend_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Rsend_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_884(void)
 {
     begin_case("MPI_Rsend_init datatype wrong kind");
-    int rc = MPI_Rsend_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Rsend_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_885(void)
 {
     begin_case("MPI_Rsend_init dest dest=7");
-    int rc = MPI_Rsend_init((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Rsend_init((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
 static void case_886(void)
 {
     begin_case("MPI_Rsend_init tag tag=-5");
-    int rc = MPI_Rsend_init((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Rsend_init((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
 static void case_887(void)
 {
     begin_case("MPI_Rsend_init comm nonexistent");
-    int rc = MPI_Rsend_init((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Rsend_init((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_888(void)
 {
     begin_case("MPI_Rsend_init comm wrong kind");
-    int rc = MPI_Rsend_init((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Rsend_init((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_889(void)
 {
     begin_case("MPI_Rsend_init request nonexistent in pointer");
-    int rc = MPI_Rsend_init((void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Rsend_init((void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_890(void)
 {
     begin_case("MPI_Bsend_init buf NULL with count 1");
-    int rc = MPI_Bsend_init(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Bsend_init(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
 static void case_891(void)
 {
     begin_case("MPI_Bsend_init count count=-1");
-    int rc = MPI_Bsend_init((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Bsend_init((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_892(void)
 {
     begin_case("MPI_Bsend_init datatype nonexistent");
-    int rc = MPI_Bsend_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Bsend_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_893(void)
 {
     begin_case("MPI_Bsend_init datatype wrong kind");
-    int rc = MPI_Bsend_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Bsend_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_894(void)
 {
     begin_case("MPI_Bsend_init dest dest=7");
-    int rc = MPI_Bsend_init((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Bsend_init((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
 static void case_895(void)
 {
     begin_case("MPI_Bsend_init tag tag=-5");
-    int rc = MPI_Bsend_init((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Bsend_init((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
 static void case_896(void)
 {
     begin_case("MPI_Bsend_init comm nonexistent");
-    int rc = MPI_Bsend_init((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Bsend_init((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_897(void)
 {
     begin_case("MPI_Bsend_init comm wrong kind");
-    int rc = MPI_Bsend_init((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Bsend_init((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_898(void)
 {
     begin_case("MPI_Bsend_init request nonexistent in pointer");
-    int rc = MPI_Bsend_init((void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Bsend_init((void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_899(void)
 {
     begin_case("MPI_Recv_init buf NULL with count 1");
-    int rc = MPI_Recv_init(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Recv_init(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
 static void case_900(void)
 {
     begin_case("MPI_Recv_init count count=-1");
-    int rc = MPI_Recv_init((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Recv_init((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_901(void)
 {
     begin_case("MPI_Recv_init datatype nonexistent");
-    int rc = MPI_Recv_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Recv_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_902(void)
 {
     begin_case("MPI_Recv_init datatype wrong kind");
-    int rc = MPI_Recv_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Recv_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_903(void)
 {
     begin_case("MPI_Recv_init source source=7");
-    int rc = MPI_Recv_init((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Recv_init((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
 static void case_904(void)
 {
     begin_case("MPI_Recv_init tag tag=-5");
-    int rc = MPI_Recv_init((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Recv_init((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
 static void case_905(void)
 {
     begin_case("MPI_Recv_init comm nonexistent");
-    int rc = MPI_Recv_init((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Recv_init((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_906(void)
 {
     begin_case("MPI_Recv_init comm wrong kind");
-    int rc = MPI_Recv_init((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Recv_init((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_907(void)
 {
     begin_case("MPI_Recv_init request nonexistent in pointer");
-    int rc = MPI_Recv_init((void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Recv_init((void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_908(void)
 {
     begin_case("MPI_Start request nonexistent in pointer");
-    int rc = MPI_Start(handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Start(handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_909(void)
 {
     begin_case("MPI_Startall count count=-1");
-    int rc = MPI_Startall(-1, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Startall(-1, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_910(void)
 {
     begin_case("MPI_Startall array_of_requests nonexistent in pointer");
-    int rc = MPI_Startall(1, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Startall(1, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_911(void)
 {
     begin_case("MPI_Wait request nonexistent in pointer");
-    int rc = MPI_Wait(handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)), (MPI_Status*)scratch_area());
+    int rc = MPI_Wait(handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)), (MPI_Status*)scratch_area());
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_912(void)
 {
     begin_case("MPI_Test request nonexistent in pointer");
-    int rc = MPI_Test(handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)), (int*)scratch_area(), (MPI_Status*)scratch_area());
+    int rc = MPI_Test(handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)), (int*)scratch_area(), (MPI_Status*)scratch_area());
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_913(void)
 {
     begin_case("MPI_Waitall count count=-1");
-    int rc = MPI_Waitall(-1, handle_array_request(MPI_REQUEST_NULL), (MPI_Status*)scratch_area());
+    int rc = MPI_Waitall(-1, handle_array(MPI_REQUEST_NULL), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_914(void)
 {
     begin_case("MPI_Waitall array_of_requests nonexistent in pointer");
-    int rc = MPI_Waitall(1, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)), (MPI_Status*)scratch_area());
+    int rc = MPI_Waitall(1, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)), (MPI_Status*)scratch_area());
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_915(void)
 {
     begin_case("MPI_Testall count count=-1");
-    int rc = MPI_Testall(-1, handle_array_request(MPI_REQUEST_NULL), (int*)scratch_area(), (MPI_Status*)scratch_area());
+    int rc = MPI_Testall(-1, handle_array(MPI_REQUEST_NULL), (int*)scratch_area(), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_916(void)
 {
     begin_case("MPI_Testall array_of_requests nonexistent in pointer");
-    int rc = MPI_Testall(1, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)), (int*)scratch_area(), (MPI_Status*)scratch_area());
+    int rc = MPI_Testall(1, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)), (int*)scratch_area(), (MPI_Status*)scratch_area());
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_917(void)
 {
     begin_case("MPI_Waitany count count=-1");
-    int rc = MPI_Waitany(-1, handle_array_request(MPI_REQUEST_NULL), (int*)scratch_area(), (MPI_Status*)scratch_area());
+    int rc = MPI_Waitany(-1, handle_array(MPI_REQUEST_NULL), (int*)scratch_area(), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_918(void)
 {
     begin_case("MPI_Waitany array_of_requests nonexistent in pointer");
-    int rc = MPI_Waitany(1, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)), (int*)scratch_area(), (MPI_Status*)scratch_area());
+    int rc = MPI_Waitany(1, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)), (int*)scratch_area(), (MPI_Status*)scratch_area());
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_919(void)
 {
     begin_case("MPI_Testany count count=-1");
-    int rc = MPI_Testany(-1, handle_array_request(MPI_REQUEST_NULL), (int*)scratch_area(), (int*)scratch_area(), (MPI_Status*)scratch_area());
+    int rc = MPI_Testany(-1, handle_array(MPI_REQUEST_NULL), (int*)scratch_area(), (int*)scratch_area(), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_920(void)
 {
     begin_case("MPI_Testany array_of_requests nonexistent in pointer");
-    int rc = MPI_Testany(1, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)), (int*)scratch_area(), (int*)scratch_area(), (MPI_Status*)scratch_area());
+    int rc = MPI_Testany(1, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)), (int*)scratch_area(), (int*)scratch_area(), (MPI_Status*)scratch_area());
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_921(void)
 {
     begin_case("MPI_Waitsome incount incount=-1");
-    int rc = MPI_Waitsome(-1, handle_array_request(MPI_REQUEST_NULL), (int*)scratch_area(), int_array(1), (MPI_Status*)scratch_area());
+    int rc = MPI_Waitsome(-1, handle_array(MPI_REQUEST_NULL), (int*)scratch_area(), int_array(1), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_922(void)
 {
     begin_case("MPI_Waitsome array_of_requests nonexistent in pointer");
-    int rc = MPI_Waitsome(1, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)), (int*)scratch_area(), int_array(1), (MPI_Status*)scratch_area());
+    int rc = MPI_Waitsome(1, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)), (int*)scratch_area(), int_array(1), (MPI_Status*)scratch_area());
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_923(void)
 {
     begin_case("MPI_Testsome incount incount=-1");
-    int rc = MPI_Testsome(-1, handle_array_request(MPI_REQUEST_NULL), (int*)scratch_area(), int_array(1), (MPI_Status*)scratch_area());
+    int rc = MPI_Testsome(-1, handle_array(MPI_REQUEST_NULL), (int*)scratch_area(), int_array(1), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_924(void)
 {
     begin_case("MPI_Testsome array_of_requests nonexistent in pointer");
-    int rc = MPI_Testsome(1, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)), (int*)scratch_area(), int_array(1), (MPI_Status*)scratch_area());
+    int rc = MPI_Testsome(1, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)), (int*)scratch_area(), int_array(1), (MPI_Status*)scratch_area());
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_925(void)
 {
     begin_case("MPI_Request_free request nonexistent in pointer");
-    int rc = MPI_Request_free(handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Request_free(handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
@@ -6497,14 +6497,14 @@ static void case_927(void)
 static void case_928(void)
 {
     begin_case("MPI_Cancel request nonexistent in pointer");
-    int rc = MPI_Cancel(handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Cancel(handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_929(void)
 {
     begin_case("MPI_Grequest_start request nonexistent in pointer");
-    int rc = MPI_Grequest_start(NULL, NULL, NULL, (void*)scratch_area(), handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Grequest_start(NULL, NULL, NULL, (void*)scratch_area(), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
@@ -6525,203 +6525,203 @@ static void case_931(void)
 static void case_932(void)
 {
     begin_case("MPI_Comm_spawn info nonexistent");
-    int rc = MPI_Comm_spawn((char*)scratch_area(), (char**)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), 0, MPI_COMM_WORLD, handle_array_comm(MPI_COMM_WORLD), int_array(1));
+    int rc = MPI_Comm_spawn((char*)scratch_area(), (char**)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), 0, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_933(void)
 {
     begin_case("MPI_Comm_spawn info wrong kind");
-    int rc = MPI_Comm_spawn((char*)scratch_area(), (char**)scratch_area(), 1, (MPI_Info)MPI_COMM_WORLD, 0, MPI_COMM_WORLD, handle_array_comm(MPI_COMM_WORLD), int_array(1));
+    int rc = MPI_Comm_spawn((char*)scratch_area(), (char**)scratch_area(), 1, (MPI_Info)MPI_COMM_WORLD, 0, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_934(void)
 {
     begin_case("MPI_Comm_spawn root root=7");
-    int rc = MPI_Comm_spawn((char*)scratch_area(), (char**)scratch_area(), 1, MPI_INFO_NULL, 7, MPI_COMM_WORLD, handle_array_comm(MPI_COMM_WORLD), int_array(1));
+    int rc = MPI_Comm_spawn((char*)scratch_area(), (char**)scratch_area(), 1, MPI_INFO_NULL, 7, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_ROOT});
 }
 
 static void case_935(void)
 {
     begin_case("MPI_Comm_spawn comm nonexistent");
-    int rc = MPI_Comm_spawn((char*)scratch_area(), (char**)scratch_area(), 1, MPI_INFO_NULL, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array_comm(MPI_COMM_WORLD), int_array(1));
+    int rc = MPI_Comm_spawn((char*)scratch_area(), (char**)scratch_area(), 1, MPI_INFO_NULL, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_936(void)
 {
     begin_case("MPI_Comm_spawn comm wrong kind");
-    int rc = MPI_Comm_spawn((char*)scratch_area(), (char**)scratch_area(), 1, MPI_INFO_NULL, 0, (MPI_Comm)MPI_INT, handle_array_comm(MPI_COMM_WORLD), int_array(1));
+    int rc = MPI_Comm_spawn((char*)scratch_area(), (char**)scratch_area(), 1, MPI_INFO_NULL, 0, (MPI_Comm)MPI_INT, handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_937(void)
 {
     begin_case("MPI_Comm_spawn intercomm nonexistent in pointer");
-    int rc = MPI_Comm_spawn((char*)scratch_area(), (char**)scratch_area(), 1, MPI_INFO_NULL, 0, MPI_COMM_WORLD, handle_array_comm(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)), int_array(1));
+    int rc = MPI_Comm_spawn((char*)scratch_area(), (char**)scratch_area(), 1, MPI_INFO_NULL, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)), int_array(1));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_938(void)
 {
     begin_case("MPI_Comm_spawn_multiple count count=-1");
-    int rc = MPI_Comm_spawn_multiple(-1, (char**)scratch_area(), (char***)scratch_area(), int_array(1), handle_array_info(MPI_INFO_NULL), 0, MPI_COMM_WORLD, handle_array_comm(MPI_COMM_WORLD), int_array(1));
+    int rc = MPI_Comm_spawn_multiple(-1, (char**)scratch_area(), (char***)scratch_area(), int_array(1), handle_array(MPI_INFO_NULL), 0, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 2, (int[]){MPI_ERR_COUNT, MPI_ERR_ARG});
 }
 
 static void case_939(void)
 {
     begin_case("MPI_Comm_spawn_multiple array_of_info nonexistent in pointer");
-    int rc = MPI_Comm_spawn_multiple(1, (char**)scratch_area(), (char***)scratch_area(), int_array(1), handle_array_info(BAD_HANDLE(MMPI_HANDLE_KIND_INFO)), 0, MPI_COMM_WORLD, handle_array_comm(MPI_COMM_WORLD), int_array(1));
+    int rc = MPI_Comm_spawn_multiple(1, (char**)scratch_area(), (char***)scratch_area(), int_array(1), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_INFO)), 0, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_940(void)
 {
     begin_case("MPI_Comm_spawn_multiple root root=7");
-    int rc = MPI_Comm_spawn_multiple(1, (char**)scratch_area(), (char***)scratch_area(), int_array(1), handle_array_info(MPI_INFO_NULL), 7, MPI_COMM_WORLD, handle_array_comm(MPI_COMM_WORLD), int_array(1));
+    int rc = MPI_Comm_spawn_multiple(1, (char**)scratch_area(), (char***)scratch_area(), int_array(1), handle_array(MPI_INFO_NULL), 7, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_ROOT});
 }
 
 static void case_941(void)
 {
     begin_case("MPI_Comm_spawn_multiple comm nonexistent");
-    int rc = MPI_Comm_spawn_multiple(1, (char**)scratch_area(), (char***)scratch_area(), int_array(1), handle_array_info(MPI_INFO_NULL), 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array_comm(MPI_COMM_WORLD), int_array(1));
+    int rc = MPI_Comm_spawn_multiple(1, (char**)scratch_area(), (char***)scratch_area(), int_array(1), handle_array(MPI_INFO_NULL), 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_942(void)
 {
     begin_case("MPI_Comm_spawn_multiple comm wrong kind");
-    int rc = MPI_Comm_spawn_multiple(1, (char**)scratch_area(), (char***)scratch_area(), int_array(1), handle_array_info(MPI_INFO_NULL), 0, (MPI_Comm)MPI_INT, handle_array_comm(MPI_COMM_WORLD), int_array(1));
+    int rc = MPI_Comm_spawn_multiple(1, (char**)scratch_area(), (char***)scratch_area(), int_array(1), handle_array(MPI_INFO_NULL), 0, (MPI_Comm)MPI_INT, handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_943(void)
 {
     begin_case("MPI_Comm_spawn_multiple intercomm nonexistent in pointer");
-    int rc = MPI_Comm_spawn_multiple(1, (char**)scratch_area(), (char***)scratch_area(), int_array(1), handle_array_info(MPI_INFO_NULL), 0, MPI_COMM_WORLD, handle_array_comm(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)), int_array(1));
+    int rc = MPI_Comm_spawn_multiple(1, (char**)scratch_area(), (char***)scratch_area(), int_array(1), handle_array(MPI_INFO_NULL), 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)), int_array(1));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_944(void)
 {
     begin_case("MPI_Comm_get_parent parent nonexistent in pointer");
-    int rc = MPI_Comm_get_parent(handle_array_comm(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
+    int rc = MPI_Comm_get_parent(handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_945(void)
 {
     begin_case("MPI_Cart_create comm_old nonexistent");
-    int rc = MPI_Cart_create(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, int_array(1), int_array(1), 0, handle_array_comm(MPI_COMM_WORLD));
+    int rc = MPI_Cart_create(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, int_array(1), int_array(1), 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_946(void)
 {
     begin_case("MPI_Cart_create comm_old wrong kind");
-    int rc = MPI_Cart_create((MPI_Comm)MPI_INT, 1, int_array(1), int_array(1), 0, handle_array_comm(MPI_COMM_WORLD));
+    int rc = MPI_Cart_create((MPI_Comm)MPI_INT, 1, int_array(1), int_array(1), 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_947(void)
 {
     begin_case("MPI_Cart_create comm_cart nonexistent in pointer");
-    int rc = MPI_Cart_create(MPI_COMM_WORLD, 1, int_array(1), int_array(1), 0, handle_array_comm(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
+    int rc = MPI_Cart_create(MPI_COMM_WORLD, 1, int_array(1), int_array(1), 0, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_948(void)
 {
     begin_case("MPI_Graph_create comm_old nonexistent");
-    int rc = MPI_Graph_create(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, int_array(1), int_array(0), 0, handle_array_comm(MPI_COMM_WORLD));
+    int rc = MPI_Graph_create(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, int_array(1), int_array(0), 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_949(void)
 {
     begin_case("MPI_Graph_create comm_old wrong kind");
-    int rc = MPI_Graph_create((MPI_Comm)MPI_INT, 1, int_array(1), int_array(0), 0, handle_array_comm(MPI_COMM_WORLD));
+    int rc = MPI_Graph_create((MPI_Comm)MPI_INT, 1, int_array(1), int_array(0), 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_950(void)
 {
     begin_case("MPI_Graph_create comm_graph nonexistent in pointer");
-    int rc = MPI_Graph_create(MPI_COMM_WORLD, 1, int_array(1), int_array(0), 0, handle_array_comm(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
+    int rc = MPI_Graph_create(MPI_COMM_WORLD, 1, int_array(1), int_array(0), 0, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_951(void)
 {
     begin_case("MPI_Dist_graph_create_adjacent comm_old nonexistent");
-    int rc = MPI_Dist_graph_create_adjacent(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, int_array(0), int_array(0), 1, int_array(0), int_array(0), MPI_INFO_NULL, 0, handle_array_comm(MPI_COMM_WORLD));
+    int rc = MPI_Dist_graph_create_adjacent(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, int_array(0), int_array(0), 1, int_array(0), int_array(0), MPI_INFO_NULL, 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_952(void)
 {
     begin_case("MPI_Dist_graph_create_adjacent comm_old wrong kind");
-    int rc = MPI_Dist_graph_create_adjacent((MPI_Comm)MPI_INT, 1, int_array(0), int_array(0), 1, int_array(0), int_array(0), MPI_INFO_NULL, 0, handle_array_comm(MPI_COMM_WORLD));
+    int rc = MPI_Dist_graph_create_adjacent((MPI_Comm)MPI_INT, 1, int_array(0), int_array(0), 1, int_array(0), int_array(0), MPI_INFO_NULL, 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_953(void)
 {
     begin_case("MPI_Dist_graph_create_adjacent info nonexistent");
-    int rc = MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, int_array(0), int_array(0), 1, int_array(0), int_array(0), BAD_HANDLE(MMPI_HANDLE_KIND_INFO), 0, handle_array_comm(MPI_COMM_WORLD));
+    int rc = MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, int_array(0), int_array(0), 1, int_array(0), int_array(0), BAD_HANDLE(MMPI_HANDLE_KIND_INFO), 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_954(void)
 {
     begin_case("MPI_Dist_graph_create_adjacent info wrong kind");
-    int rc = MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, int_array(0), int_array(0), 1, int_array(0), int_array(0), (MPI_Info)MPI_COMM_WORLD, 0, handle_array_comm(MPI_COMM_WORLD));
+    int rc = MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, int_array(0), int_array(0), 1, int_array(0), int_array(0), (MPI_Info)MPI_COMM_WORLD, 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_955(void)
 {
     begin_case("MPI_Dist_graph_create_adjacent comm_dist_graph nonexistent in pointer");
-    int rc = MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, int_array(0), int_array(0), 1, int_array(0), int_array(0), MPI_INFO_NULL, 0, handle_array_comm(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
+    int rc = MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, int_array(0), int_array(0), 1, int_array(0), int_array(0), MPI_INFO_NULL, 0, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_956(void)
 {
     begin_case("MPI_Dist_graph_create comm_old nonexistent");
-    int rc = MPI_Dist_graph_create(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, int_array(0), int_array(1), int_array(0), int_array(1), MPI_INFO_NULL, 0, handle_array_comm(MPI_COMM_WORLD));
+    int rc = MPI_Dist_graph_create(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, int_array(0), int_array(1), int_array(0), int_array(1), MPI_INFO_NULL, 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_957(void)
 {
     begin_case("MPI_Dist_graph_create comm_old wrong kind");
-    int rc = MPI_Dist_graph_create((MPI_Comm)MPI_INT, 1, int_array(0), int_array(1), int_array(0), int_array(1), MPI_INFO_NULL, 0, handle_array_comm(MPI_COMM_WORLD));
+    int rc = MPI_Dist_graph_create((MPI_Comm)MPI_INT, 1, int_array(0), int_array(1), int_array(0), int_array(1), MPI_INFO_NULL, 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_958(void)
 {
     begin_case("MPI_Dist_graph_create info nonexistent");
-    int rc = MPI_Dist_graph_create(MPI_COMM_WORLD, 1, int_array(0), int_array(1), int_array(0), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_INFO), 0, handle_array_comm(MPI_COMM_WORLD));
+    int rc = MPI_Dist_graph_create(MPI_COMM_WORLD, 1, int_array(0), int_array(1), int_array(0), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_INFO), 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_959(void)
 {
     begin_case("MPI_Dist_graph_create info wrong kind");
-    int rc = MPI_Dist_graph_create(MPI_COMM_WORLD, 1, int_array(0), int_array(1), int_array(0), int_array(1), (MPI_Info)MPI_COMM_WORLD, 0, handle_array_comm(MPI_COMM_WORLD));
+    int rc = MPI_Dist_graph_create(MPI_COMM_WORLD, 1, int_array(0), int_array(1), int_array(0), int_array(1), (MPI_Info)MPI_COMM_WORLD, 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_960(void)
 {
     begin_case("MPI_Dist_graph_create comm_dist_graph nonexistent in pointer");
-    int rc = MPI_Dist_graph_create(MPI_COMM_WORLD, 1, int_array(0), int_array(1), int_array(0), int_array(1), MPI_INFO_NULL, 0, handle_array_comm(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
+    int rc = MPI_Dist_graph_create(MPI_COMM_WORLD, 1, int_array(0), int_array(1), int_array(0), int_array(1), MPI_INFO_NULL, 0, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
@@ -6896,21 +6896,21 @@ static void case_984(void)
 static void case_985(void)
 {
     begin_case("MPI_Cart_sub comm nonexistent");
-    int rc = MPI_Cart_sub(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), int_array(1), handle_array_comm(MPI_COMM_WORLD));
+    int rc = MPI_Cart_sub(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), int_array(1), handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_986(void)
 {
     begin_case("MPI_Cart_sub comm wrong kind");
-    int rc = MPI_Cart_sub((MPI_Comm)MPI_INT, int_array(1), handle_array_comm(MPI_COMM_WORLD));
+    int rc = MPI_Cart_sub((MPI_Comm)MPI_INT, int_array(1), handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_987(void)
 {
     begin_case("MPI_Cart_sub newcomm nonexistent in pointer");
-    int rc = MPI_Cart_sub(MPI_COMM_WORLD, int_array(1), handle_array_comm(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
+    int rc = MPI_Cart_sub(MPI_COMM_WORLD, int_array(1), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
@@ -7148,630 +7148,630 @@ static void case_1020(void)
 static void case_1021(void)
 {
     begin_case("MPI_Neighbor_alltoallw sendtypes nonexistent in pointer");
-    int rc = MPI_Neighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array_datatype(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array_datatype(MPI_INT), topo_comm);
+    int rc = MPI_Neighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), topo_comm);
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_1022(void)
 {
     begin_case("MPI_Neighbor_alltoallw recvtypes nonexistent in pointer");
-    int rc = MPI_Neighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array_datatype(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array_datatype(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), topo_comm);
+    int rc = MPI_Neighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), topo_comm);
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_1023(void)
 {
     begin_case("MPI_Neighbor_alltoallw comm nonexistent");
-    int rc = MPI_Neighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array_datatype(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array_datatype(MPI_INT), BAD_HANDLE(MMPI_HANDLE_KIND_COMM));
+    int rc = MPI_Neighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), BAD_HANDLE(MMPI_HANDLE_KIND_COMM));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_1024(void)
 {
     begin_case("MPI_Neighbor_alltoallw comm wrong kind");
-    int rc = MPI_Neighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array_datatype(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array_datatype(MPI_INT), (MPI_Comm)MPI_INT);
+    int rc = MPI_Neighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (MPI_Comm)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_1025(void)
 {
     begin_case("MPI_Ineighbor_allgather sendcount sendcount=-1");
-    int rc = MPI_Ineighbor_allgather((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ineighbor_allgather((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_1026(void)
 {
     begin_case("MPI_Ineighbor_allgather sendtype nonexistent");
-    int rc = MPI_Ineighbor_allgather((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, topo_comm, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ineighbor_allgather((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_1027(void)
 {
     begin_case("MPI_Ineighbor_allgather sendtype wrong kind");
-    int rc = MPI_Ineighbor_allgather((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, topo_comm, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ineighbor_allgather((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_1028(void)
 {
     begin_case("MPI_Ineighbor_allgather recvcount recvcount=-1");
-    int rc = MPI_Ineighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, topo_comm, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ineighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_1029(void)
 {
     begin_case("MPI_Ineighbor_allgather recvtype nonexistent");
-    int rc = MPI_Ineighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ineighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_1030(void)
 {
     begin_case("MPI_Ineighbor_allgather recvtype wrong kind");
-    int rc = MPI_Ineighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, topo_comm, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ineighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_1031(void)
 {
     begin_case("MPI_Ineighbor_allgather comm nonexistent");
-    int rc = MPI_Ineighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ineighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_1032(void)
 {
     begin_case("MPI_Ineighbor_allgather comm wrong kind");
-    int rc = MPI_Ineighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Comm)MPI_INT, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ineighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_1033(void)
 {
     begin_case("MPI_Ineighbor_allgather request nonexistent in pointer");
-    int rc = MPI_Ineighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Ineighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_1034(void)
 {
     begin_case("MPI_Ineighbor_allgatherv sendcount sendcount=-1");
-    int rc = MPI_Ineighbor_allgatherv((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ineighbor_allgatherv((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_1035(void)
 {
     begin_case("MPI_Ineighbor_allgatherv sendtype nonexistent");
-    int rc = MPI_Ineighbor_allgatherv((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ineighbor_allgatherv((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_1036(void)
 {
     begin_case("MPI_Ineighbor_allgatherv sendtype wrong kind");
-    int rc = MPI_Ineighbor_allgatherv((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ineighbor_allgatherv((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_1037(void)
 {
     begin_case("MPI_Ineighbor_allgatherv recvtype nonexistent");
-    int rc = MPI_Ineighbor_allgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ineighbor_allgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_1038(void)
 {
     begin_case("MPI_Ineighbor_allgatherv recvtype wrong kind");
-    int rc = MPI_Ineighbor_allgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, topo_comm, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ineighbor_allgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_1039(void)
 {
     begin_case("MPI_Ineighbor_allgatherv comm nonexistent");
-    int rc = MPI_Ineighbor_allgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ineighbor_allgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_1040(void)
 {
     begin_case("MPI_Ineighbor_allgatherv comm wrong kind");
-    int rc = MPI_Ineighbor_allgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (MPI_Comm)MPI_INT, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ineighbor_allgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_1041(void)
 {
     begin_case("MPI_Ineighbor_allgatherv request nonexistent in pointer");
-    int rc = MPI_Ineighbor_allgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Ineighbor_allgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_1042(void)
 {
     begin_case("MPI_Ineighbor_alltoall sendcount sendcount=-1");
-    int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_1043(void)
 {
     begin_case("MPI_Ineighbor_alltoall sendtype nonexistent");
-    int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, topo_comm, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_1044(void)
 {
     begin_case("MPI_Ineighbor_alltoall sendtype wrong kind");
-    int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, topo_comm, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_1045(void)
 {
     begin_case("MPI_Ineighbor_alltoall recvcount recvcount=-1");
-    int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, topo_comm, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_1046(void)
 {
     begin_case("MPI_Ineighbor_alltoall recvtype nonexistent");
-    int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_1047(void)
 {
     begin_case("MPI_Ineighbor_alltoall recvtype wrong kind");
-    int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, topo_comm, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_1048(void)
 {
     begin_case("MPI_Ineighbor_alltoall comm nonexistent");
-    int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_1049(void)
 {
     begin_case("MPI_Ineighbor_alltoall comm wrong kind");
-    int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Comm)MPI_INT, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_1050(void)
 {
     begin_case("MPI_Ineighbor_alltoall request nonexistent in pointer");
-    int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_1051(void)
 {
     begin_case("MPI_Ineighbor_alltoallv sendtype nonexistent");
-    int rc = MPI_Ineighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ineighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_1052(void)
 {
     begin_case("MPI_Ineighbor_alltoallv sendtype wrong kind");
-    int rc = MPI_Ineighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ineighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_1053(void)
 {
     begin_case("MPI_Ineighbor_alltoallv recvtype nonexistent");
-    int rc = MPI_Ineighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ineighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_1054(void)
 {
     begin_case("MPI_Ineighbor_alltoallv recvtype wrong kind");
-    int rc = MPI_Ineighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, topo_comm, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ineighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_1055(void)
 {
     begin_case("MPI_Ineighbor_alltoallv comm nonexistent");
-    int rc = MPI_Ineighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ineighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_1056(void)
 {
     begin_case("MPI_Ineighbor_alltoallv comm wrong kind");
-    int rc = MPI_Ineighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (MPI_Comm)MPI_INT, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ineighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_1057(void)
 {
     begin_case("MPI_Ineighbor_alltoallv request nonexistent in pointer");
-    int rc = MPI_Ineighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Ineighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_1058(void)
 {
     begin_case("MPI_Ineighbor_alltoallw sendtypes nonexistent in pointer");
-    int rc = MPI_Ineighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array_datatype(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array_datatype(MPI_INT), topo_comm, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ineighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_1059(void)
 {
     begin_case("MPI_Ineighbor_alltoallw recvtypes nonexistent in pointer");
-    int rc = MPI_Ineighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array_datatype(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array_datatype(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), topo_comm, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ineighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_1060(void)
 {
     begin_case("MPI_Ineighbor_alltoallw comm nonexistent");
-    int rc = MPI_Ineighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array_datatype(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array_datatype(MPI_INT), BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ineighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_1061(void)
 {
     begin_case("MPI_Ineighbor_alltoallw comm wrong kind");
-    int rc = MPI_Ineighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array_datatype(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array_datatype(MPI_INT), (MPI_Comm)MPI_INT, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Ineighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_1062(void)
 {
     begin_case("MPI_Ineighbor_alltoallw request nonexistent in pointer");
-    int rc = MPI_Ineighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array_datatype(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array_datatype(MPI_INT), topo_comm, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Ineighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), topo_comm, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_1063(void)
 {
     begin_case("MPI_Neighbor_allgather_init sendcount sendcount=-1");
-    int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_1064(void)
 {
     begin_case("MPI_Neighbor_allgather_init sendtype nonexistent");
-    int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_1065(void)
 {
     begin_case("MPI_Neighbor_allgather_init sendtype wrong kind");
-    int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_1066(void)
 {
     begin_case("MPI_Neighbor_allgather_init recvcount recvcount=-1");
-    int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_1067(void)
 {
     begin_case("MPI_Neighbor_allgather_init recvtype nonexistent");
-    int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_1068(void)
 {
     begin_case("MPI_Neighbor_allgather_init recvtype wrong kind");
-    int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, topo_comm, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_1069(void)
 {
     begin_case("MPI_Neighbor_allgather_init comm nonexistent");
-    int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_1070(void)
 {
     begin_case("MPI_Neighbor_allgather_init comm wrong kind");
-    int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_1071(void)
 {
     begin_case("MPI_Neighbor_allgather_init info nonexistent");
-    int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_1072(void)
 {
     begin_case("MPI_Neighbor_allgather_init info wrong kind");
-    int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, (MPI_Info)MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, (MPI_Info)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_1073(void)
 {
     begin_case("MPI_Neighbor_allgather_init request nonexistent in pointer");
-    int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_1074(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init sendcount sendcount=-1");
-    int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_1075(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init sendtype nonexistent");
-    int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_1076(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init sendtype wrong kind");
-    int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_1077(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init recvtype nonexistent");
-    int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_1078(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init recvtype wrong kind");
-    int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, topo_comm, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_1079(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init comm nonexistent");
-    int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_1080(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init comm wrong kind");
-    int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_1081(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init info nonexistent");
-    int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_1082(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init info wrong kind");
-    int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, (MPI_Info)MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, (MPI_Info)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_1083(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init request nonexistent in pointer");
-    int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, MPI_INFO_NULL, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_1084(void)
 {
     begin_case("MPI_Neighbor_alltoall_init sendcount sendcount=-1");
-    int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_1085(void)
 {
     begin_case("MPI_Neighbor_alltoall_init sendtype nonexistent");
-    int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_1086(void)
 {
     begin_case("MPI_Neighbor_alltoall_init sendtype wrong kind");
-    int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_1087(void)
 {
     begin_case("MPI_Neighbor_alltoall_init recvcount recvcount=-1");
-    int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
 static void case_1088(void)
 {
     begin_case("MPI_Neighbor_alltoall_init recvtype nonexistent");
-    int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_1089(void)
 {
     begin_case("MPI_Neighbor_alltoall_init recvtype wrong kind");
-    int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, topo_comm, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_1090(void)
 {
     begin_case("MPI_Neighbor_alltoall_init comm nonexistent");
-    int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_1091(void)
 {
     begin_case("MPI_Neighbor_alltoall_init comm wrong kind");
-    int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_1092(void)
 {
     begin_case("MPI_Neighbor_alltoall_init info nonexistent");
-    int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_1093(void)
 {
     begin_case("MPI_Neighbor_alltoall_init info wrong kind");
-    int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, (MPI_Info)MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, (MPI_Info)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_1094(void)
 {
     begin_case("MPI_Neighbor_alltoall_init request nonexistent in pointer");
-    int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_1095(void)
 {
     begin_case("MPI_Neighbor_alltoallv_init sendtype nonexistent");
-    int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_1096(void)
 {
     begin_case("MPI_Neighbor_alltoallv_init sendtype wrong kind");
-    int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_1097(void)
 {
     begin_case("MPI_Neighbor_alltoallv_init recvtype nonexistent");
-    int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_1098(void)
 {
     begin_case("MPI_Neighbor_alltoallv_init recvtype wrong kind");
-    int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, topo_comm, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
 static void case_1099(void)
 {
     begin_case("MPI_Neighbor_alltoallv_init comm nonexistent");
-    int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_1100(void)
 {
     begin_case("MPI_Neighbor_alltoallv_init comm wrong kind");
-    int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_1101(void)
 {
     begin_case("MPI_Neighbor_alltoallv_init info nonexistent");
-    int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_1102(void)
 {
     begin_case("MPI_Neighbor_alltoallv_init info wrong kind");
-    int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, (MPI_Info)MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, (MPI_Info)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_1103(void)
 {
     begin_case("MPI_Neighbor_alltoallv_init request nonexistent in pointer");
-    int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, MPI_INFO_NULL, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_1104(void)
 {
     begin_case("MPI_Neighbor_alltoallw_init sendtypes nonexistent in pointer");
-    int rc = MPI_Neighbor_alltoallw_init((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array_datatype(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array_datatype(MPI_INT), topo_comm, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Neighbor_alltoallw_init((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_1105(void)
 {
     begin_case("MPI_Neighbor_alltoallw_init recvtypes nonexistent in pointer");
-    int rc = MPI_Neighbor_alltoallw_init((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array_datatype(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array_datatype(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), topo_comm, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Neighbor_alltoallw_init((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 0, (int[]){0});
 }
 
 static void case_1106(void)
 {
     begin_case("MPI_Neighbor_alltoallw_init comm nonexistent");
-    int rc = MPI_Neighbor_alltoallw_init((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array_datatype(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array_datatype(MPI_INT), BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Neighbor_alltoallw_init((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_1107(void)
 {
     begin_case("MPI_Neighbor_alltoallw_init comm wrong kind");
-    int rc = MPI_Neighbor_alltoallw_init((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array_datatype(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array_datatype(MPI_INT), (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Neighbor_alltoallw_init((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_1108(void)
 {
     begin_case("MPI_Neighbor_alltoallw_init info nonexistent");
-    int rc = MPI_Neighbor_alltoallw_init((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array_datatype(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array_datatype(MPI_INT), topo_comm, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Neighbor_alltoallw_init((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), topo_comm, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_1109(void)
 {
     begin_case("MPI_Neighbor_alltoallw_init info wrong kind");
-    int rc = MPI_Neighbor_alltoallw_init((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array_datatype(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array_datatype(MPI_INT), topo_comm, (MPI_Info)MPI_COMM_WORLD, handle_array_request(MPI_REQUEST_NULL));
+    int rc = MPI_Neighbor_alltoallw_init((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), topo_comm, (MPI_Info)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
 static void case_1110(void)
 {
     begin_case("MPI_Neighbor_alltoallw_init request nonexistent in pointer");
-    int rc = MPI_Neighbor_alltoallw_init((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array_datatype(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array_datatype(MPI_INT), topo_comm, MPI_INFO_NULL, handle_array_request(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    int rc = MPI_Neighbor_alltoallw_init((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), topo_comm, MPI_INFO_NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 

@@ -59,16 +59,6 @@ static int *handle_array(int value)
         a[i] = value;
     return a;
 }
-#define handle_array_comm handle_array
-#define handle_array_group handle_array
-#define handle_array_datatype handle_array
-#define handle_array_op handle_array
-#define handle_array_request handle_array
-#define handle_array_errhandler handle_array
-#define handle_array_info handle_array
-#define handle_array_message handle_array
-#define handle_array_win handle_array
-#define handle_array_file handle_array
 
 static const char *class_name(int cls, char name[MPI_MAX_ERROR_STRING])
 {
