@@ -175,29 +175,35 @@ if cc -O2 -std=c11 "$src/memcpy.c" -o "$out/memcpy" >"$out/logs/build-memcpy.log
             s = s (s ? ", " : "") l " " v " GB/s" }
         END { print s }' "$out/logs/$stamp-memcpy.out")
 fi
-# And its cost of a wake-up plus context switch: the floor per rank when ranks outnumber cores.
-switch_us=
-if cc -O2 -std=gnu11 -pthread "$src/switch.c" -o "$out/switch" >"$out/logs/build-switch.log" 2>&1
-then
-    switch_us=$(timeout 30 "$out/switch" 2>/dev/null |
-        sed -n 's/^RESULT name=context_switch .* value=\([^ ]*\) .*/\1/p')
-    if [ -n "$switch_us" ]; then
-        echo "$(date +%FT%T),machine,switch,context_switch,0,1,1,$switch_us,us,ok," >>"$results"
-    fi
-fi
-# And the floor of an 8-byte message between two cores (one line; a two-line message cell).
-cacheline_line=
-if cc -O2 -std=gnu11 -pthread "$src/cacheline.c" -o "$out/cacheline" \
-    >"$out/logs/build-cacheline.log" 2>&1; then
-    cacheline_line=$(timeout 30 "$out/cacheline" 2>/dev/null | awk -v now="$(date +%FT%T)" \
-        -v csv="$results" '
-        /^RESULT name=cacheline_/ {
-            n = $2; sub(/^name=/, "", n); v = $5; sub(/^value=/, "", v)
-            print now ",machine,cacheline," n ",8,2,1," v ",ns,ok," >>csv
-            s = s (s ? ", " : "") (n == "cacheline_flag" ? "one line " : "message cell ") v " ns"
+# Builds and runs bench/<prog>.c, a machine floor (not an MPI program): appends its RESULT lines
+# to the CSV and prints them as "label value unit, ...", labels given as name=label pairs
+# (underscores in a label print as spaces).
+machine_floor() {
+    local prog=$1
+    shift
+    cc -O2 -std=gnu11 -pthread "$src/$prog.c" -o "$out/$prog" >"$out/logs/build-$prog.log" 2>&1 ||
+        return 0
+    timeout 30 "$out/$prog" 2>/dev/null | awk -v now="$(date +%FT%T)" -v csv="$results" \
+        -v prog="$prog" -v labels="$*" '
+        BEGIN {
+            n = split(labels, pairs, " ")
+            for (i = 1; i <= n; i++) {
+                split(pairs[i], kv, "="); gsub(/_/, " ", kv[2]); label[kv[1]] = kv[2]
+            }
         }
-        END { print s }')
-fi
+        /^RESULT name=/ {
+            for (i = 2; i <= 6; i++) { f[i] = $i; sub(/^[a-z]+=/, "", f[i]) }
+            print now ",machine," prog "," f[2] "," f[3] "," f[4] ",1," f[5] "," f[6] ",ok," >>csv
+            s = s (s ? ", " : "") (f[2] in label ? label[f[2]] " " : "") f[5] " " f[6]
+        }
+        END { print s }'
+}
+# Its cost of a wake-up plus context switch: the floor per rank when ranks outnumber cores.
+switch_line=$(machine_floor switch)
+# The floor of an 8-byte message between two cores (one line; a two-line message cell).
+cacheline_line=$(machine_floor cacheline cacheline_flag=one_line cacheline_message=message_cell)
+# The floor of failure detection: waking a thread that slept 20 ms (bench/wake_floor.c).
+wake_line=$(machine_floor wake_floor wake_after_idle=after_20_ms_asleep wake_warm=warm)
 cpu_model=$(lscpu 2>/dev/null | sed -n 's/^Model name:[[:space:]]*//p' | head -n 1)
 cpu_count=$(nproc 2>/dev/null)
 
@@ -531,7 +537,9 @@ END {
 echo
 echo "Machine: ${cpu_model:-unknown CPU}, $cpu_count CPUs online; memcpy, one thread:" \
     "${memcpy_line:-not measured}; wake-up + context switch on one core:" \
-    "${switch_us:-not measured} µs; one-way between two cores: ${cacheline_line:-not measured}."
+    "${switch_line:-not measured}; one-way between two cores: ${cacheline_line:-not measured};" \
+    "futex wake-up until the woken thread runs (the floor of failure detection):" \
+    "${wake_line:-not measured}."
 if [ "${#libs[@]}" -gt 1 ]; then
     echo "Cells: median (min–max) over $reps repetition(s), libraries alternating. \"vs\" columns:" \
         "mini_mpi's advantage (their time / ours; our bandwidth / theirs; their memory / ours)."
