@@ -36,7 +36,8 @@
 # commands and output of passing tests too), -h.
 # Names: a unit binary (test_foo; its tests report as test_foo/case), an MPI test (a repeated
 # name gets #2, #3, ... in reports), a tool script (with or without .sh).
-# Environment: MINI_MPI_TEST_TIMEOUT_SCALE (multiplies every time limit; decimal allowed),
+# Environment: MINI_MPI_TEST_TIMEOUT_SCALE (multiplies every time limit, and the seconds of a
+# test's own MINI_MPI_TIMEOUT= or --timeout; decimal allowed),
 # MINI_MPI_TEST_PREFIX (a command put before each unit binary and MPI program, e.g. valgrind;
 # MPI programs then run directly with the environment `bin/mpiexec --print-env` gives),
 # MINI_MPI_TESTLIST (default tests/mpi/testlist), MINI_MPI_TEST_BUILD (default build),
@@ -192,6 +193,12 @@ scaled_limit() {
     awk -v t="$1" -v s="$scale" 'BEGIN { v = t * s; i = int(v); if (i < v) i++; if (i < 1) i = 1; print i }'
 }
 
+# A test's own watchdog (MINI_MPI_TIMEOUT=S in env=, --timeout S in mpiexecarg=) scales like its
+# time limit: under valgrind a rank may not even reach its blocking call within the unscaled S.
+scaled_seconds() {
+    awk -v t="$1" -v s="$scale" 'BEGIN { print t * s }'
+}
+
 signal_name() {
     local n
     n=$(kill -l "$1" 2>/dev/null) && echo "SIG$n" || echo "signal $1"
@@ -339,6 +346,17 @@ run_mpi() {
         esac
     done
     limit=$(scaled_limit "$limit")
+    if [ "$scale" != 1 ]; then
+        local i
+        for i in "${!envs[@]}"; do
+            case ${envs[$i]} in
+                MINI_MPI_TIMEOUT=*) envs[$i]=MINI_MPI_TIMEOUT=$(scaled_seconds "${envs[$i]#*=}") ;;
+            esac
+        done
+        for ((i = 1; i < ${#margs[@]}; i++)); do
+            [ "${margs[$((i - 1))]}" = --timeout ] && margs[$i]=$(scaled_seconds "${margs[$i]}")
+        done
+    fi
     prog=$build/$progdir/${tok[0]}
     if [ ! -x "$prog" ]; then
         report_fail "$name" "not built: $prog"
