@@ -21,7 +21,7 @@ set -u
 
 top=$(cd -- "$(dirname -- "$(readlink -f -- "${BASH_SOURCE[0]}")")/.." && pwd -P)
 src=$top/bench
-out=$top/build/bench
+out=${BENCH_OUT:-$top/build/bench} # BENCH_OUT: elsewhere (tests/tools/bench_smoke.sh)
 
 usage() {
     cat <<'EOF'
