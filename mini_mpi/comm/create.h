@@ -56,6 +56,10 @@ struct mmpi_comm *mmpi_comm_handle_object(struct mmpi_comm *parent, struct mmpi_
                                           int rank);
 struct mmpi_comm *mmpi_comm_handle_object_eh(struct mmpi_errhandler *eh,
                                              struct mmpi_comm_core *core, int rank);
+/* The checks an intracommunicator constructor makes of its parent c at every member:
+ * MPI_ERR_COMM (none, or an intercommunicator), MPI_ERR_ARG (no output pointer out),
+ * MPI_ERR_REVOKED. */
+int mmpi_comm_check_parent(const struct mmpi_comm *c, const void *out);
 /* Registers a new handle object; MPI_ERR_NO_MEM (and frees it) when the table is full. */
 int mmpi_comm_register(struct mmpi_rank *self, struct mmpi_comm *c, MPI_Comm *handle);
 /* The end of MPI_Comm_dup(_with_info): gives dup the hints `info` (taken over; NULL: none),

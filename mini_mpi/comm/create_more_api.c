@@ -14,9 +14,7 @@
 #include "group/group.h"
 #include "pt2pt/pt2pt.h"
 
-/* The checks every constructor makes on its parent: MPI_ERR_COMM, MPI_ERR_ARG (no output
- * pointer), MPI_ERR_REVOKED. */
-static int check_parent(struct mmpi_comm *c, const void *out)
+int mmpi_comm_check_parent(const struct mmpi_comm *c, const void *out)
 {
     if (!c || c->core->remote)
         return MPI_ERR_COMM;
@@ -70,7 +68,7 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_create);
     struct mmpi_comm *c = mmpi_comm_get(self, comm), *part = NULL;
     struct mmpi_group *g = mmpi_group_get(self, group);
-    int err = check_parent(c, newcomm);
+    int err = mmpi_comm_check_parent(c, newcomm);
     if (err == MPI_SUCCESS && (!g || !is_subgroup(self, c, g)))
         err = MPI_ERR_GROUP;
     if (err == MPI_SUCCESS)
@@ -84,7 +82,7 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_create_group);
     struct mmpi_comm *c = mmpi_comm_get(self, comm), *part = NULL;
     struct mmpi_group *g = mmpi_group_get(self, group);
-    int err = check_parent(c, newcomm);
+    int err = mmpi_comm_check_parent(c, newcomm);
     if (err == MPI_SUCCESS && (!g || !is_subgroup(self, c, g)))
         err = MPI_ERR_GROUP;
     if (err == MPI_SUCCESS && (tag < 0 || tag > MMPI_TAG_UB))
@@ -125,7 +123,7 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_split_type);
     struct mmpi_comm *c = mmpi_comm_get(self, comm), *part = NULL;
     struct mmpi_info *hints = NULL;
-    int color = MPI_UNDEFINED, err = check_parent(c, newcomm);
+    int color = MPI_UNDEFINED, err = mmpi_comm_check_parent(c, newcomm);
     if (err == MPI_SUCCESS)
         err = mmpi_info_arg(self, info, &hints);
     if (err == MPI_SUCCESS)
@@ -141,7 +139,7 @@ int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_dup_with_info);
     struct mmpi_comm *c = mmpi_comm_get(self, comm), *dup = NULL;
     struct mmpi_info *hints = NULL;
-    int err = check_parent(c, newcomm);
+    int err = mmpi_comm_check_parent(c, newcomm);
     if (err == MPI_SUCCESS)
         err = mmpi_info_arg(self, info, &hints);
     if (err == MPI_SUCCESS)
@@ -157,7 +155,7 @@ static int idup(MPI_Comm comm, bool with_info, MPI_Info info, MPI_Comm *newcomm,
     struct mmpi_rank *self = mmpi_enter(call);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
     struct mmpi_info *hints = NULL;
-    int err = check_parent(c, newcomm);
+    int err = mmpi_comm_check_parent(c, newcomm);
     if (err == MPI_SUCCESS && !request)
         err = MPI_ERR_ARG;
     if (err == MPI_SUCCESS && with_info)

@@ -41,6 +41,19 @@ struct mmpi_comm_core *mmpi_intercomm_new(int n0, int *w0, int refs0, int n1, in
     return bridge;
 }
 
+struct mmpi_comm_core *mmpi_intercomm_between(int n0, const int *w0, int n1, const int *w1)
+{
+    for (int i = 0; i < n0; i++)
+        for (int j = 0; j < n1; j++)
+            if (w0[i] == w1[j])
+                return NULL;
+    int *c0 = mmpi_xmalloc((size_t)n0 * sizeof(int));
+    int *c1 = mmpi_xmalloc((size_t)n1 * sizeof(int));
+    memcpy(c0, w0, (size_t)n0 * sizeof(int));
+    memcpy(c1, w1, (size_t)n1 * sizeof(int));
+    return mmpi_intercomm_new(n0, c0, n0, n1, c1, n1);
+}
+
 void mmpi_intercomm_destroy(struct mmpi_comm_core *bridge)
 {
     struct mmpi_comm_core *s0 = bridge->remote, *s1 = s0->remote;

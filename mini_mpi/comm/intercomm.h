@@ -23,6 +23,9 @@
  * bridge; side 0 is bridge->remote, side 1 is side 0's remote. Both sides and the bridge share
  * one new context id. */
 struct mmpi_comm_core *mmpi_intercomm_new(int n0, int *w0, int refs0, int n1, int *w1, int refs1);
+/* An intercommunicator between two groups given by their world ranks (copied), every member
+ * of both to hold one handle; NULL when the groups overlap (§7.6.2: they must be disjoint). */
+struct mmpi_comm_core *mmpi_intercomm_between(int n0, const int *w0, int n1, const int *w1);
 /* Frees a bridge whose last reference is gone, with both sides (comm.c calls it). */
 void mmpi_intercomm_destroy(struct mmpi_comm_core *bridge);
 
@@ -60,6 +63,14 @@ int mmpi_intercomm_merge(struct mmpi_rank *self, struct mmpi_comm *c, int high,
 int mmpi_intercomm_create(struct mmpi_rank *self, struct mmpi_comm *local, int local_leader,
                           struct mmpi_comm *peer, int remote_leader, int tag, int leader_err,
                           struct mmpi_comm **out);
+/* The end of an intercommunicator built by one leader per group (intercomm_create.c, and
+ * the ports of spawn/port.c): collective over local; the leader (is_leader) hands its outcome
+ * (err; on success the bridge and its group's side of it) to every member through a board
+ * instance of local. *out: the caller's handle object. Returns the class every member gets
+ * (the leader's err, or MPI_ERR_PROC_FAILED / MPI_ERR_REVOKED from the board). May block. */
+int mmpi_intercomm_hand_out(struct mmpi_rank *self, struct mmpi_comm *local, bool is_leader,
+                            int err, struct mmpi_comm_core *bridge, int side,
+                            struct mmpi_comm **out);
 /* MPI_Comm_compare for two intercommunicators (§7.4.1: both groups compared). */
 int mmpi_intercomm_compare(const struct mmpi_comm_core *x, const struct mmpi_comm_core *y);
 

@@ -49,15 +49,6 @@ static int exchange(struct mmpi_rank *self, struct mmpi_comm *peer, int dest, in
     return err;
 }
 
-static bool disjoint(const int *a, int na, const int *b, int nb)
-{
-    for (int i = 0; i < na; i++)
-        for (int j = 0; j < nb; j++)
-            if (a[i] == b[j])
-                return false;
-    return true;
-}
-
 /* The leaders' part: fills *o. */
 static void leaders_meet(struct mmpi_rank *self, struct mmpi_comm *local, struct mmpi_comm *peer,
                          int remote_leader, int tag, struct outcome *o)
@@ -80,15 +71,9 @@ static void leaders_meet(struct mmpi_rank *self, struct mmpi_comm *local, struct
     if (o->err != MPI_SUCCESS)
         return;
     struct outcome reply = {MPI_SUCCESS, NULL, 1};
-    if (!disjoint(lc->world_ranks, lc->size, g.world_ranks, g.size)) {
+    reply.bridge = mmpi_intercomm_between(lc->size, lc->world_ranks, g.size, g.world_ranks);
+    if (!reply.bridge)
         reply.err = MPI_ERR_ARG; /* §7.6.2: the groups must be disjoint */
-    } else {
-        int *w0 = mmpi_xmalloc((size_t)lc->size * sizeof(int));
-        int *w1 = mmpi_xmalloc((size_t)g.size * sizeof(int));
-        memcpy(w0, lc->world_ranks, (size_t)lc->size * sizeof(int));
-        memcpy(w1, g.world_ranks, (size_t)g.size * sizeof(int));
-        reply.bridge = mmpi_intercomm_new(lc->size, w0, lc->size, g.size, w1, g.size);
-    }
     o->err = exchange(self, peer, remote_leader, tag, true, &reply, sizeof(reply));
     if (o->err != MPI_SUCCESS && reply.bridge) {
         /* The partner failed before the reply could be queued: nobody else knows it. */
@@ -114,20 +99,15 @@ static void spread_combine(struct mmpi_board_instance *inst, struct mmpi_comm_co
     inst->result = o;
 }
 
-int mmpi_intercomm_create(struct mmpi_rank *self, struct mmpi_comm *local, int local_leader,
-                          struct mmpi_comm *peer, int remote_leader, int tag, int leader_err,
-                          struct mmpi_comm **out)
+int mmpi_intercomm_hand_out(struct mmpi_rank *self, struct mmpi_comm *local, bool is_leader,
+                            int err, struct mmpi_comm_core *bridge, int side,
+                            struct mmpi_comm **out)
 {
-    struct outcome mine = {leader_err, NULL, 0}, *deposit = NULL;
-    if (local->rank == local_leader) {
-        if (leader_err == MPI_SUCCESS)
-            leaders_meet(self, local, peer, remote_leader, tag, &mine);
-        deposit = &mine;
-    }
+    struct outcome mine = {err, bridge, side};
     struct mmpi_comm_core *lc = local->core;
-    struct mmpi_board_instance *inst =
-        mmpi_board_arrive(lc, local->coll_seq++, local->rank, deposit, spread_combine);
-    int err = mmpi_board_wait_arrived(self, lc, inst);
+    struct mmpi_board_instance *inst = mmpi_board_arrive(lc, local->coll_seq++, local->rank,
+                                                         is_leader ? &mine : NULL, spread_combine);
+    err = mmpi_board_wait_arrived(self, lc, inst);
     *out = NULL;
     if (err == MPI_SUCCESS) {
         const struct outcome *o = inst->result;
@@ -138,4 +118,15 @@ int mmpi_intercomm_create(struct mmpi_rank *self, struct mmpi_comm *local, int l
     }
     mmpi_board_leave(lc, inst, local->rank);
     return err;
+}
+
+int mmpi_intercomm_create(struct mmpi_rank *self, struct mmpi_comm *local, int local_leader,
+                          struct mmpi_comm *peer, int remote_leader, int tag, int leader_err,
+                          struct mmpi_comm **out)
+{
+    struct outcome mine = {leader_err, NULL, 0};
+    bool is_leader = local->rank == local_leader;
+    if (is_leader && leader_err == MPI_SUCCESS)
+        leaders_meet(self, local, peer, remote_leader, tag, &mine);
+    return mmpi_intercomm_hand_out(self, local, is_leader, mine.err, mine.bridge, mine.side, out);
 }

@@ -40,6 +40,14 @@ static int check_commands(struct mmpi_rank *self, int n, const struct mmpi_spawn
     return MPI_SUCCESS;
 }
 
+int mmpi_spawn_member_args(const struct mmpi_comm *c, const void *out, int root)
+{
+    int err = mmpi_comm_check_parent(c, out);
+    if (err == MPI_SUCCESS && (root < 0 || root >= c->core->size))
+        err = MPI_ERR_ROOT;
+    return err;
+}
+
 /* What both spawn calls share once their own arguments are gathered: checks, the
  * collective, the new handle, the error codes. root_err: the root's checks of what only it
  * was given. */
@@ -49,12 +57,7 @@ static int spawn(struct mmpi_rank *self, enum mmpi_call call, int ncmds,
 {
     struct mmpi_comm *c = mmpi_comm_get(self, comm), *inter = NULL;
     int total = 0;
-    int err = !c || c->core->remote ? MPI_ERR_COMM : !intercomm ? MPI_ERR_ARG : MPI_SUCCESS;
-
-    if (err == MPI_SUCCESS && __atomic_load_n(&c->core->revoked, __ATOMIC_ACQUIRE))
-        err = MPI_ERR_REVOKED;
-    if (err == MPI_SUCCESS && (root < 0 || root >= c->core->size))
-        err = MPI_ERR_ROOT;
+    int err = mmpi_spawn_member_args(c, intercomm, root);
     if (err != MPI_SUCCESS)
         goto fn_fail;
     if (c->rank == root && root_err == MPI_SUCCESS)

@@ -56,6 +56,11 @@ void mmpi_spawn_app_free(struct mmpi_spawn_app *app, bool keep);
 int mmpi_spawn(struct mmpi_rank *self, struct mmpi_comm *c, int root, int root_err, int ncmds,
                const struct mmpi_spawn_command *cmds, struct mmpi_comm **out, int *total);
 
+/* The checks every member of a rooted dynamic-process collective (spawn, accept, connect)
+ * makes of what is significant everywhere: the intracommunicator c (MPI_ERR_COMM, then
+ * MPI_ERR_REVOKED), the output handle pointer out (MPI_ERR_ARG), the root (MPI_ERR_ROOT). */
+int mmpi_spawn_member_args(const struct mmpi_comm *c, const void *out, int root);
+
 /* MPI_Init of a spawned rank: registers its parent intercommunicator's handle (rank.h
  * parent). Does nothing in other ranks. Called only by the owning rank. */
 void mmpi_spawn_init_parent(struct mmpi_rank *self);

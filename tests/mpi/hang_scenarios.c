@@ -11,6 +11,8 @@
  *                  MPI, so only the watchdog can report it
  *   compute        rank 0 computes forever; the others wait in MPI_Barrier (watchdog only)
  *   slow-ok        rank 0 sleeps 50 ms before the barrier: must NOT be reported
+ *   accept         rank 0 waits in MPI_Comm_accept on a port nobody connects to; the others
+ *                  finalize
  * Each prints nothing on success of the detector: the test checks the report on stderr and the
  * exit status.
  */
@@ -76,6 +78,13 @@ int main(int argc, char **argv)
             for (volatile unsigned long i = 0;; i++)
                 ;
         MPI_Barrier(MPI_COMM_WORLD);
+    } else if (!strcmp(mode, "accept")) {
+        if (rank == 0) {
+            char port[MPI_MAX_PORT_NAME];
+            MPI_Comm inter;
+            MPI_Open_port(MPI_INFO_NULL, port);
+            MPI_Comm_accept(port, MPI_INFO_NULL, 0, MPI_COMM_SELF, &inter);
+        }
     } else if (!strcmp(mode, "slow-ok")) {
         if (rank == 0)
             usleep(50000);
