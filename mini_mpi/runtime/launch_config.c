@@ -118,6 +118,10 @@ bool mmpi_launch_config_read(struct mmpi_launch_config *c)
     size_t snapshot;
     if ((v = getenv("MINI_MPI_COLL_SNAPSHOT")) && !mmpi_parse_size(v, 0, SIZE_MAX / 2, &snapshot))
         return bad("MINI_MPI_COLL_SNAPSHOT", v, "a size in bytes (suffix k, m or g), 0 allowed");
+    /* MINI_MPI_COLL_FAST_MAX likewise (coll/fast.c reads it; it accepts the same range). */
+    long fast_max;
+    if ((v = getenv("MINI_MPI_COLL_FAST_MAX")) && !mmpi_parse_long(v, 0, (1L << 20) - 1, &fast_max))
+        return bad("MINI_MPI_COLL_FAST_MAX", v, "a member count from 0 to 1048575");
     /* One plan per process (one world runs at a time); the C API appends to it. */
     static struct mmpi_fault_plan plan;
     c->faults = &plan;
