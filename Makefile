@@ -85,7 +85,9 @@ check-long: all
 # a rank dies (tests/valgrind-faults.list) are checked for every memory error except leaks: a
 # killed rank's own heap blocks can never be freed (there is no process to exit), so they would
 # be reported as lost; the library's own objects are reclaimed at world end (runtime/reclaim.c).
-VALGRIND := valgrind -q --error-exitcode=99 --leak-check=full
+# --fair-sched=yes: valgrind runs one thread at a time, and by default a thread that spins
+# (hang_scenarios compute) can keep the others from running for seconds.
+VALGRIND := valgrind -q --fair-sched=yes --error-exitcode=99 --leak-check=full
 check-valgrind: all
 	MINI_MPI_TEST_PREFIX="$(VALGRIND) --errors-for-leak-kinds=definite" \
 	MINI_MPI_TEST_TIMEOUT_SCALE=10 tests/run.sh --list tests/valgrind.list

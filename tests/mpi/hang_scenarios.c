@@ -74,9 +74,16 @@ int main(int argc, char **argv)
         }
         MPI_Barrier(MPI_COMM_WORLD);
     } else if (!strcmp(mode, "compute")) {
-        if (rank == 0)
+        /* Rank 0 starts computing only once every other rank is about to enter the barrier:
+         * under valgrind (one thread at a time) a rank could otherwise still be starting when
+         * the watchdog fires, and the report would not show it in MPI_Barrier. */
+        if (rank == 0) {
+            for (int r = 1; r < size; r++)
+                MPI_Recv(&v, 1, MPI_INT, r, 31, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             for (volatile unsigned long i = 0;; i++)
                 ;
+        }
+        MPI_Send(&v, 1, MPI_INT, 0, 31, MPI_COMM_WORLD);
         MPI_Barrier(MPI_COMM_WORLD);
     } else if (!strcmp(mode, "accept")) {
         if (rank == 0) {

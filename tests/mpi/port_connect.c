@@ -13,19 +13,10 @@
  *   errors   (>= 2 ranks) the error classes: MPI_ERR_PORT (unknown or closed port, close of an
  *            unknown one, a connect pending when the port closes), MPI_ERR_NAME,
  *            MPI_ERR_SERVICE, MPI_ERR_ROOT, MPI_ERR_ARG (join on a pipe or a bad fd).
- *   deadroot (4 ranks) rank 1 connects to rank 0's port and is killed by its own thread while
- *            its connection waits; rank 2 connects once rank 1's death is known: rank 0's
- *            accept skips the dead connection and gets rank 2.
+ * A connecting root that dies while it waits: port_deadroot.c.
  * Rank 0 prints "No Errors".
  */
 #include <mpi.h>
-#if defined(OPEN_MPI) && defined(__has_include)
-#if __has_include(<mpi-ext.h>)
-#include <mpi-ext.h> /* Open MPI's MPIX_ names */
-#endif
-#endif
-#include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -253,62 +244,6 @@ static void errors_mode(int rank)
         MPI_Close_port(port); /* each rank opened its own two ports */
 }
 
-static void *kill_me_later(void *arg)
-{
-    (void)arg;
-    usleep(20000);
-    raise(SIGKILL); /* ends this rank (its thread's death is the rank's) */
-    return NULL;
-}
-
-static void deadroot(int rank)
-{
-    char port[MPI_MAX_PORT_NAME];
-    MPI_Comm pair, inter;
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    if (rank == 0)
-        MPI_Open_port(MPI_INFO_NULL, port);
-    MPI_Bcast(port, MPI_MAX_PORT_NAME, MPI_CHAR, 0, MPI_COMM_WORLD);
-    MPI_Comm_split(MPI_COMM_WORLD, rank == 1 || rank == 2, rank, &pair);
-    MPI_Comm_set_errhandler(pair, MPI_ERRORS_RETURN);
-    if (rank == 1) {
-        pthread_t t;
-        pthread_create(&t, NULL, kill_me_later, NULL);
-        MPI_Comm_connect(port, MPI_INFO_NULL, 0, MPI_COMM_SELF, &inter);
-        CHECK(0, "rank 1 survived its own death");
-    } else if (rank == 2) {
-        /* Rank 1 never reaches this barrier: it fails with rank 1's death. */
-        int rc = MPI_Barrier(pair);
-#ifdef MPIX_ERR_PROC_FAILED
-        CHECK(error_class(rc) == MPIX_ERR_PROC_FAILED, "barrier with the dead rank: %d",
-              error_class(rc));
-#else
-        CHECK(rc != MPI_SUCCESS, "barrier with the dead rank succeeded"); /* no ULFM */
-#endif
-        int go = 1;
-        MPI_Send(&go, 1, MPI_INT, 0, 9, MPI_COMM_WORLD);
-        MPI_Comm_connect(port, MPI_INFO_NULL, 0, MPI_COMM_SELF, &inter);
-        check_intercomm(inter, 1, 1, 1);
-        MPI_Comm_disconnect(&inter);
-    } else if (rank == 0) {
-        int go;
-        MPI_Recv(&go, 1, MPI_INT, 2, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        MPI_Comm_accept(port, MPI_INFO_NULL, 0, MPI_COMM_SELF, &inter);
-        MPI_Group remote, world;
-        MPI_Comm_remote_group(inter, &remote);
-        MPI_Comm_group(MPI_COMM_WORLD, &world);
-        int zero = 0, w;
-        MPI_Group_translate_ranks(remote, 1, &zero, world, &w);
-        CHECK(w == 2, "accepted world rank %d, want 2 (1 died waiting)", w);
-        MPI_Group_free(&remote);
-        MPI_Group_free(&world);
-        check_intercomm(inter, 1, 1, 0);
-        MPI_Comm_disconnect(&inter);
-        MPI_Close_port(port);
-    }
-    MPI_Comm_free(&pair);
-}
-
 int main(int argc, char **argv)
 {
     int rank, size, total;
@@ -324,23 +259,10 @@ int main(int argc, char **argv)
         join(rank, size);
     else if (!strcmp(mode, "errors"))
         errors_mode(rank);
-    else if (!strcmp(mode, "deadroot"))
-        deadroot(rank);
 
     else
         CHECK(0, "unknown mode %s", mode);
-    if (!strcmp(mode, "deadroot")) {
-        total = errors; /* rank 1 is dead: no world collective; rank 3 has nothing to say */
-        if (rank == 2)
-            MPI_Send(&total, 1, MPI_INT, 0, 10, MPI_COMM_WORLD);
-        if (rank == 0) {
-            int e2;
-            MPI_Recv(&e2, 1, MPI_INT, 2, 10, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            total += e2;
-        }
-    } else {
-        MPI_Reduce(&errors, &total, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
-    }
+    MPI_Reduce(&errors, &total, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
     if (rank == 0 && total == 0)
         printf(" No Errors\n");
     MPI_Finalize();
