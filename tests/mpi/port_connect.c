@@ -13,10 +13,18 @@
  *   errors   (>= 2 ranks) the error classes: MPI_ERR_PORT (unknown or closed port, close of an
  *            unknown one, a connect pending when the port closes), MPI_ERR_NAME,
  *            MPI_ERR_SERVICE, MPI_ERR_ROOT, MPI_ERR_ARG (join on a pipe or a bad fd).
+ *   revoke   (>= 2 ranks) rank 0 accepts over a copy of MPI_COMM_WORLD that rank 1 revokes, and
+ *            rank 0 connects over a second copy that rank 1 revokes: both roots' waits end
+ *            with MPI_ERR_REVOKED, and every member's call too.
  * A connecting root that dies while it waits: port_deadroot.c.
  * Rank 0 prints "No Errors".
  */
 #include <mpi.h>
+#if defined(OPEN_MPI) && defined(__has_include)
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h> /* Open MPI's MPIX_ names */
+#endif
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -244,6 +252,32 @@ static void errors_mode(int rank)
         MPI_Close_port(port); /* each rank opened its own two ports */
 }
 
+static void revoke_mode(int rank)
+{
+    char port[MPI_MAX_PORT_NAME] = "";
+    MPI_Comm copy, inter;
+    if (rank == 0)
+        MPI_Open_port(MPI_INFO_NULL, port);
+    for (int connect = 0; connect < 2; connect++) {
+        MPI_Comm_dup(MPI_COMM_WORLD, &copy);
+        MPI_Comm_set_errhandler(copy, MPI_ERRORS_RETURN);
+        if (rank == 1) {
+            usleep(10000); /* rank 0 is (most likely) waiting by now; either way: REVOKED */
+            MPIX_Comm_revoke(copy);
+        }
+        int rc = connect ? MPI_Comm_connect(port, MPI_INFO_NULL, 0, copy, &inter)
+                         : MPI_Comm_accept(port, MPI_INFO_NULL, 0, copy, &inter);
+        CHECK(error_class(rc) == MPIX_ERR_REVOKED, "%s over a revoked comm at rank %d: %d",
+              connect ? "connect" : "accept", rank, error_class(rc));
+        CHECK(inter == MPI_COMM_NULL, "no communicator expected");
+        MPI_Comm_free(&copy);
+    }
+    if (rank == 0) {
+        /* The withdrawn connection is gone: an accept now has nobody to take. Close works. */
+        CHECK(MPI_Close_port(port) == MPI_SUCCESS, "close after the revokes");
+    }
+}
+
 int main(int argc, char **argv)
 {
     int rank, size, total;
@@ -259,6 +293,8 @@ int main(int argc, char **argv)
         join(rank, size);
     else if (!strcmp(mode, "errors"))
         errors_mode(rank);
+    else if (!strcmp(mode, "revoke"))
+        revoke_mode(rank);
 
     else
         CHECK(0, "unknown mode %s", mode);
