@@ -12,7 +12,9 @@
  *      at its old rank.
  * The repaired communicator has the original size and order, and the iteration is redone.
  * Run: MINI_MPI_FAULTS="kill 2 at MPI_Allreduce#3" bin/mpiexec -n 6 build/examples/ft_respawn
- * (MINI_MPI_FAULTS names ranks of the initial world: the spares themselves are not killed.)
+ * A spare can die too: spawned ranks are numbered on from the launcher's, up to the universe
+ * size: MINI_MPI_FAULTS="kill 2 at MPI_Allreduce#3; kill 6 at MPI_Allreduce#2" bin/mpiexec -n 6
+ * -usize 8 build/examples/ft_respawn repairs twice.
  * Kept short: a death during a repair itself is not handled (ulfm-testing's buddycr shows the
  * agree-and-retry loop that does it).
  */

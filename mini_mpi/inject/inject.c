@@ -154,6 +154,11 @@ void mmpi_inject_world_stop(struct mmpi_world *w)
         timer_running = false;
     }
     mmpi_call_counts_write(w);
+    const struct mmpi_fault_plan *p = w->config.faults;
+    for (int i = 0; i < p->n; i++)
+        if (p->faults[i].rank >= w->size)
+            fprintf(stderr, "mini_mpi: MINI_MPI_FAULTS: rank %d never existed (the job had %d "
+                            "ranks): its directive did nothing\n", p->faults[i].rank, w->size);
     for (int i = 0; i < w->size; i++) {
         free(w->ranks[i]->inject_counts);
         w->ranks[i]->inject_counts = NULL;
@@ -199,8 +204,10 @@ MMPI_EXPORT int mini_mpi_arm(const char *directives)
     if (!w || !directives)
         return MPI_ERR_ARG;
     pthread_mutex_lock(&plan_lock);
-    bool ok = mmpi_fault_plan_append(w->config.faults, directives, mmpi_world_nranks(w), error,
-                                     sizeof error);
+    int n = mmpi_world_nranks(w);
+    bool ok = mmpi_fault_plan_append(w->config.faults, directives, n,
+                                     w->config.universe_size > n ? w->config.universe_size : n,
+                                     error, sizeof error);
     pthread_mutex_unlock(&plan_lock);
     if (!ok) {
         fprintf(stderr, "mini_mpi: mini_mpi_arm: %s\n", error);

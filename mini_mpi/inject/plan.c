@@ -34,15 +34,24 @@ static const char *next(struct cursor *c)
     return c->i < c->n ? c->tokens[c->i++] : NULL;
 }
 
-static bool parse_rank(struct cursor *c, int nranks, int *rank)
+/* A rank of the job: one of the nranks the launcher starts, or, up to the universe size, one
+ * that MPI_Comm_spawn will add (they are numbered on in spawn order, as reports name them). */
+static bool parse_rank(struct cursor *c, int nranks, int universe, int *rank)
 {
     const char *t = next(c);
     long v;
     if (!t || !mmpi_parse_long(t, 0, 1L << 30, &v))
         return fail(c, "expected a rank, got", t);
-    if (v >= nranks) {
-        char what[96];
-        snprintf(what, sizeof what, "rank out of range (the world has %d ranks):", nranks);
+    if (v >= nranks && v >= universe) {
+        char what[160];
+        if (universe > nranks)
+            snprintf(what, sizeof what,
+                     "rank out of range (the world has %d ranks, the universe %d):", nranks,
+                     universe);
+        else
+            snprintf(what, sizeof what,
+                     "rank out of range (the world has %d ranks; spawned ranks need a "
+                     "universe size, mpiexec -usize):", nranks);
         return fail(c, what, t);
     }
     *rank = (int)v;
@@ -184,7 +193,8 @@ static bool parse_random(struct cursor *c, int nranks, struct mmpi_fault_plan *p
     return true;
 }
 
-static bool parse_directive(struct cursor *c, int nranks, struct mmpi_fault_plan *p)
+static bool parse_directive(struct cursor *c, int nranks, int universe,
+                            struct mmpi_fault_plan *p)
 {
     const char *t = next(c);
     if (!t || strcmp(t, "kill"))
@@ -195,8 +205,9 @@ static bool parse_directive(struct cursor *c, int nranks, struct mmpi_fault_plan
         return parse_random(c, nranks, p);
     }
     struct mmpi_fault f = {0, MMPI_FAULT_AT_CALL, MMPI_FAULT_ANY_CALL, 1, 0};
-    if (!parse_rank(c, nranks, &f.rank))
+    if (!parse_rank(c, nranks, universe, &f.rank))
         return false;
+    const char *rank_token = c->tokens[c->i - 1];
     t = next(c);
     if (!t || (strcmp(t, "at") && strcmp(t, "after") && strcmp(t, "during")))
         return fail(c, "expected 'at', 'after' or 'during', got", t);
@@ -211,6 +222,12 @@ static bool parse_directive(struct cursor *c, int nranks, struct mmpi_fault_plan
             char what[64];
             snprintf(what, sizeof what, "a time goes with 'at', not '%s':", when);
             return fail(c, what, t);
+        }
+        if (f.rank >= nranks) {
+            char what[96];
+            snprintf(what, sizeof what, "a time directive names a rank the launcher starts "
+                                        "(0 to %d), got", nranks - 1);
+            return fail(c, what, rank_token);
         }
         f.when = MMPI_FAULT_AT_TIME;
     } else {
@@ -231,7 +248,7 @@ static bool parse_directive(struct cursor *c, int nranks, struct mmpi_fault_plan
 }
 
 bool mmpi_fault_plan_append(struct mmpi_fault_plan *plan, const char *spec, int nranks,
-                            char *error, size_t error_len)
+                            int universe, char *error, size_t error_len)
 {
     char *copy = mmpi_xstrdup(spec ? spec : "");
     bool ok = true;
@@ -250,19 +267,20 @@ bool mmpi_fault_plan_append(struct mmpi_fault_plan *plan, const char *spec, int 
         while (*c.directive == ' ' || *c.directive == '\t' || *c.directive == '\n')
             c.directive++;
         if (ok && c.n > 0)
-            ok = parse_directive(&c, nranks, plan);
+            ok = parse_directive(&c, nranks, universe, plan);
         free(dcopy);
     }
     free(copy);
     return ok;
 }
 
-bool mmpi_fault_plan_parse(const char *spec, int nranks, struct mmpi_fault_plan *plan)
+bool mmpi_fault_plan_parse(const char *spec, int nranks, int universe,
+                           struct mmpi_fault_plan *plan)
 {
     char error[512];
     plan->n = 0;
     plan->faults = NULL;
-    if (mmpi_fault_plan_append(plan, spec, nranks, error, sizeof error))
+    if (mmpi_fault_plan_append(plan, spec, nranks, universe, error, sizeof error))
         return true;
     fprintf(stderr, "mini_mpi: MINI_MPI_FAULTS: %s\n", error);
     return false;

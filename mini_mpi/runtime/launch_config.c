@@ -125,7 +125,7 @@ bool mmpi_launch_config_read(struct mmpi_launch_config *c)
     /* One plan per process (one world runs at a time); the C API appends to it. */
     static struct mmpi_fault_plan plan;
     c->faults = &plan;
-    if (!mmpi_fault_plan_parse(getenv("MINI_MPI_FAULTS"), c->nranks, &plan))
+    if (!mmpi_fault_plan_parse(getenv("MINI_MPI_FAULTS"), c->nranks, c->universe_size, &plan))
         return false;
     /* Copied: the program may change its environment before the world ends. */
     if ((v = getenv("MINI_MPI_CALL_COUNTS"))) {

@@ -145,7 +145,7 @@ struct mmpi_world {
                                       * as MPI_Comm_spawn adds ranks, never shrinks; read it
                                       * with mmpi_world_nranks */
     int initial_size;                /* immutable: ranks the launcher started (config.nranks);
-                                      * the fault injector's MINI_MPI_FAULTS addresses these */
+                                      * time and random fault directives address these */
     struct mmpi_rank **ranks;        /* [MMPI_MAX_RANKS], never moves; world rank -> rank,
                                       * entries below size immutable once published */
     struct mmpi_comm_core *world_core; /* shared core of the initial MPI_COMM_WORLD */

@@ -81,6 +81,14 @@ for spec in "kill" "kill 1" "kill 1 at" "kill 4 at any" "kill -1 at any" "kill 1
         fail "bad spec '$spec': status $status, stderr: $err"
     fi
 done
+# With a universe of 6, ranks 4 and 5 (spawned ones) may be named by call directives only.
+for spec in "kill 6 at any" "kill 5 at 5 ms" "kill 4 at 100 us"; do
+    err=$(MINI_MPI_NP=4 MINI_MPI_UNIVERSE_SIZE=6 MINI_MPI_FAULTS="$spec" timeout 20 "$prog" 2>&1 >/tmp/inject_out.$$)
+    status=$?
+    if [ $status -ne 2 ] || [ "$(wc -l <<<"$err")" -ne 1 ] || [ -s /tmp/inject_out.$$ ]; then
+        fail "bad spec '$spec' (universe 6): status $status, stderr: $err"
+    fi
+done
 rm -f /tmp/inject_out.$$
 echo "ok   bad specs rejected"
 [ $failures -eq 0 ]
