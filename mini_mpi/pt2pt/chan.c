@@ -6,26 +6,20 @@
  */
 #include "pt2pt/chan.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mmpi.h"
 #include "pt2pt/copy.h"
 #include "pt2pt/mbox_lock.h"
+#include "pt2pt/pt2pt.h"
 #include "ulfm/ulfm.h"
 
-bool mmpi_chan_usable(const struct mmpi_rank *self, const struct mmpi_comm *c, int ctx)
-{
-    return ctx == MMPI_CTX_USER && !c->core->remote && c->core->size <= MMPI_CHAN_MAX_GROUP &&
-           self->thread_level != MPI_THREAD_MULTIPLE;
-}
-
-bool mmpi_chan_send_eligible(const struct mmpi_rank *self, const struct mmpi_comm *c, int ctx,
-                             int mode, size_t bytes)
-{
-    return bytes <= MMPI_CHAN_MAX && (mode == MMPI_SEND_STANDARD || mode == MMPI_SEND_READY) &&
-           mmpi_chan_usable(self, c, ctx);
-}
+_Static_assert(sizeof(struct mmpi_chan_half) * 2 == 64, "two halves per cache line");
+_Static_assert(offsetof(struct mmpi_chan_slot, data) == sizeof(struct mmpi_chan_cell) &&
+                   offsetof(struct mmpi_chan_half, data) == sizeof(struct mmpi_chan_cell),
+               "a cell's payload follows its header");
 
 static struct mmpi_chan *chan_of(const struct mmpi_mbox *box, int src)
 {
@@ -48,6 +42,13 @@ struct mmpi_chan *mmpi_chan_create(struct mmpi_mbox *box, int src, int src_world
     if (!ch)
         mmpi_die("out of memory (channel)");
     memset(ch, 0, sizeof(*ch));
+    /* The reverse channel (to src, in src's mailbox) may exist: share its line (chan.h). Both
+     * created at once under their two locks, each may take its own line: then the pair is only
+     * slower, each direction still using one half consistently. */
+    int dst = (int)(box - box->first);
+    struct mmpi_chan *rev = src != dst ? chan_of(&box->first[src], dst) : NULL;
+    ch->line = rev ? rev->line : &ch->own;
+    ch->tx = ch->rx = &ch->line->half[src < dst ? 0 : 1];
     ch->src = src;
     ch->src_world = src_world;
     ch->next = box->chan_list;
@@ -69,26 +70,52 @@ void mmpi_chan_free_all(struct mmpi_mbox *box)
     box->chan_list = NULL;
 }
 
-static struct mmpi_chan_slot *next_slot(struct mmpi_chan *ch)
+static const unsigned char *cell_data(const struct mmpi_chan_cell *c)
 {
-    uint32_t tail = __atomic_load_n(&ch->tail, __ATOMIC_RELAXED);
-    struct mmpi_chan_slot *s = &ch->slots[tail % MMPI_CHAN_SLOTS];
-    return __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE) == tail + 1 ? s : NULL;
+    return (const unsigned char *)(c + 1);
 }
 
-/* Mailbox lock held: the consumer is done with the oldest slot. */
+static size_t cell_bytes(const struct mmpi_chan_cell *c)
+{
+    return (size_t)(__atomic_load_n(&c->seqb, __ATOMIC_RELAXED) & 0xff);
+}
+
+/* The cell holding the oldest message not taken, or NULL. Without the lock it is only a hint
+ * (a concurrent consumer may take it). */
+static struct mmpi_chan_cell *next_cell(struct mmpi_chan *ch)
+{
+    uint64_t want = __atomic_load_n(&ch->taken, __ATOMIC_RELAXED) + 1;
+    struct mmpi_chan_cell *c = &ch->rx->c;
+    if (__atomic_load_n(&c->seqb, __ATOMIC_ACQUIRE) >> 8 == want)
+        return c;
+    c = &ch->slots[(want - 1) % MMPI_CHAN_SLOTS].c;
+    return __atomic_load_n(&c->seqb, __ATOMIC_ACQUIRE) >> 8 == want ? c : NULL;
+}
+
+/* Mailbox lock held: the consumer is done with the oldest cell. */
 static void advance(struct mmpi_chan *ch)
 {
-    __atomic_store_n(&ch->tail, ch->tail + 1, __ATOMIC_RELEASE);
+    uint64_t taken = ch->taken + 1;
+    __atomic_store_n(&ch->taken, taken, __ATOMIC_RELAXED);
+    __atomic_store_n(&ch->rx->c.tail, (uint32_t)taken, __ATOMIC_RELEASE);
 }
 
-/* Copies a slot's message into a receive and fills its status; the error waits in
+/* Copies a cell's message into a receive and fills its status; the error waits in
  * status.MPI_ERROR for the completion. */
-static void deliver_slot(const struct mmpi_chan *ch, const struct mmpi_chan_slot *s,
+static void deliver_slot(const struct mmpi_chan *ch, const struct mmpi_chan_cell *s,
                          struct mmpi_request *rreq)
 {
-    size_t copied = 0;
-    int err = mmpi_typed_unpack(s->data, s->bytes, rreq->buf, rreq->count, rreq->dt, &copied);
+    size_t copied = 0, bytes = cell_bytes(s);
+    const struct mmpi_datatype *dt = rreq->dt;
+    int err;
+    if (dt->contiguous) { /* mmpi_typed_unpack, without its calls */
+        size_t room = dt->size * rreq->count;
+        copied = bytes < room ? bytes : room;
+        mmpi_copy_small((char *)rreq->buf + dt->true_lb, cell_data(s), copied);
+        err = bytes > room ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+    } else {
+        err = mmpi_typed_unpack(cell_data(s), bytes, rreq->buf, rreq->count, dt, &copied);
+    }
     rreq->status.MPI_SOURCE = ch->src;
     rreq->status.MPI_TAG = s->tag;
     rreq->status.mmpi_count = (long long)copied;
@@ -96,26 +123,27 @@ static void deliver_slot(const struct mmpi_chan *ch, const struct mmpi_chan_slot
     rreq->status.MPI_ERROR = err;
 }
 
-/* Mailbox lock held: the oldest slot becomes an unexpected eager envelope (freed by the
+/* Mailbox lock held: the oldest cell becomes an unexpected eager envelope (freed by the
  * receive that takes it, or with the mailbox). */
 static void slot_to_unexpected(struct mmpi_mbox *box, const struct mmpi_chan *ch,
-                               const struct mmpi_chan_slot *s)
+                               const struct mmpi_chan_cell *s)
 {
-    struct mmpi_msg *m = mmpi_xmalloc(sizeof(*m) + s->bytes);
+    size_t bytes = cell_bytes(s);
+    struct mmpi_msg *m = mmpi_xmalloc(sizeof(*m) + bytes);
     memset(m, 0, sizeof(*m));
     m->src = ch->src;
     m->src_world = ch->src_world;
     m->tag = s->tag;
-    m->bytes = s->bytes;
+    m->bytes = bytes;
     m->eager = true;
-    memcpy(m->data, s->data, s->bytes);
+    memcpy(m->data, cell_data(s), bytes);
     mmpi_match_enqueue(box, m);
 }
 
 static void drain_one(struct mmpi_mbox *box, struct mmpi_chan *ch, struct mmpi_request **done)
 {
-    struct mmpi_chan_slot *s;
-    while ((s = next_slot(ch))) {
+    struct mmpi_chan_cell *s;
+    while ((s = next_cell(ch))) {
         struct mmpi_request *r = mmpi_match_take_posted(box, ch->src, s->tag);
         if (r) {
             deliver_slot(ch, s, r);
@@ -143,11 +171,11 @@ void mmpi_chan_drain(struct mmpi_mbox *box, int source, struct mmpi_request **do
 void mmpi_chan_drain_own(struct mmpi_mbox *box, int my_rank, struct mmpi_request **done)
 {
     struct mmpi_chan *ch = chan_of(box, my_rank);
-    /* tail_seen <= tail <= head: equal means empty, without reading the consumer's line. */
-    if (!ch || ch->head == ch->tail_seen)
+    /* tail_seen <= taken <= head: equal means empty, without reading the consumer's tail. */
+    if (!ch || (uint32_t)ch->head == ch->tail_seen)
         return;
-    ch->tail_seen = __atomic_load_n(&ch->tail, __ATOMIC_ACQUIRE);
-    if (ch->head != ch->tail_seen)
+    ch->tail_seen = __atomic_load_n(&ch->tx->c.tail, __ATOMIC_ACQUIRE);
+    if ((uint32_t)ch->head != ch->tail_seen)
         drain_one(box, ch, done);
 }
 
@@ -165,38 +193,73 @@ bool mmpi_chan_pending(struct mmpi_mbox *box, int source)
 {
     if (source != MPI_ANY_SOURCE) {
         struct mmpi_chan *ch = chan_of(box, source);
-        return ch && next_slot(ch);
+        return ch && next_cell(ch);
     }
     /* Channels are only ever added (at the head, published with release), never unlinked
      * before the mailbox is freed: the list can be walked without the lock. */
     for (struct mmpi_chan *ch = __atomic_load_n(&box->chan_list, __ATOMIC_ACQUIRE); ch;
          ch = ch->next)
-        if (next_slot(ch))
+        if (next_cell(ch))
             return true;
     return false;
 }
 
 /* ---- Sending ----------------------------------------------------------------------------- */
 
-bool mmpi_chan_send(struct mmpi_rank *self, struct mmpi_mbox *box, int my_rank, const void *buf,
-                    size_t count, const struct mmpi_datatype *dt, int tag, size_t bytes)
+/* The sender's copy of the consumer's tail, read again (the line the consumer writes). */
+static uint32_t refresh_tail(struct mmpi_chan *ch)
 {
-    struct mmpi_chan *ch = chan_of(box, my_rank);
+    return ch->tail_seen = __atomic_load_n(&ch->tx->c.tail, __ATOMIC_ACQUIRE);
+}
+
+/* Whether the message last put in the shared half (seq hot_seq) was taken. Counts are compared
+ * by 32-bit differences: a channel never holds more than a ring and a half. */
+static bool half_free(struct mmpi_chan *ch)
+{
+    return (int32_t)(ch->tail_seen - (uint32_t)ch->hot_seq) >= 0 ||
+           (int32_t)(refresh_tail(ch) - (uint32_t)ch->hot_seq) >= 0;
+}
+
+/* Whether message `head`'s ring slot is free: every message up to head - MMPI_CHAN_SLOTS (the
+ * slot's last one, if any) was taken. */
+static bool slot_free(struct mmpi_chan *ch, uint64_t head)
+{
+    return (uint32_t)head - ch->tail_seen < MMPI_CHAN_SLOTS ||
+           (uint32_t)head - refresh_tail(ch) < MMPI_CHAN_SLOTS;
+}
+
+/* The cell for the sender's message number `head` of `bytes` (chan.h): the shared half when
+ * the message fits and the half is free, else the ring slot if free; NULL when neither. */
+static struct mmpi_chan_cell *pick_cell(struct mmpi_chan *ch, uint64_t head, size_t bytes)
+{
+    if (bytes <= MMPI_CHAN_HOT_MAX && half_free(ch)) {
+        ch->hot_seq = head + 1;
+        return &ch->tx->c;
+    }
+    return slot_free(ch, head) ? &ch->slots[head % MMPI_CHAN_SLOTS].c : NULL;
+}
+
+/* Writes the message into a cell of ch (channel of box's sender) and publishes it; false when
+ * there is no channel, a receive is posted or no cell is free (chan.h). */
+static bool push(struct mmpi_rank *self, struct mmpi_mbox *box, struct mmpi_chan *ch,
+                 const void *buf, size_t count, const struct mmpi_datatype *dt, int tag,
+                 size_t bytes)
+{
     if (!ch || __atomic_load_n(&box->posted_head, __ATOMIC_RELAXED))
         return false;
-    uint32_t head = ch->head;
-    if (head - ch->tail_seen >= MMPI_CHAN_SLOTS) {
-        ch->tail_seen = __atomic_load_n(&ch->tail, __ATOMIC_ACQUIRE);
-        if (head - ch->tail_seen >= MMPI_CHAN_SLOTS)
-            return false; /* full: the engine drains it first */
-    }
-    struct mmpi_chan_slot *s = &ch->slots[head % MMPI_CHAN_SLOTS];
+    uint64_t head = ch->head;
+    struct mmpi_chan_cell *s = pick_cell(ch, head, bytes);
+    if (!s)
+        return false; /* full: the engine drains it first */
     s->tag = tag;
-    s->bytes = (uint32_t)bytes;
-    mmpi_typed_pack(buf, count, dt, s->data);
-    __atomic_store_n(&s->seq, head + 1, __ATOMIC_RELEASE);
+    if (dt->contiguous)
+        mmpi_copy_small((unsigned char *)(s + 1), (const char *)buf + dt->true_lb, bytes);
+    else
+        mmpi_typed_pack(buf, count, dt, (unsigned char *)(s + 1));
+    __atomic_store_n(&s->seqb, (head + 1) << 8 | bytes, __ATOMIC_RELEASE);
     ch->head = head + 1;
-    /* A receive posted meanwhile did not see the message, or we see it now (chan.h). */
+    /* A receive posted meanwhile did not see the message, or we see it now (chan.h). The
+     * message is already visible: what follows is off the receiver's path. */
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     if (__atomic_load_n(&box->posted_head, __ATOMIC_RELAXED)) {
         struct mmpi_request *done = NULL;
@@ -207,6 +270,25 @@ bool mmpi_chan_send(struct mmpi_rank *self, struct mmpi_mbox *box, int my_rank, 
     }
     mmpi_rank_wake(self->world->ranks[box->owner_world]);
     return true;
+}
+
+bool mmpi_chan_send(struct mmpi_rank *self, struct mmpi_mbox *box, int my_rank, const void *buf,
+                    size_t count, const struct mmpi_datatype *dt, int tag, size_t bytes)
+{
+    return push(self, box, chan_of(box, my_rank), buf, count, dt, tag, bytes);
+}
+
+bool mmpi_pt2pt_send_direct(struct mmpi_rank *self, struct mmpi_comm *c, const void *buf,
+                            int count, struct mmpi_datatype *dt, int dest, int tag,
+                            enum mmpi_send_mode mode)
+{
+    size_t bytes = dt->size * (size_t)count;
+    if (dest < 0 || !mmpi_chan_send_eligible(self, c, MMPI_CTX_USER, mode, bytes))
+        return false; /* MPI_PROC_NULL, or no channel for this message */
+    struct mmpi_mbox *box = &c->core->mbox[MMPI_CTX_USER][dest]; /* an intra-communicator */
+    if (mmpi_rank_is_failed(self->world->ranks[box->owner_world]))
+        return false; /* the engine reports it */
+    return push(self, box, chan_of(box, c->rank), buf, (size_t)count, dt, tag, bytes);
 }
 
 /* ---- The direct receive ------------------------------------------------------------------ */
@@ -223,8 +305,8 @@ static enum mmpi_chan_take take(struct mmpi_mbox *box, struct mmpi_chan *ch,
             (*m)->sreq->msg = NULL; /* matched: no longer cancellable */
         return TAKE_MSG;
     }
-    struct mmpi_chan_slot *s;
-    while (ch && (s = next_slot(ch))) {
+    struct mmpi_chan_cell *s;
+    while (ch && (s = next_cell(ch))) {
         bool match = mmpi_match_envelope(rreq->peer, rreq->tag, ch->src, s->tag);
         if (match)
             deliver_slot(ch, s, rreq);
@@ -277,19 +359,48 @@ bool mmpi_chan_recv(struct mmpi_rank *self, const struct mmpi_comm *c, struct mm
     return true;
 }
 
-bool mmpi_chan_poll(struct mmpi_request *rreq)
+/* Takes what may have come for a direct receive, under the lock; true once rreq is complete. */
+static bool take_locked(struct mmpi_request *rreq)
 {
-    struct mmpi_chan *ch = rreq->chan;
     struct mmpi_mbox *box = rreq->mbox;
-    uint32_t arrivals = __atomic_load_n(&box->arrivals, __ATOMIC_ACQUIRE);
-    if (!next_slot(ch) && arrivals == rreq->seen_arrivals)
-        return false;
-    rreq->seen_arrivals = arrivals;
     struct mmpi_msg *m = NULL;
     mmpi_mbox_lock(&box->lock);
-    enum mmpi_chan_take t = take(box, ch, rreq, &m);
+    enum mmpi_chan_take t = take(box, rreq->chan, rreq, &m);
     mmpi_mbox_unlock(&box->lock);
     return mmpi_chan_finish_take(rreq, t, m);
+}
+
+bool mmpi_chan_poll(struct mmpi_request *rreq)
+{
+    uint32_t arrivals = __atomic_load_n(&rreq->mbox->arrivals, __ATOMIC_ACQUIRE);
+    if (!next_cell(rreq->chan) && arrivals == rreq->seen_arrivals)
+        return false;
+    rreq->seen_arrivals = arrivals;
+    return take_locked(rreq);
+}
+
+/* The wait's condition: a message in the channel (taken after the wait, by the waiting thread:
+ * one look at the cell per spin), or whatever completes a receive's poll (a slow-path message,
+ * failure, revocation). */
+static bool direct_ready(void *arg)
+{
+    struct mmpi_request *rreq = arg;
+    struct mmpi_chan *ch = rreq->chan;
+    return (ch && next_cell(ch)) || mmpi_request_poll(rreq);
+}
+
+void mmpi_chan_wait(struct mmpi_rank *self, struct mmpi_request *rreq)
+{
+    while (!mmpi_request_is_done(rreq)) {
+        if (!rreq->chan) { /* posted: the engine completes it */
+            mmpi_request_wait(self, rreq);
+            return;
+        }
+        mmpi_wait_until_described(self, direct_ready, rreq, mmpi_request_describe);
+        if (!mmpi_request_is_done(rreq))
+            take_locked(rreq); /* only this thread consumes for it, or a sender's drain moved
+                                * the message to the unexpected queue, where take looks first */
+    }
 }
 
 bool mmpi_chan_abandon(struct mmpi_request *rreq)

@@ -29,10 +29,25 @@
  *   reporting MPI_ERR_PROC_FAILED it takes the channel once more under the lock, so a message
  *   sent before the sender died is still delivered.
  *
- * Ring indices: the sender's n-th message (from 0) goes to slot n % MMPI_CHAN_SLOTS, whose seq
- * becomes n + 1 (release) once written; the consumer's tail counts messages taken. A slot is
- * free for the sender when head - tail < MMPI_CHAN_SLOTS (it reads tail only when its cached
- * copy says the ring is full).
+ * Cells: a message is held by a cell, either a slot of the ring (a cache line, up to
+ * MMPI_CHAN_MAX bytes) or the direction's half of the pair's shared line (up to
+ * MMPI_CHAN_HOT_MAX bytes). The pair's two channels (S to R and R to S) share that one line,
+ * each writing its own half: in a ping-pong the reply goes into the line that carried the
+ * request, and the next request into the line that carried the reply, so one line moves
+ * between the cores per message and each side writes a line it already holds (the coherence
+ * protocol hands a line that is read and then written to the reader exclusively). With a line
+ * per direction, every message costs the writer an invalidation and the reader a transfer:
+ * twice the time (bench/cacheline.c measures both).
+ *
+ * Numbers: the sender's n-th message (from 0) gets seq n + 1; a cell's `seqb` is
+ * (seq << 8 | bytes), stored last (release), 56 bits of seq that never wrap. The message goes
+ * to the shared half when it fits and the half's previous message has been taken, else to ring
+ * slot n % MMPI_CHAN_SLOTS when n - taken < MMPI_CHAN_SLOTS. The consumer looks for seq
+ * taken + 1 in the shared half, then in ring slot taken % MMPI_CHAN_SLOTS; each message is in
+ * exactly one cell, and a cell is reused only once its message is taken, so the first cell with
+ * that seq holds it. The consumer publishes how many it took in its half's `tail` (release;
+ * low 32 bits, compared by differences), which the sender reads only when its own copy says a
+ * cell may still be busy.
  */
 #ifndef MMPI_PT2PT_CHAN_H
 #define MMPI_PT2PT_CHAN_H
@@ -40,27 +55,53 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "mmpi.h"
 #include "pt2pt/match.h"
 
 #define MMPI_CHAN_SLOTS 8
-#define MMPI_CHAN_MAX 48         /* largest payload (packed bytes) a slot carries */
+#define MMPI_CHAN_MAX 48         /* largest payload (packed bytes) a ring slot carries */
+#define MMPI_CHAN_HOT_MAX 16     /* largest payload of the shared line's half */
 #define MMPI_CHAN_MAX_GROUP 64   /* channels only in communicators up to this size: memory is
-                                  * one channel (640 B) per communicating pair */
+                                  * one channel (704 B) per communicating pair and direction */
+
+/* A cell's header; the payload follows it. */
+struct mmpi_chan_cell {
+    uint64_t seqb;               /* seq << 8 | bytes once it holds message seq - 1 (release) */
+    int tag;
+    uint32_t tail;               /* in a shared half: messages of this direction taken (the
+                                  * consumer's, release); unused in ring slots */
+};
 
 struct mmpi_chan_slot {
-    _Alignas(64) uint32_t seq;   /* n + 1 once it holds the sender's n-th message (release) */
-    int tag;
-    uint32_t bytes;
+    _Alignas(64) struct mmpi_chan_cell c;
     unsigned char data[MMPI_CHAN_MAX];
 };
 
+struct mmpi_chan_half {
+    struct mmpi_chan_cell c;
+    unsigned char data[MMPI_CHAN_HOT_MAX];
+};
+
+/* The line a pair of ranks shares: half[0] carries the lower rank's messages. */
+struct mmpi_chan_line {
+    _Alignas(64) struct mmpi_chan_half half[2];
+};
+
 struct mmpi_chan {
-    _Alignas(64) uint32_t head;  /* messages pushed: the sender's (one thread at a time) */
-    uint32_t tail_seen;          /* the sender's last look at tail */
-    _Alignas(64) uint32_t tail;  /* messages taken: under the mailbox lock; the sender reads it */
+    /* The sender's line (one thread at a time). */
+    _Alignas(64) uint64_t head;  /* messages pushed */
+    uint64_t hot_seq;            /* seq of the last message put in the shared half (0: none) */
+    uint32_t tail_seen;          /* the sender's last look at the consumer's tail */
+    struct mmpi_chan_half *tx;   /* immutable: this direction's half of the shared line */
+    /* The consumer's line (under the receiver's mailbox lock) and immutable fields. */
+    _Alignas(64) uint64_t taken; /* messages taken */
+    struct mmpi_chan_half *rx;   /* immutable: the same half, read by the consumer */
+    struct mmpi_chan_line *line; /* immutable: the shared line (own, or the reverse channel's) */
     int src;                     /* immutable: the sender's rank in the communicator */
     int src_world;               /* immutable */
     struct mmpi_chan *next;      /* immutable: the mailbox's chan_list */
+    struct mmpi_chan_line own;   /* the shared line, when this channel was created before the
+                                  * reverse one (which then points into it) */
     struct mmpi_chan_slot slots[MMPI_CHAN_SLOTS];
 };
 
@@ -76,13 +117,23 @@ void mmpi_chan_free_all(struct mmpi_mbox *box);
  * the matching engine. Calling rank not MPI_THREAD_MULTIPLE. */
 bool mmpi_chan_send(struct mmpi_rank *self, struct mmpi_mbox *box, int my_rank, const void *buf,
                     size_t count, const struct mmpi_datatype *dt, int tag, size_t bytes);
-/* Whether a send of `bytes` packed bytes in `mode` (enum mmpi_send_mode) may use a channel:
- * small, completed once copied, and mmpi_chan_usable. */
-bool mmpi_chan_send_eligible(const struct mmpi_rank *self, const struct mmpi_comm *c, int ctx,
-                             int mode, size_t bytes);
 /* Whether a send or receive on c may use channels at all (user context of an intra-communicator
  * of at most MMPI_CHAN_MAX_GROUP members, calling rank not MPI_THREAD_MULTIPLE). */
-bool mmpi_chan_usable(const struct mmpi_rank *self, const struct mmpi_comm *c, int ctx);
+static inline bool mmpi_chan_usable(const struct mmpi_rank *self, const struct mmpi_comm *c,
+                                    int ctx)
+{
+    return ctx == MMPI_CTX_USER && !c->core->remote && c->core->size <= MMPI_CHAN_MAX_GROUP &&
+           self->thread_level != MPI_THREAD_MULTIPLE;
+}
+/* Whether a send of `bytes` packed bytes in `mode` (enum mmpi_send_mode) may use a channel:
+ * small, completed once copied, and mmpi_chan_usable. */
+static inline bool mmpi_chan_send_eligible(const struct mmpi_rank *self,
+                                           const struct mmpi_comm *c, int ctx, int mode,
+                                           size_t bytes)
+{
+    return bytes <= MMPI_CHAN_MAX && (mode == MMPI_SEND_STANDARD || mode == MMPI_SEND_READY) &&
+           mmpi_chan_usable(self, c, ctx);
+}
 
 /* The direct receive (rreq->direct, a specific source): takes a matching message from the
  * unexpected queue or the channel, completing rreq, or leaves rreq waiting on the channel
@@ -90,6 +141,9 @@ bool mmpi_chan_usable(const struct mmpi_rank *self, const struct mmpi_comm *c, i
 bool mmpi_chan_recv(struct mmpi_rank *self, const struct mmpi_comm *c, struct mmpi_request *rreq);
 /* A direct receive's poll: takes a message if one may have come. True once rreq is complete. */
 bool mmpi_chan_poll(struct mmpi_request *rreq);
+/* Waits until rreq (a receive from a blocking call's frame, direct or posted) is complete: a
+ * direct one by looking at its channel's next cell only, and taking the message itself. */
+void mmpi_chan_wait(struct mmpi_rank *self, struct mmpi_request *rreq);
 /* A direct receive gives up (failure, revocation; mmpi_match_abandon): true when rreq stopped
  * waiting on its channel (the caller completes it with the error), false when a message could
  * still be taken and completed it instead. Takes the mailbox lock. */

@@ -105,7 +105,7 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
     req.blocking = true;
     req.direct = true; /* waits for nothing else: may wait on the source's channel (chan.h) */
     mmpi_pt2pt_post_recv(self, c, MMPI_CTX_USER, buf, count, dt, source, tag, &req);
-    mmpi_request_wait(self, &req);
+    mmpi_chan_wait(self, &req);
     mmpi_status_copy_out(status, &req.status, false);
     if (req.error != MPI_SUCCESS)
         return mmpi_err_raise_comm(self, c, req.error, MMPI_CALL_Recv);
@@ -170,7 +170,7 @@ static int sendrecv(struct mmpi_rank *self, struct mmpi_comm *c, const void *sen
         mmpi_pt2pt_post_send(self, c, MMPI_CTX_USER, sendbuf, sendcount, sdt, dest, sendtag,
                              MMPI_SEND_STANDARD, &sreq);
     mmpi_request_wait(self, &sreq);
-    mmpi_request_wait(self, &rreq);
+    mmpi_chan_wait(self, &rreq);
     mmpi_status_copy_out(status, &rreq.status, false);
     return sreq.error != MPI_SUCCESS ? sreq.error : rreq.error;
 }
