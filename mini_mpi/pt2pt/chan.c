@@ -49,6 +49,11 @@ struct mmpi_chan *mmpi_chan_create(struct mmpi_mbox *box, int src, int src_world
     struct mmpi_chan *rev = src != dst ? chan_of(&box->first[src], dst) : NULL;
     ch->line = rev ? rev->line : &ch->own;
     ch->tx = ch->rx = &ch->line->half[src < dst ? 0 : 1];
+    ch->peer_half = &ch->line->half[src < dst ? 1 : 0];
+    if (rev) { /* acknowledgements only between channels that share the line */
+        ch->rev = rev;
+        __atomic_store_n(&rev->rev, ch, __ATOMIC_RELEASE);
+    }
     ch->src = src;
     ch->src_world = src_world;
     ch->next = box->chan_list;
@@ -95,9 +100,7 @@ static struct mmpi_chan_cell *next_cell(struct mmpi_chan *ch)
 /* Mailbox lock held: the consumer is done with the oldest cell. */
 static void advance(struct mmpi_chan *ch)
 {
-    uint64_t taken = ch->taken + 1;
-    __atomic_store_n(&ch->taken, taken, __ATOMIC_RELAXED);
-    __atomic_store_n(&ch->rx->c.tail, (uint32_t)taken, __ATOMIC_RELEASE);
+    __atomic_store_n(&ch->taken, ch->taken + 1, __ATOMIC_RELEASE);
 }
 
 /* Copies a cell's message into a receive and fills its status; the error waits in
@@ -171,11 +174,11 @@ void mmpi_chan_drain(struct mmpi_mbox *box, int source, struct mmpi_request **do
 void mmpi_chan_drain_own(struct mmpi_mbox *box, int my_rank, struct mmpi_request **done)
 {
     struct mmpi_chan *ch = chan_of(box, my_rank);
-    /* tail_seen <= taken <= head: equal means empty, without reading the consumer's tail. */
-    if (!ch || (uint32_t)ch->head == ch->tail_seen)
+    /* tail_seen <= taken <= head: equal means empty, without reading the consumer's line. */
+    if (!ch || ch->head == ch->tail_seen)
         return;
-    ch->tail_seen = __atomic_load_n(&ch->tx->c.tail, __ATOMIC_ACQUIRE);
-    if ((uint32_t)ch->head != ch->tail_seen)
+    ch->tail_seen = __atomic_load_n(&ch->taken, __ATOMIC_ACQUIRE);
+    if (ch->head != ch->tail_seen)
         drain_one(box, ch, done);
 }
 
@@ -206,37 +209,61 @@ bool mmpi_chan_pending(struct mmpi_mbox *box, int source)
 
 /* ---- Sending ----------------------------------------------------------------------------- */
 
-/* The sender's copy of the consumer's tail, read again (the line the consumer writes). */
-static uint32_t refresh_tail(struct mmpi_chan *ch)
+/* Raises tail_seen by the acknowledgement in the other half of the line. Believed only when
+ * that half received a message since we last wrote ours (so the count is recent: our messages
+ * not taken are then at most a ring and a half, and 32 bits tell it apart), and only up to
+ * head. */
+static void read_ack(struct mmpi_chan *ch)
 {
-    return ch->tail_seen = __atomic_load_n(&ch->tx->c.tail, __ATOMIC_ACQUIRE);
+    uint64_t seqb = __atomic_load_n(&ch->peer_half->c.seqb, __ATOMIC_ACQUIRE);
+    if (seqb == ch->peer_seqb)
+        return;
+    uint32_t ahead =
+        __atomic_load_n(&ch->peer_half->c.ack, __ATOMIC_RELAXED) - (uint32_t)ch->tail_seen;
+    if (ahead <= ch->head - ch->tail_seen)
+        ch->tail_seen += ahead;
 }
 
-/* Whether the message last put in the shared half (seq hot_seq) was taken. Counts are compared
- * by 32-bit differences: a channel never holds more than a ring and a half. */
-static bool half_free(struct mmpi_chan *ch)
+/* The message last put in the shared half (seq hot_seq, 0: none) was taken. */
+static bool half_free(const struct mmpi_chan *ch)
 {
-    return (int32_t)(ch->tail_seen - (uint32_t)ch->hot_seq) >= 0 ||
-           (int32_t)(refresh_tail(ch) - (uint32_t)ch->hot_seq) >= 0;
+    return ch->tail_seen >= ch->hot_seq;
 }
 
-/* Whether message `head`'s ring slot is free: every message up to head - MMPI_CHAN_SLOTS (the
- * slot's last one, if any) was taken. */
-static bool slot_free(struct mmpi_chan *ch, uint64_t head)
+/* Ring slot `head % MMPI_CHAN_SLOTS` is free once every message up to head - MMPI_CHAN_SLOTS
+ * (the slot's last one, if any) was taken. */
+static bool slot_free(const struct mmpi_chan *ch)
 {
-    return (uint32_t)head - ch->tail_seen < MMPI_CHAN_SLOTS ||
-           (uint32_t)head - refresh_tail(ch) < MMPI_CHAN_SLOTS;
+    return ch->head - ch->tail_seen < MMPI_CHAN_SLOTS;
 }
 
-/* The cell for the sender's message number `head` of `bytes` (chan.h): the shared half when
- * the message fits and the half is free, else the ring slot if free; NULL when neither. */
-static struct mmpi_chan_cell *pick_cell(struct mmpi_chan *ch, uint64_t head, size_t bytes)
+static struct mmpi_chan_cell *take_half(struct mmpi_chan *ch)
 {
-    if (bytes <= MMPI_CHAN_HOT_MAX && half_free(ch)) {
-        ch->hot_seq = head + 1;
-        return &ch->tx->c;
+    ch->peer_seqb = __atomic_load_n(&ch->peer_half->c.seqb, __ATOMIC_RELAXED);
+    ch->hot_seq = ch->head + 1;
+    return &ch->tx->c;
+}
+
+/* The cell for the sender's next message (number head) of `bytes` (chan.h): the shared half
+ * when the message fits and the half is free, else the ring slot if free; NULL when neither,
+ * even after reading the consumer's count. The half's acknowledgement is read before the ring
+ * is considered, so that a ping-pong stays on the shared line. */
+static struct mmpi_chan_cell *pick_cell(struct mmpi_chan *ch, size_t bytes)
+{
+    bool fits = bytes <= MMPI_CHAN_HOT_MAX;
+    if (fits) {
+        if (half_free(ch))
+            return take_half(ch);
+        read_ack(ch);
+        if (half_free(ch))
+            return take_half(ch);
     }
-    return slot_free(ch, head) ? &ch->slots[head % MMPI_CHAN_SLOTS].c : NULL;
+    if (slot_free(ch))
+        return &ch->slots[ch->head % MMPI_CHAN_SLOTS].c;
+    ch->tail_seen = __atomic_load_n(&ch->taken, __ATOMIC_ACQUIRE);
+    if (fits && half_free(ch))
+        return take_half(ch);
+    return slot_free(ch) ? &ch->slots[ch->head % MMPI_CHAN_SLOTS].c : NULL;
 }
 
 /* Writes the message into a cell of ch (channel of box's sender) and publishes it; false when
@@ -248,10 +275,14 @@ static bool push(struct mmpi_rank *self, struct mmpi_mbox *box, struct mmpi_chan
     if (!ch || __atomic_load_n(&box->posted_head, __ATOMIC_RELAXED))
         return false;
     uint64_t head = ch->head;
-    struct mmpi_chan_cell *s = pick_cell(ch, head, bytes);
+    struct mmpi_chan_cell *s = pick_cell(ch, bytes);
     if (!s)
         return false; /* full: the engine drains it first */
     s->tag = tag;
+    struct mmpi_chan *rev = __atomic_load_n(&ch->rev, __ATOMIC_ACQUIRE);
+    if (s == &ch->tx->c && rev)
+        __atomic_store_n(&s->ack, (uint32_t)__atomic_load_n(&rev->taken, __ATOMIC_ACQUIRE),
+                         __ATOMIC_RELEASE);
     if (dt->contiguous)
         mmpi_copy_small((unsigned char *)(s + 1), (const char *)buf + dt->true_lb, bytes);
     else

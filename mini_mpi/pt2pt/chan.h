@@ -45,9 +45,16 @@
  * slot n % MMPI_CHAN_SLOTS when n - taken < MMPI_CHAN_SLOTS. The consumer looks for seq
  * taken + 1 in the shared half, then in ring slot taken % MMPI_CHAN_SLOTS; each message is in
  * exactly one cell, and a cell is reused only once its message is taken, so the first cell with
- * that seq holds it. The consumer publishes how many it took in its half's `tail` (release;
- * low 32 bits, compared by differences), which the sender reads only when its own copy says a
- * cell may still be busy.
+ * that seq holds it.
+ *
+ * Acknowledgements: the consumer counts what it took in `taken`, on its own line. The sender
+ * keeps `tail_seen`, a lower bound of it, raised in two ways: the `ack` that each message of
+ * the reverse direction carries in the shared line (the reverse sender's count of our messages
+ * taken when it wrote, low 32 bits; believed only if that half got a message since we last
+ * wrote ours, and only up to head), which in a ping-pong is always current and costs nothing
+ * since the sender reads that line anyway; and,
+ * when neither the half nor the ring is free by that bound, by reading `taken`. So the consumer
+ * never writes the shared line to acknowledge: in a ping-pong it is written only by messages.
  */
 #ifndef MMPI_PT2PT_CHAN_H
 #define MMPI_PT2PT_CHAN_H
@@ -68,8 +75,8 @@
 struct mmpi_chan_cell {
     uint64_t seqb;               /* seq << 8 | bytes once it holds message seq - 1 (release) */
     int tag;
-    uint32_t tail;               /* in a shared half: messages of this direction taken (the
-                                  * consumer's, release); unused in ring slots */
+    uint32_t ack;                /* in a shared half: the writer's mailbox had taken this many
+                                  * messages of the other direction (release, before seqb) */
 };
 
 struct mmpi_chan_slot {
@@ -91,10 +98,14 @@ struct mmpi_chan {
     /* The sender's line (one thread at a time). */
     _Alignas(64) uint64_t head;  /* messages pushed */
     uint64_t hot_seq;            /* seq of the last message put in the shared half (0: none) */
-    uint32_t tail_seen;          /* the sender's last look at the consumer's tail */
+    uint64_t tail_seen;          /* a lower bound of taken (acknowledgements above) */
     struct mmpi_chan_half *tx;   /* immutable: this direction's half of the shared line */
+    struct mmpi_chan_half *peer_half; /* immutable: the other half of the line (its acks) */
+    uint64_t peer_seqb;          /* the other half's seqb when we last wrote ours */
+    struct mmpi_chan *rev;       /* the reverse channel sharing the line (whose taken we
+                                  * acknowledge), published once (atomic); NULL: none yet */
     /* The consumer's line (under the receiver's mailbox lock) and immutable fields. */
-    _Alignas(64) uint64_t taken; /* messages taken */
+    _Alignas(64) uint64_t taken; /* messages taken (release; the sender reads it when stuck) */
     struct mmpi_chan_half *rx;   /* immutable: the same half, read by the consumer */
     struct mmpi_chan_line *line; /* immutable: the shared line (own, or the reverse channel's) */
     int src;                     /* immutable: the sender's rank in the communicator */
@@ -169,7 +180,7 @@ bool mmpi_chan_pending(struct mmpi_mbox *box, int source);
  * mmpi_chan_complete_drained after unlocking) or to the unexpected queue. */
 void mmpi_chan_drain(struct mmpi_mbox *box, int source, struct mmpi_request **done);
 /* The same for the sender my_rank's own channel before it appends to the engine's queues;
- * reads the consumer's tail only when its own view says the ring may hold messages. */
+ * reads the consumer's `taken` only when its own view says the ring may hold messages. */
 void mmpi_chan_drain_own(struct mmpi_mbox *box, int my_rank, struct mmpi_request **done);
 /* Completes the receives a drain matched. No lock held. */
 void mmpi_chan_complete_drained(struct mmpi_request *done);
