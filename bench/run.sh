@@ -185,7 +185,8 @@ then
         echo "$(date +%FT%T),machine,switch,context_switch,0,1,1,$switch_us,us,ok," >>"$results"
     fi
 fi
-# And the floor of an 8-byte message between two cores (one line; a two-line message cell).
+# And the floor of an 8-byte message between two cores (one line; a two-line message cell; the
+# two cells in one line).
 cacheline_line=
 if cc -O2 -std=gnu11 -pthread "$src/cacheline.c" -o "$out/cacheline" \
     >"$out/logs/build-cacheline.log" 2>&1; then
@@ -194,7 +195,9 @@ if cc -O2 -std=gnu11 -pthread "$src/cacheline.c" -o "$out/cacheline" \
         /^RESULT name=cacheline_/ {
             n = $2; sub(/^name=/, "", n); v = $5; sub(/^value=/, "", v)
             print now ",machine,cacheline," n ",8,2,1," v ",ns,ok," >>csv
-            s = s (s ? ", " : "") (n == "cacheline_flag" ? "one line " : "message cell ") v " ns"
+            what = n == "cacheline_flag" ? "one line " : n == "cacheline_shared" ? \
+                "message cells sharing a line " : "message cell "
+            s = s (s ? ", " : "") what v " ns"
         }
         END { print s }')
 fi
