@@ -33,11 +33,12 @@
  * MMPI_CHAN_MAX bytes) or the direction's half of the pair's shared line (up to
  * MMPI_CHAN_HOT_MAX bytes). The pair's two channels (S to R and R to S) share that one line,
  * each writing its own half: in a ping-pong the reply goes into the line that carried the
- * request, and the next request into the line that carried the reply, so one line moves
- * between the cores per message and each side writes a line it already holds (the coherence
- * protocol hands a line that is read and then written to the reader exclusively). With a line
- * per direction, every message costs the writer an invalidation and the reader a transfer:
- * twice the time (bench/cacheline.c measures both).
+ * request, and the next request into the line that carried the reply, so each side writes a
+ * line it has just read, which the coherence protocol can hand over with one transfer. With a
+ * line per direction, every message costs the writer an invalidation and the reader a
+ * transfer (bench/cacheline.c measures both: about twice the time). The gain shrinks when the
+ * reply comes tens of nanoseconds after the read: the waiting side's next look may take the
+ * line back meanwhile.
  *
  * Numbers: the sender's n-th message (from 0) gets seq n + 1; a cell's `seqb` is
  * (seq << 8 | bytes), stored last (release), 56 bits of seq that never wrap. The message goes
@@ -52,9 +53,9 @@
  * the reverse direction carries in the shared line (the reverse sender's count of our messages
  * taken when it wrote, low 32 bits; believed only if that half got a message since we last
  * wrote ours, and only up to head), which in a ping-pong is always current and costs nothing
- * since the sender reads that line anyway; and,
- * when neither the half nor the ring is free by that bound, by reading `taken`. So the consumer
- * never writes the shared line to acknowledge: in a ping-pong it is written only by messages.
+ * since the sender reads that line anyway; and, when neither the half nor the ring is free by
+ * that bound, by reading `taken`. So the consumer never writes the shared line to acknowledge:
+ * in a ping-pong it is written only by messages.
  */
 #ifndef MMPI_PT2PT_CHAN_H
 #define MMPI_PT2PT_CHAN_H
