@@ -1,8 +1,8 @@
 /*
- * chan.c: per-sender channels (chan.h): creating them, the lock-free send, the direct receive
- * and its poll, and draining channels into the matching engine (match.c) whenever a posted
+ * chan.c: per-sender channels (chan.h): creating them, the direct receive, its poll and its
+ * wait, and draining channels into the matching engine (match.c) whenever a posted
  * receive, an MPI_ANY_SOURCE receive, a probe or a slow-path send of the same sender needs the
- * messages in the engine's queues.
+ * messages in the engine's queues. The sending side is chan_send.c.
  */
 #include "pt2pt/chan.h"
 
@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "datatype/datatype.h"
 #include "mmpi.h"
 #include "pt2pt/copy.h"
 #include "pt2pt/mbox_lock.h"
-#include "pt2pt/pt2pt.h"
 #include "ulfm/ulfm.h"
 
 _Static_assert(sizeof(struct mmpi_chan_half) * 2 == 64, "two halves per cache line");
@@ -21,18 +21,10 @@ _Static_assert(offsetof(struct mmpi_chan_slot, data) == sizeof(struct mmpi_chan_
                    offsetof(struct mmpi_chan_half, data) == sizeof(struct mmpi_chan_cell),
                "a cell's payload follows its header");
 
-static struct mmpi_chan *chan_of(const struct mmpi_mbox *box, int src)
-{
-    struct mmpi_chan **chans = __atomic_load_n(&box->chans, __ATOMIC_ACQUIRE);
-    /* The bound: a probe on an inter-communicator names a rank of the other group. */
-    return chans && src < box->group_size ? __atomic_load_n(&chans[src], __ATOMIC_ACQUIRE)
-                                          : NULL;
-}
-
 /* The array and the channels are freed with the mailbox (mmpi_chan_free_all). */
 struct mmpi_chan *mmpi_chan_create(struct mmpi_mbox *box, int src, int src_world)
 {
-    struct mmpi_chan *ch = chan_of(box, src);
+    struct mmpi_chan *ch = mmpi_chan_of(box, src);
     if (ch)
         return ch;
     if (!box->chans)
@@ -46,7 +38,7 @@ struct mmpi_chan *mmpi_chan_create(struct mmpi_mbox *box, int src, int src_world
      * created at once under their two locks, each may take its own line: then the pair is only
      * slower, each direction still using one half consistently. */
     int dst = (int)(box - box->first);
-    struct mmpi_chan *rev = src != dst ? chan_of(&box->first[src], dst) : NULL;
+    struct mmpi_chan *rev = src != dst ? mmpi_chan_of(&box->first[src], dst) : NULL;
     ch->line = rev ? rev->line : &ch->own;
     ch->tx = ch->rx = &ch->line->half[src < dst ? 0 : 1];
     ch->peer_half = &ch->line->half[src < dst ? 1 : 0];
@@ -162,7 +154,7 @@ static void drain_one(struct mmpi_mbox *box, struct mmpi_chan *ch, struct mmpi_r
 void mmpi_chan_drain(struct mmpi_mbox *box, int source, struct mmpi_request **done)
 {
     if (source != MPI_ANY_SOURCE) {
-        struct mmpi_chan *ch = chan_of(box, source);
+        struct mmpi_chan *ch = mmpi_chan_of(box, source);
         if (ch)
             drain_one(box, ch, done);
         return;
@@ -173,7 +165,7 @@ void mmpi_chan_drain(struct mmpi_mbox *box, int source, struct mmpi_request **do
 
 void mmpi_chan_drain_own(struct mmpi_mbox *box, int my_rank, struct mmpi_request **done)
 {
-    struct mmpi_chan *ch = chan_of(box, my_rank);
+    struct mmpi_chan *ch = mmpi_chan_of(box, my_rank);
     /* tail_seen <= taken <= head: equal means empty, without reading the consumer's line. */
     if (!ch || ch->head == ch->tail_seen)
         return;
@@ -195,7 +187,7 @@ void mmpi_chan_complete_drained(struct mmpi_request *done)
 bool mmpi_chan_pending(struct mmpi_mbox *box, int source)
 {
     if (source != MPI_ANY_SOURCE) {
-        struct mmpi_chan *ch = chan_of(box, source);
+        struct mmpi_chan *ch = mmpi_chan_of(box, source);
         return ch && next_cell(ch);
     }
     /* Channels are only ever added (at the head, published with release), never unlinked
@@ -205,121 +197,6 @@ bool mmpi_chan_pending(struct mmpi_mbox *box, int source)
         if (next_cell(ch))
             return true;
     return false;
-}
-
-/* ---- Sending ----------------------------------------------------------------------------- */
-
-/* Raises tail_seen by the acknowledgement in the other half of the line. Believed only when
- * that half received a message since we last wrote ours (so the count is recent: our messages
- * not taken are then at most a ring and a half, and 32 bits tell it apart), and only up to
- * head. */
-static void read_ack(struct mmpi_chan *ch)
-{
-    uint64_t seqb = __atomic_load_n(&ch->peer_half->c.seqb, __ATOMIC_ACQUIRE);
-    if (seqb == ch->peer_seqb)
-        return;
-    uint32_t ahead =
-        __atomic_load_n(&ch->peer_half->c.ack, __ATOMIC_RELAXED) - (uint32_t)ch->tail_seen;
-    if (ahead <= ch->head - ch->tail_seen)
-        ch->tail_seen += ahead;
-}
-
-/* The message last put in the shared half (seq hot_seq, 0: none) was taken. */
-static bool half_free(const struct mmpi_chan *ch)
-{
-    return ch->tail_seen >= ch->hot_seq;
-}
-
-/* Ring slot `head % MMPI_CHAN_SLOTS` is free once every message up to head - MMPI_CHAN_SLOTS
- * (the slot's last one, if any) was taken. */
-static bool slot_free(const struct mmpi_chan *ch)
-{
-    return ch->head - ch->tail_seen < MMPI_CHAN_SLOTS;
-}
-
-static struct mmpi_chan_cell *take_half(struct mmpi_chan *ch)
-{
-    ch->peer_seqb = __atomic_load_n(&ch->peer_half->c.seqb, __ATOMIC_RELAXED);
-    ch->hot_seq = ch->head + 1;
-    return &ch->tx->c;
-}
-
-/* The cell for the sender's next message (number head) of `bytes` (chan.h): the shared half
- * when the message fits and the half is free, else the ring slot if free; NULL when neither,
- * even after reading the consumer's count. The half's acknowledgement is read before the ring
- * is considered, so that a ping-pong stays on the shared line. */
-static struct mmpi_chan_cell *pick_cell(struct mmpi_chan *ch, size_t bytes)
-{
-    bool fits = bytes <= MMPI_CHAN_HOT_MAX;
-    if (fits) {
-        if (half_free(ch))
-            return take_half(ch);
-        read_ack(ch);
-        if (half_free(ch))
-            return take_half(ch);
-    }
-    if (slot_free(ch))
-        return &ch->slots[ch->head % MMPI_CHAN_SLOTS].c;
-    ch->tail_seen = __atomic_load_n(&ch->taken, __ATOMIC_ACQUIRE);
-    if (fits && half_free(ch))
-        return take_half(ch);
-    return slot_free(ch) ? &ch->slots[ch->head % MMPI_CHAN_SLOTS].c : NULL;
-}
-
-/* Writes the message into a cell of ch (channel of box's sender) and publishes it; false when
- * there is no channel, a receive is posted or no cell is free (chan.h). */
-static bool push(struct mmpi_rank *self, struct mmpi_mbox *box, struct mmpi_chan *ch,
-                 const void *buf, size_t count, const struct mmpi_datatype *dt, int tag,
-                 size_t bytes)
-{
-    if (!ch || __atomic_load_n(&box->posted_head, __ATOMIC_RELAXED))
-        return false;
-    uint64_t head = ch->head;
-    struct mmpi_chan_cell *s = pick_cell(ch, bytes);
-    if (!s)
-        return false; /* full: the engine drains it first */
-    s->tag = tag;
-    struct mmpi_chan *rev = __atomic_load_n(&ch->rev, __ATOMIC_ACQUIRE);
-    if (s == &ch->tx->c && rev)
-        __atomic_store_n(&s->ack, (uint32_t)__atomic_load_n(&rev->taken, __ATOMIC_ACQUIRE),
-                         __ATOMIC_RELEASE);
-    if (dt->contiguous)
-        mmpi_copy_small((unsigned char *)(s + 1), (const char *)buf + dt->true_lb, bytes);
-    else
-        mmpi_typed_pack(buf, count, dt, (unsigned char *)(s + 1));
-    __atomic_store_n(&s->seqb, (head + 1) << 8 | bytes, __ATOMIC_RELEASE);
-    ch->head = head + 1;
-    /* A receive posted meanwhile did not see the message, or we see it now (chan.h). The
-     * message is already visible: what follows is off the receiver's path. */
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    if (__atomic_load_n(&box->posted_head, __ATOMIC_RELAXED)) {
-        struct mmpi_request *done = NULL;
-        mmpi_mbox_lock(&box->lock);
-        drain_one(box, ch, &done);
-        mmpi_mbox_unlock(&box->lock);
-        mmpi_chan_complete_drained(done);
-    }
-    mmpi_rank_wake(self->world->ranks[box->owner_world]);
-    return true;
-}
-
-bool mmpi_chan_send(struct mmpi_rank *self, struct mmpi_mbox *box, int my_rank, const void *buf,
-                    size_t count, const struct mmpi_datatype *dt, int tag, size_t bytes)
-{
-    return push(self, box, chan_of(box, my_rank), buf, count, dt, tag, bytes);
-}
-
-bool mmpi_pt2pt_send_direct(struct mmpi_rank *self, struct mmpi_comm *c, const void *buf,
-                            int count, struct mmpi_datatype *dt, int dest, int tag,
-                            enum mmpi_send_mode mode)
-{
-    size_t bytes = dt->size * (size_t)count;
-    if (dest < 0 || !mmpi_chan_send_eligible(self, c, MMPI_CTX_USER, mode, bytes))
-        return false; /* MPI_PROC_NULL, or no channel for this message */
-    struct mmpi_mbox *box = &c->core->mbox[MMPI_CTX_USER][dest]; /* an intra-communicator */
-    if (mmpi_rank_is_failed(self->world->ranks[box->owner_world]))
-        return false; /* the engine reports it */
-    return push(self, box, chan_of(box, c->rank), buf, (size_t)count, dt, tag, bytes);
 }
 
 /* ---- The direct receive ------------------------------------------------------------------ */
@@ -353,7 +230,7 @@ static enum mmpi_chan_take take(struct mmpi_mbox *box, struct mmpi_chan *ch,
 enum mmpi_chan_take mmpi_chan_take_now(struct mmpi_mbox *box, struct mmpi_request *rreq,
                                        struct mmpi_msg **m)
 {
-    return take(box, chan_of(box, rreq->peer), rreq, m);
+    return take(box, mmpi_chan_of(box, rreq->peer), rreq, m);
 }
 
 bool mmpi_chan_finish_take(struct mmpi_request *rreq, enum mmpi_chan_take t, struct mmpi_msg *m)

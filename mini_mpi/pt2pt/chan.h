@@ -117,6 +117,16 @@ struct mmpi_chan {
     struct mmpi_chan_slot slots[MMPI_CHAN_SLOTS];
 };
 
+/* The channel from sender `src` into box, or NULL (no lock needed: the array and its entries
+ * are published once, with release). The bound: a probe on an inter-communicator names a rank
+ * of the other group. */
+static inline struct mmpi_chan *mmpi_chan_of(const struct mmpi_mbox *box, int src)
+{
+    struct mmpi_chan **chans = __atomic_load_n(&box->chans, __ATOMIC_ACQUIRE);
+    return chans && src < box->group_size ? __atomic_load_n(&chans[src], __ATOMIC_ACQUIRE)
+                                          : NULL;
+}
+
 /* Mailbox lock held: the channel from sender `src` (world rank src_world) into box, created if
  * missing. */
 struct mmpi_chan *mmpi_chan_create(struct mmpi_mbox *box, int src, int src_world);
