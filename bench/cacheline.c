@@ -5,9 +5,17 @@
  *            B the mirror image: one cache line moving between the cores, nothing else.
  *   message: two lines, one per direction, each holding a sequence number, a tag and 8 bytes
  *            of payload written before the sequence number (release): what any shared-memory
- *            MPI must at least do for an 8-byte message (mini_mpi's channels, pt2pt/chan.h).
+ *            MPI must at least do for an 8-byte message. The writer must take the line away
+ *            from the reader spinning on it (an invalidation) before the reader fetches it.
+ *   shared:  the same two cells in the two halves of ONE line (mini_mpi's channels since
+ *            session 4, pt2pt/chan.h): each side writes the line it has just read, which the
+ *            coherence protocol then hands over with one transfer per message. This holds
+ *            only when the reply follows the read at once: with tens of nanoseconds of work in
+ *            between, the waiting side's next look takes the line back and a message costs as
+ *            much as with two lines (measured with a delay loop; not printed).
  * One-way time = round trip / 2, median of 5 batches. Printed under bench/run.sh's table.
- * Output: RESULT name=cacheline_flag|cacheline_message bytes=8 ranks=2 value=<ns> unit=ns
+ * Output: RESULT name=cacheline_flag|cacheline_message|cacheline_shared bytes=8 ranks=2
+ *         value=<ns> unit=ns
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -29,7 +37,9 @@ struct cell {
 
 static _Alignas(64) uint32_t flag;
 static struct cell ab, ba;
-static int mode; /* 0 flag, 1 message */
+static _Alignas(64) struct cell shared[4]; /* shared[0] one way, shared[2] the other: one line */
+static struct cell *out, *back;            /* the cells of the current mode */
+static int mode; /* 0 flag, 1 message, 2 shared */
 
 static double now(void)
 {
@@ -71,7 +81,7 @@ static void *peer(void *arg)
                     __builtin_ia32_pause();
                 __atomic_store_n(&flag, 2 * n + 2, __ATOMIC_RELEASE);
             } else {
-                put(&ba, n + 1, get(&ab, n + 1));
+                put(back, n + 1, get(out, n + 1));
             }
         }
     return arg;
@@ -89,7 +99,9 @@ static double run(void)
     double ns[BATCHES];
     uint64_t d = 5;
     flag = 0;
-    ab.seq = ba.seq = 0;
+    ab.seq = ba.seq = shared[0].seq = shared[2].seq = 0;
+    out = mode == 2 ? &shared[0] : &ab;
+    back = mode == 2 ? &shared[2] : &ba;
     pthread_create(&t, NULL, peer, NULL);
     for (uint32_t b = 0; b < BATCHES; b++) {
         double t0 = now();
@@ -100,8 +112,8 @@ static double run(void)
                 while (__atomic_load_n(&flag, __ATOMIC_ACQUIRE) != 2 * n + 2)
                     __builtin_ia32_pause();
             } else {
-                put(&ab, n + 1, d);
-                d = get(&ba, n + 1);
+                put(out, n + 1, d);
+                d = get(back, n + 1);
             }
         }
         ns[b] = (now() - t0) / ROUNDS / 2 * 1e9;
@@ -114,8 +126,9 @@ static double run(void)
 int main(void)
 {
     pin(0);
-    for (mode = 0; mode < 2; mode++)
-        printf("RESULT name=%s bytes=8 ranks=2 value=%.1f unit=ns\n",
-               mode ? "cacheline_message" : "cacheline_flag", run());
+    static const char *const names[] = {"cacheline_flag", "cacheline_message",
+                                        "cacheline_shared"};
+    for (mode = 0; mode < 3; mode++)
+        printf("RESULT name=%s bytes=8 ranks=2 value=%.1f unit=ns\n", names[mode], run());
     return 0;
 }

@@ -200,8 +200,10 @@ machine_floor() {
 }
 # Its cost of a wake-up plus context switch: the floor per rank when ranks outnumber cores.
 switch_line=$(machine_floor switch)
-# The floor of an 8-byte message between two cores (one line; a two-line message cell).
-cacheline_line=$(machine_floor cacheline cacheline_flag=one_line cacheline_message=message_cell)
+# The floor of an 8-byte message between two cores (one line; a two-line message cell; the
+# two cells in one line, the channels' layout).
+cacheline_line=$(machine_floor cacheline cacheline_flag=one_line cacheline_message=message_cell \
+    cacheline_shared=message_cells_sharing_a_line)
 # The floor of failure detection: waking a thread that slept 20 ms (bench/wake_floor.c).
 wake_line=$(machine_floor wake_floor wake_after_idle=after_20_ms_asleep wake_warm=warm)
 cpu_model=$(lscpu 2>/dev/null | sed -n 's/^Model name:[[:space:]]*//p' | head -n 1)

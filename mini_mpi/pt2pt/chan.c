@@ -1,44 +1,30 @@
 /*
- * chan.c: per-sender channels (chan.h): creating them, the lock-free send, the direct receive
- * and its poll, and draining channels into the matching engine (match.c) whenever a posted
+ * chan.c: per-sender channels (chan.h): creating them, the direct receive, its poll and its
+ * wait, and draining channels into the matching engine (match.c) whenever a posted
  * receive, an MPI_ANY_SOURCE receive, a probe or a slow-path send of the same sender needs the
- * messages in the engine's queues.
+ * messages in the engine's queues. The sending side is chan_send.c.
  */
 #include "pt2pt/chan.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "datatype/datatype.h"
 #include "mmpi.h"
 #include "pt2pt/copy.h"
 #include "pt2pt/mbox_lock.h"
 #include "ulfm/ulfm.h"
 
-bool mmpi_chan_usable(const struct mmpi_rank *self, const struct mmpi_comm *c, int ctx)
-{
-    return ctx == MMPI_CTX_USER && !c->core->remote && c->core->size <= MMPI_CHAN_MAX_GROUP &&
-           self->thread_level != MPI_THREAD_MULTIPLE;
-}
-
-bool mmpi_chan_send_eligible(const struct mmpi_rank *self, const struct mmpi_comm *c, int ctx,
-                             int mode, size_t bytes)
-{
-    return bytes <= MMPI_CHAN_MAX && (mode == MMPI_SEND_STANDARD || mode == MMPI_SEND_READY) &&
-           mmpi_chan_usable(self, c, ctx);
-}
-
-static struct mmpi_chan *chan_of(const struct mmpi_mbox *box, int src)
-{
-    struct mmpi_chan **chans = __atomic_load_n(&box->chans, __ATOMIC_ACQUIRE);
-    /* The bound: a probe on an inter-communicator names a rank of the other group. */
-    return chans && src < box->group_size ? __atomic_load_n(&chans[src], __ATOMIC_ACQUIRE)
-                                          : NULL;
-}
+_Static_assert(sizeof(struct mmpi_chan_half) * 2 == 64, "two halves per cache line");
+_Static_assert(offsetof(struct mmpi_chan_slot, data) == sizeof(struct mmpi_chan_cell) &&
+                   offsetof(struct mmpi_chan_half, data) == sizeof(struct mmpi_chan_cell),
+               "a cell's payload follows its header");
 
 /* The array and the channels are freed with the mailbox (mmpi_chan_free_all). */
 struct mmpi_chan *mmpi_chan_create(struct mmpi_mbox *box, int src, int src_world)
 {
-    struct mmpi_chan *ch = chan_of(box, src);
+    struct mmpi_chan *ch = mmpi_chan_of(box, src);
     if (ch)
         return ch;
     if (!box->chans)
@@ -48,6 +34,18 @@ struct mmpi_chan *mmpi_chan_create(struct mmpi_mbox *box, int src, int src_world
     if (!ch)
         mmpi_die("out of memory (channel)");
     memset(ch, 0, sizeof(*ch));
+    /* The reverse channel (to src, in src's mailbox) may exist: share its line (chan.h). Both
+     * created at once under their two locks, each may take its own line: then the pair is only
+     * slower, each direction still using one half consistently. */
+    int dst = (int)(box - box->first);
+    struct mmpi_chan *rev = src != dst ? mmpi_chan_of(&box->first[src], dst) : NULL;
+    ch->line = rev ? rev->line : &ch->own;
+    ch->tx = ch->rx = &ch->line->half[src < dst ? 0 : 1];
+    ch->peer_half = &ch->line->half[src < dst ? 1 : 0];
+    if (rev) { /* acknowledgements only between channels that share the line */
+        ch->rev = rev;
+        __atomic_store_n(&rev->rev, ch, __ATOMIC_RELEASE);
+    }
     ch->src = src;
     ch->src_world = src_world;
     ch->next = box->chan_list;
@@ -69,26 +67,50 @@ void mmpi_chan_free_all(struct mmpi_mbox *box)
     box->chan_list = NULL;
 }
 
-static struct mmpi_chan_slot *next_slot(struct mmpi_chan *ch)
+static const unsigned char *cell_data(const struct mmpi_chan_cell *c)
 {
-    uint32_t tail = __atomic_load_n(&ch->tail, __ATOMIC_RELAXED);
-    struct mmpi_chan_slot *s = &ch->slots[tail % MMPI_CHAN_SLOTS];
-    return __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE) == tail + 1 ? s : NULL;
+    return (const unsigned char *)(c + 1);
 }
 
-/* Mailbox lock held: the consumer is done with the oldest slot. */
+static size_t cell_bytes(const struct mmpi_chan_cell *c)
+{
+    return (size_t)(__atomic_load_n(&c->seqb, __ATOMIC_RELAXED) & 0xff);
+}
+
+/* The cell holding the oldest message not taken, or NULL. Without the lock it is only a hint
+ * (a concurrent consumer may take it). */
+static struct mmpi_chan_cell *next_cell(struct mmpi_chan *ch)
+{
+    uint64_t want = __atomic_load_n(&ch->taken, __ATOMIC_RELAXED) + 1;
+    struct mmpi_chan_cell *c = &ch->rx->c;
+    if (__atomic_load_n(&c->seqb, __ATOMIC_ACQUIRE) >> 8 == want)
+        return c;
+    c = &ch->slots[(want - 1) % MMPI_CHAN_SLOTS].c;
+    return __atomic_load_n(&c->seqb, __ATOMIC_ACQUIRE) >> 8 == want ? c : NULL;
+}
+
+/* Mailbox lock held: the consumer is done with the oldest cell. */
 static void advance(struct mmpi_chan *ch)
 {
-    __atomic_store_n(&ch->tail, ch->tail + 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&ch->taken, ch->taken + 1, __ATOMIC_RELEASE);
 }
 
-/* Copies a slot's message into a receive and fills its status; the error waits in
+/* Copies a cell's message into a receive and fills its status; the error waits in
  * status.MPI_ERROR for the completion. */
-static void deliver_slot(const struct mmpi_chan *ch, const struct mmpi_chan_slot *s,
+static void deliver_slot(const struct mmpi_chan *ch, const struct mmpi_chan_cell *s,
                          struct mmpi_request *rreq)
 {
-    size_t copied = 0;
-    int err = mmpi_typed_unpack(s->data, s->bytes, rreq->buf, rreq->count, rreq->dt, &copied);
+    size_t copied = 0, bytes = cell_bytes(s);
+    const struct mmpi_datatype *dt = rreq->dt;
+    int err;
+    if (dt->contiguous) { /* mmpi_typed_unpack, without its calls */
+        size_t room = dt->size * rreq->count;
+        copied = bytes < room ? bytes : room;
+        mmpi_copy_small((char *)rreq->buf + dt->true_lb, cell_data(s), copied);
+        err = bytes > room ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+    } else {
+        err = mmpi_typed_unpack(cell_data(s), bytes, rreq->buf, rreq->count, dt, &copied);
+    }
     rreq->status.MPI_SOURCE = ch->src;
     rreq->status.MPI_TAG = s->tag;
     rreq->status.mmpi_count = (long long)copied;
@@ -96,26 +118,27 @@ static void deliver_slot(const struct mmpi_chan *ch, const struct mmpi_chan_slot
     rreq->status.MPI_ERROR = err;
 }
 
-/* Mailbox lock held: the oldest slot becomes an unexpected eager envelope (freed by the
+/* Mailbox lock held: the oldest cell becomes an unexpected eager envelope (freed by the
  * receive that takes it, or with the mailbox). */
 static void slot_to_unexpected(struct mmpi_mbox *box, const struct mmpi_chan *ch,
-                               const struct mmpi_chan_slot *s)
+                               const struct mmpi_chan_cell *s)
 {
-    struct mmpi_msg *m = mmpi_xmalloc(sizeof(*m) + s->bytes);
+    size_t bytes = cell_bytes(s);
+    struct mmpi_msg *m = mmpi_xmalloc(sizeof(*m) + bytes);
     memset(m, 0, sizeof(*m));
     m->src = ch->src;
     m->src_world = ch->src_world;
     m->tag = s->tag;
-    m->bytes = s->bytes;
+    m->bytes = bytes;
     m->eager = true;
-    memcpy(m->data, s->data, s->bytes);
+    memcpy(m->data, cell_data(s), bytes);
     mmpi_match_enqueue(box, m);
 }
 
 static void drain_one(struct mmpi_mbox *box, struct mmpi_chan *ch, struct mmpi_request **done)
 {
-    struct mmpi_chan_slot *s;
-    while ((s = next_slot(ch))) {
+    struct mmpi_chan_cell *s;
+    while ((s = next_cell(ch))) {
         struct mmpi_request *r = mmpi_match_take_posted(box, ch->src, s->tag);
         if (r) {
             deliver_slot(ch, s, r);
@@ -131,7 +154,7 @@ static void drain_one(struct mmpi_mbox *box, struct mmpi_chan *ch, struct mmpi_r
 void mmpi_chan_drain(struct mmpi_mbox *box, int source, struct mmpi_request **done)
 {
     if (source != MPI_ANY_SOURCE) {
-        struct mmpi_chan *ch = chan_of(box, source);
+        struct mmpi_chan *ch = mmpi_chan_of(box, source);
         if (ch)
             drain_one(box, ch, done);
         return;
@@ -142,11 +165,11 @@ void mmpi_chan_drain(struct mmpi_mbox *box, int source, struct mmpi_request **do
 
 void mmpi_chan_drain_own(struct mmpi_mbox *box, int my_rank, struct mmpi_request **done)
 {
-    struct mmpi_chan *ch = chan_of(box, my_rank);
-    /* tail_seen <= tail <= head: equal means empty, without reading the consumer's line. */
+    struct mmpi_chan *ch = mmpi_chan_of(box, my_rank);
+    /* tail_seen <= taken <= head: equal means empty, without reading the consumer's line. */
     if (!ch || ch->head == ch->tail_seen)
         return;
-    ch->tail_seen = __atomic_load_n(&ch->tail, __ATOMIC_ACQUIRE);
+    ch->tail_seen = __atomic_load_n(&ch->taken, __ATOMIC_ACQUIRE);
     if (ch->head != ch->tail_seen)
         drain_one(box, ch, done);
 }
@@ -164,49 +187,16 @@ void mmpi_chan_complete_drained(struct mmpi_request *done)
 bool mmpi_chan_pending(struct mmpi_mbox *box, int source)
 {
     if (source != MPI_ANY_SOURCE) {
-        struct mmpi_chan *ch = chan_of(box, source);
-        return ch && next_slot(ch);
+        struct mmpi_chan *ch = mmpi_chan_of(box, source);
+        return ch && next_cell(ch);
     }
     /* Channels are only ever added (at the head, published with release), never unlinked
      * before the mailbox is freed: the list can be walked without the lock. */
     for (struct mmpi_chan *ch = __atomic_load_n(&box->chan_list, __ATOMIC_ACQUIRE); ch;
          ch = ch->next)
-        if (next_slot(ch))
+        if (next_cell(ch))
             return true;
     return false;
-}
-
-/* ---- Sending ----------------------------------------------------------------------------- */
-
-bool mmpi_chan_send(struct mmpi_rank *self, struct mmpi_mbox *box, int my_rank, const void *buf,
-                    size_t count, const struct mmpi_datatype *dt, int tag, size_t bytes)
-{
-    struct mmpi_chan *ch = chan_of(box, my_rank);
-    if (!ch || __atomic_load_n(&box->posted_head, __ATOMIC_RELAXED))
-        return false;
-    uint32_t head = ch->head;
-    if (head - ch->tail_seen >= MMPI_CHAN_SLOTS) {
-        ch->tail_seen = __atomic_load_n(&ch->tail, __ATOMIC_ACQUIRE);
-        if (head - ch->tail_seen >= MMPI_CHAN_SLOTS)
-            return false; /* full: the engine drains it first */
-    }
-    struct mmpi_chan_slot *s = &ch->slots[head % MMPI_CHAN_SLOTS];
-    s->tag = tag;
-    s->bytes = (uint32_t)bytes;
-    mmpi_typed_pack(buf, count, dt, s->data);
-    __atomic_store_n(&s->seq, head + 1, __ATOMIC_RELEASE);
-    ch->head = head + 1;
-    /* A receive posted meanwhile did not see the message, or we see it now (chan.h). */
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    if (__atomic_load_n(&box->posted_head, __ATOMIC_RELAXED)) {
-        struct mmpi_request *done = NULL;
-        mmpi_mbox_lock(&box->lock);
-        drain_one(box, ch, &done);
-        mmpi_mbox_unlock(&box->lock);
-        mmpi_chan_complete_drained(done);
-    }
-    mmpi_rank_wake(self->world->ranks[box->owner_world]);
-    return true;
 }
 
 /* ---- The direct receive ------------------------------------------------------------------ */
@@ -223,8 +213,8 @@ static enum mmpi_chan_take take(struct mmpi_mbox *box, struct mmpi_chan *ch,
             (*m)->sreq->msg = NULL; /* matched: no longer cancellable */
         return TAKE_MSG;
     }
-    struct mmpi_chan_slot *s;
-    while (ch && (s = next_slot(ch))) {
+    struct mmpi_chan_cell *s;
+    while (ch && (s = next_cell(ch))) {
         bool match = mmpi_match_envelope(rreq->peer, rreq->tag, ch->src, s->tag);
         if (match)
             deliver_slot(ch, s, rreq);
@@ -240,7 +230,7 @@ static enum mmpi_chan_take take(struct mmpi_mbox *box, struct mmpi_chan *ch,
 enum mmpi_chan_take mmpi_chan_take_now(struct mmpi_mbox *box, struct mmpi_request *rreq,
                                        struct mmpi_msg **m)
 {
-    return take(box, chan_of(box, rreq->peer), rreq, m);
+    return take(box, mmpi_chan_of(box, rreq->peer), rreq, m);
 }
 
 bool mmpi_chan_finish_take(struct mmpi_request *rreq, enum mmpi_chan_take t, struct mmpi_msg *m)
@@ -277,19 +267,48 @@ bool mmpi_chan_recv(struct mmpi_rank *self, const struct mmpi_comm *c, struct mm
     return true;
 }
 
-bool mmpi_chan_poll(struct mmpi_request *rreq)
+/* Takes what may have come for a direct receive, under the lock; true once rreq is complete. */
+static bool take_locked(struct mmpi_request *rreq)
 {
-    struct mmpi_chan *ch = rreq->chan;
     struct mmpi_mbox *box = rreq->mbox;
-    uint32_t arrivals = __atomic_load_n(&box->arrivals, __ATOMIC_ACQUIRE);
-    if (!next_slot(ch) && arrivals == rreq->seen_arrivals)
-        return false;
-    rreq->seen_arrivals = arrivals;
     struct mmpi_msg *m = NULL;
     mmpi_mbox_lock(&box->lock);
-    enum mmpi_chan_take t = take(box, ch, rreq, &m);
+    enum mmpi_chan_take t = take(box, rreq->chan, rreq, &m);
     mmpi_mbox_unlock(&box->lock);
     return mmpi_chan_finish_take(rreq, t, m);
+}
+
+bool mmpi_chan_poll(struct mmpi_request *rreq)
+{
+    uint32_t arrivals = __atomic_load_n(&rreq->mbox->arrivals, __ATOMIC_ACQUIRE);
+    if (!next_cell(rreq->chan) && arrivals == rreq->seen_arrivals)
+        return false;
+    rreq->seen_arrivals = arrivals;
+    return take_locked(rreq);
+}
+
+/* The wait's condition: a message in the channel (taken after the wait, by the waiting thread:
+ * one look at the cell per spin), or whatever completes a receive's poll (a slow-path message,
+ * failure, revocation). */
+static bool direct_ready(void *arg)
+{
+    struct mmpi_request *rreq = arg;
+    struct mmpi_chan *ch = rreq->chan;
+    return (ch && next_cell(ch)) || mmpi_request_poll(rreq);
+}
+
+void mmpi_chan_wait(struct mmpi_rank *self, struct mmpi_request *rreq)
+{
+    while (!mmpi_request_is_done(rreq)) {
+        if (!rreq->chan) { /* posted: the engine completes it */
+            mmpi_request_wait(self, rreq);
+            return;
+        }
+        mmpi_wait_until_described(self, direct_ready, rreq, mmpi_request_describe);
+        if (!mmpi_request_is_done(rreq))
+            take_locked(rreq); /* only this thread consumes for it, or a sender's drain moved
+                                * the message to the unexpected queue, where take looks first */
+    }
 }
 
 bool mmpi_chan_abandon(struct mmpi_request *rreq)

@@ -29,10 +29,33 @@
  *   reporting MPI_ERR_PROC_FAILED it takes the channel once more under the lock, so a message
  *   sent before the sender died is still delivered.
  *
- * Ring indices: the sender's n-th message (from 0) goes to slot n % MMPI_CHAN_SLOTS, whose seq
- * becomes n + 1 (release) once written; the consumer's tail counts messages taken. A slot is
- * free for the sender when head - tail < MMPI_CHAN_SLOTS (it reads tail only when its cached
- * copy says the ring is full).
+ * Cells: a message is held by a cell, either a slot of the ring (a cache line, up to
+ * MMPI_CHAN_MAX bytes) or the direction's half of the pair's shared line (up to
+ * MMPI_CHAN_HOT_MAX bytes). The pair's two channels (S to R and R to S) share that one line,
+ * each writing its own half: in a ping-pong the reply goes into the line that carried the
+ * request, and the next request into the line that carried the reply, so each side writes a
+ * line it has just read, which the coherence protocol can hand over with one transfer. With a
+ * line per direction, every message costs the writer an invalidation and the reader a
+ * transfer (bench/cacheline.c measures both: about twice the time). The gain shrinks when the
+ * reply comes tens of nanoseconds after the read: the waiting side's next look may take the
+ * line back meanwhile.
+ *
+ * Numbers: the sender's n-th message (from 0) gets seq n + 1; a cell's `seqb` is
+ * (seq << 8 | bytes), stored last (release), 56 bits of seq that never wrap. The message goes
+ * to the shared half when it fits and the half's previous message has been taken, else to ring
+ * slot n % MMPI_CHAN_SLOTS when n - taken < MMPI_CHAN_SLOTS. The consumer looks for seq
+ * taken + 1 in the shared half, then in ring slot taken % MMPI_CHAN_SLOTS; each message is in
+ * exactly one cell, and a cell is reused only once its message is taken, so the first cell with
+ * that seq holds it.
+ *
+ * Acknowledgements: the consumer counts what it took in `taken`, on its own line. The sender
+ * keeps `tail_seen`, a lower bound of it, raised in two ways: the `ack` that each message of
+ * the reverse direction carries in the shared line (the reverse sender's count of our messages
+ * taken when it wrote, low 32 bits; believed only if that half got a message since we last
+ * wrote ours, and only up to head), which in a ping-pong is always current and costs nothing
+ * since the sender reads that line anyway; and, when neither the half nor the ring is free by
+ * that bound, by reading `taken`. So the consumer never writes the shared line to acknowledge:
+ * in a ping-pong it is written only by messages.
  */
 #ifndef MMPI_PT2PT_CHAN_H
 #define MMPI_PT2PT_CHAN_H
@@ -40,29 +63,69 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "mmpi.h"
 #include "pt2pt/match.h"
 
 #define MMPI_CHAN_SLOTS 8
-#define MMPI_CHAN_MAX 48         /* largest payload (packed bytes) a slot carries */
+#define MMPI_CHAN_MAX 48         /* largest payload (packed bytes) a ring slot carries */
+#define MMPI_CHAN_HOT_MAX 16     /* largest payload of the shared line's half */
 #define MMPI_CHAN_MAX_GROUP 64   /* channels only in communicators up to this size: memory is
-                                  * one channel (640 B) per communicating pair */
+                                  * one channel (704 B) per communicating pair and direction */
+
+/* A cell's header; the payload follows it. */
+struct mmpi_chan_cell {
+    uint64_t seqb;               /* seq << 8 | bytes once it holds message seq - 1 (release) */
+    int tag;
+    uint32_t ack;                /* in a shared half: the writer's mailbox had taken this many
+                                  * messages of the other direction (release, before seqb) */
+};
 
 struct mmpi_chan_slot {
-    _Alignas(64) uint32_t seq;   /* n + 1 once it holds the sender's n-th message (release) */
-    int tag;
-    uint32_t bytes;
+    _Alignas(64) struct mmpi_chan_cell c;
     unsigned char data[MMPI_CHAN_MAX];
 };
 
+struct mmpi_chan_half {
+    struct mmpi_chan_cell c;
+    unsigned char data[MMPI_CHAN_HOT_MAX];
+};
+
+/* The line a pair of ranks shares: half[0] carries the lower rank's messages. */
+struct mmpi_chan_line {
+    _Alignas(64) struct mmpi_chan_half half[2];
+};
+
 struct mmpi_chan {
-    _Alignas(64) uint32_t head;  /* messages pushed: the sender's (one thread at a time) */
-    uint32_t tail_seen;          /* the sender's last look at tail */
-    _Alignas(64) uint32_t tail;  /* messages taken: under the mailbox lock; the sender reads it */
+    /* The sender's line (one thread at a time). */
+    _Alignas(64) uint64_t head;  /* messages pushed */
+    uint64_t hot_seq;            /* seq of the last message put in the shared half (0: none) */
+    uint64_t tail_seen;          /* a lower bound of taken (acknowledgements above) */
+    struct mmpi_chan_half *tx;   /* immutable: this direction's half of the shared line */
+    struct mmpi_chan_half *peer_half; /* immutable: the other half of the line (its acks) */
+    uint64_t peer_seqb;          /* the other half's seqb when we last wrote ours */
+    struct mmpi_chan *rev;       /* the reverse channel sharing the line (whose taken we
+                                  * acknowledge), published once (atomic); NULL: none yet */
+    /* The consumer's line (under the receiver's mailbox lock) and immutable fields. */
+    _Alignas(64) uint64_t taken; /* messages taken (release; the sender reads it when stuck) */
+    struct mmpi_chan_half *rx;   /* immutable: the same half, read by the consumer */
+    struct mmpi_chan_line *line; /* immutable: the shared line (own, or the reverse channel's) */
     int src;                     /* immutable: the sender's rank in the communicator */
     int src_world;               /* immutable */
     struct mmpi_chan *next;      /* immutable: the mailbox's chan_list */
+    struct mmpi_chan_line own;   /* the shared line, when this channel was created before the
+                                  * reverse one (which then points into it) */
     struct mmpi_chan_slot slots[MMPI_CHAN_SLOTS];
 };
+
+/* The channel from sender `src` into box, or NULL (no lock needed: the array and its entries
+ * are published once, with release). The bound: a probe on an inter-communicator names a rank
+ * of the other group. */
+static inline struct mmpi_chan *mmpi_chan_of(const struct mmpi_mbox *box, int src)
+{
+    struct mmpi_chan **chans = __atomic_load_n(&box->chans, __ATOMIC_ACQUIRE);
+    return chans && src < box->group_size ? __atomic_load_n(&chans[src], __ATOMIC_ACQUIRE)
+                                          : NULL;
+}
 
 /* Mailbox lock held: the channel from sender `src` (world rank src_world) into box, created if
  * missing. */
@@ -76,13 +139,23 @@ void mmpi_chan_free_all(struct mmpi_mbox *box);
  * the matching engine. Calling rank not MPI_THREAD_MULTIPLE. */
 bool mmpi_chan_send(struct mmpi_rank *self, struct mmpi_mbox *box, int my_rank, const void *buf,
                     size_t count, const struct mmpi_datatype *dt, int tag, size_t bytes);
-/* Whether a send of `bytes` packed bytes in `mode` (enum mmpi_send_mode) may use a channel:
- * small, completed once copied, and mmpi_chan_usable. */
-bool mmpi_chan_send_eligible(const struct mmpi_rank *self, const struct mmpi_comm *c, int ctx,
-                             int mode, size_t bytes);
 /* Whether a send or receive on c may use channels at all (user context of an intra-communicator
  * of at most MMPI_CHAN_MAX_GROUP members, calling rank not MPI_THREAD_MULTIPLE). */
-bool mmpi_chan_usable(const struct mmpi_rank *self, const struct mmpi_comm *c, int ctx);
+static inline bool mmpi_chan_usable(const struct mmpi_rank *self, const struct mmpi_comm *c,
+                                    int ctx)
+{
+    return ctx == MMPI_CTX_USER && !c->core->remote && c->core->size <= MMPI_CHAN_MAX_GROUP &&
+           self->thread_level != MPI_THREAD_MULTIPLE;
+}
+/* Whether a send of `bytes` packed bytes in `mode` (enum mmpi_send_mode) may use a channel:
+ * small, completed once copied, and mmpi_chan_usable. */
+static inline bool mmpi_chan_send_eligible(const struct mmpi_rank *self,
+                                           const struct mmpi_comm *c, int ctx, int mode,
+                                           size_t bytes)
+{
+    return bytes <= MMPI_CHAN_MAX && (mode == MMPI_SEND_STANDARD || mode == MMPI_SEND_READY) &&
+           mmpi_chan_usable(self, c, ctx);
+}
 
 /* The direct receive (rreq->direct, a specific source): takes a matching message from the
  * unexpected queue or the channel, completing rreq, or leaves rreq waiting on the channel
@@ -90,6 +163,9 @@ bool mmpi_chan_usable(const struct mmpi_rank *self, const struct mmpi_comm *c, i
 bool mmpi_chan_recv(struct mmpi_rank *self, const struct mmpi_comm *c, struct mmpi_request *rreq);
 /* A direct receive's poll: takes a message if one may have come. True once rreq is complete. */
 bool mmpi_chan_poll(struct mmpi_request *rreq);
+/* Waits until rreq (a receive from a blocking call's frame, direct or posted) is complete: a
+ * direct one by looking at its channel's next cell only, and taking the message itself. */
+void mmpi_chan_wait(struct mmpi_rank *self, struct mmpi_request *rreq);
 /* A direct receive gives up (failure, revocation; mmpi_match_abandon): true when rreq stopped
  * waiting on its channel (the caller completes it with the error), false when a message could
  * still be taken and completed it instead. Takes the mailbox lock. */
@@ -115,7 +191,7 @@ bool mmpi_chan_pending(struct mmpi_mbox *box, int source);
  * mmpi_chan_complete_drained after unlocking) or to the unexpected queue. */
 void mmpi_chan_drain(struct mmpi_mbox *box, int source, struct mmpi_request **done);
 /* The same for the sender my_rank's own channel before it appends to the engine's queues;
- * reads the consumer's tail only when its own view says the ring may hold messages. */
+ * reads the consumer's `taken` only when its own view says the ring may hold messages. */
 void mmpi_chan_drain_own(struct mmpi_mbox *box, int my_rank, struct mmpi_request **done);
 /* Completes the receives a drain matched. No lock held. */
 void mmpi_chan_complete_drained(struct mmpi_request *done);

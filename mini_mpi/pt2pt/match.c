@@ -28,6 +28,7 @@ struct mmpi_mbox *mmpi_mbox_array_new(int size, const int *world_ranks)
         boxes[i].unexp_tail = &boxes[i].unexp_head;
         boxes[i].owner_world = world_ranks[i];
         boxes[i].group_size = size;
+        boxes[i].first = boxes;
     }
     return boxes;
 }

@@ -59,6 +59,8 @@ struct mmpi_mbox {
                                     * entries published once (atomic); NULL until then */
     struct mmpi_chan *chan_list;   /* every channel of chans, newest first: added under the
                                     * lock (release), walked without it */
+    struct mmpi_mbox *first;       /* immutable: the array's first mailbox (member 0 of the
+                                    * same context), where a channel finds its reverse */
 };
 
 /* Mailbox arrays of a communicator core (comm.c calls these). */

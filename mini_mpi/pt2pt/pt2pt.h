@@ -7,10 +7,9 @@
 
 #include <stdbool.h>
 
+#include "datatype/datatype.h"
 #include "mmpi.h"
 #include "pt2pt/request.h"
-
-struct mmpi_datatype;
 
 /* Largest tag (the MPI_TAG_UB attribute): every non-negative int. */
 #define MMPI_TAG_UB 2147483647
@@ -19,9 +18,43 @@ struct mmpi_datatype;
  * count, datatype, peer rank, tag, buffer. On success sets *c and *dt (dt not retained).
  * `receive` allows MPI_ANY_SOURCE and MPI_ANY_TAG. Returns MPI_SUCCESS or an error class; *c is
  * set whenever the communicator is valid, so the error can be raised on it. */
-int mmpi_pt2pt_check_args(struct mmpi_rank *self, MPI_Comm comm, const void *buf, int count,
-                          MPI_Datatype datatype, int peer, int tag, bool receive,
-                          struct mmpi_comm **c, struct mmpi_datatype **dt);
+int mmpi_pt2pt_check_args_full(struct mmpi_rank *self, MPI_Comm comm, const void *buf, int count,
+                               MPI_Datatype datatype, int peer, int tag, bool receive,
+                               struct mmpi_comm **c, struct mmpi_datatype **dt);
+
+/* Predefined datatypes already resolved by a check, by the low bits of their handle (start.c):
+ * immutable objects shared by every rank, so a send or receive finds its type without a call. */
+#define MMPI_PT2PT_DT_CACHE 256
+extern const struct mmpi_datatype *mmpi_pt2pt_dt_cache[MMPI_PT2PT_DT_CACHE];
+
+static inline struct mmpi_datatype *mmpi_pt2pt_dt_cached(MPI_Datatype h)
+{
+    const struct mmpi_datatype *dt =
+        __atomic_load_n(&mmpi_pt2pt_dt_cache[(unsigned)h % MMPI_PT2PT_DT_CACHE], __ATOMIC_ACQUIRE);
+    return dt && dt->handle == h ? (struct mmpi_datatype *)dt : NULL;
+}
+
+/* mmpi_pt2pt_check_args_full, with the common case first: every check passes, on
+ * MPI_COMM_WORLD or another communicator, with a cached predefined datatype, a member rank (not
+ * MPI_PROC_NULL or MPI_ANY_SOURCE) and a buffer. Anything else, errors included (their class
+ * depends on the order of the checks), takes the full path. */
+static inline int mmpi_pt2pt_check_args(struct mmpi_rank *self, MPI_Comm comm, const void *buf,
+                                        int count, MPI_Datatype datatype, int peer, int tag,
+                                        bool receive, struct mmpi_comm **c,
+                                        struct mmpi_datatype **dt)
+{
+    struct mmpi_comm *cc = comm == MPI_COMM_WORLD ? &self->world_comm : mmpi_comm_get(self, comm);
+    struct mmpi_datatype *d = mmpi_pt2pt_dt_cached(datatype);
+    if (cc && d && count >= 0 && (unsigned)peer < (unsigned)mmpi_comm_remote_size(cc) &&
+        (tag >= 0 || (receive && tag == MPI_ANY_TAG)) &&
+        (buf || count == 0 || d->size == 0) &&
+        !__atomic_load_n(&cc->core->revoked, __ATOMIC_ACQUIRE)) {
+        *c = cc;
+        *dt = d;
+        return MPI_SUCCESS;
+    }
+    return mmpi_pt2pt_check_args_full(self, comm, buf, count, datatype, peer, tag, receive, c, dt);
+}
 
 /* A request of `kind` (MMPI_REQ_SEND or MMPI_REQ_RECV) already completed with MPI_ERR_REVOKED:
  * what a nonblocking call on a revoked communicator returns (two references, like a started

@@ -24,12 +24,11 @@ static int publish_send(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi
     return MPI_SUCCESS;
 }
 
-/* Common body of the eight send calls. request == NULL: blocking. */
-static int do_send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                   MPI_Comm comm, MPI_Request *request, enum mmpi_send_mode mode,
-                   enum mmpi_call call)
+/* Common body of the eight send calls, after mmpi_enter. request == NULL: blocking. */
+static int do_send(struct mmpi_rank *self, const void *buf, int count, MPI_Datatype datatype,
+                   int dest, int tag, MPI_Comm comm, MPI_Request *request,
+                   enum mmpi_send_mode mode, enum mmpi_call call)
 {
-    struct mmpi_rank *self = mmpi_enter(call);
     struct mmpi_comm *c;
     struct mmpi_datatype *dt;
     int err = mmpi_pt2pt_check_args(self, comm, buf, count, datatype, dest, tag, false, &c, &dt);
@@ -62,23 +61,38 @@ static int do_send(const void *buf, int count, MPI_Datatype datatype, int dest, 
     int PMPI_##Name(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,    \
                     MPI_Comm comm)                                                           \
     {                                                                                        \
-        return do_send(buf, count, datatype, dest, tag, comm, NULL, mode, MMPI_CALL_##Name); \
+        return do_send(mmpi_enter(MMPI_CALL_##Name), buf, count, datatype, dest, tag, comm,  \
+                       NULL, mode, MMPI_CALL_##Name);                                        \
     }
 #define ISEND_ENTRY(Name, mode)                                                              \
     MMPI_PROFILED(Name)                                                                      \
     int PMPI_##Name(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,    \
                     MPI_Comm comm, MPI_Request *request)                                     \
     {                                                                                        \
-        if (!request) {                                                                      \
-            struct mmpi_rank *self = mmpi_enter(MMPI_CALL_##Name);                           \
+        struct mmpi_rank *self = mmpi_enter(MMPI_CALL_##Name);                               \
+        if (!request)                                                                        \
             return mmpi_err_raise_comm(self, mmpi_comm_get(self, comm), MPI_ERR_ARG,         \
                                        MMPI_CALL_##Name);                                    \
-        }                                                                                    \
-        return do_send(buf, count, datatype, dest, tag, comm, request, mode,                 \
+        return do_send(self, buf, count, datatype, dest, tag, comm, request, mode,           \
                        MMPI_CALL_##Name);                                                    \
     }
 
-SEND_ENTRY(Send, MMPI_SEND_STANDARD)
+/* MPI_Send: the common case inline, a small message straight into its channel (chan.h); the
+ * rest, errors included, by do_send. */
+MMPI_PROFILED(Send)
+int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Send);
+    struct mmpi_comm *c;
+    struct mmpi_datatype *dt;
+    if (mmpi_pt2pt_check_args(self, comm, buf, count, datatype, dest, tag, false, &c, &dt) ==
+            MPI_SUCCESS &&
+        mmpi_pt2pt_send_direct(self, c, buf, count, dt, dest, tag, MMPI_SEND_STANDARD))
+        return MPI_SUCCESS;
+    return do_send(self, buf, count, datatype, dest, tag, comm, NULL, MMPI_SEND_STANDARD,
+                   MMPI_CALL_Send);
+}
+
 SEND_ENTRY(Ssend, MMPI_SEND_SYNC)
 SEND_ENTRY(Rsend, MMPI_SEND_READY)
 SEND_ENTRY(Bsend, MMPI_SEND_BUFFERED)
@@ -105,7 +119,7 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
     req.blocking = true;
     req.direct = true; /* waits for nothing else: may wait on the source's channel (chan.h) */
     mmpi_pt2pt_post_recv(self, c, MMPI_CTX_USER, buf, count, dt, source, tag, &req);
-    mmpi_request_wait(self, &req);
+    mmpi_chan_wait(self, &req);
     mmpi_status_copy_out(status, &req.status, false);
     if (req.error != MPI_SUCCESS)
         return mmpi_err_raise_comm(self, c, req.error, MMPI_CALL_Recv);
@@ -170,7 +184,7 @@ static int sendrecv(struct mmpi_rank *self, struct mmpi_comm *c, const void *sen
         mmpi_pt2pt_post_send(self, c, MMPI_CTX_USER, sendbuf, sendcount, sdt, dest, sendtag,
                              MMPI_SEND_STANDARD, &sreq);
     mmpi_request_wait(self, &sreq);
-    mmpi_request_wait(self, &rreq);
+    mmpi_chan_wait(self, &rreq);
     mmpi_status_copy_out(status, &rreq.status, false);
     return sreq.error != MPI_SUCCESS ? sreq.error : rreq.error;
 }

@@ -10,9 +10,11 @@
 #include "pt2pt/match.h"
 #include "ulfm/ulfm.h"
 
-int mmpi_pt2pt_check_args(struct mmpi_rank *self, MPI_Comm comm, const void *buf, int count,
-                          MPI_Datatype datatype, int peer, int tag, bool receive,
-                          struct mmpi_comm **c, struct mmpi_datatype **dt)
+const struct mmpi_datatype *mmpi_pt2pt_dt_cache[MMPI_PT2PT_DT_CACHE];
+
+int mmpi_pt2pt_check_args_full(struct mmpi_rank *self, MPI_Comm comm, const void *buf, int count,
+                               MPI_Datatype datatype, int peer, int tag, bool receive,
+                               struct mmpi_comm **c, struct mmpi_datatype **dt)
 {
     *c = mmpi_comm_get(self, comm);
     if (!*c)
@@ -22,6 +24,9 @@ int mmpi_pt2pt_check_args(struct mmpi_rank *self, MPI_Comm comm, const void *buf
     int err = mmpi_datatype_check(self, datatype, dt);
     if (err != MPI_SUCCESS)
         return err;
+    if (mmpi_handle_is_predefined(datatype)) /* the same object for every rank, forever */
+        __atomic_store_n(&mmpi_pt2pt_dt_cache[(unsigned)datatype % MMPI_PT2PT_DT_CACHE], *dt,
+                         __ATOMIC_RELEASE);
     int n = mmpi_comm_remote_size(*c);
     if (!(peer == MPI_PROC_NULL || (receive && peer == MPI_ANY_SOURCE) || (peer >= 0 && peer < n)))
         return MPI_ERR_RANK;
@@ -94,20 +99,6 @@ void mmpi_pt2pt_post_recv(struct mmpi_rank *self, struct mmpi_comm *c, int ctx, 
         complete_proc_null(req);
     else
         mmpi_match_recv(self, c, req);
-}
-
-bool mmpi_pt2pt_send_direct(struct mmpi_rank *self, struct mmpi_comm *c, const void *buf,
-                            int count, struct mmpi_datatype *dt, int dest, int tag,
-                            enum mmpi_send_mode mode)
-{
-    size_t bytes = mmpi_typed_bytes(dt, (size_t)count);
-    if (dest == MPI_PROC_NULL || !mmpi_chan_send_eligible(self, c, MMPI_CTX_USER, mode, bytes))
-        return false;
-    int peer_world = mmpi_comm_peer_world(c, dest);
-    if (mmpi_rank_is_failed(self->world->ranks[peer_world]))
-        return false; /* the engine reports it */
-    return mmpi_chan_send(self, mmpi_comm_peer_mbox(c, MMPI_CTX_USER, dest), c->rank, buf,
-                          (size_t)count, dt, tag, bytes);
 }
 
 struct mmpi_request *mmpi_pt2pt_start_send(struct mmpi_rank *self, struct mmpi_comm *c, int ctx,

@@ -42,29 +42,38 @@ struct mmpi_rank *mmpi_enter_anytime(enum mmpi_call call)
     return self;
 }
 
+/* Out of line: the rare paths of mmpi_enter. */
+__attribute__((noreturn, cold)) static void enter_no_rank(enum mmpi_call call)
+{
+    fprintf(stderr, "mini_mpi: %s called from a thread that belongs to no rank\n",
+            mmpi_call_name(call));
+    mmpi_job_exit(1);
+}
+
+__attribute__((noreturn, cold)) static void enter_wrong_phase(struct mmpi_rank *self,
+                                                         enum mmpi_call call)
+{
+    /* Erroneous, with no communicator whose handler could apply: fatal, like MPICH. */
+    fprintf(stderr, "mini_mpi: rank %d: %s called %s\n", self->world_rank, mmpi_call_name(call),
+            mmpi_rank_phase(self) == MMPI_PHASE_STARTED ? "before MPI_Init"
+                                                        : "after MPI_Finalize");
+    mmpi_job_exit(1);
+}
+
+/* The common case is one load and one predicted branch per check: a rank thread, still
+ * running (mmpi_rank_check_alive only when it ended), no fault injection, inside
+ * MPI_Init..MPI_Finalize. */
 struct mmpi_rank *mmpi_enter(enum mmpi_call call)
 {
     struct mmpi_rank *self = mmpi_self;
-    if (!self) {
-        fprintf(stderr, "mini_mpi: %s called from a thread that belongs to no rank\n",
-                mmpi_call_name(call));
-        mmpi_job_exit(1);
-    }
+    if (__builtin_expect(!self, 0))
+        enter_no_rank(call);
     mmpi_thread_note_call(call);
-    mmpi_rank_check_alive(self);
+    if (__builtin_expect(__atomic_load_n(&self->end, __ATOMIC_ACQUIRE) != MMPI_END_RUNNING, 0))
+        mmpi_rank_check_alive(self);
     if (__builtin_expect(__atomic_load_n(&mmpi_inject_active, __ATOMIC_RELAXED), 0))
         mmpi_inject_on_enter(self, call);
-    switch (mmpi_rank_phase(self)) {
-    case MMPI_PHASE_STARTED:
-    case MMPI_PHASE_FINALIZED:
-        /* Erroneous, with no communicator whose handler could apply: fatal, like MPICH. */
-        fprintf(stderr, "mini_mpi: rank %d: %s called %s\n", self->world_rank,
-                mmpi_call_name(call),
-                mmpi_rank_phase(self) == MMPI_PHASE_STARTED ? "before MPI_Init"
-                                                            : "after MPI_Finalize");
-        mmpi_job_exit(1);
-    default:
-        break;
-    }
+    if (__builtin_expect(mmpi_rank_phase(self) != MMPI_PHASE_INITIALIZED, 0))
+        enter_wrong_phase(self, call);
     return self;
 }

@@ -6,7 +6,9 @@
  * messages wait than a channel holds; tag selection skipping older messages; a receive posted
  * earlier (MPI_ANY_SOURCE, or the same source) matching before a later blocking one; probes
  * and matched probes; truncation; cancel; a derived datatype; a long race of alternating
- * receive kinds and of MPI_Sendrecv exchanges; per-sender order under MPI_ANY_SOURCE. */
+ * receive kinds and of MPI_Sendrecv exchanges; per-sender order under MPI_ANY_SOURCE; both
+ * directions of a pair streaming bursts of mixed sizes at once (the pair's shared line, its
+ * acknowledgements and the ring, chan.h). */
 #include <stdbool.h>
 #include <string.h>
 #include <unistd.h>
@@ -275,6 +277,23 @@ static void phase_any_source(int rank, int size)
     }
 }
 
+/* Ranks 0 and 1 both send a burst, then receive the other's: bursts of 1 to 11 messages of 1 to
+ * 12 ints (some fit the pair's shared line, some only a ring slot), so that both directions
+ * have messages in flight while each one's acknowledgements ride on the other's. */
+static void phase_duplex(int rank)
+{
+    if (rank > 1)
+        return;
+    int other = 1 - rank;
+    for (int r = 0; r < 2000; r++) {
+        int mine = 1 + (r * (rank ? 7 : 3)) % 11, theirs = 1 + (r * (rank ? 3 : 7)) % 11;
+        for (int k = 0; k < mine; k++)
+            send_int(r * 100 + k * 10 + rank, 1 + (r + k) % 12, other, 90);
+        for (int k = 0; k < theirs; k++)
+            recv_expect(r * 100 + k * 10 + other, 1 + (r + k) % 12, other, 90);
+    }
+}
+
 int main(int argc, char **argv)
 {
     int rank, size;
@@ -301,5 +320,7 @@ int main(int argc, char **argv)
     phase_race(rank);
     MPI_Barrier(MPI_COMM_WORLD);
     phase_any_source(rank, size);
+    MPI_Barrier(MPI_COMM_WORLD);
+    phase_duplex(rank);
     return mtest_finish();
 }

@@ -1,0 +1,126 @@
+/*
+ * chan_send.c: the sending side of per-sender channels (chan.h): choosing a cell (the pair's
+ * shared half or a ring slot) from the sender's lower bound of what the consumer took, raised
+ * by the acknowledgements that ride on the reverse direction's messages; writing and publishing
+ * the message; and the blocking send's shortcut (pt2pt.h, mmpi_pt2pt_send_direct). The
+ * receiving side and the draining are chan.c.
+ */
+#include "pt2pt/chan.h"
+
+#include "mmpi.h"
+#include "pt2pt/copy.h"
+#include "pt2pt/mbox_lock.h"
+#include "pt2pt/pt2pt.h"
+
+/* Raises tail_seen by the acknowledgement in the other half of the line. Believed only when
+ * that half received a message since we last wrote ours (so the count is recent: our messages
+ * not taken are then at most a ring and a half, and 32 bits tell it apart), and only up to
+ * head. */
+static void read_ack(struct mmpi_chan *ch)
+{
+    uint64_t seqb = __atomic_load_n(&ch->peer_half->c.seqb, __ATOMIC_ACQUIRE);
+    if (seqb == ch->peer_seqb)
+        return;
+    uint32_t ahead =
+        __atomic_load_n(&ch->peer_half->c.ack, __ATOMIC_RELAXED) - (uint32_t)ch->tail_seen;
+    if (ahead <= ch->head - ch->tail_seen)
+        ch->tail_seen += ahead;
+}
+
+/* The message last put in the shared half (seq hot_seq, 0: none) was taken. */
+static bool half_free(const struct mmpi_chan *ch)
+{
+    return ch->tail_seen >= ch->hot_seq;
+}
+
+/* Ring slot `head % MMPI_CHAN_SLOTS` is free once every message up to head - MMPI_CHAN_SLOTS
+ * (the slot's last one, if any) was taken. */
+static bool slot_free(const struct mmpi_chan *ch)
+{
+    return ch->head - ch->tail_seen < MMPI_CHAN_SLOTS;
+}
+
+static struct mmpi_chan_cell *take_half(struct mmpi_chan *ch)
+{
+    ch->peer_seqb = __atomic_load_n(&ch->peer_half->c.seqb, __ATOMIC_RELAXED);
+    ch->hot_seq = ch->head + 1;
+    return &ch->tx->c;
+}
+
+/* The cell for the sender's next message (number head) of `bytes` (chan.h): the shared half
+ * when the message fits and the half is free, else the ring slot if free; NULL when neither,
+ * even after reading the consumer's count. The half's acknowledgement is read before the ring
+ * is considered, so that a ping-pong stays on the shared line. */
+static struct mmpi_chan_cell *pick_cell(struct mmpi_chan *ch, size_t bytes)
+{
+    bool fits = bytes <= MMPI_CHAN_HOT_MAX;
+    if (fits) {
+        if (half_free(ch))
+            return take_half(ch);
+        read_ack(ch);
+        if (half_free(ch))
+            return take_half(ch);
+    }
+    if (slot_free(ch))
+        return &ch->slots[ch->head % MMPI_CHAN_SLOTS].c;
+    ch->tail_seen = __atomic_load_n(&ch->taken, __ATOMIC_ACQUIRE);
+    if (fits && half_free(ch))
+        return take_half(ch);
+    return slot_free(ch) ? &ch->slots[ch->head % MMPI_CHAN_SLOTS].c : NULL;
+}
+
+/* Writes the message into a cell of ch (channel of box's sender) and publishes it; false when
+ * there is no channel, a receive is posted or no cell is free (chan.h). */
+static bool push(struct mmpi_rank *self, struct mmpi_mbox *box, struct mmpi_chan *ch,
+                 const void *buf, size_t count, const struct mmpi_datatype *dt, int tag,
+                 size_t bytes)
+{
+    if (!ch || __atomic_load_n(&box->posted_head, __ATOMIC_RELAXED))
+        return false;
+    uint64_t head = ch->head;
+    struct mmpi_chan_cell *s = pick_cell(ch, bytes);
+    if (!s)
+        return false; /* full: the engine drains it first */
+    s->tag = tag;
+    struct mmpi_chan *rev = __atomic_load_n(&ch->rev, __ATOMIC_ACQUIRE);
+    if (s == &ch->tx->c && rev)
+        __atomic_store_n(&s->ack, (uint32_t)__atomic_load_n(&rev->taken, __ATOMIC_ACQUIRE),
+                         __ATOMIC_RELEASE);
+    if (dt->contiguous)
+        mmpi_copy_small((unsigned char *)(s + 1), (const char *)buf + dt->true_lb, bytes);
+    else
+        mmpi_typed_pack(buf, count, dt, (unsigned char *)(s + 1));
+    __atomic_store_n(&s->seqb, (head + 1) << 8 | bytes, __ATOMIC_RELEASE);
+    ch->head = head + 1;
+    /* A receive posted meanwhile did not see the message, or we see it now (chan.h). The
+     * message is already visible: what follows is off the receiver's path. */
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&box->posted_head, __ATOMIC_RELAXED)) {
+        struct mmpi_request *done = NULL;
+        mmpi_mbox_lock(&box->lock);
+        mmpi_chan_drain(box, ch->src, &done);
+        mmpi_mbox_unlock(&box->lock);
+        mmpi_chan_complete_drained(done);
+    }
+    mmpi_rank_wake(self->world->ranks[box->owner_world]);
+    return true;
+}
+
+bool mmpi_chan_send(struct mmpi_rank *self, struct mmpi_mbox *box, int my_rank, const void *buf,
+                    size_t count, const struct mmpi_datatype *dt, int tag, size_t bytes)
+{
+    return push(self, box, mmpi_chan_of(box, my_rank), buf, count, dt, tag, bytes);
+}
+
+bool mmpi_pt2pt_send_direct(struct mmpi_rank *self, struct mmpi_comm *c, const void *buf,
+                            int count, struct mmpi_datatype *dt, int dest, int tag,
+                            enum mmpi_send_mode mode)
+{
+    size_t bytes = dt->size * (size_t)count;
+    if (dest < 0 || !mmpi_chan_send_eligible(self, c, MMPI_CTX_USER, mode, bytes))
+        return false; /* MPI_PROC_NULL, or no channel for this message */
+    struct mmpi_mbox *box = &c->core->mbox[MMPI_CTX_USER][dest]; /* an intra-communicator */
+    if (mmpi_rank_is_failed(self->world->ranks[box->owner_world]))
+        return false; /* the engine reports it */
+    return push(self, box, mmpi_chan_of(box, c->rank), buf, (size_t)count, dt, tag, bytes);
+}
