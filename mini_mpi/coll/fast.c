@@ -18,9 +18,10 @@
  *           the reader then reports MPI_ERR_PROC_FAILED too.
  * Two members share a line on purpose: a 2-member barrier is then one line that both write
  * and both read, which costs about half as much as each member's own line read by the other
- * (measured on 2 cores: 45 ns against 85 ns a barrier, without MPI around it). A member's own
- * line keeps what is rarely read: cut (seq+1 of the collective it was killed `during`,
- * inject.h, else 0) and slot_hi.
+ * (measured on 2 cores: 45 ns against 85 ns a barrier, without MPI around it). So a member
+ * writes nothing there that it must read first: its count of fast collectives (nfast, read
+ * by nobody else) lives in its own line, with slot_hi (read only for inputs above 8 bytes).
+ *   cut     fast_tag(seq+1) of the collective it was killed `during` (inject.h), else 0.
  *
  * The semantics are the board's (board.c, engine.c), decided by the same rules in the same
  * order: all arrived wins over a later revoke (the inputs are copies in the lines, like a
@@ -55,17 +56,19 @@
 
 /* The block of a communicator: `size` member lines, then the records (fast_recs). */
 struct mmpi_fast_line {
-    uint64_t cut;                          /* atomic */
+    uint32_t nfast;                        /* owner only: fast collectives so far */
+    uint32_t pad;
     uint64_t slot_hi[2][FAST_WORDS - 1];   /* atomic words: slot[] continued */
 } __attribute__((aligned(64)));
 
 struct fast_rec {
     uint32_t arrive;   /* atomic, see above */
-    uint32_t nfast;    /* owner only: fast collectives so far */
+    uint16_t tag[2];   /* atomic: fast_tag(seq+1) of the slot's content, 0 while written */
     uint8_t kind[2];   /* by parity of nfast, written before `arrive`: FAST_BARRIER or
                         * FAST_ALLREDUCE, to tell a mismatch (board.h) */
-    uint16_t tag[2];   /* atomic: fast_tag(seq+1) of the slot's content, 0 while written */
-    uint16_t pad;
+    uint16_t cut;      /* atomic: fast_tag(seq+1) of the collective it was killed `during`
+                        * (inject.h), else 0; written once, since the victim then dies */
+    uint32_t pad;
     uint64_t slot[2];  /* atomic: the first 8 bytes of the packed allreduce input */
 };
 
@@ -165,6 +168,14 @@ struct fast_wait {
     int me;
     int kind;      /* FAST_BARRIER or FAST_ALLREDUCE */
     int result;
+    /* An allreduce of at most 8 bytes with a predefined kernel: seen_done folds the slots in
+     * the same pass as it reads the arrivals, before the members that leave first write the
+     * shared lines again (a second pass would wait for those lines to come back). */
+    mmpi_op_kernel *fold; /* NULL: no fold in the pass */
+    size_t fold_n;        /* elements */
+    uint16_t tag;         /* fast_tag(want) */
+    bool folded, torn;    /* set when seen_done saw everyone: acc holds the result */
+    uint64_t acc;
 };
 
 static bool not_arrived(const void *arg, int i)
@@ -178,7 +189,7 @@ static bool not_arrived(const void *arg, int i)
 static int cut_outcome(const struct fast_wait *f)
 {
     for (int i = 0; i < f->core->size; i++) {
-        if (__atomic_load_n(&f->lines[i].cut, __ATOMIC_ACQUIRE) != f->want)
+        if (__atomic_load_n(&f->recs[i].cut, __ATOMIC_ACQUIRE) != fast_tag(f->want))
             continue;
         int wr = f->core->world_ranks[i];
         /* Everyone leaves only once the victim is dead (as on the board). */
@@ -243,7 +254,7 @@ static void arrive(struct fast_wait *f)
     bool doomed = __builtin_expect(__atomic_load_n(&mmpi_inject_active, __ATOMIC_RELAXED), 0) &&
                   mmpi_inject_during_armed(self);
     if (doomed)
-        __atomic_store_n(&f->lines[f->me].cut, f->want, __ATOMIC_RELEASE);
+        __atomic_store_n(&f->recs[f->me].cut, fast_tag(f->want), __ATOMIC_RELEASE);
     __atomic_store_n(&f->recs[f->me].arrive, (uint32_t)f->want, __ATOMIC_RELEASE);
     if (doomed)
         mmpi_inject_die_during(self);
@@ -320,28 +331,40 @@ static int check_kinds(const struct fast_wait *f, int parity, int odd)
  * shared lines are read once, before the members that leave first write them again. */
 static bool seen_done(struct fast_wait *f, int parity, int *odd)
 {
-    int first = 0;
-    *odd = 0;
-    for (int i = 0; i < f->core->size; i++) {
+    int n = f->core->size, last = kind_of(f, n - 1, parity);
+    bool cut = false, differ = false, torn = false;
+    uint64_t acc = 0;
+    /* Downwards: the fold's order (rank order from the top, as the board's snapshot). */
+    for (int i = n - 1; i >= 0; i--) {
         if (not_arrived(f, i))
             return false;
-        int k = kind_of(f, i, parity);
-        if (i == 0)
-            first = k;
-        else if (k != first && !*odd)
-            *odd = i;
+        differ |= kind_of(f, i, parity) != last;
+        cut |= __atomic_load_n(&f->recs[i].cut, __ATOMIC_RELAXED) == fast_tag(f->want);
+        if (!f->fold)
+            continue;
+        uint64_t v = __atomic_load_n(&f->recs[i].slot[parity], __ATOMIC_RELAXED);
+        __atomic_thread_fence(__ATOMIC_ACQUIRE); /* the seqlock's read side (see the top) */
+        torn |= __atomic_load_n(&f->recs[i].tag[parity], __ATOMIC_RELAXED) != f->tag;
+        if (i == n - 1)
+            acc = v;
+        else
+            f->fold(&v, &acc, f->fold_n);
     }
-    f->result = cut_outcome(f);
-    return f->result == MPI_SUCCESS;
+    *odd = differ ? -1 : 0; /* check_kinds names the member */
+    f->result = cut ? cut_outcome(f) : MPI_SUCCESS;
+    if (f->result != MPI_SUCCESS)
+        return false;
+    f->folded = f->fold != NULL;
+    f->torn = torn;
+    f->acc = acc;
+    return true;
 }
 
 /* Arrives at collective #seq of c and waits for the others: the board's outcome. */
 static int run(struct fast_wait *f)
 {
-    struct fast_rec *mine = &f->recs[f->me];
-    int parity = (int)(mine->nfast & 1);
-    __atomic_store_n(&mine->kind[parity], (uint8_t)f->kind, __ATOMIC_RELAXED);
-    mine->nfast++; /* before arriving: every write to the shared line at once */
+    int parity = (int)(f->lines[f->me].nfast++ & 1);
+    __atomic_store_n(&f->recs[f->me].kind[parity], (uint8_t)f->kind, __ATOMIC_RELAXED);
     arrive(f);
     /* Outside the common wait only success counts: a failure is judged inside it, where
      * reports are deferred while live members may still arrive (board.h). */
@@ -383,6 +406,9 @@ static void start(struct fast_wait *f, struct mmpi_rank *self, struct mmpi_comm 
     f->want = ++c->coll_seq; /* seq + 1 */
     f->me = c->rank;
     f->result = -1;
+    f->fold = NULL;
+    f->folded = f->torn = false;
+    f->acc = 0;
 }
 
 int mmpi_coll_fast_barrier(struct mmpi_rank *self, struct mmpi_comm *c)
@@ -401,10 +427,17 @@ int mmpi_coll_fast_allreduce(struct mmpi_rank *self, struct mmpi_comm *c, struct
     size_t count = x->send.count, bytes = mmpi_typed_bytes(x->send.dt, count);
     struct fast_rec *mine = &f.recs[f.me];
     struct mmpi_fast_line *mine_hi = &f.lines[f.me];
-    int parity = (int)(mine->nfast & 1), words = (int)((bytes + 7) / 8);
+    int parity = (int)(mine_hi->nfast & 1), words = (int)((bytes + 7) / 8);
     uint16_t tag = fast_tag(f.want);
     uint64_t in[FAST_WORDS] = {0};
     const struct mmpi_datatype *sdt = x->send.dt, *rdt = x->recv.dt;
+    /* The predefined kernel straight away (what mmpi_op_apply_packed finds each time). */
+    mmpi_op_kernel *kernel = mmpi_op_kernel_for(x->op->index, sdt->basic);
+    if (kernel && words <= 1) {
+        f.fold = kernel;
+        f.fold_n = count * sdt->basic_count;
+        f.tag = tag;
+    }
     if (sdt->contiguous)
         memcpy(in, (const char *)x->in + sdt->true_lb, bytes);
     else
@@ -423,19 +456,19 @@ int mmpi_coll_fast_allreduce(struct mmpi_rank *self, struct mmpi_comm *c, struct
     if (err == MPI_ERR_PROC_FAILED && !all_arrived(&f))
         return err; /* someone never arrived: no result */
     /* Everyone arrived (and maybe a cut fails us after all): fold in rank order, as the
-     * board's snapshot does, so that every member gets the same bits. */
-    uint64_t acc[FAST_WORDS] = {0}, v[FAST_WORDS] = {0};
-    bool torn = false;
-    /* The predefined kernel straight away (what mmpi_op_apply_packed finds each time). */
-    mmpi_op_kernel *kernel = mmpi_op_kernel_for(x->op->index, sdt->basic);
-    for (int i = f.core->size - 1; i >= 0; i--) {
+     * board's snapshot does, so that every member gets the same bits (done already if the
+     * spin saw everyone). */
+    uint64_t acc[FAST_WORDS] = {f.acc}, v[FAST_WORDS] = {0};
+    bool torn = f.torn;
+    for (int i = f.core->size - 1; i >= 0 && !f.folded; i--) {
         v[0] = __atomic_load_n(&f.recs[i].slot[parity], __ATOMIC_RELAXED);
         for (int w = 1; w < words; w++)
             v[w] = __atomic_load_n(&f.lines[i].slot_hi[parity][w - 1], __ATOMIC_RELAXED);
         __atomic_thread_fence(__ATOMIC_ACQUIRE);
         torn |= __atomic_load_n(&f.recs[i].tag[parity], __ATOMIC_RELAXED) != tag;
         if (i == f.core->size - 1)
-            memcpy(acc, v, sizeof acc);
+            for (int w = 0; w < FAST_WORDS; w++)
+                acc[w] = v[w]; /* by words: v was stored by words (no store-forwarding stall) */
         else if (kernel)
             kernel(v, acc, count * sdt->basic_count);
         else
