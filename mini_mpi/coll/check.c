@@ -70,6 +70,12 @@ int mmpi_coll_check_buffer(struct mmpi_rank *self, const void *buf, int count, M
     return check_address(buf, count > 0 && (*dt)->size > 0, h);
 }
 
+int mmpi_coll_check_address(const void *buf, int count, const struct mmpi_datatype *dt,
+                            MPI_Datatype h)
+{
+    return check_address(buf, count > 0 && dt->size > 0, h);
+}
+
 int mmpi_coll_check_vector(struct mmpi_rank *self, const void *buf, const int *counts,
                            const int *displs, int n, MPI_Datatype h,
                            const struct mmpi_datatype **dt)

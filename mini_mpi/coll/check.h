@@ -35,6 +35,9 @@ int mmpi_coll_check_data(struct mmpi_rank *self, int count, MPI_Datatype h,
  * predefined type; NULL is MPI_BOTTOM, legal with derived types, as in pt2pt). */
 int mmpi_coll_check_buffer(struct mmpi_rank *self, const void *buf, int count, MPI_Datatype h,
                            const struct mmpi_datatype **dt);
+/* The same for a datatype h already resolved to dt by mmpi_coll_check_data (count >= 0). */
+int mmpi_coll_check_address(const void *buf, int count, const struct mmpi_datatype *dt,
+                            MPI_Datatype h);
 /* A v-form buffer of n pieces: arrays present (MPI_ERR_ARG), counts >= 0, then as above. */
 int mmpi_coll_check_vector(struct mmpi_rank *self, const void *buf, const int *counts,
                            const int *displs, int n, MPI_Datatype h,

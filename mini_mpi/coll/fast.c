@@ -3,17 +3,25 @@
  * communicator (allocated on first use, kept in its board, freed with it) and the blocking
  * MPI_Barrier / small MPI_Allreduce that run on them.
  *
- * A member's line (written only by its owner, read by the others):
- *   arrive  seq+1 of the last fast collective it arrived at. Collective numbers only grow, and
- *           a member reaches a later fast collective only after returning from this one, so
- *           "every arrive >= seq+1" means everyone arrived (no reset, no sense flag).
- *   cut     seq+1 of the collective it was killed `during` (inject.h), else 0.
+ * A member's record (32 bytes, two members per cache line; written only by its owner, read by
+ * the others):
+ *   arrive  low 32 bits of seq+1 of the last fast collective it arrived at. Collective numbers
+ *           only grow, and a member reaches a later fast collective only after returning from
+ *           this one, so "every arrive >= seq+1" (modulo 2^32) means everyone arrived (no
+ *           reset, no sense flag).
  *   slot[2] the packed allreduce input, by parity of the member's count of fast collectives
- *           (every member counts the same ones). Between two writes of one slot its writer
- *           completed another fast collective, which needed every reader to have arrived
- *           there, i.e. to have finished reading the slot; tag[] (a seqlock) detects the one
- *           exception, a writer that went on after an MPI_ERR_PROC_FAILED while a reader was
- *           still reading, and the reader then reports MPI_ERR_PROC_FAILED too.
+ *           (every member counts the same ones); inputs above 8 bytes continue in the member's
+ *           own line (slot_hi). Between two writes of one slot its writer completed another
+ *           fast collective, which needed every reader to have arrived there, i.e. to have
+ *           finished reading the slot; tag[] (a seqlock) detects the one exception, a writer
+ *           that went on after an MPI_ERR_PROC_FAILED while a reader was still reading, and
+ *           the reader then reports MPI_ERR_PROC_FAILED too.
+ * Two members share a line on purpose: a 2-member barrier is then one line that both write
+ * and both read, which costs about half as much as each member's own line read by the other
+ * (measured on 2 cores: 45 ns against 85 ns a barrier, without MPI around it). So a member
+ * writes nothing there that it must read first: its count of fast collectives (nfast, read
+ * by nobody else) lives in its own line, with slot_hi (read only for inputs above 8 bytes).
+ *   cut     fast_tag(seq+1) of the collective it was killed `during` (inject.h), else 0.
  *
  * The semantics are the board's (board.c, engine.c), decided by the same rules in the same
  * order: all arrived wins over a later revoke (the inputs are copies in the lines, like a
@@ -40,23 +48,32 @@
 #include "mmpi.h"
 #include "op/op.h"
 #include "pt2pt/copy.h"
+#include "runtime/wait.h"
 #include "ulfm/ulfm.h"
 #include "util/futex.h"
 
+#define FAST_WORDS (MMPI_COLL_FAST_BYTES / 8)
+
+/* The block of a communicator: `size` member lines, then the records (fast_recs). */
 struct mmpi_fast_line {
-    uint64_t arrive;                            /* atomic, see above */
-    uint64_t cut;                               /* atomic */
-    uint32_t nfast;                             /* owner only: fast collectives so far */
-    uint8_t kind[2];                            /* by parity of nfast, written before
-                                                 * `arrive`: FAST_BARRIER or FAST_ALLREDUCE,
-                                                 * to tell a mismatch (board.h) */
-    uint8_t pad[2];
-    uint32_t tag[2];                            /* atomic: low bits of seq+1 of the slot's
-                                                 * content, 0 while written */
-    uint64_t slot[2][MMPI_COLL_FAST_BYTES / 8]; /* atomic words: packed allreduce input */
+    uint32_t nfast;                        /* owner only: fast collectives so far */
+    uint32_t pad;
+    uint64_t slot_hi[2][FAST_WORDS - 1];   /* atomic words: slot[] continued */
 } __attribute__((aligned(64)));
 
+struct fast_rec {
+    uint32_t arrive;   /* atomic, see above */
+    uint16_t tag[2];   /* atomic: fast_tag(seq+1) of the slot's content, 0 while written */
+    uint8_t kind[2];   /* by parity of nfast, written before `arrive`: FAST_BARRIER or
+                        * FAST_ALLREDUCE, to tell a mismatch (board.h) */
+    uint16_t cut;      /* atomic: fast_tag(seq+1) of the collective it was killed `during`
+                        * (inject.h), else 0; written once, since the victim then dies */
+    uint32_t pad;
+    uint64_t slot[2];  /* atomic: the first 8 bytes of the packed allreduce input */
+};
+
 _Static_assert(sizeof(struct mmpi_fast_line) == 64, "one cache line per member");
+_Static_assert(sizeof(struct fast_rec) == 32, "two records per cache line");
 
 /* Members at most: CPUs this process may use (a waiter then usually spins on a running peer),
  * or MINI_MPI_COLL_FAST_MAX (tests use it to drive the path at every size; 0 disables it).
@@ -121,7 +138,8 @@ static struct mmpi_fast_line *lines_of(struct mmpi_comm_core *core)
     l = b->fast;
     if (!l) {
         void *mem = NULL;
-        size_t bytes = (size_t)core->size * sizeof(*l);
+        size_t bytes = (size_t)core->size * sizeof(*l) +
+                       ((size_t)core->size * sizeof(struct fast_rec) + 63) / 64 * 64;
         if (posix_memalign(&mem, 64, bytes))
             mmpi_die("out of memory (%zu bytes)", bytes);
         memset(mem, 0, bytes);
@@ -134,28 +152,44 @@ static struct mmpi_fast_line *lines_of(struct mmpi_comm_core *core)
 
 enum { FAST_BARRIER = 1, FAST_ALLREDUCE = 2 };
 
+/* A slot's tag for collective seq+1 = want: never 0 (the "being written" mark). A writer is
+ * at most one fast collective ahead of a reader, so 16 bits tell them apart. */
+static uint16_t fast_tag(uint64_t want)
+{
+    return (uint16_t)(want % 0xffff + 1);
+}
+
 struct fast_wait {
     struct mmpi_rank *self;
     struct mmpi_comm_core *core;
     struct mmpi_fast_line *lines;
+    struct fast_rec *recs;
     uint64_t want; /* seq + 1 */
-    uint64_t seen; /* bit i: member i was seen arrived when this one arrived */
     int me;
     int kind;      /* FAST_BARRIER or FAST_ALLREDUCE */
     int result;
+    /* An allreduce of at most 8 bytes with a predefined kernel: seen_done folds the slots in
+     * the same pass as it reads the arrivals, before the members that leave first write the
+     * shared lines again (a second pass would wait for those lines to come back). */
+    mmpi_op_kernel *fold; /* NULL: no fold in the pass */
+    size_t fold_n;        /* elements */
+    uint16_t tag;         /* fast_tag(want) */
+    bool folded, torn;    /* set when seen_done saw everyone: acc holds the result */
+    uint64_t acc;
 };
 
 static bool not_arrived(const void *arg, int i)
 {
     const struct fast_wait *f = arg;
-    return __atomic_load_n(&f->lines[i].arrive, __ATOMIC_ACQUIRE) < f->want;
+    return (int32_t)(__atomic_load_n(&f->recs[i].arrive, __ATOMIC_ACQUIRE) - (uint32_t)f->want) <
+           0;
 }
 
 /* All arrived: the outcome of a `kill R during` cut, -1 while a victim is still alive. */
 static int cut_outcome(const struct fast_wait *f)
 {
     for (int i = 0; i < f->core->size; i++) {
-        if (__atomic_load_n(&f->lines[i].cut, __ATOMIC_ACQUIRE) != f->want)
+        if (__atomic_load_n(&f->recs[i].cut, __ATOMIC_ACQUIRE) != fast_tag(f->want))
             continue;
         int wr = f->core->world_ranks[i];
         /* Everyone leaves only once the victim is dead (as on the board). */
@@ -212,42 +246,35 @@ static void describe(const void *arg, char *buf, size_t len)
     mmpi_board_describe(f->self, f->core, f->want - 1, "arrive", not_arrived, f, buf, len);
 }
 
-/* Wakes the members whose arrival this one did not see when it arrived (bit i of
- * f->seen clear): they may be asleep in this collective. */
-static void wake_unseen(struct fast_wait *f)
-{
-    for (int i = 0; i < f->core->size; i++)
-        if (i != f->me && !(f->seen >> i & 1))
-            mmpi_rank_wake(f->self->world->ranks[f->core->world_ranks[i]]);
-}
-
-/* Publishes the arrival (the slot, if any, is written already) and wakes the members seen
- * arrived: they may be asleep in this collective. A plain release store, no fence: the
- * store's miss and the loads' misses overlap. Two members arriving at once may then miss each
- * other; each later sees the other in its wait (a store becomes visible, at the latest at the
- * other's next locked instruction) and wakes those it did not see here (wake_unseen), so
- * nobody sleeps unwoken. Communicators above 64 members (more CPUs, or MINI_MPI_COLL_FAST_MAX)
- * use seq_cst instead, where of two simultaneous arrivers one always sees the other. */
+/* Publishes the arrival (the slot, if any, is written already): a plain release store, no
+ * fence and no wake-up here, so that arriving costs one store to the member's own line. */
 static void arrive(struct fast_wait *f)
 {
     struct mmpi_rank *self = f->self;
-    int n = f->core->size;
     bool doomed = __builtin_expect(__atomic_load_n(&mmpi_inject_active, __ATOMIC_RELAXED), 0) &&
                   mmpi_inject_during_armed(self);
     if (doomed)
-        __atomic_store_n(&f->lines[f->me].cut, f->want, __ATOMIC_RELEASE);
-    __atomic_store_n(&f->lines[f->me].arrive, f->want,
-                     n <= 64 ? __ATOMIC_RELEASE : __ATOMIC_SEQ_CST);
-    f->seen = n <= 64 ? 0 : ~(uint64_t)0;
-    for (int i = 0; i < n; i++) {
-        if (i == f->me || not_arrived(f, i))
-            continue;
-        if (i < 64)
-            f->seen |= (uint64_t)1 << i;
-        mmpi_rank_wake(self->world->ranks[f->core->world_ranks[i]]);
-    }
+        __atomic_store_n(&f->recs[f->me].cut, fast_tag(f->want), __ATOMIC_RELEASE);
+    __atomic_store_n(&f->recs[f->me].arrive, (uint32_t)f->want, __ATOMIC_RELEASE);
     if (doomed)
         mmpi_inject_die_during(self);
+}
+
+/* Done: wakes the members that may be asleep in this collective. Only the last arrival (or a
+ * failure, which wakes everyone itself, or a revoke, likewise) can end a member's wait, and
+ * the member that makes it sees the end too and comes here; while some member has not
+ * arrived, an arrival ends no other member's wait but the arriver's own judgement, which it
+ * makes the same way and then comes here (a failure settled: board.h). The fence orders our
+ * arrival before the reads of the sleeper counts (runtime/wait.h: a compiler barrier here, a
+ * membarrier on the sleeper's side): a member we see awake looks at the lines once more after
+ * it counts itself asleep, and sees our arrival. Reading a count that nobody writes stays in
+ * this core's cache: no line moves while nobody sleeps. */
+static void wake_sleepers(const struct fast_wait *f)
+{
+    mmpi_wake_fence();
+    for (int i = 0; i < f->core->size; i++)
+        if (i != f->me)
+            mmpi_rank_wake_if_asleep(f->self->world->ranks[f->core->world_ranks[i]]);
 }
 
 /* Polls of the lines before the common wait (runtime/wait.c), when members fit the CPUs. The
@@ -274,39 +301,79 @@ static const char *kind_name(int kind)
 /* Everyone arrived: MPI_ERR_OTHER if members called different collectives (one a barrier, the
  * other an allreduce) as this one, reported once, by the first member that differs from
  * member 0, in the words of the board's report (board.c). */
-static int check_kinds(const struct fast_wait *f, int parity)
+static int kind_of(const struct fast_wait *f, int i, int parity)
 {
-    int first = __atomic_load_n(&f->lines[0].kind[parity], __ATOMIC_RELAXED);
-    for (int i = 1; i < f->core->size; i++) {
-        int k = __atomic_load_n(&f->lines[i].kind[parity], __ATOMIC_RELAXED);
-        if (k == first)
+    return __atomic_load_n(&f->recs[i].kind[parity], __ATOMIC_RELAXED);
+}
+
+/* odd: the first member whose kind differs from member 0's (0: none), as seen_done found it,
+ * or -1 to look now. A kind slot is rewritten two fast collectives later only, which needs
+ * this member to arrive at the next one first: any read from here on sees this collective's. */
+static int check_kinds(const struct fast_wait *f, int parity, int odd)
+{
+    for (int i = 1; odd < 0; i++)
+        if (i == f->core->size || kind_of(f, i, parity) != kind_of(f, 0, parity))
+            odd = i == f->core->size ? 0 : i;
+    if (!odd)
+        return MPI_SUCCESS;
+    if (odd == f->me)
+        fprintf(stderr,
+                "mini_mpi: collective mismatch: member %d of a communicator of %d called %s "
+                "as its collective #%llu there, member 0 called %s; every member must call "
+                "the same collectives in the same order (MPI-4.1 §6.12)\n",
+                odd, f->core->size, kind_name(kind_of(f, odd, parity)),
+                (unsigned long long)f->want, kind_name(kind_of(f, 0, parity)));
+    return MPI_ERR_OTHER;
+}
+
+/* The spin's test: everyone arrived and the outcome is a success. One pass over the records
+ * reads the arrivals and the kinds together (*odd, as check_kinds takes it), so that the
+ * shared lines are read once, before the members that leave first write them again. */
+static bool seen_done(struct fast_wait *f, int parity, int *odd)
+{
+    int n = f->core->size, last = kind_of(f, n - 1, parity);
+    bool cut = false, differ = false, torn = false;
+    uint64_t acc = 0;
+    /* Downwards: the fold's order (rank order from the top, as the board's snapshot). */
+    for (int i = n - 1; i >= 0; i--) {
+        if (not_arrived(f, i))
+            return false;
+        differ |= kind_of(f, i, parity) != last;
+        cut |= __atomic_load_n(&f->recs[i].cut, __ATOMIC_RELAXED) == fast_tag(f->want);
+        if (!f->fold)
             continue;
-        if (i == f->me)
-            fprintf(stderr,
-                    "mini_mpi: collective mismatch: member %d of a communicator of %d called %s "
-                    "as its collective #%llu there, member 0 called %s; every member must call "
-                    "the same collectives in the same order (MPI-4.1 §6.12)\n",
-                    i, f->core->size, kind_name(k), (unsigned long long)f->want,
-                    kind_name(first));
-        return MPI_ERR_OTHER;
+        uint64_t v = __atomic_load_n(&f->recs[i].slot[parity], __ATOMIC_RELAXED);
+        __atomic_thread_fence(__ATOMIC_ACQUIRE); /* the seqlock's read side (see the top) */
+        torn |= __atomic_load_n(&f->recs[i].tag[parity], __ATOMIC_RELAXED) != f->tag;
+        if (i == n - 1)
+            acc = v;
+        else
+            f->fold(&v, &acc, f->fold_n);
     }
-    return MPI_SUCCESS;
+    *odd = differ ? -1 : 0; /* check_kinds names the member */
+    f->result = cut ? cut_outcome(f) : MPI_SUCCESS;
+    if (f->result != MPI_SUCCESS)
+        return false;
+    f->folded = f->fold != NULL;
+    f->torn = torn;
+    f->acc = acc;
+    return true;
 }
 
 /* Arrives at collective #seq of c and waits for the others: the board's outcome. */
 static int run(struct fast_wait *f)
 {
-    int parity = (int)(f->lines[f->me].nfast & 1);
-    __atomic_store_n(&f->lines[f->me].kind[parity], (uint8_t)f->kind, __ATOMIC_RELAXED);
+    int parity = (int)(f->lines[f->me].nfast++ & 1);
+    __atomic_store_n(&f->recs[f->me].kind[parity], (uint8_t)f->kind, __ATOMIC_RELAXED);
     arrive(f);
-    f->lines[f->me].nfast++;
     /* Outside the common wait only success counts: a failure is judged inside it, where
      * reports are deferred while live members may still arrive (board.h). */
-    bool done = all_arrived(f) && ready(f) && f->result == MPI_SUCCESS;
+    int odd;
+    bool done = seen_done(f, parity, &odd);
     double start = 0;
     bool yielding = false;
     for (int i = 0; !done && fits_cpus(f); i++) {
-        if (yielding || !(i & 63)) { /* a clock read costs a few PAUSEs, a yield much more */
+        if (yielding || (i & 63) == 63) { /* a clock read costs a few PAUSEs, a yield much more */
             double now = mmpi_now();
             if (!start)
                 start = now;
@@ -318,13 +385,15 @@ static int run(struct fast_wait *f)
             sched_yield();
         else
             mmpi_cpu_relax();
-        done = all_arrived(f) && ready(f) && f->result == MPI_SUCCESS;
+        done = seen_done(f, parity, &odd);
     }
-    if (!done)
-        mmpi_wait_until_described(f->self, ready, f, describe);
-    wake_unseen(f);
+    if (!done) {
+        mmpi_wait_until_light(f->self, ready, f, describe);
+        odd = -1;
+    }
+    wake_sleepers(f);
     if (f->result == MPI_SUCCESS)
-        f->result = check_kinds(f, parity);
+        f->result = check_kinds(f, parity, odd);
     return f->result;
 }
 
@@ -333,9 +402,13 @@ static void start(struct fast_wait *f, struct mmpi_rank *self, struct mmpi_comm 
     f->self = self;
     f->core = c->core;
     f->lines = lines_of(c->core);
+    f->recs = (struct fast_rec *)(f->lines + c->core->size);
     f->want = ++c->coll_seq; /* seq + 1 */
     f->me = c->rank;
     f->result = -1;
+    f->fold = NULL;
+    f->folded = f->torn = false;
+    f->acc = 0;
 }
 
 int mmpi_coll_fast_barrier(struct mmpi_rank *self, struct mmpi_comm *c)
@@ -352,10 +425,19 @@ int mmpi_coll_fast_allreduce(struct mmpi_rank *self, struct mmpi_comm *c, struct
     start(&f, self, c);
     f.kind = FAST_ALLREDUCE;
     size_t count = x->send.count, bytes = mmpi_typed_bytes(x->send.dt, count);
-    struct mmpi_fast_line *mine = &f.lines[f.me];
-    int parity = (int)(mine->nfast & 1);
-    uint64_t in[MMPI_COLL_FAST_BYTES / 8] = {0};
+    struct fast_rec *mine = &f.recs[f.me];
+    struct mmpi_fast_line *mine_hi = &f.lines[f.me];
+    int parity = (int)(mine_hi->nfast & 1), words = (int)((bytes + 7) / 8);
+    uint16_t tag = fast_tag(f.want);
+    uint64_t in[FAST_WORDS] = {0};
     const struct mmpi_datatype *sdt = x->send.dt, *rdt = x->recv.dt;
+    /* The predefined kernel straight away (what mmpi_op_apply_packed finds each time). */
+    mmpi_op_kernel *kernel = mmpi_op_kernel_for(x->op->index, sdt->basic);
+    if (kernel && words <= 1) {
+        f.fold = kernel;
+        f.fold_n = count * sdt->basic_count;
+        f.tag = tag;
+    }
     if (sdt->contiguous)
         memcpy(in, (const char *)x->in + sdt->true_lb, bytes);
     else
@@ -363,9 +445,10 @@ int mmpi_coll_fast_allreduce(struct mmpi_rank *self, struct mmpi_comm *c, struct
     /* Seqlock write: tag 0, the words, then the tag (readers check it after copying). */
     __atomic_store_n(&mine->tag[parity], 0, __ATOMIC_RELAXED);
     __atomic_thread_fence(__ATOMIC_RELEASE);
-    for (int w = 0; w < MMPI_COLL_FAST_BYTES / 8; w++)
-        __atomic_store_n(&mine->slot[parity][w], in[w], __ATOMIC_RELAXED);
-    __atomic_store_n(&mine->tag[parity], (uint32_t)f.want, __ATOMIC_RELEASE);
+    __atomic_store_n(&mine->slot[parity], in[0], __ATOMIC_RELAXED);
+    for (int w = 1; w < words; w++)
+        __atomic_store_n(&mine_hi->slot_hi[parity][w - 1], in[w], __ATOMIC_RELAXED);
+    __atomic_store_n(&mine->tag[parity], tag, __ATOMIC_RELEASE);
 
     int err = run(&f);
     if (err != MPI_SUCCESS && err != MPI_ERR_PROC_FAILED)
@@ -373,19 +456,19 @@ int mmpi_coll_fast_allreduce(struct mmpi_rank *self, struct mmpi_comm *c, struct
     if (err == MPI_ERR_PROC_FAILED && !all_arrived(&f))
         return err; /* someone never arrived: no result */
     /* Everyone arrived (and maybe a cut fails us after all): fold in rank order, as the
-     * board's snapshot does, so that every member gets the same bits. */
-    uint64_t acc[MMPI_COLL_FAST_BYTES / 8], v[MMPI_COLL_FAST_BYTES / 8];
-    bool torn = false;
-    /* The predefined kernel straight away (what mmpi_op_apply_packed finds each time). */
-    mmpi_op_kernel *kernel = mmpi_op_kernel_for(x->op->index, sdt->basic);
-    for (int i = f.core->size - 1; i >= 0; i--) {
-        struct mmpi_fast_line *l = &f.lines[i];
-        for (int w = 0; w < MMPI_COLL_FAST_BYTES / 8; w++)
-            v[w] = __atomic_load_n(&l->slot[parity][w], __ATOMIC_RELAXED);
+     * board's snapshot does, so that every member gets the same bits (done already if the
+     * spin saw everyone). */
+    uint64_t acc[FAST_WORDS] = {f.acc}, v[FAST_WORDS] = {0};
+    bool torn = f.torn;
+    for (int i = f.core->size - 1; i >= 0 && !f.folded; i--) {
+        v[0] = __atomic_load_n(&f.recs[i].slot[parity], __ATOMIC_RELAXED);
+        for (int w = 1; w < words; w++)
+            v[w] = __atomic_load_n(&f.lines[i].slot_hi[parity][w - 1], __ATOMIC_RELAXED);
         __atomic_thread_fence(__ATOMIC_ACQUIRE);
-        torn |= __atomic_load_n(&l->tag[parity], __ATOMIC_RELAXED) != (uint32_t)f.want;
+        torn |= __atomic_load_n(&f.recs[i].tag[parity], __ATOMIC_RELAXED) != tag;
         if (i == f.core->size - 1)
-            memcpy(acc, v, sizeof acc);
+            for (int w = 0; w < FAST_WORDS; w++)
+                acc[w] = v[w]; /* by words: v was stored by words (no store-forwarding stall) */
         else if (kernel)
             kernel(v, acc, count * sdt->basic_count);
         else

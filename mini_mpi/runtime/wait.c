@@ -8,19 +8,63 @@
  * Ordering (all seq_cst): waker: word++, then read sleepers; waiter: sleepers++, then futex_wait
  * on the word value it read *before* evaluating its condition. Either the waker sees the
  * sleeper and wakes it, or the futex sees the changed word and does not sleep.
+ *
+ * A waiter evaluates its condition once more after sleepers++ and before it says it is asleep,
+ * which allows a cheaper waker on hot paths (mmpi_rank_wake_if_asleep, wait.h): change the
+ * condition, fence, then wake only if sleepers > 0. Either that waker sees the sleeper, or the
+ * sleeper's second look sees the change (both sides: write, fence, read). The waker's fence
+ * costs a store-buffer drain on every collective; waits entered through mmpi_wait_until_light
+ * move it to the sleeper instead (an asymmetric fence): the sleeper runs membarrier(2), which
+ * makes every running thread of the process execute a full barrier, and wakers then need only
+ * a compiler barrier (mmpi_wake_fence). Without membarrier both sides use real fences. A thread the
+ * hang monitor sees ASLEEP has passed that look, so the monitor's rule (a sleeper moves only
+ * when its word does) holds: every later change to its condition is followed by a bump.
  */
+#include <linux/membarrier.h>
+#include <pthread.h>
 #include <sched.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "coll/progress.h"
 #include "mmpi.h"
 #include "runtime/hang.h"
 #include "runtime/thread.h"
+#include "runtime/wait.h"
 #include "util/futex.h"
 
 /* The calling thread is in a blocking wait that began at this quiescence count (wait.h). */
 static __thread bool in_blocking_wait;
 static __thread uint32_t wait_quiescence;
+/* The calling thread waits in mmpi_wait_until_light: heavy fence before its last look. */
+static __thread bool light_wakers;
+
+static pthread_once_t asym_once = PTHREAD_ONCE_INIT;
+static bool asym_ok; /* set once: membarrier's expedited private barrier is registered */
+
+static void asym_init(void)
+{
+    asym_ok = syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+}
+
+void mmpi_wake_fence(void)
+{
+    pthread_once(&asym_once, asym_init);
+    if (asym_ok)
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    else
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+/* The sleeper's side of mmpi_wake_fence. */
+static void heavy_fence(void)
+{
+    pthread_once(&asym_once, asym_init);
+    if (!asym_ok)
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    else if (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) != 0)
+        mmpi_die("membarrier failed after registration");
+}
 
 bool mmpi_wait_defers_failure(const struct mmpi_world *w)
 {
@@ -39,17 +83,31 @@ void mmpi_rank_wake(struct mmpi_rank *rank)
         mmpi_futex_wake_all(&rank->wake_word);
 }
 
+void mmpi_rank_wake_if_asleep(struct mmpi_rank *rank)
+{
+    if (__atomic_load_n(&rank->sleepers, __ATOMIC_SEQ_CST))
+        mmpi_rank_wake(rank);
+}
+
 void mmpi_world_wake_all(struct mmpi_world *world)
 {
     for (int i = 0; i < mmpi_world_nranks(world); i++)
         mmpi_rank_wake(world->ranks[i]);
 }
 
-/* Sleeps on the rank's wake word unless it moved past `seen`. The thread's record says it is
- * asleep meanwhile; if the hang detector froze it, it stays parked (mmpi_hang_park). */
-static void sleep_on_word(struct mmpi_rank *self, struct mmpi_thread *t, uint32_t seen)
+/* Sleeps on the rank's wake word unless it moved past `seen` or ready(arg) holds once the
+ * sleeper is counted (true then: the wait is over). The thread's record says it is asleep
+ * meanwhile; if the hang detector froze it, it stays parked (mmpi_hang_park). */
+static bool sleep_on_word(struct mmpi_rank *self, struct mmpi_thread *t, uint32_t seen,
+                          bool (*ready)(void *arg), void *arg)
 {
     __atomic_fetch_add(&self->sleepers, 1, __ATOMIC_SEQ_CST);
+    if (light_wakers)
+        heavy_fence();
+    if (ready(arg)) { /* the look a conditional waker relies on (see the top) */
+        __atomic_fetch_sub(&self->sleepers, 1, __ATOMIC_SEQ_CST);
+        return true;
+    }
     if (t) {
         t->seen = seen;
         __atomic_store_n(&t->state, MMPI_THREAD_ASLEEP, __ATOMIC_SEQ_CST);
@@ -62,6 +120,7 @@ static void sleep_on_word(struct mmpi_rank *self, struct mmpi_thread *t, uint32_
             mmpi_hang_park(t); /* frozen: returns once thawed, state RUNNING again */
     }
     __atomic_fetch_sub(&self->sleepers, 1, __ATOMIC_SEQ_CST);
+    return false;
 }
 
 /* Spinning only pays when the awaited rank can run meanwhile on another core. With more ranks
@@ -115,7 +174,8 @@ static void wait_loop(struct mmpi_rank *self, bool (*ready)(void *arg), void *ar
         mmpi_rank_check_alive(self);
         if (__atomic_load_n(&self->coll_pending, __ATOMIC_ACQUIRE))
             mmpi_coll_progress(self); /* its nonblocking collectives need no polling */
-        sleep_on_word(self, t, seen);
+        if (sleep_on_word(self, t, seen, ready, arg))
+            break;
     }
     if (t)
         t->describe = NULL;
@@ -132,6 +192,15 @@ void mmpi_wait_until_described(struct mmpi_rank *self, bool (*ready)(void *arg),
     wait_loop(self, ready, arg, describe);
     if (outer)
         in_blocking_wait = false;
+}
+
+void mmpi_wait_until_light(struct mmpi_rank *self, bool (*ready)(void *arg), void *arg,
+                           mmpi_wait_describe_fn *describe)
+{
+    bool outer = light_wakers;
+    light_wakers = true;
+    mmpi_wait_until_described(self, ready, arg, describe);
+    light_wakers = outer;
 }
 
 void mmpi_wait_until(struct mmpi_rank *self, bool (*ready)(void *arg), void *arg)

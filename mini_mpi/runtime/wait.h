@@ -1,0 +1,27 @@
+/*
+ * runtime/wait.h: the conditional wake of runtime/wait.c, for hot paths whose waiters
+ * usually spin (the collective fast path, coll/fast.c). The ordinary wake (rank.h:
+ * mmpi_rank_wake) writes the rank's wake word every time, which moves that cache line to the
+ * waker's core and back; this one only reads it while nobody sleeps.
+ */
+#ifndef MMPI_RUNTIME_WAIT_H
+#define MMPI_RUNTIME_WAIT_H
+
+#include <stdbool.h>
+
+#include "runtime/thread.h"
+
+struct mmpi_rank;
+
+/* mmpi_rank_wake(rank) if a thread of rank may be asleep in mmpi_wait_until_light. The caller
+ * must have changed what that thread's condition reads and then called mmpi_wake_fence: a
+ * sleeper that this call does not see sees the change in its last look before sleeping
+ * (wait.c). Sleepers of the other waits need mmpi_rank_wake. */
+void mmpi_rank_wake_if_asleep(struct mmpi_rank *rank);
+/* The waker's fence of the above: a compiler barrier when the sleepers use membarrier(2). */
+void mmpi_wake_fence(void);
+/* mmpi_wait_until_described for a condition whose changers wake with the two calls above. */
+void mmpi_wait_until_light(struct mmpi_rank *self, bool (*ready)(void *arg), void *arg,
+                           mmpi_wait_describe_fn *describe);
+
+#endif
