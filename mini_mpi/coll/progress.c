@@ -17,7 +17,7 @@
 #include "util/futex.h"
 
 /* The thread holds its rank's list lock (mmpi_coll_progress): removal must not take it. */
-static __thread bool holding;
+static __thread bool holding __attribute__((tls_model("initial-exec")));
 
 static void lock(struct mmpi_rank *r)
 {

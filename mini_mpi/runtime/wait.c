@@ -34,10 +34,10 @@
 #include "util/futex.h"
 
 /* The calling thread is in a blocking wait that began at this quiescence count (wait.h). */
-static __thread bool in_blocking_wait;
-static __thread uint32_t wait_quiescence;
+static __thread bool in_blocking_wait __attribute__((tls_model("initial-exec")));
+static __thread uint32_t wait_quiescence __attribute__((tls_model("initial-exec")));
 /* The calling thread waits in mmpi_wait_until_light: heavy fence before its last look. */
-static __thread bool light_wakers;
+static __thread bool light_wakers __attribute__((tls_model("initial-exec")));
 
 static pthread_once_t asym_once = PTHREAD_ONCE_INIT;
 static bool asym_ok; /* set once: membarrier's expedited private barrier is registered */
