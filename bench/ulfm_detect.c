@@ -66,10 +66,10 @@ static int wtime_is_global(void)
     return flag && *value;
 }
 
-static void victim(int size, double lead)
+static void victim(int size, double lead, int global)
 {
     double t;
-    for (int s = 0; s < size - 1 && !wtime_is_global(); s++) {
+    for (int s = 0; s < size - 1 && !global; s++) {
         for (int i = 0; i < PINGS; i++) {
             MPI_Recv(&t, 1, MPI_DOUBLE, s, TAG_PING, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             t = MPI_Wtime();
@@ -109,15 +109,15 @@ int main(int argc, char **argv)
     /* Lead time: every survivor must have received the announcement and entered the barrier
      * by then; 20 ms plus 0.2 ms per rank is ample here. */
     double lead = 0.02 + 2e-4 * size;
+    int global = wtime_is_global();
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == v) {
-        victim(size, lead);
+        victim(size, lead, global);
         return 0; /* not reached */
     }
 
     /* 1. Offset of the victim's clock from ours. Survivors take turns (the victim serves them
      * in rank order), so each ping-pong runs without competition from the others. */
-    int global = wtime_is_global();
     double offset = 0, half_rtt = global ? 0 : 1e9;
     for (int i = 0; i < PINGS && !global; i++) {
         double a = MPI_Wtime(), c;

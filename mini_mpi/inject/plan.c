@@ -42,7 +42,7 @@ static bool parse_rank(struct cursor *c, int nranks, int universe, int *rank)
     long v;
     if (!t || !mmpi_parse_long(t, 0, 1L << 30, &v))
         return fail(c, "expected a rank, got", t);
-    if (v >= nranks && v >= universe) {
+    if (v >= universe) { /* universe >= nranks */
         char what[160];
         if (universe > nranks)
             snprintf(what, sizeof what,

@@ -11,7 +11,7 @@
  * (mmpi_intercomm_hand_out). Cost: one queue operation and two wake-ups between the roots, one
  * synchronization per group.
  *
- * On process failure: a record whose connecting root failed is dropped by the acceptor, which
+ * On process failure: a record whose connecting root failed is skipped by the acceptor, which
  * goes on waiting; a group whose root or a member failed before arriving gets
  * MPI_ERR_PROC_FAILED from its board (comm/intercomm_create.c). A root that waits forever (no
  * acceptor, or no connection) sleeps in a described wait, so the hang monitor reports it
@@ -92,13 +92,14 @@ void mmpi_port_open(struct mmpi_rank *self, char *name)
     pthread_mutex_lock(&table_lock);
     /* Unique in the job: never reused, even after MPI_Close_port. */
     snprintf(p->name, sizeof p->name, "mini_mpi-port:%d:%lu", self->world_rank, ++ports_opened);
+    memcpy(name, p->name, strlen(p->name) + 1); /* before anyone can close it */
     p->next = ports;
     ports = p;
     pthread_mutex_unlock(&table_lock);
-    memcpy(name, p->name, strlen(p->name) + 1);
 }
 
-/* Lock held: settles a queued record. */
+/* Lock held: settles a queued record. Records are freed only by their connecting root, even
+ * one that failed: its threads may still be in the wait's condition until they park. */
 static void refuse(struct connection *c, int err)
 {
     c->err = err;
@@ -120,10 +121,7 @@ int mmpi_port_close(const char *name)
     *pp = p->next;
     for (struct connection *c = p->head, *next; c; c = next) {
         next = c->next;
-        if (mmpi_rank_is_failed(c->root))
-            free(c); /* its root is parked for good: nobody else holds it */
-        else
-            refuse(c, MPI_ERR_PORT);
+        refuse(c, MPI_ERR_PORT);
     }
     wake_acceptors(p->name);
     pthread_mutex_unlock(&table_lock);
@@ -149,7 +147,7 @@ static bool take_connection(struct accept_wait *w, struct port *p)
         if (!p->head)
             p->tail = &p->head;
         if (mmpi_rank_is_failed(c->root)) {
-            free(c); /* its root is parked for good: nobody else holds it */
+            refuse(c, MPI_ERR_PROC_FAILED); /* skipped; its root's record, not ours to free */
             continue;
         }
         struct mmpi_comm_core *g = w->group;
