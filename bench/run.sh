@@ -177,13 +177,15 @@ if cc -O2 -std=c11 "$src/memcpy.c" -o "$out/memcpy" >"$out/logs/build-memcpy.log
 fi
 # Builds and runs bench/<prog>.c, a machine floor (not an MPI program): appends its RESULT lines
 # to the CSV and prints them as "label value unit, ...", labels given as name=label pairs
-# (underscores in a label print as spaces).
+# (underscores in a label print as spaces; the label "threads" prints "N threads: value unit").
+# FLOOR_ARGS: arguments for the program.
 machine_floor() {
     local prog=$1
     shift
     cc -O2 -std=gnu11 -pthread "$src/$prog.c" -o "$out/$prog" >"$out/logs/build-$prog.log" 2>&1 ||
         return 0
-    timeout 30 "$out/$prog" 2>/dev/null | awk -v now="$(date +%FT%T)" -v csv="$results" \
+    # shellcheck disable=SC2086 # FLOOR_ARGS is a list of numbers
+    timeout 60 "$out/$prog" ${FLOOR_ARGS:-} 2>/dev/null | awk -v now="$(date +%FT%T)" -v csv="$results" \
         -v prog="$prog" -v labels="$*" '
         BEGIN {
             n = split(labels, pairs, " ")
@@ -194,7 +196,9 @@ machine_floor() {
         /^RESULT name=/ {
             for (i = 2; i <= 6; i++) { f[i] = $i; sub(/^[a-z]+=/, "", f[i]) }
             print now ",machine," prog "," f[2] "," f[3] "," f[4] ",1," f[5] "," f[6] ",ok," >>csv
-            s = s (s ? ", " : "") (f[2] in label ? label[f[2]] " " : "") f[5] " " f[6]
+            if (label[f[2]] == "threads") item = f[4] " threads: " f[5] " " f[6]
+            else item = (f[2] in label ? label[f[2]] " " : "") f[5] " " f[6]
+            s = s (s ? ", " : "") item
         }
         END { print s }'
 }
@@ -204,6 +208,19 @@ switch_line=$(machine_floor switch)
 # two cells in one line, the channels' layout).
 cacheline_line=$(machine_floor cacheline cacheline_flag=one_line cacheline_message=message_cell \
     cacheline_shared=message_cells_sharing_a_line)
+# The floor of a collective when ranks outnumber cores: every rank-thread gets the CPU once
+# (bench/yield_floor.c), at the rank counts above the CPU count that barrier/allreduce run at.
+yield_counts=
+case " ${programs[*]} " in
+    *" barrier "*|*" allreduce "*)
+        for n in "${ranks_list[@]}"; do
+            [ "$n" -gt "$(nproc 2>/dev/null || echo 1)" ] && yield_counts+="$n "
+        done ;;
+esac
+yield_line=
+if [ -n "$yield_counts" ]; then
+    yield_line=$(FLOOR_ARGS=$yield_counts machine_floor yield_floor yield_floor=threads)
+fi
 # The floor of failure detection: waking a thread that slept 20 ms (bench/wake_floor.c).
 wake_line=$(machine_floor wake_floor wake_after_idle=after_20_ms_asleep wake_warm=warm)
 cpu_model=$(lscpu 2>/dev/null | sed -n 's/^Model name:[[:space:]]*//p' | head -n 1)
@@ -541,7 +558,7 @@ echo "Machine: ${cpu_model:-unknown CPU}, $cpu_count CPUs online; memcpy, one th
     "${memcpy_line:-not measured}; wake-up + context switch on one core:" \
     "${switch_line:-not measured}; one-way between two cores: ${cacheline_line:-not measured};" \
     "futex wake-up until the woken thread runs (the floor of failure detection):" \
-    "${wake_line:-not measured}."
+    "${wake_line:-not measured}${yield_line:+; every rank-thread running once, per thread (the floor per rank of a collective when ranks outnumber cores): $yield_line}."
 if [ "${#libs[@]}" -gt 1 ]; then
     echo "Cells: median (min–max) over $reps repetition(s), libraries alternating. \"vs\" columns:" \
         "mini_mpi's advantage (their time / ours; our bandwidth / theirs; their memory / ours)."

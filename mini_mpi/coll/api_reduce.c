@@ -13,6 +13,8 @@
 #include "coll/fast.h"
 #include "datatype/datatype.h"
 #include "mmpi.h"
+#include "op/op.h"
+#include "pt2pt/pt2pt.h"
 
 /* Which collective a common body runs. */
 enum kind { REDUCE, ALLREDUCE, SCAN, EXSCAN };
@@ -37,12 +39,10 @@ static void fill_part(struct mmpi_coll *x, const void *in, void *recvbuf, int co
 }
 
 /* Reduce (root >= 0), Allreduce, Scan and Exscan: count elements in, count elements out. */
-static int reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                  MPI_Op op, int root, MPI_Comm comm, enum kind kind, struct mmpi_coll_how how,
-                  enum mmpi_call call)
+static int reduce_entered(struct mmpi_rank *self, struct mmpi_comm *c, const void *sendbuf,
+                          void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+                          enum kind kind, struct mmpi_coll_how how, enum mmpi_call call)
 {
-    struct mmpi_rank *self = mmpi_enter(call);
-    struct mmpi_comm *c = mmpi_comm_get(self, comm);
     const struct mmpi_datatype *dt = NULL;
     const struct mmpi_op *o = NULL;
     struct mmpi_coll x;
@@ -96,6 +96,15 @@ fn_fail:
     goto fn_exit;
 }
 
+static int reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                  MPI_Op op, int root, MPI_Comm comm, enum kind kind, struct mmpi_coll_how how,
+                  enum mmpi_call call)
+{
+    struct mmpi_rank *self = mmpi_enter(call);
+    return reduce_entered(self, mmpi_comm_get(self, comm), sendbuf, recvbuf, count, datatype, op,
+                          root, kind, how, call);
+}
+
 MMPI_PROFILED(Reduce)
 int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 int root, MPI_Comm comm)
@@ -120,12 +129,47 @@ int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
                   MMPI_COLL_PERSISTENT(info, request), MMPI_CALL_Reduce_init);
 }
 
+/* MPI_Allreduce's common small case, checked in one pass: a communicator of the fast path
+ * (coll/fast.h), a predefined datatype already resolved once (pt2pt.h's cache), a predefined
+ * op with a kernel for it, 1 to 8 contiguous bytes, two distinct buffers (or MPI_IN_PLACE).
+ * Then it goes straight to the one-word fast allreduce, without building the member's part.
+ * Anything else, errors included (their class depends on the order of the checks), returns
+ * false and takes reduce_entered(). */
+static bool allreduce_express(struct mmpi_comm *c, const void *sendbuf, void *recvbuf,
+                              int count, MPI_Datatype datatype, MPI_Op op,
+                              const struct mmpi_datatype **dt, mmpi_op_kernel **kernel)
+{
+    const struct mmpi_datatype *d = mmpi_pt2pt_dt_cached(datatype);
+    if (!c || !d || count <= 0 || (size_t)count * d->size > 8 || !d->contiguous || !recvbuf ||
+        recvbuf == MPI_IN_PLACE || !sendbuf || sendbuf == recvbuf || !mmpi_handle_is_predefined(op) ||
+        __atomic_load_n(&c->core->revoked, __ATOMIC_ACQUIRE) || !mmpi_coll_fast_ok(c) ||
+        mmpi_coll_snapshot_override() < (size_t)count * d->size)
+        return false;
+    const struct mmpi_op *o = mmpi_op_get(NULL, op);
+    if (!o || mmpi_op_is_rma_only(o) || !(*kernel = mmpi_op_kernel_for(o->index, d->basic)))
+        return false;
+    *dt = d;
+    return true;
+}
+
 MMPI_PROFILED(Allreduce)
 int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                    MPI_Op op, MPI_Comm comm)
 {
-    return reduce(sendbuf, recvbuf, count, datatype, op, 0, comm, ALLREDUCE, MMPI_COLL_BLOCKING,
-                  MMPI_CALL_Allreduce);
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Allreduce);
+    struct mmpi_comm *c = comm == MPI_COMM_WORLD ? &self->world_comm : mmpi_comm_get(self, comm);
+    const struct mmpi_datatype *dt;
+    mmpi_op_kernel *kernel;
+    if (allreduce_express(c, sendbuf, recvbuf, count, datatype, op, &dt, &kernel)) {
+        const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+        int err = mmpi_coll_fast_allreduce_word(self, c, (const char *)in + dt->true_lb,
+                                                (char *)recvbuf + dt->true_lb,
+                                                (size_t)count * dt->size, kernel,
+                                                (size_t)count * dt->basic_count);
+        return err ? mmpi_err_raise_comm(self, c, err, MMPI_CALL_Allreduce) : MPI_SUCCESS;
+    }
+    return reduce_entered(self, c, sendbuf, recvbuf, count, datatype, op, 0, ALLREDUCE,
+                          MMPI_COLL_BLOCKING, MMPI_CALL_Allreduce);
 }
 
 MMPI_PROFILED(Iallreduce)

@@ -62,10 +62,11 @@ struct mmpi_coll_result *mmpi_coll_result_new(int mode, size_t noff, size_t byte
 
 /* MINI_MPI_COLL_SNAPSHOT (a size: "0", "64k"): replaces every snapshot limit, so that tests
  * can drive the DIRECT and SHARED paths of every collective, blocking and nonblocking, at small
- * sizes (and so that the limit can be tuned). Read once; an invalid value is ignored.
- * TODO: belongs with the other MINI_MPI_ variables in struct mmpi_launch_config
- * (runtime/launch_config.c, not this subsystem's file); read here until it moves. */
+ * sizes (and so that the limit can be tuned). Read once; runtime/launch_config.c has already
+ * refused a malformed value at launch. */
 static size_t snapshot_override = SIZE_MAX;
+static bool snapshot_read; /* atomic: snapshot_override is final (a flag, not pthread_once, which
+                            * costs a small allreduce ~10 instructions at every call) */
 static pthread_once_t snapshot_once = PTHREAD_ONCE_INIT;
 
 static void read_snapshot_override(void)
@@ -74,11 +75,13 @@ static void read_snapshot_override(void)
     size_t s;
     if (v && mmpi_parse_size(v, 0, SIZE_MAX / 2, &s))
         snapshot_override = s;
+    __atomic_store_n(&snapshot_read, true, __ATOMIC_RELEASE);
 }
 
 size_t mmpi_coll_snapshot_override(void)
 {
-    pthread_once(&snapshot_once, read_snapshot_override);
+    if (__builtin_expect(!__atomic_load_n(&snapshot_read, __ATOMIC_ACQUIRE), 0))
+        pthread_once(&snapshot_once, read_snapshot_override);
     return snapshot_override;
 }
 

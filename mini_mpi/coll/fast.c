@@ -173,7 +173,7 @@ struct fast_wait {
      * shared lines again (a second pass would wait for those lines to come back). */
     mmpi_op_kernel *fold; /* NULL: no fold in the pass */
     size_t fold_n;        /* elements */
-    uint16_t tag;         /* fast_tag(want) */
+    uint16_t tag;         /* fast_tag(want), computed once (a division) */
     bool folded, torn;    /* set when seen_done saw everyone: acc holds the result */
     uint64_t acc;
 };
@@ -189,7 +189,7 @@ static bool not_arrived(const void *arg, int i)
 static int cut_outcome(const struct fast_wait *f)
 {
     for (int i = 0; i < f->core->size; i++) {
-        if (__atomic_load_n(&f->recs[i].cut, __ATOMIC_ACQUIRE) != fast_tag(f->want))
+        if (__atomic_load_n(&f->recs[i].cut, __ATOMIC_ACQUIRE) != f->tag)
             continue;
         int wr = f->core->world_ranks[i];
         /* Everyone leaves only once the victim is dead (as on the board). */
@@ -254,7 +254,7 @@ static void arrive(struct fast_wait *f)
     bool doomed = __builtin_expect(__atomic_load_n(&mmpi_inject_active, __ATOMIC_RELAXED), 0) &&
                   mmpi_inject_during_armed(self);
     if (doomed)
-        __atomic_store_n(&f->recs[f->me].cut, fast_tag(f->want), __ATOMIC_RELEASE);
+        __atomic_store_n(&f->recs[f->me].cut, f->tag, __ATOMIC_RELEASE);
     __atomic_store_n(&f->recs[f->me].arrive, (uint32_t)f->want, __ATOMIC_RELEASE);
     if (doomed)
         mmpi_inject_die_during(self);
@@ -329,7 +329,8 @@ static int check_kinds(const struct fast_wait *f, int parity, int odd)
 /* The spin's test: everyone arrived and the outcome is a success. One pass over the records
  * reads the arrivals and the kinds together (*odd, as check_kinds takes it), so that the
  * shared lines are read once, before the members that leave first write them again. */
-static bool seen_done(struct fast_wait *f, int parity, int *odd)
+static inline __attribute__((always_inline)) bool seen_done(struct fast_wait *f, int parity,
+                                                             int *odd, bool folds)
 {
     int n = f->core->size, last = kind_of(f, n - 1, parity);
     bool cut = false, differ = false, torn = false;
@@ -339,8 +340,8 @@ static bool seen_done(struct fast_wait *f, int parity, int *odd)
         if (not_arrived(f, i))
             return false;
         differ |= kind_of(f, i, parity) != last;
-        cut |= __atomic_load_n(&f->recs[i].cut, __ATOMIC_RELAXED) == fast_tag(f->want);
-        if (!f->fold)
+        cut |= __atomic_load_n(&f->recs[i].cut, __ATOMIC_RELAXED) == f->tag;
+        if (!folds)
             continue;
         uint64_t v = __atomic_load_n(&f->recs[i].slot[parity], __ATOMIC_RELAXED);
         __atomic_thread_fence(__ATOMIC_ACQUIRE); /* the seqlock's read side (see the top) */
@@ -354,14 +355,15 @@ static bool seen_done(struct fast_wait *f, int parity, int *odd)
     f->result = cut ? cut_outcome(f) : MPI_SUCCESS;
     if (f->result != MPI_SUCCESS)
         return false;
-    f->folded = f->fold != NULL;
+    f->folded = folds;
     f->torn = torn;
     f->acc = acc;
     return true;
 }
 
-/* Arrives at collective #seq of c and waits for the others: the board's outcome. */
-static int run(struct fast_wait *f)
+/* Arrives at collective #seq of c and waits for the others: the board's outcome. `folds`:
+ * f->fold is set (a constant in each caller: the barrier's spin then has no fold code). */
+static inline __attribute__((always_inline)) int run_folding(struct fast_wait *f, bool folds)
 {
     int parity = (int)(f->lines[f->me].nfast++ & 1);
     __atomic_store_n(&f->recs[f->me].kind[parity], (uint8_t)f->kind, __ATOMIC_RELAXED);
@@ -369,7 +371,7 @@ static int run(struct fast_wait *f)
     /* Outside the common wait only success counts: a failure is judged inside it, where
      * reports are deferred while live members may still arrive (board.h). */
     int odd;
-    bool done = seen_done(f, parity, &odd);
+    bool done = seen_done(f, parity, &odd, folds);
     double start = 0;
     bool yielding = false;
     for (int i = 0; !done && fits_cpus(f); i++) {
@@ -385,7 +387,7 @@ static int run(struct fast_wait *f)
             sched_yield();
         else
             mmpi_cpu_relax();
-        done = seen_done(f, parity, &odd);
+        done = seen_done(f, parity, &odd, folds);
     }
     if (!done) {
         mmpi_wait_until_light(f->self, ready, f, describe);
@@ -397,6 +399,11 @@ static int run(struct fast_wait *f)
     return f->result;
 }
 
+static int run(struct fast_wait *f)
+{
+    return f->fold ? run_folding(f, true) : run_folding(f, false);
+}
+
 static void start(struct fast_wait *f, struct mmpi_rank *self, struct mmpi_comm *c)
 {
     f->self = self;
@@ -404,6 +411,7 @@ static void start(struct fast_wait *f, struct mmpi_rank *self, struct mmpi_comm 
     f->lines = lines_of(c->core);
     f->recs = (struct fast_rec *)(f->lines + c->core->size);
     f->want = ++c->coll_seq; /* seq + 1 */
+    f->tag = fast_tag(f->want);
     f->me = c->rank;
     f->result = -1;
     f->fold = NULL;
@@ -419,62 +427,116 @@ int mmpi_coll_fast_barrier(struct mmpi_rank *self, struct mmpi_comm *c)
     return run(&f);
 }
 
-int mmpi_coll_fast_allreduce(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll *x)
+/* Seqlock write of the member's input into its slot of this collective's parity: tag 0, the
+ * words, then the tag (readers check it after copying). */
+static void publish(struct fast_wait *f, int parity, const uint64_t *in, int words)
 {
-    struct fast_wait f;
-    start(&f, self, c);
-    f.kind = FAST_ALLREDUCE;
-    size_t count = x->send.count, bytes = mmpi_typed_bytes(x->send.dt, count);
-    struct fast_rec *mine = &f.recs[f.me];
-    struct mmpi_fast_line *mine_hi = &f.lines[f.me];
-    int parity = (int)(mine_hi->nfast & 1), words = (int)((bytes + 7) / 8);
-    uint16_t tag = fast_tag(f.want);
-    uint64_t in[FAST_WORDS] = {0};
-    const struct mmpi_datatype *sdt = x->send.dt, *rdt = x->recv.dt;
-    /* The predefined kernel straight away (what mmpi_op_apply_packed finds each time). */
-    mmpi_op_kernel *kernel = mmpi_op_kernel_for(x->op->index, sdt->basic);
-    if (kernel && words <= 1) {
-        f.fold = kernel;
-        f.fold_n = count * sdt->basic_count;
-        f.tag = tag;
-    }
-    if (sdt->contiguous)
-        memcpy(in, (const char *)x->in + sdt->true_lb, bytes);
-    else
-        mmpi_typed_pack(x->in, count, sdt, in);
-    /* Seqlock write: tag 0, the words, then the tag (readers check it after copying). */
+    struct fast_rec *mine = &f->recs[f->me];
+    struct mmpi_fast_line *mine_hi = &f->lines[f->me];
     __atomic_store_n(&mine->tag[parity], 0, __ATOMIC_RELAXED);
     __atomic_thread_fence(__ATOMIC_RELEASE);
     __atomic_store_n(&mine->slot[parity], in[0], __ATOMIC_RELAXED);
     for (int w = 1; w < words; w++)
         __atomic_store_n(&mine_hi->slot_hi[parity][w - 1], in[w], __ATOMIC_RELAXED);
-    __atomic_store_n(&mine->tag[parity], tag, __ATOMIC_RELEASE);
+    __atomic_store_n(&mine->tag[parity], f->tag, __ATOMIC_RELEASE);
+}
 
-    int err = run(&f);
+/* After run() returned err: whether there is a result to fold (everyone arrived; a cut may
+ * still fail us after all, err then says so). */
+static bool has_result(const struct fast_wait *f, int err)
+{
     if (err != MPI_SUCCESS && err != MPI_ERR_PROC_FAILED)
-        return err;
-    if (err == MPI_ERR_PROC_FAILED && !all_arrived(&f))
-        return err; /* someone never arrived: no result */
-    /* Everyone arrived (and maybe a cut fails us after all): fold in rank order, as the
-     * board's snapshot does, so that every member gets the same bits (done already if the
-     * spin saw everyone). */
-    uint64_t acc[FAST_WORDS] = {f.acc}, v[FAST_WORDS] = {0};
-    bool torn = f.torn;
-    for (int i = f.core->size - 1; i >= 0 && !f.folded; i--) {
-        v[0] = __atomic_load_n(&f.recs[i].slot[parity], __ATOMIC_RELAXED);
+        return false;
+    return err == MPI_SUCCESS || all_arrived(f); /* else someone never arrived: no result */
+}
+
+/* Everyone arrived: folds the slots in rank order from the top, as the board's snapshot does,
+ * so that every member gets the same bits (unless the spin's pass did it already: f->folded).
+ * `kernel` or, without one, x's op. Returns false if a writer went on after a failure before
+ * we read (see the top): then the member reports MPI_ERR_PROC_FAILED. */
+static bool fold(struct fast_wait *f, int parity, int words, mmpi_op_kernel *kernel, size_t n,
+                 const struct mmpi_coll *x, uint64_t *acc)
+{
+    uint64_t v[FAST_WORDS] = {0};
+    bool torn = f->torn;
+    acc[0] = f->acc;
+    for (int i = f->core->size - 1; i >= 0 && !f->folded; i--) {
+        v[0] = __atomic_load_n(&f->recs[i].slot[parity], __ATOMIC_RELAXED);
         for (int w = 1; w < words; w++)
-            v[w] = __atomic_load_n(&f.lines[i].slot_hi[parity][w - 1], __ATOMIC_RELAXED);
+            v[w] = __atomic_load_n(&f->lines[i].slot_hi[parity][w - 1], __ATOMIC_RELAXED);
         __atomic_thread_fence(__ATOMIC_ACQUIRE);
-        torn |= __atomic_load_n(&f.recs[i].tag[parity], __ATOMIC_RELAXED) != tag;
-        if (i == f.core->size - 1)
+        torn |= __atomic_load_n(&f->recs[i].tag[parity], __ATOMIC_RELAXED) != f->tag;
+        if (i == f->core->size - 1)
             for (int w = 0; w < FAST_WORDS; w++)
                 acc[w] = v[w]; /* by words: v was stored by words (no store-forwarding stall) */
         else if (kernel)
-            kernel(v, acc, count * sdt->basic_count);
+            kernel(v, acc, n);
         else
-            mmpi_op_apply_packed(x->op, v, NULL, acc, count, sdt, x->dth);
+            mmpi_op_apply_packed(x->op, v, NULL, acc, x->send.count, x->send.dt, x->dth);
     }
-    if (torn) /* a writer went on after a failure before we read (see above) */
+    return !torn;
+}
+
+int mmpi_coll_fast_allreduce_word(struct mmpi_rank *self, struct mmpi_comm *c, const void *in,
+                                  void *out, size_t bytes, mmpi_op_kernel *kernel, size_t n)
+{
+    struct fast_wait f;
+    start(&f, self, c);
+    f.kind = FAST_ALLREDUCE;
+    f.fold = kernel;
+    f.fold_n = n;
+    int parity = (int)(f.lines[f.me].nfast & 1);
+    uint64_t word = 0, acc[FAST_WORDS];
+    if (bytes == 8) /* the common sizes as fixed moves, not a call to memcpy */
+        memcpy(&word, in, 8);
+    else if (bytes == 4)
+        memcpy(&word, in, 4);
+    else
+        memcpy(&word, in, bytes);
+    publish(&f, parity, &word, 1);
+    int err = run(&f);
+    if (!has_result(&f, err))
+        return err;
+    acc[0] = f.acc;
+    if (!f.folded && !fold(&f, parity, 1, kernel, n, NULL, acc))
+        return MPI_ERR_PROC_FAILED;
+    if (bytes == 8)
+        memcpy(out, acc, 8);
+    else if (bytes == 4)
+        memcpy(out, acc, 4);
+    else
+        memcpy(out, acc, bytes);
+    return err;
+}
+
+int mmpi_coll_fast_allreduce(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll *x)
+{
+    const struct mmpi_datatype *sdt = x->send.dt, *rdt = x->recv.dt;
+    size_t count = x->send.count, bytes = mmpi_typed_bytes(sdt, count);
+    /* The predefined kernel straight away (what mmpi_op_apply_packed finds each time). */
+    mmpi_op_kernel *kernel = mmpi_op_kernel_for(x->op->index, sdt->basic);
+    if (kernel && bytes <= 8 && sdt->contiguous && rdt->contiguous)
+        return mmpi_coll_fast_allreduce_word(self, c, (const char *)x->in + sdt->true_lb,
+                                             (char *)x->recv.buf + rdt->true_lb, bytes, kernel,
+                                             count * sdt->basic_count);
+    struct fast_wait f;
+    start(&f, self, c);
+    f.kind = FAST_ALLREDUCE;
+    int parity = (int)(f.lines[f.me].nfast & 1), words = (int)((bytes + 7) / 8);
+    uint64_t in[FAST_WORDS] = {0}, acc[FAST_WORDS];
+    if (kernel && words <= 1) {
+        f.fold = kernel;
+        f.fold_n = count * sdt->basic_count;
+    }
+    if (sdt->contiguous)
+        memcpy(in, (const char *)x->in + sdt->true_lb, bytes);
+    else
+        mmpi_typed_pack(x->in, count, sdt, in);
+    publish(&f, parity, in, words);
+    int err = run(&f);
+    if (!has_result(&f, err))
+        return err;
+    if (!fold(&f, parity, words, kernel, count * sdt->basic_count, x, acc))
         return MPI_ERR_PROC_FAILED;
     if (rdt->contiguous) {
         memcpy((char *)x->recv.buf + rdt->true_lb, acc, bytes);

@@ -15,6 +15,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "op/op.h"
+
 struct mmpi_rank;
 struct mmpi_comm;
 struct mmpi_coll;
@@ -29,5 +31,9 @@ int mmpi_coll_fast_barrier(struct mmpi_rank *self, struct mmpi_comm *c);
 /* Whether x (a checked blocking MPI_Allreduce part) fits the fast path. */
 bool mmpi_coll_fast_allreduce_ok(const struct mmpi_comm *c, const struct mmpi_coll *x);
 int mmpi_coll_fast_allreduce(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll *x);
+/* The same for an input of 1 to 8 contiguous bytes at `in` (n elements for `kernel`, a
+ * predefined op's), the result stored at `out`; c must pass mmpi_coll_fast_ok. */
+int mmpi_coll_fast_allreduce_word(struct mmpi_rank *self, struct mmpi_comm *c, const void *in,
+                                  void *out, size_t bytes, mmpi_op_kernel *kernel, size_t n);
 
 #endif

@@ -67,6 +67,38 @@ int main(int argc, char **argv)
             CHECK(all[r] == dsum);
     }
 
+    /* Inputs of 1 to 8 bytes other than one int (MPI_Allreduce's express path at the sizes
+     * where it is taken, coll/api_reduce.c): their bytes around must stay untouched. */
+    for (int i = 0; i < 50; i++) {
+        unsigned char c[3] = {0xEE, (unsigned char)(rank + i), 0xEE}, cmax[3] = {0xEE, 0, 0xEE};
+        CHECK(MPI_Allreduce(&c[1], &cmax[1], 1, MPI_UNSIGNED_CHAR, MPI_MAX, MPI_COMM_WORLD) ==
+              MPI_SUCCESS);
+        CHECK(cmax[0] == 0xEE && cmax[1] == (unsigned char)(size - 1 + i) && cmax[2] == 0xEE);
+        short s3[4] = {1, (short)rank, (short)i, 0x5A5A};
+        CHECK(MPI_Allreduce(MPI_IN_PLACE, s3, 3, MPI_SHORT, MPI_SUM, MPI_COMM_WORLD) ==
+              MPI_SUCCESS);
+        CHECK(s3[0] == size && s3[1] == size * (size - 1) / 2 && s3[2] == size * i &&
+              s3[3] == 0x5A5A);
+        struct { float v; int i; } fi = {(float)((rank + i) % size), rank}, fmax = {-1, -1};
+        CHECK(MPI_Allreduce(&fi, &fmax, 1, MPI_FLOAT_INT, MPI_MAXLOC, MPI_COMM_WORLD) ==
+              MPI_SUCCESS);
+        CHECK(fmax.v == (float)(size - 1) && fmax.i == (size - 1 - i % size + size) % size);
+        unsigned long long bits = 1ull << (rank % 64), bor = 0;
+        CHECK(MPI_Allreduce(&bits, &bor, 1, MPI_UNSIGNED_LONG_LONG, MPI_BOR, MPI_COMM_WORLD) ==
+              MPI_SUCCESS);
+        CHECK(bor == (size >= 64 ? ~0ull : (1ull << size) - 1));
+    }
+    /* Errors on the same small call still get their class (the express path declines). */
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    int x = 1, y;
+    CHECK(MPI_Allreduce(&x, &x, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD) == MPI_ERR_BUFFER);
+    CHECK(MPI_Allreduce(&x, &y, 1, MPI_INT, MPI_REPLACE, MPI_COMM_WORLD) == MPI_ERR_OP);
+    CHECK(MPI_Allreduce(&x, &y, -1, MPI_INT, MPI_SUM, MPI_COMM_WORLD) == MPI_ERR_COUNT);
+    CHECK(MPI_Allreduce(&x, NULL, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD) == MPI_ERR_BUFFER);
+    CHECK(MPI_Allreduce(&x, &y, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL) == MPI_ERR_COMM);
+    CHECK(MPI_Allreduce(&x, &y, 1, MPI_DATATYPE_NULL, MPI_SUM, MPI_COMM_WORLD) == MPI_ERR_TYPE);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+
     /* A split communicator: two halves run their own sequences. */
     MPI_Comm half;
     MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
