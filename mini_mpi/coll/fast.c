@@ -54,6 +54,12 @@
 
 #define FAST_WORDS (MMPI_COLL_FAST_BYTES / 8)
 
+/* The path of a collective that no member needs to wait for is a few hundred instructions,
+ * about as long as the line's trip between the cores: its helpers are inlined (HOT), and what
+ * only errors, failures and first uses need stays out of line (COLD). */
+#define HOT static inline __attribute__((always_inline))
+#define COLD static __attribute__((noinline, cold))
+
 /* The block of a communicator: `size` member lines, then the records (fast_recs). */
 struct mmpi_fast_line {
     uint32_t nfast;                        /* owner only: fast collectives so far */
@@ -109,14 +115,24 @@ static int read_fast_max(void)
     return cpus < 2 ? 2 : cpus;
 }
 
-bool mmpi_coll_fast_ok(const struct mmpi_comm *c)
+COLD int first_fast_max(void)
+{
+    int max = read_fast_max(); /* benign race: every thread computes the same value */
+    __atomic_store_n(&fast_max, max, __ATOMIC_RELAXED);
+    return max;
+}
+
+HOT bool fast_ok(const struct mmpi_comm *c)
 {
     int max = __atomic_load_n(&fast_max, __ATOMIC_RELAXED);
-    if (max < 0) {
-        max = read_fast_max(); /* benign race: every thread computes the same value */
-        __atomic_store_n(&fast_max, max, __ATOMIC_RELAXED);
-    }
+    if (__builtin_expect(max < 0, 0))
+        max = first_fast_max();
     return !c->core->remote && !c->core->bridge && c->core->size <= max;
+}
+
+bool mmpi_coll_fast_ok(const struct mmpi_comm *c)
+{
+    return fast_ok(c);
 }
 
 bool mmpi_coll_fast_allreduce_ok(const struct mmpi_comm *c, const struct mmpi_coll *x)
@@ -128,12 +144,11 @@ bool mmpi_coll_fast_allreduce_ok(const struct mmpi_comm *c, const struct mmpi_co
            bytes <= MMPI_COLL_FAST_BYTES && bytes <= mmpi_coll_snapshot_override();
 }
 
-static struct mmpi_fast_line *lines_of(struct mmpi_comm_core *core)
+/* First use on the communicator: allocates the lines. */
+COLD struct mmpi_fast_line *first_lines(struct mmpi_comm_core *core)
 {
     struct mmpi_board *b = core->board;
-    struct mmpi_fast_line *l = __atomic_load_n(&b->fast, __ATOMIC_ACQUIRE);
-    if (l)
-        return l;
+    struct mmpi_fast_line *l;
     pthread_mutex_lock(&b->lock);
     l = b->fast;
     if (!l) {
@@ -150,11 +165,17 @@ static struct mmpi_fast_line *lines_of(struct mmpi_comm_core *core)
     return l;
 }
 
+HOT struct mmpi_fast_line *lines_of(struct mmpi_comm_core *core)
+{
+    struct mmpi_fast_line *l = __atomic_load_n(&core->board->fast, __ATOMIC_ACQUIRE);
+    return __builtin_expect(l != NULL, 1) ? l : first_lines(core);
+}
+
 enum { FAST_BARRIER = 1, FAST_ALLREDUCE = 2 };
 
 /* A slot's tag for collective seq+1 = want: never 0 (the "being written" mark). A writer is
  * at most one fast collective ahead of a reader, so 16 bits tell them apart. */
-static uint16_t fast_tag(uint64_t want)
+HOT uint16_t fast_tag(uint64_t want)
 {
     return (uint16_t)(want % 0xffff + 1);
 }
@@ -178,7 +199,7 @@ struct fast_wait {
     uint64_t acc;
 };
 
-static bool not_arrived(const void *arg, int i)
+HOT bool not_arrived(const void *arg, int i)
 {
     const struct fast_wait *f = arg;
     return (int32_t)(__atomic_load_n(&f->recs[i].arrive, __ATOMIC_ACQUIRE) - (uint32_t)f->want) <
@@ -186,7 +207,7 @@ static bool not_arrived(const void *arg, int i)
 }
 
 /* All arrived: the outcome of a `kill R during` cut, -1 while a victim is still alive. */
-static int cut_outcome(const struct fast_wait *f)
+COLD int cut_outcome(const struct fast_wait *f)
 {
     for (int i = 0; i < f->core->size; i++) {
         if (__atomic_load_n(&f->recs[i].cut, __ATOMIC_ACQUIRE) != f->tag)
@@ -248,16 +269,23 @@ static void describe(const void *arg, char *buf, size_t len)
 
 /* Publishes the arrival (the slot, if any, is written already): a plain release store, no
  * fence and no wake-up here, so that arriving costs one store to the member's own line. */
-static void arrive(struct fast_wait *f)
+COLD void arrive_injecting(struct fast_wait *f)
 {
     struct mmpi_rank *self = f->self;
-    bool doomed = __builtin_expect(__atomic_load_n(&mmpi_inject_active, __ATOMIC_RELAXED), 0) &&
-                  mmpi_inject_during_armed(self);
+    bool doomed = mmpi_inject_during_armed(self);
     if (doomed)
         __atomic_store_n(&f->recs[f->me].cut, f->tag, __ATOMIC_RELEASE);
     __atomic_store_n(&f->recs[f->me].arrive, (uint32_t)f->want, __ATOMIC_RELEASE);
     if (doomed)
         mmpi_inject_die_during(self);
+}
+
+HOT void arrive(struct fast_wait *f)
+{
+    if (__builtin_expect(__atomic_load_n(&mmpi_inject_active, __ATOMIC_RELAXED), 0))
+        arrive_injecting(f);
+    else
+        __atomic_store_n(&f->recs[f->me].arrive, (uint32_t)f->want, __ATOMIC_RELEASE);
 }
 
 /* Done: wakes the members that may be asleep in this collective. Only the last arrival (or a
@@ -269,7 +297,7 @@ static void arrive(struct fast_wait *f)
  * membarrier on the sleeper's side): a member we see awake looks at the lines once more after
  * it counts itself asleep, and sees our arrival. Reading a count that nobody writes stays in
  * this core's cache: no line moves while nobody sleeps. */
-static void wake_sleepers(const struct fast_wait *f)
+HOT void wake_sleepers(const struct fast_wait *f)
 {
     mmpi_wake_fence();
     for (int i = 0; i < f->core->size; i++)
@@ -301,7 +329,7 @@ static const char *kind_name(int kind)
 /* Everyone arrived: MPI_ERR_OTHER if members called different collectives (one a barrier, the
  * other an allreduce) as this one, reported once, by the first member that differs from
  * member 0, in the words of the board's report (board.c). */
-static int kind_of(const struct fast_wait *f, int i, int parity)
+HOT int kind_of(const struct fast_wait *f, int i, int parity)
 {
     return __atomic_load_n(&f->recs[i].kind[parity], __ATOMIC_RELAXED);
 }
@@ -309,7 +337,7 @@ static int kind_of(const struct fast_wait *f, int i, int parity)
 /* odd: the first member whose kind differs from member 0's (0: none), as seen_done found it,
  * or -1 to look now. A kind slot is rewritten two fast collectives later only, which needs
  * this member to arrive at the next one first: any read from here on sees this collective's. */
-static int check_kinds(const struct fast_wait *f, int parity, int odd)
+COLD int check_kinds_slow(const struct fast_wait *f, int parity, int odd)
 {
     for (int i = 1; odd < 0; i++)
         if (i == f->core->size || kind_of(f, i, parity) != kind_of(f, 0, parity))
@@ -324,6 +352,11 @@ static int check_kinds(const struct fast_wait *f, int parity, int odd)
                 odd, f->core->size, kind_name(kind_of(f, odd, parity)),
                 (unsigned long long)f->want, kind_name(kind_of(f, 0, parity)));
     return MPI_ERR_OTHER;
+}
+
+HOT int check_kinds(const struct fast_wait *f, int parity, int odd)
+{
+    return __builtin_expect(odd == 0, 1) ? MPI_SUCCESS : check_kinds_slow(f, parity, odd);
 }
 
 /* The spin's test: everyone arrived and the outcome is a success. One pass over the records
@@ -404,7 +437,7 @@ static int run(struct fast_wait *f)
     return f->fold ? run_folding(f, true) : run_folding(f, false);
 }
 
-static void start(struct fast_wait *f, struct mmpi_rank *self, struct mmpi_comm *c)
+HOT void start(struct fast_wait *f, struct mmpi_rank *self, struct mmpi_comm *c)
 {
     f->self = self;
     f->core = c->core;
@@ -424,7 +457,7 @@ int mmpi_coll_fast_barrier(struct mmpi_rank *self, struct mmpi_comm *c)
     struct fast_wait f;
     start(&f, self, c);
     f.kind = FAST_BARRIER;
-    return run(&f);
+    return run_folding(&f, false);
 }
 
 /* Seqlock write of the member's input into its slot of this collective's parity: tag 0, the
