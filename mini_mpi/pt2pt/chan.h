@@ -161,6 +161,13 @@ static inline bool mmpi_chan_send_eligible(const struct mmpi_rank *self,
  * unexpected queue or the channel, completing rreq, or leaves rreq waiting on the channel
  * (rreq->chan set) for mmpi_chan_poll. False when it cannot (a receive is posted): post it. */
 bool mmpi_chan_recv(struct mmpi_rank *self, const struct mmpi_comm *c, struct mmpi_request *rreq);
+/* A blocking receive's head, before any request exists: if the message it would take is
+ * already in the channel from `source` (and no receive is posted, the unexpected queue is
+ * empty, the type contiguous and the message fits), takes it without the lock, fills *status
+ * (MPI_STATUS_IGNORE allowed; MPI_ERROR untouched) and returns true. Arguments checked. */
+bool mmpi_chan_recv_ready(const struct mmpi_rank *self, const struct mmpi_comm *c, void *buf,
+                          int count, const struct mmpi_datatype *dt, int source, int tag,
+                          MPI_Status *status);
 /* A direct receive's poll: takes a message if one may have come. True once rreq is complete. */
 bool mmpi_chan_poll(struct mmpi_request *rreq);
 /* Waits until rreq (a receive from a blocking call's frame, direct or posted) is complete: a
