@@ -280,11 +280,11 @@ bool mmpi_chan_recv(struct mmpi_rank *self, const struct mmpi_comm *c, struct mm
      * `arrivals` moves (read first: an enqueue it does not count is one whose link the
      * emptiness check would have seen, or that comes later). Nothing can be posted meanwhile
      * (chan.h, order (3)). */
-    struct mmpi_chan *ready = mmpi_chan_of(box, rreq->peer);
-    if (ready && !__atomic_load_n(&box->posted_head, __ATOMIC_RELAXED)) {
+    struct mmpi_chan *known = mmpi_chan_of(box, rreq->peer);
+    if (known && !__atomic_load_n(&box->posted_head, __ATOMIC_RELAXED)) {
         rreq->seen_arrivals = __atomic_load_n(&box->arrivals, __ATOMIC_ACQUIRE);
         if (!__atomic_load_n(&box->unexp_head, __ATOMIC_ACQUIRE)) {
-            rreq->chan = ready;
+            rreq->chan = known;
             return true;
         }
     }

@@ -123,13 +123,6 @@ void mmpi_match_enqueue(struct mmpi_mbox *box, struct mmpi_msg *m)
     __atomic_fetch_add(&box->arrivals, 1, __ATOMIC_RELEASE);
 }
 
-static bool unlink_unexpected(struct mmpi_mbox *box, struct mmpi_msg *msg);
-
-void mmpi_match_unqueue(struct mmpi_mbox *box, struct mmpi_msg *m)
-{
-    unlink_unexpected(box, m);
-}
-
 static bool unlink_unexpected(struct mmpi_mbox *box, struct mmpi_msg *msg)
 {
     for (struct mmpi_msg **p = &box->unexp_head; *p; p = &(*p)->next) {
@@ -142,6 +135,11 @@ static bool unlink_unexpected(struct mmpi_mbox *box, struct mmpi_msg *msg)
         }
     }
     return false;
+}
+
+void mmpi_match_unqueue(struct mmpi_mbox *box, struct mmpi_msg *m)
+{
+    unlink_unexpected(box, m);
 }
 
 /* ---- Completion helpers (no lock held) --------------------------------------------------- */
