@@ -77,16 +77,24 @@ static size_t cell_bytes(const struct mmpi_chan_cell *c)
     return (size_t)(__atomic_load_n(&c->seqb, __ATOMIC_RELAXED) & 0xff);
 }
 
-/* The cell holding the oldest message not taken, or NULL. Without the lock it is only a hint
- * (a concurrent consumer may take it). */
+/* The cell holding the oldest message not taken, number *want = taken + 1, or NULL. Without
+ * the lock it is only a hint (a concurrent consumer may take it). */
+static struct mmpi_chan_cell *ready_cell(struct mmpi_chan *ch, uint64_t *want)
+{
+    /* Acquire: a drain's claim (drain_one) follows its enqueue, which must then be visible. */
+    uint64_t w = __atomic_load_n(&ch->taken, __ATOMIC_ACQUIRE) + 1;
+    struct mmpi_chan_cell *c = &ch->rx->c;
+    *want = w;
+    if (__atomic_load_n(&c->seqb, __ATOMIC_ACQUIRE) >> 8 == w)
+        return c;
+    c = &ch->slots[(w - 1) % MMPI_CHAN_SLOTS].c;
+    return __atomic_load_n(&c->seqb, __ATOMIC_ACQUIRE) >> 8 == w ? c : NULL;
+}
+
 static struct mmpi_chan_cell *next_cell(struct mmpi_chan *ch)
 {
-    uint64_t want = __atomic_load_n(&ch->taken, __ATOMIC_RELAXED) + 1;
-    struct mmpi_chan_cell *c = &ch->rx->c;
-    if (__atomic_load_n(&c->seqb, __ATOMIC_ACQUIRE) >> 8 == want)
-        return c;
-    c = &ch->slots[(want - 1) % MMPI_CHAN_SLOTS].c;
-    return __atomic_load_n(&c->seqb, __ATOMIC_ACQUIRE) >> 8 == want ? c : NULL;
+    uint64_t want;
+    return ready_cell(ch, &want);
 }
 
 /* Mailbox lock held: the consumer is done with the oldest cell. */
@@ -120,8 +128,8 @@ static void deliver_slot(const struct mmpi_chan *ch, const struct mmpi_chan_cell
 
 /* Mailbox lock held: the oldest cell becomes an unexpected eager envelope (freed by the
  * receive that takes it, or with the mailbox). */
-static void slot_to_unexpected(struct mmpi_mbox *box, const struct mmpi_chan *ch,
-                               const struct mmpi_chan_cell *s)
+static struct mmpi_msg *slot_to_unexpected(struct mmpi_mbox *box, const struct mmpi_chan *ch,
+                                            const struct mmpi_chan_cell *s)
 {
     size_t bytes = cell_bytes(s);
     struct mmpi_msg *m = mmpi_xmalloc(sizeof(*m) + bytes);
@@ -133,21 +141,35 @@ static void slot_to_unexpected(struct mmpi_mbox *box, const struct mmpi_chan *ch
     m->eager = true;
     memcpy(m->data, cell_data(s), bytes);
     mmpi_match_enqueue(box, m);
+    return m;
 }
 
+/* Drains the channel into the engine. The receiving rank may meanwhile take a message without
+ * the lock (a blocking receive, chan.h "Taking without the lock") when this is the sender
+ * draining its own channel: never while a receive is posted, so a message matching a posted
+ * receive is simply taken; one that goes to the unexpected queue is queued first (bumping
+ * `arrivals`, which stops the receive's unlocked takes) and then claimed with a compare-and-
+ * swap, and unqueued again if the receive took it meanwhile. */
 static void drain_one(struct mmpi_mbox *box, struct mmpi_chan *ch, struct mmpi_request **done)
 {
     struct mmpi_chan_cell *s;
-    while ((s = next_cell(ch))) {
+    uint64_t want;
+    while ((s = ready_cell(ch, &want))) {
         struct mmpi_request *r = mmpi_match_take_posted(box, ch->src, s->tag);
         if (r) {
             deliver_slot(ch, s, r);
             r->next = *done;
             *done = r;
-        } else {
-            slot_to_unexpected(box, ch, s);
+            advance(ch);
+            continue;
         }
-        advance(ch);
+        struct mmpi_msg *m = slot_to_unexpected(box, ch, s);
+        uint64_t old = want - 1;
+        if (!__atomic_compare_exchange_n(&ch->taken, &old, want, false, __ATOMIC_ACQ_REL,
+                                         __ATOMIC_RELAXED)) {
+            mmpi_match_unqueue(box, m);
+            free(m);
+        }
     }
 }
 
@@ -253,6 +275,19 @@ bool mmpi_chan_recv(struct mmpi_rank *self, const struct mmpi_comm *c, struct mm
     struct mmpi_msg *m = NULL;
     (void)self;
     (void)c;
+    /* Without the lock when the channel exists and both queues are empty: the receive then
+     * waits on the channel, and its unlocked take believes the empty unexpected queue until
+     * `arrivals` moves (read first: an enqueue it does not count is one whose link the
+     * emptiness check would have seen, or that comes later). Nothing can be posted meanwhile
+     * (chan.h, order (3)). */
+    struct mmpi_chan *known = mmpi_chan_of(box, rreq->peer);
+    if (known && !__atomic_load_n(&box->posted_head, __ATOMIC_RELAXED)) {
+        rreq->seen_arrivals = __atomic_load_n(&box->arrivals, __ATOMIC_ACQUIRE);
+        if (!__atomic_load_n(&box->unexp_head, __ATOMIC_ACQUIRE)) {
+            rreq->chan = known;
+            return true;
+        }
+    }
     mmpi_mbox_lock(&box->lock);
     if (box->posted_head) { /* an earlier receive may match first: post behind it */
         mmpi_mbox_unlock(&box->lock);
@@ -273,6 +308,7 @@ static bool take_locked(struct mmpi_request *rreq)
     struct mmpi_mbox *box = rreq->mbox;
     struct mmpi_msg *m = NULL;
     mmpi_mbox_lock(&box->lock);
+    rreq->seen_arrivals = __atomic_load_n(&box->arrivals, __ATOMIC_RELAXED); /* all looked at */
     enum mmpi_chan_take t = take(box, rreq->chan, rreq, &m);
     mmpi_mbox_unlock(&box->lock);
     return mmpi_chan_finish_take(rreq, t, m);
@@ -287,14 +323,87 @@ bool mmpi_chan_poll(struct mmpi_request *rreq)
     return take_locked(rreq);
 }
 
-/* The wait's condition: a message in the channel (taken after the wait, by the waiting thread:
- * one look at the cell per spin), or whatever completes a receive's poll (a slow-path message,
- * failure, revocation). */
+/* ---- Taking without the lock (chan.h "Taking without the lock") -------------------------- */
+
+/* Copies message `want` of cell c into `room` contiguous bytes at dst and claims it, when its
+ * tag matches `tag` (or MPI_ANY_TAG) and it fits; the caller has made sure that no older
+ * message of the sender may be in the unexpected queue. The payload is copied first, then
+ * claimed by advancing `taken` with a compare-and-swap: the only other consumer meanwhile is
+ * the sender draining its own channel under the lock, and if it took the message the swap
+ * fails and the copy (into the receive's own buffer) counts for nothing. Returns the bytes
+ * taken and sets *got_tag, or returns -1: nothing consumed, the locked take decides. */
+static long claim(struct mmpi_chan *ch, const struct mmpi_chan_cell *c, uint64_t want,
+                  void *dst, size_t room, int tag, int *got_tag)
+{
+    size_t bytes = cell_bytes(c);
+    int t = c->tag;
+    if (bytes > room || (t != tag && tag != MPI_ANY_TAG))
+        return -1;
+    mmpi_copy_small(dst, cell_data(c), bytes);
+    uint64_t old = want - 1;
+    if (!__atomic_compare_exchange_n(&ch->taken, &old, want, false, __ATOMIC_ACQ_REL,
+                                     __ATOMIC_RELAXED))
+        return -1;
+    *got_tag = t;
+    return (long)bytes;
+}
+
+bool mmpi_chan_recv_ready(const struct mmpi_rank *self, const struct mmpi_comm *c, void *buf,
+                          int count, const struct mmpi_datatype *dt, int source, int tag,
+                          MPI_Status *status)
+{
+    if (source < 0 || !dt->contiguous || !mmpi_chan_usable(self, c, MMPI_CTX_USER))
+        return false;
+    struct mmpi_mbox *box = mmpi_comm_my_mbox(c, MMPI_CTX_USER);
+    struct mmpi_chan *ch = mmpi_chan_of(box, source);
+    uint64_t want;
+    const struct mmpi_chan_cell *cell = ch ? ready_cell(ch, &want) : NULL;
+    /* After the cell's acquire: a message the sender queued before pushing it is visible. */
+    if (!cell || __atomic_load_n(&box->unexp_head, __ATOMIC_ACQUIRE) ||
+        __atomic_load_n(&box->posted_head, __ATOMIC_RELAXED))
+        return false;
+    int got_tag;
+    long bytes = claim(ch, cell, want, (char *)buf + dt->true_lb, dt->size * (size_t)count, tag,
+                       &got_tag);
+    if (bytes < 0)
+        return false;
+    if (status != MPI_STATUS_IGNORE) {
+        status->MPI_SOURCE = source;
+        status->MPI_TAG = got_tag;
+        status->mmpi_count = bytes;
+        status->mmpi_cancelled = 0;
+    }
+    return true;
+}
+
+/* The wait's condition: a message in the channel (taken at once without the lock when it can,
+ * else after the wait, under the lock, by the waiting thread: one look at the cell per spin),
+ * or whatever completes a receive's poll (a slow-path message, failure, revocation). The
+ * unlocked take needs a contiguous buffer and nothing new in the unexpected queue since the
+ * receive last looked there under the lock (every enqueue bumps `arrivals`). */
 static bool direct_ready(void *arg)
 {
     struct mmpi_request *rreq = arg;
     struct mmpi_chan *ch = rreq->chan;
-    return (ch && next_cell(ch)) || mmpi_request_poll(rreq);
+    uint64_t want;
+    const struct mmpi_chan_cell *cell = ch ? ready_cell(ch, &want) : NULL;
+    if (!cell)
+        return mmpi_request_poll(rreq);
+    const struct mmpi_datatype *dt = rreq->dt;
+    int got_tag;
+    long bytes;
+    if (dt->contiguous &&
+        __atomic_load_n(&rreq->mbox->arrivals, __ATOMIC_ACQUIRE) == rreq->seen_arrivals &&
+        (bytes = claim(ch, cell, want, (char *)rreq->buf + dt->true_lb, dt->size * rreq->count,
+                       rreq->tag, &got_tag)) >= 0) {
+        rreq->status.MPI_SOURCE = ch->src;
+        rreq->status.MPI_TAG = got_tag;
+        rreq->status.mmpi_count = bytes;
+        rreq->status.mmpi_cancelled = 0;
+        rreq->chan = NULL;
+        mmpi_request_complete_by_waiter(rreq, MPI_SUCCESS);
+    }
+    return true;
 }
 
 void mmpi_chan_wait(struct mmpi_rank *self, struct mmpi_request *rreq)

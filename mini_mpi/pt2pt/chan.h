@@ -48,6 +48,21 @@
  * exactly one cell, and a cell is reused only once its message is taken, so the first cell with
  * that seq holds it.
  *
+ * Taking without the lock: a blocking MPI_Recv (and the receive half of a Sendrecv) takes the
+ * next message of its channel without the mailbox lock, at its head when the message is already
+ * there (mmpi_chan_recv_ready: no request is built) and in its wait's condition otherwise (the
+ * wait is then set up without the lock too when the channel exists and both queues are empty).
+ * Conditions: no receive posted, no message that may be older in the unexpected queue (empty
+ * at the head; at the wait, `arrivals` unchanged since the receive last looked), a contiguous
+ * type the message fits, a matching tag. The payload is copied into the receive buffer first,
+ * then the message claimed by a compare-and-swap of `taken` from seq - 1 to seq. The only
+ * other consumer that can run meanwhile is the sender draining its own channel under the lock
+ * (a slow-path send; a push that found a receive posted): its drain queues the message as
+ * unexpected first (bumping `arrivals`), then claims it the same way, and unqueues it again if
+ * the receive won. So a message is taken once; a receive that lost sees `taken` moved, and
+ * (acquire) the queued copy, and falls back to the locked take, which looks at the unexpected
+ * queue first. Under the lock everything else is as before (order (1)-(3) above).
+ *
  * Acknowledgements: the consumer counts what it took in `taken`, on its own line. The sender
  * keeps `tail_seen`, a lower bound of it, raised in two ways: the `ack` that each message of
  * the reverse direction carries in the shared line (the reverse sender's count of our messages
@@ -161,6 +176,13 @@ static inline bool mmpi_chan_send_eligible(const struct mmpi_rank *self,
  * unexpected queue or the channel, completing rreq, or leaves rreq waiting on the channel
  * (rreq->chan set) for mmpi_chan_poll. False when it cannot (a receive is posted): post it. */
 bool mmpi_chan_recv(struct mmpi_rank *self, const struct mmpi_comm *c, struct mmpi_request *rreq);
+/* A blocking receive's head, before any request exists: if the message it would take is
+ * already in the channel from `source` (and no receive is posted, the unexpected queue is
+ * empty, the type contiguous and the message fits), takes it without the lock, fills *status
+ * (MPI_STATUS_IGNORE allowed; MPI_ERROR untouched) and returns true. Arguments checked. */
+bool mmpi_chan_recv_ready(const struct mmpi_rank *self, const struct mmpi_comm *c, void *buf,
+                          int count, const struct mmpi_datatype *dt, int source, int tag,
+                          MPI_Status *status);
 /* A direct receive's poll: takes a message if one may have come. True once rreq is complete. */
 bool mmpi_chan_poll(struct mmpi_request *rreq);
 /* Waits until rreq (a receive from a blocking call's frame, direct or posted) is complete: a

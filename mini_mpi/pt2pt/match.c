@@ -60,6 +60,13 @@ static void set_link(struct mmpi_request **p, struct mmpi_request *r)
     __atomic_store_n(p, r, __ATOMIC_RELAXED);
 }
 
+/* The same for the unexpected queue's links: a blocking receive reads unexp_head without the
+ * lock (chan.c, mmpi_chan_recv_ready). */
+static void set_msg_link(struct mmpi_msg **p, struct mmpi_msg *m)
+{
+    __atomic_store_n(p, m, __ATOMIC_RELAXED);
+}
+
 struct mmpi_request *mmpi_match_take_posted(struct mmpi_mbox *box, int src, int tag)
 {
     for (struct mmpi_request **p = &box->posted_head; *p; p = &(*p)->next) {
@@ -97,7 +104,7 @@ struct mmpi_msg *mmpi_match_find_unexpected(struct mmpi_mbox *box, int src, int 
         struct mmpi_msg *m = *p;
         if (mmpi_match_envelope(src, tag, m->src, m->tag)) {
             if (take) {
-                *p = m->next;
+                set_msg_link(p, m->next);
                 if (box->unexp_tail == &m->next)
                     box->unexp_tail = p;
                 m->next = NULL;
@@ -111,7 +118,7 @@ struct mmpi_msg *mmpi_match_find_unexpected(struct mmpi_mbox *box, int src, int 
 void mmpi_match_enqueue(struct mmpi_mbox *box, struct mmpi_msg *m)
 {
     m->next = NULL;
-    *box->unexp_tail = m;
+    set_msg_link(box->unexp_tail, m);
     box->unexp_tail = &m->next;
     __atomic_fetch_add(&box->arrivals, 1, __ATOMIC_RELEASE);
 }
@@ -120,7 +127,7 @@ static bool unlink_unexpected(struct mmpi_mbox *box, struct mmpi_msg *msg)
 {
     for (struct mmpi_msg **p = &box->unexp_head; *p; p = &(*p)->next) {
         if (*p == msg) {
-            *p = msg->next;
+            set_msg_link(p, msg->next);
             if (box->unexp_tail == &msg->next)
                 box->unexp_tail = p;
             msg->next = NULL;
@@ -128,6 +135,11 @@ static bool unlink_unexpected(struct mmpi_mbox *box, struct mmpi_msg *msg)
         }
     }
     return false;
+}
+
+void mmpi_match_unqueue(struct mmpi_mbox *box, struct mmpi_msg *m)
+{
+    unlink_unexpected(box, m);
 }
 
 /* ---- Completion helpers (no lock held) --------------------------------------------------- */

@@ -109,6 +109,8 @@ bool mmpi_match_abandon(struct mmpi_request *req, int error);
 struct mmpi_request *mmpi_match_take_posted(struct mmpi_mbox *box, int src, int tag);
 struct mmpi_msg *mmpi_match_find_unexpected(struct mmpi_mbox *box, int src, int tag, bool take);
 void mmpi_match_enqueue(struct mmpi_mbox *box, struct mmpi_msg *m);
+/* Mailbox lock held: removes m (not freed) from the unexpected queue, where it is. */
+void mmpi_match_unqueue(struct mmpi_mbox *box, struct mmpi_msg *m);
 
 /* Whether `source`/`tag` of a receive match a message's. */
 static inline bool mmpi_match_envelope(int want_src, int want_tag, int src, int tag)

@@ -114,6 +114,8 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
         err = MPI_ERR_ARG;
     if (err != MPI_SUCCESS)
         return mmpi_err_raise_comm(self, c, err, MMPI_CALL_Recv);
+    if (mmpi_chan_recv_ready(self, c, buf, count, dt, source, tag, status))
+        return MPI_SUCCESS; /* the message was waiting in its channel */
     struct mmpi_request req;
     mmpi_request_init_blocking(&req, self, MMPI_REQ_RECV);
     req.blocking = true;
