@@ -39,7 +39,9 @@ static void fill_part(struct mmpi_coll *x, const void *in, void *recvbuf, int co
 }
 
 /* Reduce (root >= 0), Allreduce, Scan and Exscan: count elements in, count elements out. */
-static int reduce_entered(struct mmpi_rank *self, struct mmpi_comm *c, const void *sendbuf,
+/* Out of line: MPI_Allreduce's express path then saves no registers for it. */
+__attribute__((noinline)) static int reduce_entered(struct mmpi_rank *self, struct mmpi_comm *c,
+                                                    const void *sendbuf,
                           void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
                           enum kind kind, struct mmpi_coll_how how, enum mmpi_call call)
 {

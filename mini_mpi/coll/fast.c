@@ -527,7 +527,7 @@ int mmpi_coll_fast_allreduce_word(struct mmpi_rank *self, struct mmpi_comm *c, c
     else
         memcpy(&word, in, bytes);
     publish(&f, parity, &word, 1);
-    int err = run(&f);
+    int err = run_folding(&f, true);
     if (!has_result(&f, err))
         return err;
     acc[0] = f.acc;
