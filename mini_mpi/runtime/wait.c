@@ -41,16 +41,25 @@ static __thread bool light_wakers __attribute__((tls_model("initial-exec")));
 
 static pthread_once_t asym_once = PTHREAD_ONCE_INIT;
 static bool asym_ok; /* set once: membarrier's expedited private barrier is registered */
+static bool asym_known; /* atomic: asym_ok is final (a flag read on every collective's wake,
+                         * where pthread_once cost a call and a dozen instructions) */
 
 static void asym_init(void)
 {
     asym_ok = syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+    __atomic_store_n(&asym_known, true, __ATOMIC_RELEASE);
+}
+
+static bool asym_usable(void)
+{
+    if (__builtin_expect(!__atomic_load_n(&asym_known, __ATOMIC_ACQUIRE), 0))
+        pthread_once(&asym_once, asym_init);
+    return asym_ok;
 }
 
 void mmpi_wake_fence(void)
 {
-    pthread_once(&asym_once, asym_init);
-    if (asym_ok)
+    if (asym_usable())
         __atomic_signal_fence(__ATOMIC_SEQ_CST);
     else
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
@@ -59,8 +68,7 @@ void mmpi_wake_fence(void)
 /* The sleeper's side of mmpi_wake_fence. */
 static void heavy_fence(void)
 {
-    pthread_once(&asym_once, asym_init);
-    if (!asym_ok)
+    if (!asym_usable())
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
     else if (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) != 0)
         mmpi_die("membarrier failed after registration");
