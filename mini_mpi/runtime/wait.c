@@ -131,12 +131,10 @@ static bool sleep_on_word(struct mmpi_rank *self, struct mmpi_thread *t, uint32_
     return false;
 }
 
-/* Spinning only pays when the awaited rank can run meanwhile on another core. With more ranks
- * than cores it mostly cannot: a spin (a few microseconds of PAUSE) then only delays the ranks
- * this one waits for, so oversubscribed worlds go straight to yielding. */
-static int spin_iterations(const struct mmpi_world *w)
+/* CPUs this process may run on, read once (benign race: same value). */
+static int usable_cpus(void)
 {
-    static int cpus; /* CPUs this process may run on, read once (benign race: same value) */
+    static int cpus;
     int n = __atomic_load_n(&cpus, __ATOMIC_RELAXED);
     if (!n) {
         cpu_set_t set;
@@ -147,7 +145,33 @@ static int spin_iterations(const struct mmpi_world *w)
         }
         __atomic_store_n(&cpus, n, __ATOMIC_RELAXED);
     }
-    return mmpi_world_nranks(w) > n ? 0 : SPIN_ITERATIONS;
+    return n;
+}
+
+/* A spin that failed, followed by a wait that the yield rounds ended, means that the awaited
+ * thread ran on this CPU while we spun: it could not answer until we stepped aside. That is
+ * the state a CPU-bound process produces with ranks <= CPUs (both ranks on one CPU, the other
+ * process alone on the other; the load balancer leaves a 2-1 split alone), where a 6 us spin
+ * before every message is pure loss (docs/performance.md, "Under load"). After SPIN_MISSES
+ * such waits in a row, this thread stops spinning (every PROBE_PERIOD-th wait spins again to
+ * notice that the awaited rank moved away): a yield hands the CPU straight to that rank.
+ * Moving this thread to the other CPU (sched_setaffinity without this CPU, then the old mask
+ * back) was tried: the next futex wake-up put it back beside its peer within ~6 ms. */
+#define SPIN_MISSES 8
+#define PROBE_PERIOD 64
+static __thread unsigned spin_misses __attribute__((tls_model("initial-exec")));
+static __thread unsigned waits_unspun __attribute__((tls_model("initial-exec")));
+
+/* Spinning only pays when the awaited rank can run meanwhile on another core. With more ranks
+ * than cores it mostly cannot: a spin (a few microseconds of PAUSE) then only delays the ranks
+ * this one waits for, so oversubscribed worlds go straight to yielding. */
+static int spin_iterations(const struct mmpi_world *w)
+{
+    if (mmpi_world_nranks(w) > usable_cpus())
+        return 0;
+    if (spin_misses >= SPIN_MISSES && ++waits_unspun % PROBE_PERIOD)
+        return 0;
+    return SPIN_ITERATIONS;
 }
 
 static void wait_loop(struct mmpi_rank *self, bool (*ready)(void *arg), void *arg,
@@ -155,16 +179,21 @@ static void wait_loop(struct mmpi_rank *self, bool (*ready)(void *arg), void *ar
 {
     int spins = spin_iterations(self->world);
     for (int i = 0; i < spins; i++) {
-        if (ready(arg))
+        if (ready(arg)) {
+            spin_misses = 0;
             return;
+        }
         mmpi_cpu_relax();
     }
     /* Then let other runnable ranks (often the one we wait for, on this core) run a few times
      * before paying for a sleep and a wake-up: with more ranks than cores this is what makes a
      * barrier cost a few context switches instead of a futex round trip per rank. */
     for (int i = 0; i < YIELD_ROUNDS; i++) {
-        if (ready(arg))
+        if (ready(arg)) {
+            if (spins && i > 0 && spin_misses < SPIN_MISSES)
+                spin_misses++;
             return;
+        }
         sched_yield();
     }
     struct mmpi_thread *t = mmpi_thread_self;
