@@ -41,9 +41,10 @@ static void fill_part(struct mmpi_coll *x, const void *in, void *recvbuf, int co
 /* Reduce (root >= 0), Allreduce, Scan and Exscan: count elements in, count elements out. */
 /* Out of line: MPI_Allreduce's express path then saves no registers for it. */
 __attribute__((noinline)) static int reduce_entered(struct mmpi_rank *self, struct mmpi_comm *c,
-                                                    const void *sendbuf,
-                          void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
-                          enum kind kind, struct mmpi_coll_how how, enum mmpi_call call)
+                                                    const void *sendbuf, void *recvbuf, int count,
+                                                    MPI_Datatype datatype, MPI_Op op, int root,
+                                                    enum kind kind, struct mmpi_coll_how how,
+                                                    enum mmpi_call call)
 {
     const struct mmpi_datatype *dt = NULL;
     const struct mmpi_op *o = NULL;
@@ -143,9 +144,9 @@ static bool allreduce_express(struct mmpi_comm *c, const void *sendbuf, void *re
 {
     const struct mmpi_datatype *d = mmpi_pt2pt_dt_cached(datatype);
     if (!c || !d || count <= 0 || (size_t)count * d->size > 8 || !d->contiguous || !recvbuf ||
-        recvbuf == MPI_IN_PLACE || !sendbuf || sendbuf == recvbuf || !mmpi_handle_is_predefined(op) ||
-        __atomic_load_n(&c->core->revoked, __ATOMIC_ACQUIRE) || !mmpi_coll_fast_ok(c) ||
-        mmpi_coll_snapshot_override() < (size_t)count * d->size)
+        recvbuf == MPI_IN_PLACE || !sendbuf || sendbuf == recvbuf ||
+        !mmpi_handle_is_predefined(op) || __atomic_load_n(&c->core->revoked, __ATOMIC_ACQUIRE) ||
+        !mmpi_coll_fast_ok(c) || mmpi_coll_snapshot_override() < (size_t)count * d->size)
         return false;
     const struct mmpi_op *o = mmpi_op_get(NULL, op);
     if (!o || mmpi_op_is_rma_only(o) || !(*kernel = mmpi_op_kernel_for(o->index, d->basic)))

@@ -58,9 +58,7 @@ int mmpi_coll_check_data(struct mmpi_rank *self, int count, MPI_Datatype h,
         return MPI_ERR_COUNT;
     if ((err = mmpi_datatype_check(self, h, &d)))
         return err;
-    if (mmpi_handle_is_predefined(h)) /* for the express paths (pt2pt.h: the same for all) */
-        __atomic_store_n(&mmpi_pt2pt_dt_cache[(unsigned)h % MMPI_PT2PT_DT_CACHE], d,
-                         __ATOMIC_RELEASE);
+    mmpi_pt2pt_dt_remember(h, d); /* for MPI_Allreduce's express path */
     *dt = d;
     return MPI_SUCCESS;
 }

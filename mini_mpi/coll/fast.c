@@ -86,24 +86,6 @@ _Static_assert(sizeof(struct fast_rec) == 32, "two records per cache line");
  * Read once, so that every member decides alike. */
 static int fast_max = -1;
 
-static int cpus_cached;
-
-/* CPUs this process may run on, read once (benign race: every thread reads the same). */
-static int cpu_count(void)
-{
-    int cpus = __atomic_load_n(&cpus_cached, __ATOMIC_RELAXED);
-    if (cpus)
-        return cpus;
-    cpu_set_t set;
-    cpus = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 0;
-    if (cpus <= 0) {
-        long c = sysconf(_SC_NPROCESSORS_ONLN);
-        cpus = c > 0 ? (int)c : 1;
-    }
-    __atomic_store_n(&cpus_cached, cpus, __ATOMIC_RELAXED);
-    return cpus;
-}
-
 static int read_fast_max(void)
 {
     const char *v = getenv("MINI_MPI_COLL_FAST_MAX");
@@ -111,7 +93,7 @@ static int read_fast_max(void)
     long n;
     if (v && *v && (n = strtol(v, &end, 10)) >= 0 && !*end && n < (1L << 20))
         return (int)n;
-    int cpus = cpu_count();
+    int cpus = mmpi_usable_cpus();
     return cpus < 2 ? 2 : cpus;
 }
 
@@ -318,7 +300,7 @@ HOT void wake_sleepers(const struct fast_wait *f)
 
 static bool fits_cpus(const struct fast_wait *f)
 {
-    return f->core->size <= cpu_count();
+    return f->core->size <= mmpi_usable_cpus();
 }
 
 static const char *kind_name(int kind)
@@ -510,6 +492,18 @@ static bool fold(struct fast_wait *f, int parity, int words, mmpi_op_kernel *ker
     return !torn;
 }
 
+/* memcpy of 1 to 8 bytes with the common sizes as fixed moves: mmpi_copy_small (pt2pt/copy.h),
+ * made for up to 64 bytes, costs the express allreduce ~75 instructions more. */
+HOT void copy_word_bytes(void *dst, const void *src, size_t bytes)
+{
+    if (bytes == 8)
+        memcpy(dst, src, 8);
+    else if (bytes == 4)
+        memcpy(dst, src, 4);
+    else
+        memcpy(dst, src, bytes);
+}
+
 int mmpi_coll_fast_allreduce_word(struct mmpi_rank *self, struct mmpi_comm *c, const void *in,
                                   void *out, size_t bytes, mmpi_op_kernel *kernel, size_t n)
 {
@@ -520,25 +514,16 @@ int mmpi_coll_fast_allreduce_word(struct mmpi_rank *self, struct mmpi_comm *c, c
     f.fold_n = n;
     int parity = (int)(f.lines[f.me].nfast & 1);
     uint64_t word = 0, acc[FAST_WORDS];
-    if (bytes == 8) /* the common sizes as fixed moves, not a call to memcpy */
-        memcpy(&word, in, 8);
-    else if (bytes == 4)
-        memcpy(&word, in, 4);
-    else
-        memcpy(&word, in, bytes);
+    copy_word_bytes(&word, in, bytes);
     publish(&f, parity, &word, 1);
     int err = run_folding(&f, true);
     if (!has_result(&f, err))
         return err;
-    acc[0] = f.acc;
+    acc[0] = f.acc; /* the spin's pass folded already, unless a failure kept it from seeing
+                     * everyone: then fold() (out of line) does */
     if (!f.folded && !fold(&f, parity, 1, kernel, n, NULL, acc))
         return MPI_ERR_PROC_FAILED;
-    if (bytes == 8)
-        memcpy(out, acc, 8);
-    else if (bytes == 4)
-        memcpy(out, acc, 4);
-    else
-        memcpy(out, acc, bytes);
+    copy_word_bytes(out, acc, bytes);
     return err;
 }
 

@@ -34,6 +34,15 @@ static inline struct mmpi_datatype *mmpi_pt2pt_dt_cached(MPI_Datatype h)
     return dt && dt->handle == h ? (struct mmpi_datatype *)dt : NULL;
 }
 
+/* Remembers a checked datatype for mmpi_pt2pt_dt_cached (predefined ones only: the same object
+ * for every rank, forever). */
+static inline void mmpi_pt2pt_dt_remember(MPI_Datatype h, const struct mmpi_datatype *dt)
+{
+    if (mmpi_handle_is_predefined(h))
+        __atomic_store_n(&mmpi_pt2pt_dt_cache[(unsigned)h % MMPI_PT2PT_DT_CACHE], dt,
+                         __ATOMIC_RELEASE);
+}
+
 /* mmpi_pt2pt_check_args_full, with the common case first: every check passes, on
  * MPI_COMM_WORLD or another communicator, with a cached predefined datatype, a member rank (not
  * MPI_PROC_NULL or MPI_ANY_SOURCE) and a buffer. Anything else, errors included (their class

@@ -24,9 +24,7 @@ int mmpi_pt2pt_check_args_full(struct mmpi_rank *self, MPI_Comm comm, const void
     int err = mmpi_datatype_check(self, datatype, dt);
     if (err != MPI_SUCCESS)
         return err;
-    if (mmpi_handle_is_predefined(datatype)) /* the same object for every rank, forever */
-        __atomic_store_n(&mmpi_pt2pt_dt_cache[(unsigned)datatype % MMPI_PT2PT_DT_CACHE], *dt,
-                         __ATOMIC_RELEASE);
+    mmpi_pt2pt_dt_remember(datatype, *dt);
     int n = mmpi_comm_remote_size(*c);
     if (!(peer == MPI_PROC_NULL || (receive && peer == MPI_ANY_SOURCE) || (peer >= 0 && peer < n)))
         return MPI_ERR_RANK;

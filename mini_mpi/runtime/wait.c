@@ -131,8 +131,7 @@ static bool sleep_on_word(struct mmpi_rank *self, struct mmpi_thread *t, uint32_
     return false;
 }
 
-/* CPUs this process may run on, read once (benign race: same value). */
-static int usable_cpus(void)
+int mmpi_usable_cpus(void)
 {
     static int cpus;
     int n = __atomic_load_n(&cpus, __ATOMIC_RELAXED);
@@ -167,7 +166,7 @@ static __thread unsigned waits_unspun __attribute__((tls_model("initial-exec")))
  * this one waits for, so oversubscribed worlds go straight to yielding. */
 static int spin_iterations(const struct mmpi_world *w)
 {
-    if (mmpi_world_nranks(w) > usable_cpus())
+    if (mmpi_world_nranks(w) > mmpi_usable_cpus())
         return 0;
     if (spin_misses >= SPIN_MISSES && ++waits_unspun % PROBE_PERIOD)
         return 0;

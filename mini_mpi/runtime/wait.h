@@ -20,6 +20,9 @@ struct mmpi_rank;
 void mmpi_rank_wake_if_asleep(struct mmpi_rank *rank);
 /* The waker's fence of the above: a compiler barrier when the sleepers use membarrier(2). */
 void mmpi_wake_fence(void);
+/* CPUs this process may run on (its affinity mask), read once: whether a waiter's peers can
+ * run meanwhile (spinning pays only then). */
+int mmpi_usable_cpus(void);
 /* mmpi_wait_until_described for a condition whose changers wake with the two calls above. */
 void mmpi_wait_until_light(struct mmpi_rank *self, bool (*ready)(void *arg), void *arg,
                            mmpi_wait_describe_fn *describe);
