@@ -40,6 +40,7 @@ void mmpi_board_free(struct mmpi_board *board)
     }
     free(board->spare);
     free(board->fast);
+    free(board->crowd);
     pthread_mutex_destroy(&board->lock);
     free(board);
 }
@@ -557,6 +558,22 @@ void mmpi_board_wait_settled(struct mmpi_rank *self, struct mmpi_comm_core *core
 bool mmpi_board_arrived(const struct mmpi_board_instance *inst, int i)
 {
     return __atomic_load_n(&inst->deposit[i], __ATOMIC_ACQUIRE) != NULL;
+}
+
+int mmpi_board_missing_outcome(struct mmpi_rank *self, struct mmpi_comm_core *core,
+                               bool (*missing)(const void *arg, int i), const void *arg)
+{
+    bool settled;
+    if (!mmpi_board_missing_failed(core, missing, arg, &settled))
+        return -1;
+    if (!settled && mmpi_wait_defers_failure(self->world))
+        return -1;
+    for (int i = 0; i < core->size; i++) {
+        int wr = core->world_ranks[i];
+        if (missing(arg, i) && mmpi_rank_is_failed(self->world->ranks[wr]))
+            mmpi_ulfm_notice(self, wr);
+    }
+    return MPI_ERR_PROC_FAILED;
 }
 
 void mmpi_board_notice_missing(struct mmpi_rank *self, struct mmpi_comm_core *core,

@@ -50,10 +50,12 @@ struct mmpi_board_instance {
 const void *mmpi_board_deposit(const struct mmpi_board_instance *inst, int i);
 
 struct mmpi_fast_line;
+struct mmpi_crowd;
 
 struct mmpi_board {
     pthread_mutex_t lock;
     struct mmpi_fast_line *fast;        /* atomic, set once under lock: fast.c's member lines */
+    struct mmpi_crowd *crowd;           /* atomic, set once under lock: crowd.c's block */
     struct mmpi_board_instance *instances;
     struct mmpi_board_instance *spare;  /* lock: a freed instance kept for reuse, or NULL */
 };
@@ -132,6 +134,11 @@ void mmpi_board_leave(struct mmpi_comm_core *core, struct mmpi_board_instance *i
 bool mmpi_board_missing_failed(struct mmpi_comm_core *core,
                                bool (*missing)(const void *arg, int i), const void *arg,
                                bool *all_missing_failed);
+/* In a blocking wait, for a collective whose members `missing` selects have not arrived:
+ * MPI_ERR_PROC_FAILED (and the failed ones noticed, ulfm.h) once one of them failed and the
+ * report is not deferred (mmpi_wait_defers_failure), else -1. For fast.c and crowd.c. */
+int mmpi_board_missing_outcome(struct mmpi_rank *self, struct mmpi_comm_core *core,
+                               bool (*missing)(const void *arg, int i), const void *arg);
 /* The hang monitor's text for a collective waiting on the members `missing` selects:
  * "collective #seq on COMM, waiting for ranks to STAGE: 3 5". */
 void mmpi_board_describe(struct mmpi_rank *self, struct mmpi_comm_core *core, uint64_t seq,

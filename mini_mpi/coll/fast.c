@@ -42,6 +42,7 @@
 
 #include "coll/board.h"
 #include "coll/coll.h"
+#include "coll/crowd.h"
 #include "comm/comm.h"
 #include "datatype/datatype.h"
 #include "inject/inject.h"
@@ -104,12 +105,19 @@ COLD int first_fast_max(void)
     return max;
 }
 
+/* This path or, above fast_max members, crowd.c's: any intracommunicator unless disabled. */
 HOT bool fast_ok(const struct mmpi_comm *c)
 {
     int max = __atomic_load_n(&fast_max, __ATOMIC_RELAXED);
     if (__builtin_expect(max < 0, 0))
         max = first_fast_max();
-    return !c->core->remote && !c->core->bridge && c->core->size <= max;
+    return !c->core->remote && !c->core->bridge && max > 0;
+}
+
+/* More members than fast_max (read already by fast_ok): crowd.c's path. */
+HOT bool crowded(const struct mmpi_comm *c)
+{
+    return __builtin_expect(c->core->size > __atomic_load_n(&fast_max, __ATOMIC_RELAXED), 0);
 }
 
 bool mmpi_coll_fast_ok(const struct mmpi_comm *c)
@@ -216,23 +224,12 @@ static bool all_arrived(const struct fast_wait *f)
 
 static int test(struct fast_wait *f)
 {
-    int n = f->core->size;
     if (all_arrived(f))
         return cut_outcome(f);
     if (__atomic_load_n(&f->core->revoked, __ATOMIC_ACQUIRE))
         return MPI_ERR_REVOKED;
-    bool settled;
-    if (__atomic_load_n(&f->self->world->nfailed, __ATOMIC_ACQUIRE) > 0 &&
-        mmpi_board_missing_failed(f->core, not_arrived, f, &settled)) {
-        if (!settled && mmpi_wait_defers_failure(f->self->world))
-            return -1;
-        for (int j = 0; j < n; j++) {
-            int wr = f->core->world_ranks[j];
-            if (not_arrived(f, j) && mmpi_rank_is_failed(f->self->world->ranks[wr]))
-                mmpi_ulfm_notice(f->self, wr);
-        }
-        return MPI_ERR_PROC_FAILED;
-    }
+    if (__atomic_load_n(&f->self->world->nfailed, __ATOMIC_ACQUIRE) > 0)
+        return mmpi_board_missing_outcome(f->self, f->core, not_arrived, f);
     return -1;
 }
 
@@ -436,6 +433,8 @@ HOT void start(struct fast_wait *f, struct mmpi_rank *self, struct mmpi_comm *c)
 
 int mmpi_coll_fast_barrier(struct mmpi_rank *self, struct mmpi_comm *c)
 {
+    if (crowded(c))
+        return mmpi_coll_crowd_barrier(self, c);
     struct fast_wait f;
     start(&f, self, c);
     f.kind = FAST_BARRIER;
@@ -507,6 +506,8 @@ HOT void copy_word_bytes(void *dst, const void *src, size_t bytes)
 int mmpi_coll_fast_allreduce_word(struct mmpi_rank *self, struct mmpi_comm *c, const void *in,
                                   void *out, size_t bytes, mmpi_op_kernel *kernel, size_t n)
 {
+    if (crowded(c))
+        return mmpi_coll_crowd_allreduce_packed(self, c, in, out, bytes, kernel, n, NULL, NULL);
     struct fast_wait f;
     start(&f, self, c);
     f.kind = FAST_ALLREDUCE;
@@ -537,25 +538,34 @@ int mmpi_coll_fast_allreduce(struct mmpi_rank *self, struct mmpi_comm *c, struct
         return mmpi_coll_fast_allreduce_word(self, c, (const char *)x->in + sdt->true_lb,
                                              (char *)x->recv.buf + rdt->true_lb, bytes, kernel,
                                              count * sdt->basic_count);
-    struct fast_wait f;
-    start(&f, self, c);
-    f.kind = FAST_ALLREDUCE;
-    int parity = (int)(f.lines[f.me].nfast & 1), words = (int)((bytes + 7) / 8);
     uint64_t in[FAST_WORDS] = {0}, acc[FAST_WORDS];
-    if (kernel && words <= 1) {
-        f.fold = kernel;
-        f.fold_n = count * sdt->basic_count;
-    }
     if (sdt->contiguous)
         memcpy(in, (const char *)x->in + sdt->true_lb, bytes);
     else
         mmpi_typed_pack(x->in, count, sdt, in);
-    publish(&f, parity, in, words);
-    int err = run(&f);
-    if (!has_result(&f, err))
-        return err;
-    if (!fold(&f, parity, words, kernel, count * sdt->basic_count, x, acc))
-        return MPI_ERR_PROC_FAILED;
+    int err;
+    if (crowded(c)) {
+        bool wrote;
+        err = mmpi_coll_crowd_allreduce_packed(self, c, in, acc, bytes, kernel,
+                                               count * sdt->basic_count, x, &wrote);
+        if (!wrote)
+            return err;
+    } else {
+        struct fast_wait f;
+        start(&f, self, c);
+        f.kind = FAST_ALLREDUCE;
+        int parity = (int)(f.lines[f.me].nfast & 1), words = (int)((bytes + 7) / 8);
+        if (kernel && words <= 1) {
+            f.fold = kernel;
+            f.fold_n = count * sdt->basic_count;
+        }
+        publish(&f, parity, in, words);
+        err = run(&f);
+        if (!has_result(&f, err))
+            return err;
+        if (!fold(&f, parity, words, kernel, count * sdt->basic_count, x, acc))
+            return MPI_ERR_PROC_FAILED;
+    }
     if (rdt->contiguous) {
         memcpy((char *)x->recv.buf + rdt->true_lb, acc, bytes);
         return err;

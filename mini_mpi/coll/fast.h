@@ -1,9 +1,10 @@
 /*
  * coll/fast.h: the small-communicator fast path of MPI_Barrier and of small MPI_Allreduce
- * (fast.c). When an intracommunicator has no more members than the process has CPUs, these
- * blocking collectives skip the board (no instance, no lock): each member owns one cache line
- * where it publishes "arrived at collective #seq" and, for an allreduce, its packed input, and
- * waits until every other member's line shows the same collective.
+ * (fast.c). These blocking collectives skip the board (no instance, no lock) on every
+ * intracommunicator unless MINI_MPI_COLL_FAST_MAX is 0. With no more members than the process
+ * has CPUs, each member owns half a cache line where it publishes "arrived at collective #seq"
+ * and, for an allreduce, its packed input, and waits until every other member's line shows the
+ * same collective; with more, the calls below hand over to crowd.h (one shared counter).
  *
  * Every member of a communicator must take the same path for the same collective, so the
  * choice depends only on what MPI requires to match at every member: the communicator, the
@@ -24,7 +25,7 @@ struct mmpi_coll;
 /* Largest packed allreduce input carried in a member's line. */
 #define MMPI_COLL_FAST_BYTES 16
 
-/* Whether blocking barriers and small allreduces on c take the fast path. */
+/* Whether blocking barriers and small allreduces on c take the fast path (or crowd.h's). */
 bool mmpi_coll_fast_ok(const struct mmpi_comm *c);
 /* MPI_Barrier on c (mmpi_coll_fast_ok): MPI_SUCCESS or the error class to raise. */
 int mmpi_coll_fast_barrier(struct mmpi_rank *self, struct mmpi_comm *c);

@@ -38,6 +38,8 @@ static __thread bool in_blocking_wait __attribute__((tls_model("initial-exec")))
 static __thread uint32_t wait_quiescence __attribute__((tls_model("initial-exec")));
 /* The calling thread waits in mmpi_wait_until_light: heavy fence before its last look. */
 static __thread bool light_wakers __attribute__((tls_model("initial-exec")));
+/* mmpi_wait_until_counted's shared count of sleepers, or NULL. */
+static __thread uint32_t *group_sleepers __attribute__((tls_model("initial-exec")));
 
 static pthread_once_t asym_once = PTHREAD_ONCE_INIT;
 static bool asym_ok; /* set once: membarrier's expedited private barrier is registered */
@@ -109,11 +111,16 @@ void mmpi_world_wake_all(struct mmpi_world *world)
 static bool sleep_on_word(struct mmpi_rank *self, struct mmpi_thread *t, uint32_t seen,
                           bool (*ready)(void *arg), void *arg)
 {
+    uint32_t *group = group_sleepers;
+    if (group)
+        __atomic_fetch_add(group, 1, __ATOMIC_SEQ_CST);
     __atomic_fetch_add(&self->sleepers, 1, __ATOMIC_SEQ_CST);
     if (light_wakers)
         heavy_fence();
     if (ready(arg)) { /* the look a conditional waker relies on (see the top) */
         __atomic_fetch_sub(&self->sleepers, 1, __ATOMIC_SEQ_CST);
+        if (group)
+            __atomic_fetch_sub(group, 1, __ATOMIC_SEQ_CST);
         return true;
     }
     if (t) {
@@ -128,6 +135,8 @@ static bool sleep_on_word(struct mmpi_rank *self, struct mmpi_thread *t, uint32_
             mmpi_hang_park(t); /* frozen: returns once thawed, state RUNNING again */
     }
     __atomic_fetch_sub(&self->sleepers, 1, __ATOMIC_SEQ_CST);
+    if (group)
+        __atomic_fetch_sub(group, 1, __ATOMIC_SEQ_CST);
     return false;
 }
 
@@ -237,6 +246,15 @@ void mmpi_wait_until_light(struct mmpi_rank *self, bool (*ready)(void *arg), voi
     light_wakers = true;
     mmpi_wait_until_described(self, ready, arg, describe);
     light_wakers = outer;
+}
+
+void mmpi_wait_until_counted(struct mmpi_rank *self, bool (*ready)(void *arg), void *arg,
+                             mmpi_wait_describe_fn *describe, uint32_t *sleepers)
+{
+    uint32_t *outer = group_sleepers;
+    group_sleepers = sleepers;
+    mmpi_wait_until_light(self, ready, arg, describe);
+    group_sleepers = outer;
 }
 
 void mmpi_wait_until(struct mmpi_rank *self, bool (*ready)(void *arg), void *arg)

@@ -8,6 +8,7 @@
 #define MMPI_RUNTIME_WAIT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "runtime/thread.h"
 
@@ -26,5 +27,10 @@ int mmpi_usable_cpus(void);
 /* mmpi_wait_until_described for a condition whose changers wake with the two calls above. */
 void mmpi_wait_until_light(struct mmpi_rank *self, bool (*ready)(void *arg), void *arg,
                            mmpi_wait_describe_fn *describe);
+/* mmpi_wait_until_light that also counts the thread in *sleepers while it sleeps: a waker of
+ * many members (coll/crowd.c) reads that one word, after its mmpi_wake_fence, to skip the
+ * per-member wakes while nobody sleeps. */
+void mmpi_wait_until_counted(struct mmpi_rank *self, bool (*ready)(void *arg), void *arg,
+                             mmpi_wait_describe_fn *describe, uint32_t *sleepers);
 
 #endif
