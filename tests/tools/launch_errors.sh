@@ -34,6 +34,7 @@ expect_error "mpiexec missing program" bin/mpiexec -n 2 ./no/such/program
 expect_error "mpiexec unknown flag" bin/mpiexec --frobnicate -n 2 $prog
 expect_error "mpiexec --with-ft bogus" bin/mpiexec --with-ft bogus -n 2 $prog
 expect_error "mpiexec --initial-errhandler bogus" bin/mpiexec --initial-errhandler bogus $prog
+expect_error "MINI_MPI_RSEQ=yes (mpiexec)" env MINI_MPI_RSEQ=yes bin/mpiexec -n 2 $prog
 expect_error "MINI_MPI_NP=0" env MINI_MPI_NP=0 $prog
 expect_error "MINI_MPI_NP=abc" env MINI_MPI_NP=abc $prog
 expect_error "MINI_MPI_NP=4x" env MINI_MPI_NP=4x $prog
