@@ -12,11 +12,18 @@
  * another program linked by mpicc (whose own undefined symbols bind to the same libmini_mpi
  * when it names the same library file; spawn/ checks that).
  *
+ * The read-only segments of every copy (code, constants) are then mapped again from one more
+ * memfd holding the same bytes, so that all ranks run the same physical pages: the same code
+ * cache lines and a single copy in memory. Each rank's .data, .bss and GOT stay its own. With
+ * more ranks than CPUs every rank runs once per collective, and 1024 private copies of the code
+ * it runs cost each of those turns cache misses (docs/performance.md).
+ *
  * Known limits (docs): globals of other shared libraries are shared; a libc variable the
  * program reaches through a copy relocation (e.g. optind, when compiled without -fPIC) is
  * private per copy but libc updates only the original's.
  */
 #include <dlfcn.h>
+#include <link.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -86,6 +93,63 @@ static bool clear_pie_flag(unsigned char *img, size_t len)
     return false;
 }
 
+/* Whether the image's code may be shared between copies: no text relocations (the loader would
+ * have written into the code of each copy). */
+static bool code_shareable(const unsigned char *img, size_t len)
+{
+    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
+    const Elf64_Phdr *ph = (const Elf64_Phdr *)(img + eh->e_phoff);
+    for (int i = 0; i < eh->e_phnum; i++) {
+        if (ph[i].p_type != PT_DYNAMIC || ph[i].p_offset + ph[i].p_filesz > len)
+            continue;
+        const Elf64_Dyn *d = (const Elf64_Dyn *)(img + ph[i].p_offset);
+        size_t n = ph[i].p_filesz / sizeof(*d);
+        for (size_t j = 0; j < n && d[j].d_tag != DT_NULL; j++)
+            if (d[j].d_tag == DT_TEXTREL ||
+                (d[j].d_tag == DT_FLAGS && (d[j].d_un.d_val & DF_TEXTREL)))
+                return false;
+    }
+    return true;
+}
+
+/* Maps the read-only segments of a loaded copy again from shared_fd (the same bytes): every
+ * copy then runs the same physical pages. Returns false only if a mapping failed half-way,
+ * which leaves the copy unusable. */
+static bool share_code(void *handle, const unsigned char *img, int shared_fd)
+{
+    struct link_map *lm = NULL;
+    if (dlinfo(handle, RTLD_DI_LINKMAP, &lm) != 0 || !lm)
+        return true; /* keep the private copy */
+    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
+    const Elf64_Phdr *ph = (const Elf64_Phdr *)(img + eh->e_phoff);
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    for (int i = 0; i < eh->e_phnum; i++) {
+        if (ph[i].p_type != PT_LOAD || (ph[i].p_flags & PF_W) || ph[i].p_filesz != ph[i].p_memsz)
+            continue;
+        uintptr_t start = (lm->l_addr + ph[i].p_vaddr) & ~(page - 1);
+        uintptr_t end = (lm->l_addr + ph[i].p_vaddr + ph[i].p_filesz + page - 1) & ~(page - 1);
+        bool overlaps = false; /* a page shared with a writable segment stays private */
+        for (int j = 0; j < eh->e_phnum; j++) {
+            if (ph[j].p_type != PT_LOAD || !(ph[j].p_flags & PF_W))
+                continue;
+            uintptr_t ws = (lm->l_addr + ph[j].p_vaddr) & ~(page - 1);
+            uintptr_t we = (lm->l_addr + ph[j].p_vaddr + ph[j].p_memsz + page - 1) & ~(page - 1);
+            overlaps |= start < we && ws < end;
+        }
+        if (overlaps)
+            continue;
+        off_t off = (off_t)(ph[i].p_offset & ~(Elf64_Off)(page - 1));
+        int prot = PROT_READ | (ph[i].p_flags & PF_X ? PROT_EXEC : 0);
+        if (mmap((void *)start, end - start, prot, MAP_PRIVATE | MAP_FIXED, shared_fd, off) ==
+            MAP_FAILED) {
+            fprintf(stderr, "mini_mpi: cannot share the program's code between ranks: %s\n",
+                    strerror(errno));
+            return false;
+        }
+    }
+    return true;
+}
+
 /* glibc's loader reuses an already loaded object whose name matches the path given to dlopen,
  * before looking at the file. Each image therefore needs a path never used before: its memfd
  * stays open (a distinct /proc/self/fd/N) until its batch is loaded, and each batch of the
@@ -106,10 +170,14 @@ static int batch_capacity(void)
     return cap < 16 ? 16 : cap > 65536 ? 65536 : (int)cap;
 }
 
+/* A memfd holding the image: of rank `rank`, or (rank < 0) the code all ranks share. */
 static int memfd_with(const unsigned char *img, size_t len, int rank)
 {
     char name[64];
-    snprintf(name, sizeof(name), "mini_mpi-rank-%d", rank);
+    if (rank >= 0)
+        snprintf(name, sizeof(name), "mini_mpi-rank-%d", rank);
+    else
+        snprintf(name, sizeof(name), "mini_mpi-code");
     int fd = memfd_create(name, MFD_CLOEXEC);
     if (fd < 0) {
         fprintf(stderr, "mini_mpi: cannot create the image of rank %d: %s\n", rank,
@@ -129,8 +197,8 @@ static int memfd_with(const unsigned char *img, size_t len, int rank)
     return fd;
 }
 
-static bool load_one(const char *file, int fd, int batch, int rank, mmpi_main_fn *main_out,
-                     void **handle_out)
+static bool load_one(const char *file, int fd, int batch, int rank, const unsigned char *img,
+                     int code_fd, mmpi_main_fn *main_out, void **handle_out)
 {
     char path[1024];
     int slashes = 1 + batch % 64, dots = batch / 64;
@@ -149,6 +217,8 @@ static bool load_one(const char *file, int fd, int batch, int rank, mmpi_main_fn
                 rank, dlerror());
         return false;
     }
+    if (code_fd >= 0 && !share_code(handle, img, code_fd))
+        return false;
     if (handle_out)
         *handle_out = handle;
     *main_out = (mmpi_main_fn)dlsym(handle, "main");
@@ -188,6 +258,8 @@ bool mmpi_private_images_load_file(const char *path, int n, int label, mmpi_main
     }
     int cap = batch_capacity();
     int *fds = malloc((size_t)cap * sizeof(int));
+    /* The copy whose read-only pages every rank maps (-1: each keeps its own). */
+    int code_fd = code_shareable(img, len) ? memfd_with(img, len, -1) : -1;
     for (int first = 0; ok && first < n; first += cap) {
         int count = n - first < cap ? n - first : cap, opened = 0;
         int batch = __atomic_fetch_add(&batches_used, 1, __ATOMIC_RELAXED);
@@ -195,13 +267,16 @@ bool mmpi_private_images_load_file(const char *path, int n, int label, mmpi_main
             int i = first + opened;
             fds[opened] = memfd_with(img, len, label + i);
             ok = fds[opened] >= 0 &&
-                 load_one(path, fds[opened], batch, label + i, &mains[i], handles ? &handles[i] : NULL);
+                 load_one(path, fds[opened], batch, label + i, img, code_fd, &mains[i],
+                          handles ? &handles[i] : NULL);
             if (fds[opened] < 0)
                 break;
         }
         for (int i = 0; i < opened; i++) /* the mappings keep the files alive */
             close(fds[i]);
     }
+    if (code_fd >= 0)
+        close(code_fd); /* the mappings keep it alive */
     free(fds);
     free(img);
     return ok;
