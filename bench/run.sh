@@ -184,8 +184,11 @@ machine_floor() {
     shift
     cc -O2 -std=gnu11 -pthread "$src/$prog.c" -o "$out/$prog" >"$out/logs/build-$prog.log" 2>&1 ||
         return 0
+    # Threads as bin/mpiexec starts mini_mpi's: without glibc's rseq unless MINI_MPI_RSEQ=1.
+    local tunables=${GLIBC_TUNABLES-}
+    [ "${MINI_MPI_RSEQ-0}" = 1 ] || tunables="${tunables:+$tunables:}glibc.pthread.rseq=0"
     # shellcheck disable=SC2086 # FLOOR_ARGS is a list of numbers
-    timeout 60 "$out/$prog" ${FLOOR_ARGS:-} 2>/dev/null | awk -v now="$(date +%FT%T)" -v csv="$results" \
+    GLIBC_TUNABLES=$tunables timeout 60 "$out/$prog" ${FLOOR_ARGS:-} 2>/dev/null | awk -v now="$(date +%FT%T)" -v csv="$results" \
         -v prog="$prog" -v labels="$*" '
         BEGIN {
             n = split(labels, pairs, " ")

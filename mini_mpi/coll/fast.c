@@ -384,8 +384,11 @@ static inline __attribute__((always_inline)) int run_folding(struct fast_wait *f
      * reports are deferred while live members may still arrive (board.h). */
     int odd;
     bool done = seen_done(f, parity, &odd, folds);
+    /* wait.c's adaptive spin: no spin while this thread's spins keep failing because the
+     * member it waits for shares its CPU (a loaded machine), only the yields. */
+    bool spin = done || !fits_cpus(f) || mmpi_spin_worthwhile();
     double start = 0;
-    bool yielding = false;
+    bool yielding = !spin;
     for (int i = 0; !done && fits_cpus(f); i++) {
         if (yielding || (i & 63) == 63) { /* a clock read costs a few PAUSEs, a yield much more */
             double now = mmpi_now();
@@ -393,13 +396,15 @@ static inline __attribute__((always_inline)) int run_folding(struct fast_wait *f
                 start = now;
             else if (now > start + FAST_YIELD_SECONDS)
                 break;
-            yielding = now > start + FAST_SPIN_SECONDS;
+            yielding = yielding || now > start + FAST_SPIN_SECONDS;
         }
         if (yielding)
             sched_yield();
         else
             mmpi_cpu_relax();
         done = seen_done(f, parity, &odd, folds);
+        if (done && spin)
+            mmpi_spin_outcome(!yielding);
     }
     if (!done) {
         mmpi_wait_until_light(f->self, ready, f, describe);

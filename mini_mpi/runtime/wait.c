@@ -173,11 +173,22 @@ static __thread unsigned waits_unspun __attribute__((tls_model("initial-exec")))
 /* Spinning only pays when the awaited rank can run meanwhile on another core. With more ranks
  * than cores it mostly cannot: a spin (a few microseconds of PAUSE) then only delays the ranks
  * this one waits for, so oversubscribed worlds go straight to yielding. */
+bool mmpi_spin_worthwhile(void)
+{
+    return spin_misses < SPIN_MISSES || !(++waits_unspun % PROBE_PERIOD);
+}
+
+void mmpi_spin_outcome(bool spin_ended_wait)
+{
+    if (spin_ended_wait)
+        spin_misses = 0;
+    else if (spin_misses < SPIN_MISSES)
+        spin_misses++;
+}
+
 static int spin_iterations(const struct mmpi_world *w)
 {
-    if (mmpi_world_nranks(w) > mmpi_usable_cpus())
-        return 0;
-    if (spin_misses >= SPIN_MISSES && ++waits_unspun % PROBE_PERIOD)
+    if (mmpi_world_nranks(w) > mmpi_usable_cpus() || !mmpi_spin_worthwhile())
         return 0;
     return SPIN_ITERATIONS;
 }
@@ -188,7 +199,7 @@ static void wait_loop(struct mmpi_rank *self, bool (*ready)(void *arg), void *ar
     int spins = spin_iterations(self->world);
     for (int i = 0; i < spins; i++) {
         if (ready(arg)) {
-            spin_misses = 0;
+            mmpi_spin_outcome(true);
             return;
         }
         mmpi_cpu_relax();
@@ -198,8 +209,8 @@ static void wait_loop(struct mmpi_rank *self, bool (*ready)(void *arg), void *ar
      * barrier cost a few context switches instead of a futex round trip per rank. */
     for (int i = 0; i < YIELD_ROUNDS; i++) {
         if (ready(arg)) {
-            if (spins && i > 0 && spin_misses < SPIN_MISSES)
-                spin_misses++;
+            if (spins && i > 0)
+                mmpi_spin_outcome(false);
             return;
         }
         sched_yield();

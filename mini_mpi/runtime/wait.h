@@ -27,6 +27,13 @@ int mmpi_usable_cpus(void);
 /* mmpi_wait_until_described for a condition whose changers wake with the two calls above. */
 void mmpi_wait_until_light(struct mmpi_rank *self, bool (*ready)(void *arg), void *arg,
                            mmpi_wait_describe_fn *describe);
+/* The adaptive spin of runtime/wait.c, for waits that poll on their own (coll/fast.c): whether
+ * to spin before yielding (false once the calling thread's recent spins failed while a yield
+ * then ended the wait, i.e. the awaited thread shares its CPU; true again every 64th wait, to
+ * notice that it moved), and how a wait that spun ended: during the spin (true) or in the
+ * yields that followed (false). */
+bool mmpi_spin_worthwhile(void);
+void mmpi_spin_outcome(bool spin_ended_wait);
 /* mmpi_wait_until_light that also counts the thread in *sleepers while it sleeps: a waker of
  * many members (coll/crowd.c) reads that one word, after its mmpi_wake_fence, to skip the
  * per-member wakes while nobody sleeps. */
