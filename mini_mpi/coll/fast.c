@@ -279,9 +279,13 @@ HOT void arrive(struct fast_wait *f)
 HOT void wake_sleepers(const struct fast_wait *f)
 {
     mmpi_wake_fence();
-    for (int i = 0; i < f->core->size; i++)
-        if (i != f->me)
-            mmpi_rank_wake_if_asleep(f->self->world->ranks[f->core->world_ranks[i]]);
+    for (int i = 0; i < f->core->size; i++) {
+        if (i == f->me)
+            continue;
+        struct mmpi_rank *r = f->self->world->ranks[f->core->world_ranks[i]];
+        if (__atomic_load_n(&r->sleepers, __ATOMIC_SEQ_CST))
+            mmpi_rank_wake(r); /* mmpi_rank_wake_if_asleep, inline */
+    }
 }
 
 /* Polls of the lines before the common wait (runtime/wait.c), when members fit the CPUs. The

@@ -42,24 +42,26 @@ static __thread bool light_wakers __attribute__((tls_model("initial-exec")));
 static __thread uint32_t *group_sleepers __attribute__((tls_model("initial-exec")));
 
 static pthread_once_t asym_once = PTHREAD_ONCE_INIT;
-static bool asym_ok; /* set once: membarrier's expedited private barrier is registered */
-static bool asym_known; /* atomic: asym_ok is final (a flag read on every collective's wake,
-                         * where pthread_once cost a call and a dozen instructions) */
+/* atomic, set once (wait.h): membarrier's expedited private barrier is registered or not; read
+ * inline on every collective's wake, where pthread_once cost a call and a dozen instructions */
+int mmpi_wake_asym = MMPI_WAKE_ASYM_UNKNOWN;
 
 static void asym_init(void)
 {
-    asym_ok = syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
-    __atomic_store_n(&asym_known, true, __ATOMIC_RELEASE);
+    bool ok = syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+    __atomic_store_n(&mmpi_wake_asym, ok ? MMPI_WAKE_ASYM_YES : MMPI_WAKE_ASYM_NO,
+                     __ATOMIC_RELEASE);
 }
 
 static bool asym_usable(void)
 {
-    if (__builtin_expect(!__atomic_load_n(&asym_known, __ATOMIC_ACQUIRE), 0))
+    if (__builtin_expect(__atomic_load_n(&mmpi_wake_asym, __ATOMIC_ACQUIRE) ==
+                         MMPI_WAKE_ASYM_UNKNOWN, 0))
         pthread_once(&asym_once, asym_init);
-    return asym_ok;
+    return __atomic_load_n(&mmpi_wake_asym, __ATOMIC_ACQUIRE) == MMPI_WAKE_ASYM_YES;
 }
 
-void mmpi_wake_fence(void)
+void mmpi_wake_fence_slow(void)
 {
     if (asym_usable())
         __atomic_signal_fence(__ATOMIC_SEQ_CST);

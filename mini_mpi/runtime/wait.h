@@ -20,7 +20,17 @@ struct mmpi_rank;
  * (wait.c). Sleepers of the other waits need mmpi_rank_wake. */
 void mmpi_rank_wake_if_asleep(struct mmpi_rank *rank);
 /* The waker's fence of the above: a compiler barrier when the sleepers use membarrier(2). */
-void mmpi_wake_fence(void);
+enum { MMPI_WAKE_ASYM_UNKNOWN, MMPI_WAKE_ASYM_YES, MMPI_WAKE_ASYM_NO };
+extern int mmpi_wake_asym;
+void mmpi_wake_fence_slow(void);
+static inline void mmpi_wake_fence(void)
+{
+    if (__builtin_expect(__atomic_load_n(&mmpi_wake_asym, __ATOMIC_ACQUIRE) ==
+                         MMPI_WAKE_ASYM_YES, 1))
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    else
+        mmpi_wake_fence_slow();
+}
 /* CPUs this process may run on (its affinity mask), read once: whether a waiter's peers can
  * run meanwhile (spinning pays only then). */
 int mmpi_usable_cpus(void);
