@@ -10,8 +10,14 @@ CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
 WARN    := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS  ?= -O2 -g
+# The library is optimized across files at link time (a call on a hot path such as mmpi_enter
+# or the fast collectives' checks gets inlined: 2-5% of a 2-rank collective or message). The
+# objects keep machine code too, for the static archive of the unit tests. GCC only (the flags
+# are GCC's); LTO= turns it off.
+LTO     ?= $(if $(shell $(CC) --version 2>/dev/null | grep -q 'Free Software Foundation' && \
+                echo gcc),-flto=auto -ffat-lto-objects)
 LIB_CFLAGS := -std=c11 -D_GNU_SOURCE -pthread -fPIC -fvisibility=hidden $(WARN) \
-              -Imini_mpi -Imini_mpi/include $(URCU_CFLAGS) -MMD -MP
+              -Imini_mpi -Imini_mpi/include $(URCU_CFLAGS) -MMD -MP $(LTO)
 ifdef SAN
   CFLAGS += -fsanitize=$(SAN) -fno-omit-frame-pointer
   LDFLAGS += -fsanitize=$(SAN)
@@ -45,7 +51,7 @@ $(BUILD)/obj/%.o: %.c
 
 $(SHARED_LIB): $(LIB_OBJS) mini_mpi/exports.map
 	@mkdir -p $(dir $@)
-	$(CC) -shared -pthread $(LDFLAGS) -Wl,--version-script=mini_mpi/exports.map \
+	$(CC) -shared -pthread $(CFLAGS) $(LTO) $(LDFLAGS) -Wl,--version-script=mini_mpi/exports.map \
 	    -Wl,-soname,libmini_mpi.so -o $@ $(LIB_OBJS) -ldl
 
 $(STATIC_LIB): $(CORE_OBJS)
@@ -55,10 +61,10 @@ $(STATIC_LIB): $(CORE_OBJS)
 tests: $(UNIT_BINS) $(MPI_BINS) $(EXAMPLE_BINS)
 
 # Unit tests link the library objects directly: they reach internal functions and start their
-# worlds themselves (no launch hook).
+# worlds themselves (no launch hook). Without LTO: they use the objects' machine code.
 $(BUILD)/tests/unit/%: tests/unit/%.c $(STATIC_LIB) tests/unit/unit_world.h
 	@mkdir -p $(dir $@)
-	$(CC) $(LIB_CFLAGS) $(CFLAGS) -Itests/unit $< -o $@ $(LDFLAGS) $(STATIC_LIB) \
+	$(CC) $(LIB_CFLAGS) $(CFLAGS) -fno-lto -Itests/unit $< -o $@ $(LDFLAGS) $(STATIC_LIB) \
 	    $(CMOCKA_LIBS) -pthread -ldl
 
 # MPI programs are built exactly as users build theirs.

@@ -279,7 +279,7 @@ MMPI_PROFILED(Mrecv)
 int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
                MPI_Status *status)
 {
-    struct mmpi_request *req;
+    struct mmpi_request *req = NULL; /* set by mrecv on success */
     int err = mrecv(buf, count, datatype, message, &req, MMPI_CALL_Mrecv);
     if (err != MPI_SUCCESS)
         return err;
