@@ -11,6 +11,7 @@
 #include "coll/check.h"
 #include "coll/coll.h"
 #include "coll/fast.h"
+#include "runtime/enter.h"
 #include "datatype/datatype.h"
 #include "mmpi.h"
 #include "op/op.h"
@@ -186,7 +187,7 @@ MMPI_PROFILED(Allreduce)
 int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                    MPI_Op op, MPI_Comm comm)
 {
-    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Allreduce);
+    struct mmpi_rank *self = mmpi_enter_hot(MMPI_CALL_Allreduce);
     struct mmpi_comm *c = comm == MPI_COMM_WORLD ? &self->world_comm : mmpi_comm_get(self, comm);
     const struct mmpi_datatype *dt;
     mmpi_op_kernel *kernel;

@@ -10,6 +10,7 @@
 #include "coll/check.h"
 #include "coll/coll.h"
 #include "coll/fast.h"
+#include "runtime/enter.h"
 #include "comm/intercomm.h"
 #include "mmpi.h"
 #include "pt2pt/request.h"
@@ -30,7 +31,7 @@ __attribute__((noinline)) static int barrier(struct mmpi_rank *self, struct mmpi
 MMPI_PROFILED(Barrier)
 int PMPI_Barrier(MPI_Comm comm)
 {
-    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Barrier);
+    struct mmpi_rank *self = mmpi_enter_hot(MMPI_CALL_Barrier);
     struct mmpi_comm *c = comm == MPI_COMM_WORLD ? &self->world_comm : mmpi_comm_get(self, comm);
     int err = MPI_SUCCESS;
 
