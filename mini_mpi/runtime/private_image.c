@@ -170,7 +170,8 @@ static int batch_capacity(void)
     return cap < 16 ? 16 : cap > 65536 ? 65536 : (int)cap;
 }
 
-/* A memfd holding the image: of rank `rank`, or (rank < 0) the code all ranks share. */
+/* A memfd holding the image: of rank `rank`, or (rank < 0) the code all ranks share, an
+ * optimization whose failure is silent (each rank then keeps its own copy). */
 static int memfd_with(const unsigned char *img, size_t len, int rank)
 {
     char name[64];
@@ -180,15 +181,17 @@ static int memfd_with(const unsigned char *img, size_t len, int rank)
         snprintf(name, sizeof(name), "mini_mpi-code");
     int fd = memfd_create(name, MFD_CLOEXEC);
     if (fd < 0) {
-        fprintf(stderr, "mini_mpi: cannot create the image of rank %d: %s\n", rank,
-                strerror(errno));
+        if (rank >= 0)
+            fprintf(stderr, "mini_mpi: cannot create the image of rank %d: %s\n", rank,
+                    strerror(errno));
         return -1;
     }
     size_t done = 0;
     while (done < len) {
         ssize_t w = write(fd, img + done, len - done);
         if (w <= 0) {
-            fprintf(stderr, "mini_mpi: cannot write the image of rank %d\n", rank);
+            if (rank >= 0)
+                fprintf(stderr, "mini_mpi: cannot write the image of rank %d\n", rank);
             close(fd);
             return -1;
         }
