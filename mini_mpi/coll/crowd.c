@@ -6,7 +6,7 @@
  * With more members than CPUs a waiter yields its CPU to the members it waits for, and a
  * collective costs about one thread switch per member, which costs more the more memory the
  * thread touches per turn; the board (a lock taken twice per member, an instance, a wake-up
- * call per member) added 8-35% to that (docs/performance.md). Here a member arrives with one
+ * call per member) added 5-36% to that (docs/performance.md). Here a member arrives with one
  * store to its own line and one atomic add to a shared counter, and waits on one shared line
  * that the last arriver writes once:
  *   count  Σ over arrivals of 1 + (allreduce ? 2^32 : 0). A member's add returns the count with
@@ -88,7 +88,7 @@ struct crowd_rec {
     uint32_t cut;     /* atomic: low 32 bits of seq+1 of the collective it was killed `during` */
     uint32_t ncrowd;  /* owner only: crowd collectives so far (parity of kind[] and tag[]) */
     uint8_t kind[2];  /* CROWD_BARRIER or CROWD_ALLREDUCE, by parity */
-    uint16_t tag[2];  /* atomic: seqlock of slot[parity], fast_tag of its collective, 0 while
+    uint16_t tag[2];  /* atomic: seqlock of slot[parity], slot_tag of its collective, 0 while
                        * written; read only from a member's own fold (after a failure) */
     uint64_t slot[2][CROWD_WORDS]; /* atomic words: the packed allreduce input, by parity */
 } __attribute__((aligned(64)));
