@@ -172,9 +172,7 @@ int mmpi_usable_cpus(void)
 static __thread unsigned spin_misses __attribute__((tls_model("initial-exec")));
 static __thread unsigned waits_unspun __attribute__((tls_model("initial-exec")));
 
-/* Spinning only pays when the awaited rank can run meanwhile on another core. With more ranks
- * than cores it mostly cannot: a spin (a few microseconds of PAUSE) then only delays the ranks
- * this one waits for, so oversubscribed worlds go straight to yielding. */
+/* The rule above, also for coll/fast.c's own poll loop (wait.h). */
 bool mmpi_spin_worthwhile(void)
 {
     return spin_misses < SPIN_MISSES || !(++waits_unspun % PROBE_PERIOD);
@@ -188,6 +186,9 @@ void mmpi_spin_outcome(bool spin_ended_wait)
         spin_misses++;
 }
 
+/* Spinning only pays when the awaited rank can run meanwhile on another core. With more ranks
+ * than cores it mostly cannot: a spin (a few microseconds of PAUSE) then only delays the ranks
+ * this one waits for, so oversubscribed worlds go straight to yielding. */
 static int spin_iterations(const struct mmpi_world *w)
 {
     if (mmpi_world_nranks(w) > mmpi_usable_cpus() || !mmpi_spin_worthwhile())
