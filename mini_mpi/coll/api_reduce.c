@@ -11,11 +11,11 @@
 #include "coll/check.h"
 #include "coll/coll.h"
 #include "coll/fast.h"
-#include "runtime/enter.h"
 #include "datatype/datatype.h"
 #include "mmpi.h"
 #include "op/op.h"
 #include "pt2pt/pt2pt.h"
+#include "runtime/enter.h"
 
 /* Which collective a common body runs. */
 enum kind { REDUCE, ALLREDUCE, SCAN, EXSCAN };
@@ -133,12 +133,6 @@ int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
                   MMPI_COLL_PERSISTENT(info, request), MMPI_CALL_Reduce_init);
 }
 
-/* MPI_Allreduce's common small case, checked in one pass: a communicator of the fast path
- * (coll/fast.h), a predefined datatype already resolved once (pt2pt.h's cache), a predefined
- * op with a kernel for it, 1 to 8 contiguous bytes, two distinct buffers (or MPI_IN_PLACE).
- * Then it goes straight to the one-word fast allreduce, without building the member's part.
- * Anything else, errors included (their class depends on the order of the checks), returns
- * false and takes reduce_entered(). */
 /* The last (datatype, op) pair the express path accepted on this thread and what it looked up
  * for them: both predefined, so valid for the whole run. A loop of allreduces then skips the
  * datatype's cache, the op's lookup and the kernel's (~50 of ~440 instructions). */
@@ -170,6 +164,12 @@ static bool express_pair(MPI_Datatype datatype, MPI_Op op, const struct mmpi_dat
     return true;
 }
 
+/* MPI_Allreduce's common small case, checked in one pass: a communicator of the fast path
+ * (coll/fast.h), a predefined datatype already resolved once (pt2pt.h's cache), a predefined
+ * op with a kernel for it, 1 to 8 contiguous bytes, two distinct buffers (or MPI_IN_PLACE).
+ * Then it goes straight to the one-word fast allreduce, without building the member's part.
+ * Anything else, errors included (their class depends on the order of the checks), returns
+ * false and takes reduce_entered(). */
 static bool allreduce_express(struct mmpi_comm *c, const void *sendbuf, void *recvbuf,
                               int count, MPI_Datatype datatype, MPI_Op op,
                               const struct mmpi_datatype **dt, mmpi_op_kernel **kernel)

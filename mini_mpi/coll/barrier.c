@@ -10,10 +10,10 @@
 #include "coll/check.h"
 #include "coll/coll.h"
 #include "coll/fast.h"
-#include "runtime/enter.h"
 #include "comm/intercomm.h"
 #include "mmpi.h"
 #include "pt2pt/request.h"
+#include "runtime/enter.h"
 
 /* Out of line, so that the fast path's caller saves no registers for it. */
 __attribute__((noinline)) static int barrier(struct mmpi_rank *self, struct mmpi_comm *c)

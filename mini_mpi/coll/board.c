@@ -201,18 +201,24 @@ static bool sign(struct mmpi_board_instance *inst, int me, uintptr_t sig, int ca
     return true;
 }
 
-static void report_mismatch(struct mmpi_comm_core *core, struct mmpi_board_instance *inst,
-                            int me, int call, int first, int first_call)
+void mmpi_board_print_mismatch(int member, int size, const char *call, bool ft,
+                               uint64_t number, int first, const char *first_call)
 {
-    /* Agreement, shrink and validate count apart, from bit 63 (ulfm/ulfm.h). */
-    bool ft = inst->seq >> 63;
     fprintf(stderr,
             "mini_mpi: collective mismatch: member %d of a communicator of %d called %s as its "
             "%scollective #%llu there, member %d called %s; every member must call the same "
             "collectives in the same order (MPI-4.1 §6.12)\n",
-            me, core->size, call >= 0 ? mmpi_call_name(call) : "a collective",
-            ft ? "fault-tolerant " : "", (unsigned long long)(inst->seq & ~(1ULL << 63)) + 1,
-            first, first_call >= 0 ? mmpi_call_name(first_call) : "a collective");
+            member, size, call, ft ? "fault-tolerant " : "", (unsigned long long)number, first,
+            first_call);
+}
+
+static void report_mismatch(struct mmpi_comm_core *core, struct mmpi_board_instance *inst,
+                            int me, int call, int first, int first_call)
+{
+    /* Agreement, shrink and validate count apart, from bit 63 (ulfm/ulfm.h). */
+    mmpi_board_print_mismatch(me, core->size, call >= 0 ? mmpi_call_name(call) : "a collective",
+                              inst->seq >> 63, (inst->seq & ~(1ULL << 63)) + 1, first,
+                              first_call >= 0 ? mmpi_call_name(first_call) : "a collective");
     wake_members(core); /* those already waiting return the error now */
 }
 

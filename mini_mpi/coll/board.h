@@ -139,6 +139,11 @@ bool mmpi_board_missing_failed(struct mmpi_comm_core *core,
  * report is not deferred (mmpi_wait_defers_failure), else -1. For fast.c and crowd.c. */
 int mmpi_board_missing_outcome(struct mmpi_rank *self, struct mmpi_comm_core *core,
                                bool (*missing)(const void *arg, int i), const void *arg);
+/* The one-line report of members that called different collectives as collective #number
+ * (counted from 1; ft: among the fault-tolerant ones), by `member`, naming member `first`'s
+ * call; for board.c, fast.c and crowd.c. */
+void mmpi_board_print_mismatch(int member, int size, const char *call, bool ft,
+                               uint64_t number, int first, const char *first_call);
 /* The hang monitor's text for a collective waiting on the members `missing` selects:
  * "collective #seq on COMM, waiting for ranks to STAGE: 3 5". */
 void mmpi_board_describe(struct mmpi_rank *self, struct mmpi_comm_core *core, uint64_t seq,

@@ -40,7 +40,6 @@
 #include "coll/crowd.h"
 
 #include <sched.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -235,12 +234,8 @@ static int mismatch(const struct crowd_wait *w)
     while (odd < w->size && kind_of(w, odd) == first)
         odd++;
     if (odd == w->me)
-        fprintf(stderr,
-                "mini_mpi: collective mismatch: member %d of a communicator of %d called %s "
-                "as its collective #%llu there, member 0 called %s; every member must call "
-                "the same collectives in the same order (MPI-4.1 §6.12)\n",
-                odd, w->size, kind_name(kind_of(w, odd)),
-                (unsigned long long)w->want, kind_name(first));
+        mmpi_board_print_mismatch(odd, w->size, kind_name(kind_of(w, odd)), false, w->want, 0,
+                                  kind_name(first));
     return MPI_ERR_OTHER;
 }
 
@@ -305,16 +300,15 @@ static int test(struct crowd_wait *w)
     struct mmpi_crowd *cr = w->cr;
     if (reached(__atomic_load_n(&cr->done.done, __ATOMIC_ACQUIRE), w->want32))
         return outcome_published(w);
-    if (has_failed(w)) {
-        if (all_arrived(w))
-            return outcome_from_records(w);
-    } else if (__atomic_load_n(&w->core->revoked, __ATOMIC_ACQUIRE)) {
+    if (!has_failed(w)) {
+        if (!__atomic_load_n(&w->core->revoked, __ATOMIC_ACQUIRE))
+            return -1;
         /* All arrived wins over a later revoke: then the last arriver is publishing. */
         uint64_t count = __atomic_load_n(&cr->count.count, __ATOMIC_ACQUIRE);
         return (uint32_t)(count - w->base) >= (uint32_t)w->size ? -1 : MPI_ERR_REVOKED;
-    } else {
-        return -1;
     }
+    if (all_arrived(w))
+        return outcome_from_records(w);
     if (__atomic_load_n(&w->core->revoked, __ATOMIC_ACQUIRE))
         return MPI_ERR_REVOKED;
     return mmpi_board_missing_outcome(w->self, w->core, not_arrived, w);
@@ -383,11 +377,11 @@ static int run(struct crowd_wait *w)
     __atomic_store_n(&mine->arrive, w->want32, __ATOMIC_RELEASE);
     uint64_t inc = w->kind == CROWD_ALLREDUCE ? 1 + ALLREDUCE_ARRIVAL : 1;
     uint64_t count = __atomic_add_fetch(&cr->count.count, inc, __ATOMIC_ACQ_REL);
-    bool failed = has_failed(w);
-    if ((uint32_t)(count - w->base) == (uint32_t)w->size && !failed)
+    bool last = (uint32_t)(count - w->base) == (uint32_t)w->size, failed = has_failed(w);
+    if (last && !failed)
         publish(w, count);
     /* After a failure every arrival may end a wait (the members judge from the records). */
-    if ((uint32_t)(count - w->base) == (uint32_t)w->size || failed)
+    if (last || failed)
         wake_sleepers(w);
     if (doomed)
         mmpi_inject_die_during(w->self); /* a `during` victim dies once it has arrived */

@@ -35,7 +35,6 @@
 
 #include <stdint.h>
 #include <stdlib.h>
-#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <sched.h>
@@ -279,13 +278,9 @@ HOT void arrive(struct fast_wait *f)
 HOT void wake_sleepers(const struct fast_wait *f)
 {
     mmpi_wake_fence();
-    for (int i = 0; i < f->core->size; i++) {
-        if (i == f->me)
-            continue;
-        struct mmpi_rank *r = f->self->world->ranks[f->core->world_ranks[i]];
-        if (__atomic_load_n(&r->sleepers, __ATOMIC_SEQ_CST))
-            mmpi_rank_wake(r); /* mmpi_rank_wake_if_asleep, inline */
-    }
+    for (int i = 0; i < f->core->size; i++)
+        if (i != f->me)
+            mmpi_rank_wake_if_asleep(f->self->world->ranks[f->core->world_ranks[i]]);
 }
 
 /* Polls of the lines before the common wait (runtime/wait.c), when members fit the CPUs. The
@@ -328,12 +323,8 @@ COLD int check_kinds_slow(const struct fast_wait *f, int parity, int odd)
     if (!odd)
         return MPI_SUCCESS;
     if (odd == f->me)
-        fprintf(stderr,
-                "mini_mpi: collective mismatch: member %d of a communicator of %d called %s "
-                "as its collective #%llu there, member 0 called %s; every member must call "
-                "the same collectives in the same order (MPI-4.1 §6.12)\n",
-                odd, f->core->size, kind_name(kind_of(f, odd, parity)),
-                (unsigned long long)f->want, kind_name(kind_of(f, 0, parity)));
+        mmpi_board_print_mismatch(odd, f->core->size, kind_name(kind_of(f, odd, parity)), false,
+                                  f->want, 0, kind_name(kind_of(f, 0, parity)));
     return MPI_ERR_OTHER;
 }
 

@@ -7,6 +7,7 @@
 
 #include "inject/inject.h"
 #include "mmpi.h"
+#include "runtime/enter.h"
 
 static const char *const call_names[] = {
 #define MMPI_CALL(name) "MPI_" #name,
@@ -60,10 +61,10 @@ __attribute__((noreturn, cold)) static void enter_wrong_phase(struct mmpi_rank *
     mmpi_job_exit(1);
 }
 
-/* The common case is one load and one predicted branch per check: a rank thread, still
- * running (mmpi_rank_check_alive only when it ended), no fault injection, inside
+/* Every check in turn, for the cases mmpi_enter_hot (runtime/enter.h) leaves to it: no rank
+ * or thread record, a rank that ended (mmpi_rank_check_alive), fault injection, outside
  * MPI_Init..MPI_Finalize. */
-struct mmpi_rank *mmpi_enter(enum mmpi_call call)
+struct mmpi_rank *mmpi_enter_slow(enum mmpi_call call)
 {
     struct mmpi_rank *self = mmpi_self;
     if (__builtin_expect(!self, 0))
@@ -76,4 +77,9 @@ struct mmpi_rank *mmpi_enter(enum mmpi_call call)
     if (__builtin_expect(mmpi_rank_phase(self) != MMPI_PHASE_INITIALIZED, 0))
         enter_wrong_phase(self, call);
     return self;
+}
+
+struct mmpi_rank *mmpi_enter(enum mmpi_call call)
+{
+    return mmpi_enter_hot(call);
 }

@@ -23,10 +23,10 @@
  * private per copy but libc updates only the original's.
  */
 #include <dlfcn.h>
-#include <link.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
