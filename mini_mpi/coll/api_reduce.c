@@ -14,6 +14,7 @@
 #include "datatype/datatype.h"
 #include "mmpi.h"
 #include "op/op.h"
+#include "op/word.h"
 #include "pt2pt/pt2pt.h"
 #include "runtime/enter.h"
 
@@ -141,46 +142,47 @@ static __thread struct express_pair {
     MPI_Op op;
     const struct mmpi_datatype *dt;
     mmpi_op_kernel *kernel; /* NULL: no pair yet */
+    int word;               /* op/word.h's word op for one element of dt, or 0 */
+    unsigned max_count;     /* counts of dt that make 1 to 8 contiguous bytes: 1..max_count */
 } last_pair __attribute__((tls_model("initial-exec")));
 
-/* The datatype and kernel of a predefined datatype already resolved once and a predefined op
- * with a kernel for it, or false. */
-static bool express_pair(MPI_Datatype datatype, MPI_Op op, const struct mmpi_datatype **dt,
-                         mmpi_op_kernel **kernel)
+/* The cached pair of a predefined datatype already resolved once and a predefined op with a
+ * kernel for it, or NULL. */
+static const struct express_pair *express_pair(MPI_Datatype datatype, MPI_Op op)
 {
-    if (datatype == last_pair.datatype && op == last_pair.op && last_pair.kernel) {
-        *dt = last_pair.dt;
-        *kernel = last_pair.kernel;
-        return true;
-    }
+    if (datatype == last_pair.datatype && op == last_pair.op && last_pair.kernel)
+        return &last_pair;
     const struct mmpi_datatype *d = mmpi_pt2pt_dt_cached(datatype);
     if (!d || !mmpi_handle_is_predefined(op))
-        return false;
+        return NULL;
     const struct mmpi_op *o = mmpi_op_get(NULL, op);
-    if (!o || mmpi_op_is_rma_only(o) || !(*kernel = mmpi_op_kernel_for(o->index, d->basic)))
-        return false;
-    *dt = d;
-    last_pair = (struct express_pair){datatype, op, d, *kernel};
-    return true;
+    mmpi_op_kernel *kernel;
+    if (!o || mmpi_op_is_rma_only(o) || !(kernel = mmpi_op_kernel_for(o->index, d->basic)))
+        return NULL;
+    int word = d->basic_count == 1 ? mmpi_op_word_for(o->index, d->basic) : 0;
+    unsigned max_count = d->contiguous && d->size ? (unsigned)(8 / d->size) : 0;
+    last_pair = (struct express_pair){datatype, op, d, kernel, word, max_count};
+    return &last_pair;
 }
 
-/* MPI_Allreduce's common small case, checked in one pass: a communicator of the fast path
- * (coll/fast.h), a predefined datatype already resolved once (pt2pt.h's cache), a predefined
- * op with a kernel for it, 1 to 8 contiguous bytes, two distinct buffers (or MPI_IN_PLACE).
- * Then it goes straight to the one-word fast allreduce, without building the member's part.
- * Anything else, errors included (their class depends on the order of the checks), returns
- * false and takes reduce_entered(). */
-static bool allreduce_express(struct mmpi_comm *c, const void *sendbuf, void *recvbuf,
-                              int count, MPI_Datatype datatype, MPI_Op op,
-                              const struct mmpi_datatype **dt, mmpi_op_kernel **kernel)
+/* MPI_Allreduce's common small case, checked in one pass: a predefined datatype already
+ * resolved once (pt2pt.h's cache), a predefined op with a kernel for it, 1 to 8 contiguous
+ * bytes, two distinct buffers (or MPI_IN_PLACE), a communicator not revoked. Then, on a
+ * communicator of the fast path (coll/fast.h), it goes straight to the one-word fast
+ * allreduce without building the member's part: the express one for one element of a word op
+ * (op/word.h). Anything else, errors included (their class depends on the order of the
+ * checks), takes reduce_entered(). */
+static const struct express_pair *allreduce_express(struct mmpi_comm *c, const void *sendbuf,
+                                                     void *recvbuf, int count,
+                                                     MPI_Datatype datatype, MPI_Op op)
 {
+    const struct express_pair *p;
     if (!c || count <= 0 || !recvbuf || recvbuf == MPI_IN_PLACE || !sendbuf ||
-        sendbuf == recvbuf || !express_pair(datatype, op, dt, kernel))
-        return false;
-    size_t bytes = (size_t)count * (*dt)->size;
-    return bytes <= 8 && (*dt)->contiguous &&
-           !__atomic_load_n(&c->core->revoked, __ATOMIC_ACQUIRE) && mmpi_coll_fast_ok(c) &&
-           mmpi_coll_snapshot_override() >= bytes;
+        sendbuf == recvbuf || !(p = express_pair(datatype, op)))
+        return NULL;
+    return (unsigned)count <= p->max_count && !__atomic_load_n(&c->core->revoked, __ATOMIC_ACQUIRE)
+               ? p
+               : NULL;
 }
 
 MMPI_PROFILED(Allreduce)
@@ -189,15 +191,21 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
 {
     struct mmpi_rank *self = mmpi_enter_hot(MMPI_CALL_Allreduce);
     struct mmpi_comm *c = comm == MPI_COMM_WORLD ? &self->world_comm : mmpi_comm_get(self, comm);
-    const struct mmpi_datatype *dt;
-    mmpi_op_kernel *kernel;
-    if (allreduce_express(c, sendbuf, recvbuf, count, datatype, op, &dt, &kernel)) {
-        const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-        int err = mmpi_coll_fast_allreduce_word(self, c, (const char *)in + dt->true_lb,
-                                                (char *)recvbuf + dt->true_lb,
-                                                (size_t)count * dt->size, kernel,
-                                                (size_t)count * dt->basic_count);
-        return err ? mmpi_err_raise_comm(self, c, err, MMPI_CALL_Allreduce) : MPI_SUCCESS;
+    const struct express_pair *p = allreduce_express(c, sendbuf, recvbuf, count, datatype, op);
+    if (p) {
+        const struct mmpi_datatype *dt = p->dt;
+        const void *in = (const char *)(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf) + dt->true_lb;
+        void *out = (char *)recvbuf + dt->true_lb;
+        size_t bytes = (size_t)count * dt->size;
+        struct mmpi_fast_fold how = {p->kernel, (size_t)count * dt->basic_count,
+                                     count == 1 ? p->word : 0};
+        int err = -1;
+        if (how.word && mmpi_coll_fast_word_ok(c))
+            err = mmpi_coll_fast_allreduce_express(self, c, in, out, bytes, &how);
+        else if (mmpi_coll_fast_ok(c) && mmpi_coll_snapshot_override() >= bytes)
+            err = mmpi_coll_fast_allreduce_word(self, c, in, out, bytes, &how);
+        if (err >= 0)
+            return err ? mmpi_err_raise_comm(self, c, err, MMPI_CALL_Allreduce) : MPI_SUCCESS;
     }
     return reduce_entered(self, c, sendbuf, recvbuf, count, datatype, op, 0, ALLREDUCE,
                           MMPI_COLL_BLOCKING, MMPI_CALL_Allreduce);

@@ -47,6 +47,7 @@
 #include "inject/inject.h"
 #include "mmpi.h"
 #include "op/op.h"
+#include "op/word.h"
 #include "pt2pt/copy.h"
 #include "runtime/wait.h"
 #include "ulfm/ulfm.h"
@@ -183,6 +184,7 @@ struct fast_wait {
      * shared lines again (a second pass would wait for those lines to come back). */
     mmpi_op_kernel *fold; /* NULL: no fold in the pass */
     size_t fold_n;        /* elements */
+    int fold_word;        /* op/word.h's inline form of fold, or 0 */
     uint16_t tag;         /* fast_tag(want), computed once (a division) */
     bool folded, torn;    /* set when seen_done saw everyone: acc holds the result */
     uint64_t acc;
@@ -275,12 +277,17 @@ HOT void arrive(struct fast_wait *f)
  * membarrier on the sleeper's side): a member we see awake looks at the lines once more after
  * it counts itself asleep, and sees our arrival. Reading a count that nobody writes stays in
  * this core's cache: no line moves while nobody sleeps. */
-HOT void wake_sleepers(const struct fast_wait *f)
+HOT void wake_members(struct mmpi_rank *self, const struct mmpi_comm_core *core, int me)
 {
     mmpi_wake_fence();
-    for (int i = 0; i < f->core->size; i++)
-        if (i != f->me)
-            mmpi_rank_wake_if_asleep(f->self->world->ranks[f->core->world_ranks[i]]);
+    for (int i = 0; i < core->size; i++)
+        if (i != me)
+            mmpi_rank_wake_if_asleep(self->world->ranks[core->world_ranks[i]]);
+}
+
+HOT void wake_sleepers(const struct fast_wait *f)
+{
+    wake_members(f->self, f->core, f->me);
 }
 
 /* Polls of the lines before the common wait (runtime/wait.c), when members fit the CPUs. The
@@ -333,6 +340,15 @@ HOT int check_kinds(const struct fast_wait *f, int parity, int odd)
     return __builtin_expect(odd == 0, 1) ? MPI_SUCCESS : check_kinds_slow(f, parity, odd);
 }
 
+/* acc = v op acc: inline for a word op (no call, so the pass keeps its state in registers). */
+HOT void fold_one(const struct fast_wait *f, uint64_t v, uint64_t *acc)
+{
+    if (__builtin_expect(f->fold_word != 0, 1))
+        mmpi_op_word_apply(f->fold_word, v, acc);
+    else
+        f->fold(&v, acc, f->fold_n);
+}
+
 /* The spin's test: everyone arrived and the outcome is a success. One pass over the records
  * reads the arrivals and the kinds together (*odd, as check_kinds takes it), so that the
  * shared lines are read once, before the members that leave first write them again. */
@@ -356,7 +372,7 @@ static inline __attribute__((always_inline)) bool seen_done(struct fast_wait *f,
         if (i == n - 1)
             acc = v;
         else
-            f->fold(&v, &acc, f->fold_n);
+            fold_one(f, v, &acc);
     }
     *odd = differ ? -1 : 0; /* check_kinds names the member */
     f->result = cut ? cut_outcome(f) : MPI_SUCCESS;
@@ -368,20 +384,15 @@ static inline __attribute__((always_inline)) bool seen_done(struct fast_wait *f,
     return true;
 }
 
-/* Arrives at collective #seq of c and waits for the others: the board's outcome. `folds`:
- * f->fold is set (a constant in each caller: the barrier's spin then has no fold code). */
-static inline __attribute__((always_inline)) int run_folding(struct fast_wait *f, bool folds)
+/* After the arrival at collective #seq (parity: this member's count of fast collectives) and
+ * a first look that did not see everyone, waits for the others: the board's outcome. `spin`:
+ * whether to poll before yielding (wait.c's adaptive spin); `folds`: f->fold is set (a
+ * constant in each caller: the barrier's spin then has no fold code). */
+static inline __attribute__((always_inline)) int wait_arrived(struct fast_wait *f, int parity,
+                                                               bool spin, bool folds)
 {
-    int parity = (int)(f->lines[f->me].nfast++ & 1);
-    __atomic_store_n(&f->recs[f->me].kind[parity], (uint8_t)f->kind, __ATOMIC_RELAXED);
-    arrive(f);
-    /* Outside the common wait only success counts: a failure is judged inside it, where
-     * reports are deferred while live members may still arrive (board.h). */
-    int odd;
-    bool done = seen_done(f, parity, &odd, folds);
-    /* wait.c's adaptive spin: no spin while this thread's spins keep failing because the
-     * member it waits for shares its CPU (a loaded machine), only the yields. */
-    bool spin = done || !fits_cpus(f) || mmpi_spin_worthwhile();
+    bool done = false;
+    int odd = -1;
     double start = 0;
     bool yielding = !spin;
     for (int i = 0; !done && fits_cpus(f); i++) {
@@ -411,24 +422,60 @@ static inline __attribute__((always_inline)) int run_folding(struct fast_wait *f
     return f->result;
 }
 
+/* The member's kind, then its arrival. */
+HOT int arrive_as(struct fast_wait *f)
+{
+    int parity = (int)(f->lines[f->me].nfast++ & 1);
+    __atomic_store_n(&f->recs[f->me].kind[parity], (uint8_t)f->kind, __ATOMIC_RELAXED);
+    arrive(f);
+    return parity;
+}
+
+/* Arrives at collective #seq of c and waits for the others: the board's outcome. */
+static inline __attribute__((always_inline)) int run_folding(struct fast_wait *f, bool folds)
+{
+    int parity = arrive_as(f);
+    /* Outside the common wait only success counts: a failure is judged inside it, where
+     * reports are deferred while live members may still arrive (board.h). */
+    int odd;
+    bool done = seen_done(f, parity, &odd, folds);
+    /* wait.c's adaptive spin: no spin while this thread's spins keep failing because the
+     * member it waits for shares its CPU (a loaded machine), only the yields. */
+    bool spin = done || !fits_cpus(f) || mmpi_spin_worthwhile();
+    if (!done)
+        return wait_arrived(f, parity, spin, folds);
+    wake_sleepers(f);
+    return f->result = check_kinds(f, parity, odd);
+}
+
 static int run(struct fast_wait *f)
 {
     return f->fold ? run_folding(f, true) : run_folding(f, false);
 }
 
-HOT void start(struct fast_wait *f, struct mmpi_rank *self, struct mmpi_comm *c)
+/* f for collective want - 1 of c (lines: c's). */
+HOT void start_at(struct fast_wait *f, struct mmpi_rank *self, struct mmpi_comm *c,
+                  struct mmpi_fast_line *lines, uint64_t want, uint16_t tag)
 {
     f->self = self;
     f->core = c->core;
-    f->lines = lines_of(c->core);
-    f->recs = (struct fast_rec *)(f->lines + c->core->size);
-    f->want = ++c->coll_seq; /* seq + 1 */
-    f->tag = fast_tag(f->want);
+    f->lines = lines;
+    f->recs = (struct fast_rec *)(lines + c->core->size);
+    f->want = want;
+    f->tag = tag;
     f->me = c->rank;
     f->result = -1;
     f->fold = NULL;
+    f->fold_word = 0;
     f->folded = f->torn = false;
     f->acc = 0;
+}
+
+/* f for c's next collective. */
+HOT void start(struct fast_wait *f, struct mmpi_rank *self, struct mmpi_comm *c)
+{
+    uint64_t want = ++c->coll_seq; /* seq + 1 */
+    start_at(f, self, c, lines_of(c->core), want, fast_tag(want));
 }
 
 int mmpi_coll_fast_barrier(struct mmpi_rank *self, struct mmpi_comm *c)
@@ -453,6 +500,15 @@ static void publish(struct fast_wait *f, int parity, const uint64_t *in, int wor
     for (int w = 1; w < words; w++)
         __atomic_store_n(&mine_hi->slot_hi[parity][w - 1], in[w], __ATOMIC_RELAXED);
     __atomic_store_n(&mine->tag[parity], f->tag, __ATOMIC_RELEASE);
+}
+
+/* publish() of one word. */
+HOT void publish_word(struct fast_rec *mine, int parity, uint64_t word, uint16_t tag)
+{
+    __atomic_store_n(&mine->tag[parity], 0, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    __atomic_store_n(&mine->slot[parity], word, __ATOMIC_RELAXED);
+    __atomic_store_n(&mine->tag[parity], tag, __ATOMIC_RELEASE);
 }
 
 /* After run() returned err: whether there is a result to fold (everyone arrived; a cut may
@@ -483,6 +539,8 @@ static bool fold(struct fast_wait *f, int parity, int words, mmpi_op_kernel *ker
         if (i == f->core->size - 1)
             for (int w = 0; w < FAST_WORDS; w++)
                 acc[w] = v[w]; /* by words: v was stored by words (no store-forwarding stall) */
+        else if (f->fold_word)
+            mmpi_op_word_apply(f->fold_word, v[0], acc); /* as the pass: the same bits */
         else if (kernel)
             kernel(v, acc, n);
         else
@@ -503,29 +561,130 @@ HOT void copy_word_bytes(void *dst, const void *src, size_t bytes)
         memcpy(dst, src, bytes);
 }
 
-int mmpi_coll_fast_allreduce_word(struct mmpi_rank *self, struct mmpi_comm *c, const void *in,
-                                  void *out, size_t bytes, mmpi_op_kernel *kernel, size_t n)
+/* One look of the express allreduce at the records: 1 when everyone arrived with the same kind,
+ * no cut and a whole slot (the result is then in *acc, folded in rank order from the top as
+ * the board does), 0 while someone has not arrived, -1 when the look found something that
+ * only the full path handles (a mismatch, a `during` cut, a slot rewritten meanwhile). */
+HOT int express_look(const struct fast_rec *recs, int n, int parity, uint32_t want,
+                     uint16_t tag, int word, uint64_t *acc)
 {
-    if (crowded(c))
-        return mmpi_coll_crowd_allreduce_packed(self, c, in, out, bytes, kernel, n, NULL, NULL);
-    struct fast_wait f;
-    start(&f, self, c);
-    f.kind = FAST_ALLREDUCE;
-    f.fold = kernel;
-    f.fold_n = n;
-    int parity = (int)(f.lines[f.me].nfast & 1);
-    uint64_t word = 0, acc[FAST_WORDS];
-    copy_word_bytes(&word, in, bytes);
-    publish(&f, parity, &word, 1);
-    int err = run_folding(&f, true);
-    if (!has_result(&f, err))
+    uint8_t last = __atomic_load_n(&recs[n - 1].kind[parity], __ATOMIC_RELAXED);
+    bool odd = false;
+    uint64_t a = 0;
+    for (int i = n - 1; i >= 0; i--) {
+        if ((int32_t)(__atomic_load_n(&recs[i].arrive, __ATOMIC_ACQUIRE) - want) < 0)
+            return 0;
+        odd |= __atomic_load_n(&recs[i].kind[parity], __ATOMIC_RELAXED) != last;
+        odd |= __atomic_load_n(&recs[i].cut, __ATOMIC_RELAXED) == tag;
+        uint64_t v = __atomic_load_n(&recs[i].slot[parity], __ATOMIC_RELAXED);
+        __atomic_thread_fence(__ATOMIC_ACQUIRE); /* the seqlock's read side (see the top) */
+        odd |= __atomic_load_n(&recs[i].tag[parity], __ATOMIC_RELAXED) != tag;
+        if (i == n - 1)
+            a = v;
+        else
+            mmpi_op_word_apply(word, v, &a);
+    }
+    *acc = a;
+    return odd ? -1 : 1;
+}
+
+/* Express looks (a PAUSE between two) before the full path's poll loop takes over, which
+ * reads the clock every 64th poll: the pure spin lasts at most 64 polls longer than there. */
+#define EXPRESS_LOOKS 64
+
+/* The full path for an allreduce of one word whose input is published already (and the
+ * member arrived when `arrived`): the board's outcome, the result stored at out. */
+static int allreduce_word_full(struct fast_wait *f, int parity, uint64_t word, void *out,
+                               size_t bytes, bool arrived, bool spin)
+{
+    int err;
+    if (!arrived) {
+        publish(f, parity, &word, 1);
+        err = run_folding(f, true);
+    } else {
+        err = wait_arrived(f, parity, spin, true);
+    }
+    if (!has_result(f, err))
         return err;
-    acc[0] = f.acc; /* the spin's pass folded already, unless a failure kept it from seeing
-                     * everyone: then fold() (out of line) does */
-    if (!f.folded && !fold(&f, parity, 1, kernel, n, NULL, acc))
+    uint64_t acc[FAST_WORDS];
+    /* The spin's pass folded already, unless a failure kept it from seeing everyone: then
+     * fold() (out of line) does; a slot rewritten meanwhile (f->torn) fails either way. */
+    if (!fold(f, parity, 1, f->fold, f->fold_n, NULL, acc))
         return MPI_ERR_PROC_FAILED;
     copy_word_bytes(out, acc, bytes);
     return err;
+}
+
+/* An allreduce of one word on c's lines. `express` (op/word.h's inline fold) unless the
+ * injector is armed: the full path's protocol on local variables, so that the common case
+ * (everyone arrives within a short spin, nothing unusual) runs in registers and without a
+ * call; anything else continues on the full path from where this one stands. */
+HOT int allreduce_word(struct mmpi_rank *self, struct mmpi_comm *c, const void *in, void *out,
+                       size_t bytes, const struct mmpi_fast_fold *how, bool express)
+{
+    struct mmpi_comm_core *core = c->core;
+    struct mmpi_fast_line *lines = lines_of(core);
+    int n = core->size, me = c->rank;
+    struct fast_rec *recs = (struct fast_rec *)(lines + n);
+    uint64_t want = ++c->coll_seq, word = 0, acc;
+    uint16_t tag = fast_tag(want);
+    int parity = (int)(lines[me].nfast & 1);
+    copy_word_bytes(&word, in, bytes);
+    express = express && !__atomic_load_n(&mmpi_inject_active, __ATOMIC_RELAXED);
+    bool spin = true;
+    if (__builtin_expect(express, 1)) {
+        publish_word(&recs[me], parity, word, tag);
+        lines[me].nfast++;
+        __atomic_store_n(&recs[me].kind[parity], (uint8_t)FAST_ALLREDUCE, __ATOMIC_RELAXED);
+        __atomic_store_n(&recs[me].arrive, (uint32_t)want, __ATOMIC_RELEASE);
+        int look = express_look(recs, n, parity, (uint32_t)want, tag, how->word, &acc);
+        if (look == 0 && n <= mmpi_usable_cpus()) {
+            /* As run_folding: wait.c's adaptive spin, or the full path's yields at once (and
+             * with more members than CPUs, its common wait at once). */
+            spin = mmpi_spin_worthwhile();
+            for (int i = 1; look == 0 && spin && i < EXPRESS_LOOKS; i++) {
+                mmpi_cpu_relax();
+                look = express_look(recs, n, parity, (uint32_t)want, tag, how->word, &acc);
+            }
+            if (look > 0)
+                mmpi_spin_outcome(true);
+        }
+        if (look > 0) {
+            wake_members(self, core, me);
+            copy_word_bytes(out, &acc, bytes);
+            return MPI_SUCCESS;
+        }
+    }
+    struct fast_wait f;
+    start_at(&f, self, c, lines, want, tag);
+    f.kind = FAST_ALLREDUCE;
+    f.fold = how->kernel;
+    f.fold_n = how->n;
+    f.fold_word = how->word;
+    return allreduce_word_full(&f, parity, word, out, bytes, express, spin);
+}
+
+int mmpi_coll_fast_allreduce_word(struct mmpi_rank *self, struct mmpi_comm *c, const void *in,
+                                  void *out, size_t bytes, const struct mmpi_fast_fold *how)
+{
+    if (crowded(c))
+        return mmpi_coll_crowd_allreduce_packed(self, c, in, out, bytes, how->kernel, how->n,
+                                                NULL, NULL);
+    return allreduce_word(self, c, in, out, bytes, how, how->word != 0);
+}
+
+int mmpi_coll_fast_allreduce_express(struct mmpi_rank *self, struct mmpi_comm *c,
+                                     const void *in, void *out, size_t bytes,
+                                     const struct mmpi_fast_fold *how)
+{
+    return allreduce_word(self, c, in, out, bytes, how, true);
+}
+
+bool mmpi_coll_fast_word_ok_first(struct mmpi_comm *c)
+{
+    bool ok = fast_ok(c) && !crowded(c) && mmpi_coll_snapshot_override() >= 8;
+    c->word_express = ok ? 1 : -1;
+    return ok;
 }
 
 int mmpi_coll_fast_allreduce(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll *x)
@@ -534,10 +693,13 @@ int mmpi_coll_fast_allreduce(struct mmpi_rank *self, struct mmpi_comm *c, struct
     size_t count = x->send.count, bytes = mmpi_typed_bytes(sdt, count);
     /* The predefined kernel straight away (what mmpi_op_apply_packed finds each time). */
     mmpi_op_kernel *kernel = mmpi_op_kernel_for(x->op->index, sdt->basic);
-    if (kernel && bytes <= 8 && sdt->contiguous && rdt->contiguous)
+    if (kernel && bytes <= 8 && sdt->contiguous && rdt->contiguous) {
+        size_t n = count * sdt->basic_count;
+        struct mmpi_fast_fold how = {kernel, n,
+                                     n == 1 ? mmpi_op_word_for(x->op->index, sdt->basic) : 0};
         return mmpi_coll_fast_allreduce_word(self, c, (const char *)x->in + sdt->true_lb,
-                                             (char *)x->recv.buf + rdt->true_lb, bytes, kernel,
-                                             count * sdt->basic_count);
+                                             (char *)x->recv.buf + rdt->true_lb, bytes, &how);
+    }
     uint64_t in[FAST_WORDS] = {0}, acc[FAST_WORDS];
     if (sdt->contiguous)
         memcpy(in, (const char *)x->in + sdt->true_lb, bytes);

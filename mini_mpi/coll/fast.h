@@ -16,10 +16,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "comm/comm.h"
 #include "op/op.h"
 
 struct mmpi_rank;
-struct mmpi_comm;
 struct mmpi_coll;
 
 /* Largest packed allreduce input carried in a member's line. */
@@ -32,9 +32,31 @@ int mmpi_coll_fast_barrier(struct mmpi_rank *self, struct mmpi_comm *c);
 /* Whether x (a checked blocking MPI_Allreduce part) fits the fast path. */
 bool mmpi_coll_fast_allreduce_ok(const struct mmpi_comm *c, const struct mmpi_coll *x);
 int mmpi_coll_fast_allreduce(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll *x);
-/* The same for an input of 1 to 8 contiguous bytes at `in` (n elements for `kernel`, a
- * predefined op's), the result stored at `out`; c must pass mmpi_coll_fast_ok. */
+/* A predefined op on the packed input of a fast allreduce: `kernel` on n elements, or when
+ * `word` is not 0 (one element: op/word.h) that word op inline, with the same result. */
+struct mmpi_fast_fold {
+    mmpi_op_kernel *kernel;
+    size_t n;
+    int word;
+};
+/* The same for an input of 1 to 8 contiguous bytes at `in`, the result stored at `out`; c
+ * must pass mmpi_coll_fast_ok. */
 int mmpi_coll_fast_allreduce_word(struct mmpi_rank *self, struct mmpi_comm *c, const void *in,
-                                  void *out, size_t bytes, mmpi_op_kernel *kernel, size_t n);
+                                  void *out, size_t bytes, const struct mmpi_fast_fold *how);
+
+/* Whether c takes MPI_Allreduce's express path (api_reduce.c) for inputs of up to 8 bytes:
+ * the fast path's own lines (mmpi_coll_fast_ok, not crowd.h's) and inputs of 8 bytes
+ * travelling as copies (MINI_MPI_COLL_SNAPSHOT). All of it is fixed for c's lifetime
+ * (the settings are read once), so the answer is cached in c. */
+bool mmpi_coll_fast_word_ok_first(struct mmpi_comm *c);
+static inline bool mmpi_coll_fast_word_ok(struct mmpi_comm *c)
+{
+    int8_t ok = c->word_express;
+    return __builtin_expect(ok != 0, 1) ? ok > 0 : mmpi_coll_fast_word_ok_first(c);
+}
+/* mmpi_coll_fast_allreduce_word on such a c, with a word op (how->word != 0). */
+int mmpi_coll_fast_allreduce_express(struct mmpi_rank *self, struct mmpi_comm *c,
+                                     const void *in, void *out, size_t bytes,
+                                     const struct mmpi_fast_fold *how);
 
 #endif

@@ -1,6 +1,7 @@
 /*
  * op/kernels.c: the predefined reduction kernels, generated from types.def with X-macros, and
- * the table that says which (operation, type) pairs MPI-4.1 §6.9.2 defines.
+ * the table that says which (operation, type) pairs MPI-4.1 §6.9.2 defines; also the element
+ * class behind op/word.h's inline word ops.
  *
  * Every kernel works on the packed form of its basic type: n elements of sizeof(ctype) bytes
  * for a leaf type, n records of sizeof(value) + sizeof(index) bytes for a MINLOC/MAXLOC pair
@@ -18,6 +19,7 @@
 
 #include "mmpi.h"
 #include "op/op.h"
+#include "op/word.h"
 
 /* gfortran's REAL(16) is IEEE binary128 (as in datatype/predefined.c). */
 #ifdef __SIZEOF_FLOAT128__
@@ -129,13 +131,7 @@ static const uint8_t op_groups[NOPS] = {
     PAIR_LOOP(minloc, tag, t1, t2, <)                   \
     PAIR_LOOP(maxloc, tag, t1, t2, >)
 #include "op/types.def"
-#undef MMPI_OP_INT
-#undef MMPI_OP_FLOAT
-#undef MMPI_OP_COMPLEX
-#undef MMPI_OP_COMPLEX_STRUCT
-#undef MMPI_OP_LOGICAL
-#undef MMPI_OP_BYTE
-#undef MMPI_OP_PAIR
+#include "op/types_undef.h"
 
 /* ---- The group of each type ---------------------------------------------------------------- */
 #define MMPI_OP_INT(h, tag, ct, ut, g) [IDX(h)] = G_##g,
@@ -148,13 +144,7 @@ static const uint8_t op_groups[NOPS] = {
 static const uint8_t type_group[NTYPES] = {
 #include "op/types.def"
 };
-#undef MMPI_OP_INT
-#undef MMPI_OP_FLOAT
-#undef MMPI_OP_COMPLEX
-#undef MMPI_OP_COMPLEX_STRUCT
-#undef MMPI_OP_LOGICAL
-#undef MMPI_OP_BYTE
-#undef MMPI_OP_PAIR
+#include "op/types_undef.h"
 
 /* ---- The dispatch table ------------------------------------------------------------------- */
 #define E(OP, op, tag, h) [MMPI_OPI_##OP][IDX(h)] = op##_##tag,
@@ -173,13 +163,7 @@ static mmpi_op_kernel *const kernels[NOPS][NTYPES] = {
 #include "op/types.def"
 };
 #undef E
-#undef MMPI_OP_INT
-#undef MMPI_OP_FLOAT
-#undef MMPI_OP_COMPLEX
-#undef MMPI_OP_COMPLEX_STRUCT
-#undef MMPI_OP_LOGICAL
-#undef MMPI_OP_BYTE
-#undef MMPI_OP_PAIR
+#include "op/types_undef.h"
 
 mmpi_op_kernel *mmpi_op_kernel_for(int index, MPI_Datatype basic)
 {
@@ -189,4 +173,45 @@ mmpi_op_kernel *mmpi_op_kernel_for(int index, MPI_Datatype basic)
     if (!(op_groups[index] & type_group[IDX(basic)]))
         return NULL;
     return kernels[index][IDX(basic)];
+}
+
+/* ---- Word ops (op/word.h) ----------------------------------------------------------------- */
+/* The element class of each basic type, from its C type: integers of 4 or 8 bytes, float,
+ * double; 0 for the rest. */
+#define INT_CLASS(ct)                                                                      \
+    ((ct)-1 < 0 ? (sizeof(ct) == 4 ? MMPI_OP_WORD_I32 : sizeof(ct) == 8 ? MMPI_OP_WORD_I64 : 0) \
+                : (sizeof(ct) == 4 ? MMPI_OP_WORD_U32 : sizeof(ct) == 8 ? MMPI_OP_WORD_U64 : 0))
+#define MMPI_OP_INT(h, tag, ct, ut, g) [IDX(h)] = INT_CLASS(ct),
+#define MMPI_OP_FLOAT(h, tag, ct)                                                          \
+    [IDX(h)] = __builtin_types_compatible_p(ct, float)    ? MMPI_OP_WORD_F32               \
+               : __builtin_types_compatible_p(ct, double) ? MMPI_OP_WORD_F64               \
+                                                          : 0,
+#define MMPI_OP_COMPLEX(h, tag, ct)
+#define MMPI_OP_COMPLEX_STRUCT(h, tag, rt)
+#define MMPI_OP_LOGICAL(h, tag, ct)
+#define MMPI_OP_BYTE(h, tag, ct)
+#define MMPI_OP_PAIR(h, tag, t1, t2)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wtype-limits" /* INT_CLASS's sign test on unsigned types */
+static const uint8_t word_class[NTYPES] = {
+#include "op/types.def"
+};
+#pragma GCC diagnostic pop
+#include "op/types_undef.h"
+#undef INT_CLASS
+
+int mmpi_op_word_for(int index, MPI_Datatype basic)
+{
+    if (!mmpi_op_kernel_for(index, basic) || !word_class[IDX(basic)])
+        return 0;
+    switch (index) {
+    case MMPI_OPI_SUM:
+        return MMPI_OP_WORD_SUM | word_class[IDX(basic)];
+    case MMPI_OPI_MAX:
+        return MMPI_OP_WORD_MAX | word_class[IDX(basic)];
+    case MMPI_OPI_MIN:
+        return MMPI_OP_WORD_MIN | word_class[IDX(basic)];
+    default:
+        return 0;
+    }
 }
