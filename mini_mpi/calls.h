@@ -32,7 +32,12 @@ struct mmpi_rank *mmpi_enter_anytime(enum mmpi_call call);
 /* Defines MPI_name as a weak alias of PMPI_name: a tool that defines MPI_name wins, and calls
  * PMPI_name to reach us (MPI-4.1 §15.2). */
 #define MMPI_STR_(x) #x
-#define MMPI_PROFILED(name) _Pragma(MMPI_STR_(weak MPI_##name = PMPI_##name))
-#define MMPIX_PROFILED(name) _Pragma(MMPI_STR_(weak MPIX_##name = PMPIX_##name))
+/* Written `MMPI_PROFILED(Send);` on the line before the definition of PMPI_Send: with its
+ * semicolon it reads as a declaration (the dummy extern below), so ctags and editors tag the
+ * definition that follows as PMPI_Send rather than as a function named MMPI_PROFILED. */
+#define MMPI_PROFILED(name) \
+    _Pragma(MMPI_STR_(weak MPI_##name = PMPI_##name)) extern int mmpi_profiled_alias_
+#define MMPIX_PROFILED(name) \
+    _Pragma(MMPI_STR_(weak MPIX_##name = PMPIX_##name)) extern int mmpi_profiled_alias_
 
 #endif

@@ -61,7 +61,7 @@ static int delete_attr(MPI_Comm comm, int keyval, enum mmpi_call call)
     return err ? mmpi_err_raise_comm(self, c, err, call) : MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Comm_create_keyval)
+MMPI_PROFILED(Comm_create_keyval);
 int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
                             MPI_Comm_delete_attr_function *comm_delete_attr_fn,
                             int *comm_keyval, void *extra_state)
@@ -70,25 +70,25 @@ int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
                          MMPI_CALL_Comm_create_keyval);
 }
 
-MMPI_PROFILED(Comm_free_keyval)
+MMPI_PROFILED(Comm_free_keyval);
 int PMPI_Comm_free_keyval(int *comm_keyval)
 {
     return free_keyval(comm_keyval, MMPI_CALL_Comm_free_keyval);
 }
 
-MMPI_PROFILED(Comm_set_attr)
+MMPI_PROFILED(Comm_set_attr);
 int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
 {
     return set_attr(comm, comm_keyval, attribute_val, MMPI_CALL_Comm_set_attr);
 }
 
-MMPI_PROFILED(Comm_get_attr)
+MMPI_PROFILED(Comm_get_attr);
 int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag)
 {
     return get_attr(comm, comm_keyval, attribute_val, flag, MMPI_CALL_Comm_get_attr);
 }
 
-MMPI_PROFILED(Comm_delete_attr)
+MMPI_PROFILED(Comm_delete_attr);
 int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
 {
     return delete_attr(comm, comm_keyval, MMPI_CALL_Comm_delete_attr);
@@ -96,32 +96,32 @@ int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
 
 /* ---- Deprecated MPI-1 names (MPI-1 §5.7) -------------------------------------------------- */
 
-MMPI_PROFILED(Keyval_create)
+MMPI_PROFILED(Keyval_create);
 int PMPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval,
                        void *extra_state)
 {
     return create_keyval(copy_fn, delete_fn, keyval, extra_state, MMPI_CALL_Keyval_create);
 }
 
-MMPI_PROFILED(Keyval_free)
+MMPI_PROFILED(Keyval_free);
 int PMPI_Keyval_free(int *keyval)
 {
     return free_keyval(keyval, MMPI_CALL_Keyval_free);
 }
 
-MMPI_PROFILED(Attr_put)
+MMPI_PROFILED(Attr_put);
 int PMPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val)
 {
     return set_attr(comm, keyval, attribute_val, MMPI_CALL_Attr_put);
 }
 
-MMPI_PROFILED(Attr_get)
+MMPI_PROFILED(Attr_get);
 int PMPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
 {
     return get_attr(comm, keyval, attribute_val, flag, MMPI_CALL_Attr_get);
 }
 
-MMPI_PROFILED(Attr_delete)
+MMPI_PROFILED(Attr_delete);
 int PMPI_Attr_delete(MPI_Comm comm, int keyval)
 {
     return delete_attr(comm, keyval, MMPI_CALL_Attr_delete);

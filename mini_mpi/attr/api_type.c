@@ -6,7 +6,7 @@
 #include "attr/attr.h"
 #include "datatype/datatype.h"
 
-MMPI_PROFILED(Type_create_keyval)
+MMPI_PROFILED(Type_create_keyval);
 int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
                             MPI_Type_delete_attr_function *type_delete_attr_fn,
                             int *type_keyval, void *extra_state)
@@ -19,7 +19,7 @@ int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
     return err ? mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_create_keyval) : err;
 }
 
-MMPI_PROFILED(Type_free_keyval)
+MMPI_PROFILED(Type_free_keyval);
 int PMPI_Type_free_keyval(int *type_keyval)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_free_keyval);
@@ -31,7 +31,7 @@ int PMPI_Type_free_keyval(int *type_keyval)
     return MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Type_set_attr)
+MMPI_PROFILED(Type_set_attr);
 int PMPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_set_attr);
@@ -43,7 +43,7 @@ int PMPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_v
     return err ? mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_set_attr) : err;
 }
 
-MMPI_PROFILED(Type_get_attr)
+MMPI_PROFILED(Type_get_attr);
 int PMPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_get_attr);
@@ -57,7 +57,7 @@ int PMPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_v
     return err ? mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_get_attr) : err;
 }
 
-MMPI_PROFILED(Type_delete_attr)
+MMPI_PROFILED(Type_delete_attr);
 int PMPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_delete_attr);

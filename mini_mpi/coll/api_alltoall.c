@@ -84,7 +84,7 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Alltoall)
+MMPI_PROFILED(Alltoall);
 int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
@@ -92,7 +92,7 @@ int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                     recvtype, NULL, comm, REGULAR, MMPI_COLL_BLOCKING, MMPI_CALL_Alltoall);
 }
 
-MMPI_PROFILED(Ialltoall)
+MMPI_PROFILED(Ialltoall);
 int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
@@ -101,7 +101,7 @@ int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
                     MMPI_CALL_Ialltoall);
 }
 
-MMPI_PROFILED(Alltoall_init)
+MMPI_PROFILED(Alltoall_init);
 int PMPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                        MPI_Request *request)
@@ -111,7 +111,7 @@ int PMPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype
                     MMPI_CALL_Alltoall_init);
 }
 
-MMPI_PROFILED(Alltoallv)
+MMPI_PROFILED(Alltoallv);
 int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
                    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
@@ -120,7 +120,7 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
                     rdispls, recvtype, NULL, comm, V, MMPI_COLL_BLOCKING, MMPI_CALL_Alltoallv);
 }
 
-MMPI_PROFILED(Ialltoallv)
+MMPI_PROFILED(Ialltoallv);
 int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
                     MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                     const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
@@ -131,7 +131,7 @@ int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdisp
                     MMPI_CALL_Ialltoallv);
 }
 
-MMPI_PROFILED(Alltoallv_init)
+MMPI_PROFILED(Alltoallv_init);
 int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
                         MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                         const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
@@ -142,7 +142,7 @@ int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int s
                     MMPI_CALL_Alltoallv_init);
 }
 
-MMPI_PROFILED(Alltoallw)
+MMPI_PROFILED(Alltoallw);
 int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
                    const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
                    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
@@ -152,7 +152,7 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
                     MMPI_CALL_Alltoallw);
 }
 
-MMPI_PROFILED(Ialltoallw)
+MMPI_PROFILED(Ialltoallw);
 int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
                     const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
                     const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
@@ -163,7 +163,7 @@ int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdisp
                     MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Ialltoallw);
 }
 
-MMPI_PROFILED(Alltoallw_init)
+MMPI_PROFILED(Alltoallw_init);
 int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
                         const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
                         const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,

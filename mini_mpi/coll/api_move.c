@@ -45,13 +45,13 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Bcast)
+MMPI_PROFILED(Bcast);
 int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
     return bcast(buffer, count, datatype, root, comm, MMPI_COLL_BLOCKING, MMPI_CALL_Bcast);
 }
 
-MMPI_PROFILED(Ibcast)
+MMPI_PROFILED(Ibcast);
 int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
                 MPI_Request *request)
 {
@@ -59,7 +59,7 @@ int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Co
                  MMPI_CALL_Ibcast);
 }
 
-MMPI_PROFILED(Bcast_init)
+MMPI_PROFILED(Bcast_init);
 int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
                     MPI_Info info, MPI_Request *request)
 {
@@ -122,7 +122,7 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Gather)
+MMPI_PROFILED(Gather);
 int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
@@ -130,7 +130,7 @@ int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
                   comm, MMPI_COLL_BLOCKING, MMPI_CALL_Gather);
 }
 
-MMPI_PROFILED(Igather)
+MMPI_PROFILED(Igather);
 int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                  MPI_Request *request)
@@ -139,7 +139,7 @@ int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                   comm, MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Igather);
 }
 
-MMPI_PROFILED(Gather_init)
+MMPI_PROFILED(Gather_init);
 int PMPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                      int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                      MPI_Info info, MPI_Request *request)
@@ -148,7 +148,7 @@ int PMPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
                   comm, MMPI_COLL_PERSISTENT(info, request), MMPI_CALL_Gather_init);
 }
 
-MMPI_PROFILED(Gatherv)
+MMPI_PROFILED(Gatherv);
 int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                  MPI_Comm comm)
@@ -157,7 +157,7 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                   comm, MMPI_COLL_BLOCKING, MMPI_CALL_Gatherv);
 }
 
-MMPI_PROFILED(Igatherv)
+MMPI_PROFILED(Igatherv);
 int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                   MPI_Comm comm, MPI_Request *request)
@@ -166,7 +166,7 @@ int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   comm, MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Igatherv);
 }
 
-MMPI_PROFILED(Gatherv_init)
+MMPI_PROFILED(Gatherv_init);
 int PMPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                       const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                       int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
@@ -229,7 +229,7 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Scatter)
+MMPI_PROFILED(Scatter);
 int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
@@ -237,7 +237,7 @@ int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                    comm, MMPI_COLL_BLOCKING, MMPI_CALL_Scatter);
 }
 
-MMPI_PROFILED(Iscatter)
+MMPI_PROFILED(Iscatter);
 int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                   MPI_Request *request)
@@ -246,7 +246,7 @@ int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                    comm, MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Iscatter);
 }
 
-MMPI_PROFILED(Scatter_init)
+MMPI_PROFILED(Scatter_init);
 int PMPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                       int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                       MPI_Info info, MPI_Request *request)
@@ -255,7 +255,7 @@ int PMPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                    comm, MMPI_COLL_PERSISTENT(info, request), MMPI_CALL_Scatter_init);
 }
 
-MMPI_PROFILED(Scatterv)
+MMPI_PROFILED(Scatterv);
 int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
                   MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                   int root, MPI_Comm comm)
@@ -264,7 +264,7 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[
                    comm, MMPI_COLL_BLOCKING, MMPI_CALL_Scatterv);
 }
 
-MMPI_PROFILED(Iscatterv)
+MMPI_PROFILED(Iscatterv);
 int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
                    MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                    int root, MPI_Comm comm, MPI_Request *request)
@@ -273,7 +273,7 @@ int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs
                    comm, MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Iscatterv);
 }
 
-MMPI_PROFILED(Scatterv_init)
+MMPI_PROFILED(Scatterv_init);
 int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[],
                        MPI_Datatype sendtype, void *recvbuf, int recvcount,
                        MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
@@ -332,7 +332,7 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Allgather)
+MMPI_PROFILED(Allgather);
 int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
@@ -340,7 +340,7 @@ int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
                      MMPI_COLL_BLOCKING, MMPI_CALL_Allgather);
 }
 
-MMPI_PROFILED(Iallgather)
+MMPI_PROFILED(Iallgather);
 int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                     int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
@@ -348,7 +348,7 @@ int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
                      MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Iallgather);
 }
 
-MMPI_PROFILED(Allgather_init)
+MMPI_PROFILED(Allgather_init);
 int PMPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                         void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                         MPI_Info info, MPI_Request *request)
@@ -357,7 +357,7 @@ int PMPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
                      MMPI_COLL_PERSISTENT(info, request), MMPI_CALL_Allgather_init);
 }
 
-MMPI_PROFILED(Allgatherv)
+MMPI_PROFILED(Allgatherv);
 int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                     const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                     MPI_Comm comm)
@@ -366,7 +366,7 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
                      MMPI_COLL_BLOCKING, MMPI_CALL_Allgatherv);
 }
 
-MMPI_PROFILED(Iallgatherv)
+MMPI_PROFILED(Iallgatherv);
 int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                      const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                      MPI_Comm comm, MPI_Request *request)
@@ -375,7 +375,7 @@ int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
                      MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Iallgatherv);
 }
 
-MMPI_PROFILED(Allgatherv_init)
+MMPI_PROFILED(Allgatherv_init);
 int PMPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                          void *recvbuf, const int recvcounts[], const int displs[],
                          MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,

@@ -110,7 +110,7 @@ static int reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
                           root, kind, how, call);
 }
 
-MMPI_PROFILED(Reduce)
+MMPI_PROFILED(Reduce);
 int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 int root, MPI_Comm comm)
 {
@@ -118,7 +118,7 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
                   MMPI_CALL_Reduce);
 }
 
-MMPI_PROFILED(Ireduce)
+MMPI_PROFILED(Ireduce);
 int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                  MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
 {
@@ -126,7 +126,7 @@ int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dat
                   MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Ireduce);
 }
 
-MMPI_PROFILED(Reduce_init)
+MMPI_PROFILED(Reduce_init);
 int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                      MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
@@ -185,7 +185,7 @@ static const struct express_pair *allreduce_express(struct mmpi_comm *c, const v
                : NULL;
 }
 
-MMPI_PROFILED(Allreduce)
+MMPI_PROFILED(Allreduce);
 int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                    MPI_Op op, MPI_Comm comm)
 {
@@ -211,7 +211,7 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
                           MMPI_COLL_BLOCKING, MMPI_CALL_Allreduce);
 }
 
-MMPI_PROFILED(Iallreduce)
+MMPI_PROFILED(Iallreduce);
 int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                     MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
@@ -219,7 +219,7 @@ int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
                   MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Iallreduce);
 }
 
-MMPI_PROFILED(Allreduce_init)
+MMPI_PROFILED(Allreduce_init);
 int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                         MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
@@ -301,7 +301,7 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Reduce_scatter_block)
+MMPI_PROFILED(Reduce_scatter_block);
 int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
@@ -309,7 +309,7 @@ int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                           MMPI_COLL_BLOCKING, MMPI_CALL_Reduce_scatter_block);
 }
 
-MMPI_PROFILED(Ireduce_scatter_block)
+MMPI_PROFILED(Ireduce_scatter_block);
 int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                MPI_Request *request)
@@ -318,7 +318,7 @@ int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount
                           MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Ireduce_scatter_block);
 }
 
-MMPI_PROFILED(Reduce_scatter_block_init)
+MMPI_PROFILED(Reduce_scatter_block_init);
 int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount,
                                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                    MPI_Info info, MPI_Request *request)
@@ -327,7 +327,7 @@ int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvc
                           MMPI_COLL_PERSISTENT(info, request), MMPI_CALL_Reduce_scatter_block_init);
 }
 
-MMPI_PROFILED(Reduce_scatter)
+MMPI_PROFILED(Reduce_scatter);
 int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
@@ -335,7 +335,7 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
                           MMPI_COLL_BLOCKING, MMPI_CALL_Reduce_scatter);
 }
 
-MMPI_PROFILED(Ireduce_scatter)
+MMPI_PROFILED(Ireduce_scatter);
 int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
@@ -343,7 +343,7 @@ int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcount
                           MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Ireduce_scatter);
 }
 
-MMPI_PROFILED(Reduce_scatter_init)
+MMPI_PROFILED(Reduce_scatter_init);
 int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],
                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
                              MPI_Request *request)
@@ -352,7 +352,7 @@ int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvc
                           MMPI_COLL_PERSISTENT(info, request), MMPI_CALL_Reduce_scatter_init);
 }
 
-MMPI_PROFILED(Scan)
+MMPI_PROFILED(Scan);
 int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
               MPI_Comm comm)
 {
@@ -360,7 +360,7 @@ int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
                   MMPI_CALL_Scan);
 }
 
-MMPI_PROFILED(Iscan)
+MMPI_PROFILED(Iscan);
 int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                MPI_Comm comm, MPI_Request *request)
 {
@@ -368,7 +368,7 @@ int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
                   MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Iscan);
 }
 
-MMPI_PROFILED(Scan_init)
+MMPI_PROFILED(Scan_init);
 int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                    MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
@@ -376,7 +376,7 @@ int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
                   MMPI_COLL_PERSISTENT(info, request), MMPI_CALL_Scan_init);
 }
 
-MMPI_PROFILED(Exscan)
+MMPI_PROFILED(Exscan);
 int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 MPI_Comm comm)
 {
@@ -384,7 +384,7 @@ int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
                   MMPI_CALL_Exscan);
 }
 
-MMPI_PROFILED(Iexscan)
+MMPI_PROFILED(Iexscan);
 int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                  MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
@@ -392,7 +392,7 @@ int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dat
                   MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Iexscan);
 }
 
-MMPI_PROFILED(Exscan_init)
+MMPI_PROFILED(Exscan_init);
 int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                      MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {

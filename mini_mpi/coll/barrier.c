@@ -28,7 +28,7 @@ __attribute__((noinline)) static int barrier(struct mmpi_rank *self, struct mmpi
     return err;
 }
 
-MMPI_PROFILED(Barrier)
+MMPI_PROFILED(Barrier);
 int PMPI_Barrier(MPI_Comm comm)
 {
     struct mmpi_rank *self = mmpi_enter_hot(MMPI_CALL_Barrier);
@@ -129,13 +129,13 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Ibarrier)
+MMPI_PROFILED(Ibarrier);
 int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 {
     return ibarrier(comm, MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Ibarrier);
 }
 
-MMPI_PROFILED(Barrier_init)
+MMPI_PROFILED(Barrier_init);
 int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     return ibarrier(comm, MMPI_COLL_PERSISTENT(info, request), MMPI_CALL_Barrier_init);

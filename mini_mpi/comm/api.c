@@ -4,7 +4,7 @@
  */
 #include "mmpi.h"
 
-MMPI_PROFILED(Comm_size)
+MMPI_PROFILED(Comm_size);
 int PMPI_Comm_size(MPI_Comm comm, int *size)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_size);
@@ -27,7 +27,7 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Comm_rank)
+MMPI_PROFILED(Comm_rank);
 int PMPI_Comm_rank(MPI_Comm comm, int *rank)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_rank);

@@ -11,7 +11,7 @@
 #include "comm/info.h"
 #include "comm/intercomm.h"
 
-MMPI_PROFILED(Comm_dup)
+MMPI_PROFILED(Comm_dup);
 int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_dup);
@@ -37,7 +37,7 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Comm_split)
+MMPI_PROFILED(Comm_split);
 int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_split);
@@ -67,7 +67,7 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Comm_free)
+MMPI_PROFILED(Comm_free);
 int PMPI_Comm_free(MPI_Comm *comm)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_free);
@@ -95,7 +95,7 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Comm_compare)
+MMPI_PROFILED(Comm_compare);
 int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_compare);
@@ -126,7 +126,7 @@ int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
     return MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Comm_test_inter)
+MMPI_PROFILED(Comm_test_inter);
 int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_test_inter);
@@ -138,7 +138,7 @@ int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
     return MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Comm_set_name)
+MMPI_PROFILED(Comm_set_name);
 int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_set_name);
@@ -150,7 +150,7 @@ int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
     return MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Comm_get_name)
+MMPI_PROFILED(Comm_get_name);
 int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_get_name);

@@ -62,7 +62,7 @@ static int fail_create(struct mmpi_rank *self, struct mmpi_comm *c, int err, MPI
     return mmpi_err_raise_comm(self, c, err, call);
 }
 
-MMPI_PROFILED(Comm_create)
+MMPI_PROFILED(Comm_create);
 int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_create);
@@ -76,7 +76,7 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     return err ? fail_create(self, c, err, newcomm, MMPI_CALL_Comm_create) : MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Comm_create_group)
+MMPI_PROFILED(Comm_create_group);
 int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_create_group);
@@ -116,7 +116,7 @@ static int split_type_color(int split_type, const struct mmpi_info *info, int *c
     }
 }
 
-MMPI_PROFILED(Comm_split_type)
+MMPI_PROFILED(Comm_split_type);
 int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
                          MPI_Comm *newcomm)
 {
@@ -133,7 +133,7 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
     return err ? fail_create(self, c, err, newcomm, MMPI_CALL_Comm_split_type) : MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Comm_dup_with_info)
+MMPI_PROFILED(Comm_dup_with_info);
 int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_dup_with_info);
@@ -169,13 +169,13 @@ static int idup(MPI_Comm comm, bool with_info, MPI_Info info, MPI_Comm *newcomm,
     return err ? fail_create(self, c, err, newcomm, call) : MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Comm_idup)
+MMPI_PROFILED(Comm_idup);
 int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 {
     return idup(comm, false, MPI_INFO_NULL, newcomm, request, MMPI_CALL_Comm_idup);
 }
 
-MMPI_PROFILED(Comm_idup_with_info)
+MMPI_PROFILED(Comm_idup_with_info);
 int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
                              MPI_Request *request)
 {
@@ -184,7 +184,7 @@ int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
 
 /* ---- Info (§7.4.4) ------------------------------------------------------------------------ */
 
-MMPI_PROFILED(Comm_set_info)
+MMPI_PROFILED(Comm_set_info);
 int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_set_info);
@@ -230,7 +230,7 @@ static struct mmpi_info *hints_used(const struct mmpi_comm *c)
     return used;
 }
 
-MMPI_PROFILED(Comm_get_info)
+MMPI_PROFILED(Comm_get_info);
 int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_get_info);
@@ -260,7 +260,7 @@ int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
  * Requests still pending on the communicator hold their own reference to its core and stay
  * completable. With a failed member the synchronization reports MPI_ERR_PROC_FAILED (ULFM:
  * finite time) and the handle is freed all the same, so the program is not left with it. */
-MMPI_PROFILED(Comm_disconnect)
+MMPI_PROFILED(Comm_disconnect);
 int PMPI_Comm_disconnect(MPI_Comm *comm)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_disconnect);

@@ -46,7 +46,7 @@ static int info_publish(struct mmpi_rank *self, struct mmpi_info *info, MPI_Info
     return MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Info_create)
+MMPI_PROFILED(Info_create);
 int PMPI_Info_create(MPI_Info *info)
 {
     struct mmpi_rank *self = mmpi_enter_anytime(MMPI_CALL_Info_create);
@@ -64,7 +64,7 @@ int PMPI_Info_create(MPI_Info *info)
     return err ? raise_info(self, err, MMPI_CALL_Info_create) : MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Info_set)
+MMPI_PROFILED(Info_set);
 int PMPI_Info_set(MPI_Info info, const char *key, const char *value)
 {
     struct mmpi_rank *self = mmpi_enter_anytime(MMPI_CALL_Info_set);
@@ -84,7 +84,7 @@ int PMPI_Info_set(MPI_Info info, const char *key, const char *value)
     return err ? raise_info(self, err, MMPI_CALL_Info_set) : MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Info_get)
+MMPI_PROFILED(Info_get);
 int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag)
 {
     struct mmpi_rank *self = mmpi_enter_anytime(MMPI_CALL_Info_get);
@@ -114,7 +114,7 @@ int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int
     return err ? raise_info(self, err, MMPI_CALL_Info_get) : MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Info_get_string)
+MMPI_PROFILED(Info_get_string);
 int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag)
 {
     struct mmpi_rank *self = mmpi_enter_anytime(MMPI_CALL_Info_get_string);
@@ -146,7 +146,7 @@ int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *valu
     return err ? raise_info(self, err, MMPI_CALL_Info_get_string) : MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Info_get_valuelen)
+MMPI_PROFILED(Info_get_valuelen);
 int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag)
 {
     struct mmpi_rank *self = mmpi_enter_anytime(MMPI_CALL_Info_get_valuelen);
@@ -170,7 +170,7 @@ int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *f
     return err ? raise_info(self, err, MMPI_CALL_Info_get_valuelen) : MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Info_get_nkeys)
+MMPI_PROFILED(Info_get_nkeys);
 int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys)
 {
     struct mmpi_rank *self = mmpi_enter_anytime(MMPI_CALL_Info_get_nkeys);
@@ -188,7 +188,7 @@ int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys)
     return err ? raise_info(self, err, MMPI_CALL_Info_get_nkeys) : MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Info_get_nthkey)
+MMPI_PROFILED(Info_get_nthkey);
 int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key)
 {
     struct mmpi_rank *self = mmpi_enter_anytime(MMPI_CALL_Info_get_nthkey);
@@ -206,7 +206,7 @@ int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key)
     return err ? raise_info(self, err, MMPI_CALL_Info_get_nthkey) : MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Info_delete)
+MMPI_PROFILED(Info_delete);
 int PMPI_Info_delete(MPI_Info info, const char *key)
 {
     struct mmpi_rank *self = mmpi_enter_anytime(MMPI_CALL_Info_delete);
@@ -222,7 +222,7 @@ int PMPI_Info_delete(MPI_Info info, const char *key)
     return err ? raise_info(self, err, MMPI_CALL_Info_delete) : MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Info_dup)
+MMPI_PROFILED(Info_dup);
 int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
 {
     struct mmpi_rank *self = mmpi_enter_anytime(MMPI_CALL_Info_dup);
@@ -242,7 +242,7 @@ int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
     return err ? raise_info(self, err, MMPI_CALL_Info_dup) : MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Info_free)
+MMPI_PROFILED(Info_free);
 int PMPI_Info_free(MPI_Info *info)
 {
     struct mmpi_rank *self = mmpi_enter_anytime(MMPI_CALL_Info_free);

@@ -13,7 +13,7 @@ static bool revoked(const struct mmpi_comm *c)
     return __atomic_load_n(&c->core->revoked, __ATOMIC_ACQUIRE);
 }
 
-MMPI_PROFILED(Comm_remote_size)
+MMPI_PROFILED(Comm_remote_size);
 int PMPI_Comm_remote_size(MPI_Comm comm, int *size)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_remote_size);
@@ -44,7 +44,7 @@ static int check_leader_args(struct mmpi_comm *peer, int remote_leader)
     return MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Intercomm_create)
+MMPI_PROFILED(Intercomm_create);
 int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
                           int remote_leader, int tag, MPI_Comm *newintercomm)
 {
@@ -79,7 +79,7 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Intercomm_merge)
+MMPI_PROFILED(Intercomm_merge);
 int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Intercomm_merge);

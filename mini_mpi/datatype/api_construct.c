@@ -49,7 +49,7 @@ static int finish(struct mmpi_rank *self, int err, struct mmpi_datatype *dt,
     return err == MPI_SUCCESS ? err : mmpi_err_raise_comm(self, NULL, err, call);
 }
 
-MMPI_PROFILED(Type_contiguous)
+MMPI_PROFILED(Type_contiguous);
 int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_contiguous);
@@ -60,7 +60,7 @@ int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
     return finish(self, err, dt, newtype, MMPI_CALL_Type_contiguous);
 }
 
-MMPI_PROFILED(Type_vector)
+MMPI_PROFILED(Type_vector);
 int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
                      MPI_Datatype *newtype)
 {
@@ -83,14 +83,14 @@ static int hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype old
     return finish(self, err, dt, newtype, call);
 }
 
-MMPI_PROFILED(Type_create_hvector)
+MMPI_PROFILED(Type_create_hvector);
 int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
                              MPI_Datatype *newtype)
 {
     return hvector(count, blocklength, stride, oldtype, newtype, MMPI_CALL_Type_create_hvector);
 }
 
-MMPI_PROFILED(Type_indexed)
+MMPI_PROFILED(Type_indexed);
 int PMPI_Type_indexed(int count, const int array_of_blocklengths[],
                       const int array_of_displacements[], MPI_Datatype oldtype,
                       MPI_Datatype *newtype)
@@ -120,7 +120,7 @@ static int hindexed(int count, const int array_of_blocklengths[],
     return finish(self, err, dt, newtype, call);
 }
 
-MMPI_PROFILED(Type_create_hindexed)
+MMPI_PROFILED(Type_create_hindexed);
 int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
                               const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
                               MPI_Datatype *newtype)
@@ -129,7 +129,7 @@ int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
                     MMPI_CALL_Type_create_hindexed);
 }
 
-MMPI_PROFILED(Type_create_indexed_block)
+MMPI_PROFILED(Type_create_indexed_block);
 int PMPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[],
                                    MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
@@ -144,7 +144,7 @@ int PMPI_Type_create_indexed_block(int count, int blocklength, const int array_o
     return finish(self, err, dt, newtype, MMPI_CALL_Type_create_indexed_block);
 }
 
-MMPI_PROFILED(Type_create_hindexed_block)
+MMPI_PROFILED(Type_create_hindexed_block);
 int PMPI_Type_create_hindexed_block(int count, int blocklength,
                                     const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
                                     MPI_Datatype *newtype)
@@ -195,7 +195,7 @@ static int type_struct(int count, const int array_of_blocklengths[],
     return finish(self, err, dt, newtype, call);
 }
 
-MMPI_PROFILED(Type_create_struct)
+MMPI_PROFILED(Type_create_struct);
 int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
                             const MPI_Aint array_of_displacements[],
                             const MPI_Datatype array_of_types[], MPI_Datatype *newtype)
@@ -204,7 +204,7 @@ int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
                        newtype, MMPI_CALL_Type_create_struct);
 }
 
-MMPI_PROFILED(Type_create_subarray)
+MMPI_PROFILED(Type_create_subarray);
 int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int array_of_subsizes[],
                               const int array_of_starts[], int order, MPI_Datatype oldtype,
                               MPI_Datatype *newtype)
@@ -221,7 +221,7 @@ int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int a
     return finish(self, err, dt, newtype, MMPI_CALL_Type_create_subarray);
 }
 
-MMPI_PROFILED(Type_create_darray)
+MMPI_PROFILED(Type_create_darray);
 int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[],
                             const int array_of_distribs[], const int array_of_dargs[],
                             const int array_of_psizes[], int order, MPI_Datatype oldtype,
@@ -239,7 +239,7 @@ int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gs
     return finish(self, err, dt, newtype, MMPI_CALL_Type_create_darray);
 }
 
-MMPI_PROFILED(Type_create_resized)
+MMPI_PROFILED(Type_create_resized);
 int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
                              MPI_Datatype *newtype)
 {
@@ -251,7 +251,7 @@ int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
     return finish(self, err, dt, newtype, MMPI_CALL_Type_create_resized);
 }
 
-MMPI_PROFILED(Type_commit)
+MMPI_PROFILED(Type_commit);
 int PMPI_Type_commit(MPI_Datatype *datatype)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_commit);
@@ -277,7 +277,7 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Type_dup)
+MMPI_PROFILED(Type_dup);
 int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_dup);
@@ -295,7 +295,7 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
     return err == MPI_SUCCESS ? err : mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_dup);
 }
 
-MMPI_PROFILED(Type_free)
+MMPI_PROFILED(Type_free);
 int PMPI_Type_free(MPI_Datatype *datatype)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_free);
@@ -327,14 +327,14 @@ fn_fail:
 
 /* ---- Removed in MPI-3.0 ------------------------------------------------------------------ */
 
-MMPI_PROFILED(Type_hvector)
+MMPI_PROFILED(Type_hvector);
 int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
                       MPI_Datatype *newtype)
 {
     return hvector(count, blocklength, stride, oldtype, newtype, MMPI_CALL_Type_hvector);
 }
 
-MMPI_PROFILED(Type_hindexed)
+MMPI_PROFILED(Type_hindexed);
 int PMPI_Type_hindexed(int count, const int array_of_blocklengths[],
                        const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
                        MPI_Datatype *newtype)
@@ -343,7 +343,7 @@ int PMPI_Type_hindexed(int count, const int array_of_blocklengths[],
                     MMPI_CALL_Type_hindexed);
 }
 
-MMPI_PROFILED(Type_struct)
+MMPI_PROFILED(Type_struct);
 int PMPI_Type_struct(int count, const int array_of_blocklengths[],
                      const MPI_Aint array_of_displacements[], const MPI_Datatype array_of_types[],
                      MPI_Datatype *newtype)

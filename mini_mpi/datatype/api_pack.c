@@ -23,7 +23,7 @@ static int fits(size_t count, size_t elem, MPI_Aint position, MPI_Aint room, siz
     return MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Pack)
+MMPI_PROFILED(Pack);
 int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize,
               int *position, MPI_Comm comm)
 {
@@ -62,7 +62,7 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Unpack)
+MMPI_PROFILED(Unpack);
 int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
                 MPI_Datatype datatype, MPI_Comm comm)
 {
@@ -102,7 +102,7 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Pack_size)
+MMPI_PROFILED(Pack_size);
 int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Pack_size);
@@ -143,7 +143,7 @@ static bool bad_datarep(const char *datarep)
     return !datarep || strcmp(datarep, "external32") != 0;
 }
 
-MMPI_PROFILED(Pack_external)
+MMPI_PROFILED(Pack_external);
 int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount,
                        MPI_Datatype datatype, void *outbuf, MPI_Aint outsize, MPI_Aint *position)
 {
@@ -185,7 +185,7 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Unpack_external)
+MMPI_PROFILED(Unpack_external);
 int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
                          MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype)
 {
@@ -226,7 +226,7 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Pack_external_size)
+MMPI_PROFILED(Pack_external_size);
 int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype,
                             MPI_Aint *size)
 {

@@ -27,28 +27,28 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Get_address)
+MMPI_PROFILED(Get_address);
 int PMPI_Get_address(const void *location, MPI_Aint *address)
 {
     return get_address(location, address, MMPI_CALL_Get_address);
 }
 
 /* MPI-4.1 §5.1.5: address arithmetic as the hardware does it (wrapping, no overflow trap). */
-MMPI_PROFILED(Aint_add)
+MMPI_PROFILED(Aint_add);
 MPI_Aint PMPI_Aint_add(MPI_Aint base, MPI_Aint disp)
 {
     mmpi_enter(MMPI_CALL_Aint_add);
     return (MPI_Aint)((uintptr_t)base + (uintptr_t)disp);
 }
 
-MMPI_PROFILED(Aint_diff)
+MMPI_PROFILED(Aint_diff);
 MPI_Aint PMPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2)
 {
     mmpi_enter(MMPI_CALL_Aint_diff);
     return (MPI_Aint)((uintptr_t)addr1 - (uintptr_t)addr2);
 }
 
-MMPI_PROFILED(Type_size)
+MMPI_PROFILED(Type_size);
 int PMPI_Type_size(MPI_Datatype datatype, int *size)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_size);
@@ -72,7 +72,7 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Type_size_x)
+MMPI_PROFILED(Type_size_x);
 int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_size_x);
@@ -120,13 +120,13 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Type_get_extent)
+MMPI_PROFILED(Type_get_extent);
 int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
 {
     return extent_query(datatype, lb, extent, false, MMPI_CALL_Type_get_extent);
 }
 
-MMPI_PROFILED(Type_get_extent_x)
+MMPI_PROFILED(Type_get_extent_x);
 int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
 {
     MPI_Aint l = 0, e = 0;
@@ -139,13 +139,13 @@ int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *exte
     return err;
 }
 
-MMPI_PROFILED(Type_get_true_extent)
+MMPI_PROFILED(Type_get_true_extent);
 int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent)
 {
     return extent_query(datatype, true_lb, true_extent, true, MMPI_CALL_Type_get_true_extent);
 }
 
-MMPI_PROFILED(Type_get_true_extent_x)
+MMPI_PROFILED(Type_get_true_extent_x);
 int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent)
 {
     MPI_Aint l = 0, e = 0;
@@ -158,7 +158,7 @@ int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_C
     return err;
 }
 
-MMPI_PROFILED(Type_set_name)
+MMPI_PROFILED(Type_set_name);
 int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_set_name);
@@ -183,7 +183,7 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Type_get_name)
+MMPI_PROFILED(Type_get_name);
 int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_get_name);
@@ -207,7 +207,7 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Type_get_envelope)
+MMPI_PROFILED(Type_get_envelope);
 int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses,
                            int *num_datatypes, int *combiner)
 {
@@ -259,7 +259,7 @@ static int contents_types(struct mmpi_rank *self, const struct mmpi_datatype *dt
     return MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Type_get_contents)
+MMPI_PROFILED(Type_get_contents);
 int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses,
                            int max_datatypes, int array_of_integers[],
                            MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[])
@@ -292,7 +292,7 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Type_match_size)
+MMPI_PROFILED(Type_match_size);
 int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_match_size);
@@ -336,25 +336,25 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Type_extent)
+MMPI_PROFILED(Type_extent);
 int PMPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent)
 {
     return bound_query(datatype, extent, 'e', MMPI_CALL_Type_extent);
 }
 
-MMPI_PROFILED(Type_lb)
+MMPI_PROFILED(Type_lb);
 int PMPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement)
 {
     return bound_query(datatype, displacement, 'l', MMPI_CALL_Type_lb);
 }
 
-MMPI_PROFILED(Type_ub)
+MMPI_PROFILED(Type_ub);
 int PMPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement)
 {
     return bound_query(datatype, displacement, 'u', MMPI_CALL_Type_ub);
 }
 
-MMPI_PROFILED(Address)
+MMPI_PROFILED(Address);
 int PMPI_Address(const void *location, MPI_Aint *address)
 {
     return get_address(location, address, MMPI_CALL_Address);

@@ -16,7 +16,7 @@ static size_t status_bytes(const MPI_Status *status)
     return status->mmpi_count > 0 ? (size_t)status->mmpi_count : 0;
 }
 
-MMPI_PROFILED(Get_count)
+MMPI_PROFILED(Get_count);
 int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Get_count);
@@ -74,7 +74,7 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Get_elements)
+MMPI_PROFILED(Get_elements);
 int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count)
 {
     MPI_Count n = 0;
@@ -85,7 +85,7 @@ int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *coun
     return err;
 }
 
-MMPI_PROFILED(Get_elements_x)
+MMPI_PROFILED(Get_elements_x);
 int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
 {
     return get_elements(status, datatype, LLONG_MAX, count, MMPI_CALL_Get_elements_x);
@@ -124,13 +124,13 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Status_set_elements)
+MMPI_PROFILED(Status_set_elements);
 int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count)
 {
     return set_elements(status, datatype, count, MMPI_CALL_Status_set_elements);
 }
 
-MMPI_PROFILED(Status_set_elements_x)
+MMPI_PROFILED(Status_set_elements_x);
 int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count)
 {
     return set_elements(status, datatype, count, MMPI_CALL_Status_set_elements_x);

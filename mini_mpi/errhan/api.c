@@ -8,7 +8,7 @@
 
 #include "mmpi.h"
 
-MMPI_PROFILED(Comm_create_errhandler)
+MMPI_PROFILED(Comm_create_errhandler);
 int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn, MPI_Errhandler *errhandler)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_create_errhandler);
@@ -67,13 +67,13 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Comm_set_errhandler)
+MMPI_PROFILED(Comm_set_errhandler);
 int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 {
     return set_errhandler(comm, errhandler, MMPI_CALL_Comm_set_errhandler);
 }
 
-MMPI_PROFILED(Errhandler_set)
+MMPI_PROFILED(Errhandler_set);
 int PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler)
 {
     return set_errhandler(comm, errhandler, MMPI_CALL_Errhandler_set);
@@ -104,25 +104,25 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Comm_get_errhandler)
+MMPI_PROFILED(Comm_get_errhandler);
 int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
 {
     return get_errhandler(comm, errhandler, MMPI_CALL_Comm_get_errhandler);
 }
 
-MMPI_PROFILED(Errhandler_get)
+MMPI_PROFILED(Errhandler_get);
 int PMPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler)
 {
     return get_errhandler(comm, errhandler, MMPI_CALL_Errhandler_get);
 }
 
-MMPI_PROFILED(Errhandler_create)
+MMPI_PROFILED(Errhandler_create);
 int PMPI_Errhandler_create(MPI_Handler_function *fn, MPI_Errhandler *errhandler)
 {
     return PMPI_Comm_create_errhandler(fn, errhandler);
 }
 
-MMPI_PROFILED(Comm_call_errhandler)
+MMPI_PROFILED(Comm_call_errhandler);
 int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_call_errhandler);
@@ -134,7 +134,7 @@ int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
     return MPI_SUCCESS; /* MPI-4.1 §9.3.4: success once the handler has returned */
 }
 
-MMPI_PROFILED(Errhandler_free)
+MMPI_PROFILED(Errhandler_free);
 int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Errhandler_free);
@@ -156,7 +156,7 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Error_string)
+MMPI_PROFILED(Error_string);
 int PMPI_Error_string(int errorcode, char *string, int *resultlen)
 {
     struct mmpi_rank *self = mmpi_enter_anytime(MMPI_CALL_Error_string);
@@ -181,7 +181,7 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Error_class)
+MMPI_PROFILED(Error_class);
 int PMPI_Error_class(int errorcode, int *errorclass)
 {
     struct mmpi_rank *self = mmpi_enter_anytime(MMPI_CALL_Error_class);
@@ -192,7 +192,7 @@ int PMPI_Error_class(int errorcode, int *errorclass)
     return err;
 }
 
-MMPI_PROFILED(Add_error_class)
+MMPI_PROFILED(Add_error_class);
 int PMPI_Add_error_class(int *errorclass)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Add_error_class);
@@ -202,7 +202,7 @@ int PMPI_Add_error_class(int *errorclass)
     return err;
 }
 
-MMPI_PROFILED(Add_error_code)
+MMPI_PROFILED(Add_error_code);
 int PMPI_Add_error_code(int errorclass, int *errorcode)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Add_error_code);
@@ -212,7 +212,7 @@ int PMPI_Add_error_code(int errorclass, int *errorcode)
     return err;
 }
 
-MMPI_PROFILED(Add_error_string)
+MMPI_PROFILED(Add_error_string);
 int PMPI_Add_error_string(int errorcode, const char *string)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Add_error_string);
@@ -231,19 +231,19 @@ static int remove_error(int value, int what, enum mmpi_call call)
     return err;
 }
 
-MMPI_PROFILED(Remove_error_class)
+MMPI_PROFILED(Remove_error_class);
 int PMPI_Remove_error_class(int errorclass)
 {
     return remove_error(errorclass, 'c', MMPI_CALL_Remove_error_class);
 }
 
-MMPI_PROFILED(Remove_error_code)
+MMPI_PROFILED(Remove_error_code);
 int PMPI_Remove_error_code(int errorcode)
 {
     return remove_error(errorcode, 'd', MMPI_CALL_Remove_error_code);
 }
 
-MMPI_PROFILED(Remove_error_string)
+MMPI_PROFILED(Remove_error_string);
 int PMPI_Remove_error_string(int errorcode)
 {
     return remove_error(errorcode, 's', MMPI_CALL_Remove_error_string);

@@ -9,7 +9,7 @@
  */
 #include "group/group.h"
 
-MMPI_PROFILED(Group_size)
+MMPI_PROFILED(Group_size);
 int PMPI_Group_size(MPI_Group group, int *size)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Group_size);
@@ -32,7 +32,7 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Group_rank)
+MMPI_PROFILED(Group_rank);
 int PMPI_Group_rank(MPI_Group group, int *rank)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Group_rank);
@@ -56,7 +56,7 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Group_translate_ranks)
+MMPI_PROFILED(Group_translate_ranks);
 int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2,
                                int ranks2[])
 {
@@ -82,7 +82,7 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Group_compare)
+MMPI_PROFILED(Group_compare);
 int PMPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Group_compare);
@@ -105,7 +105,7 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Group_free)
+MMPI_PROFILED(Group_free);
 int PMPI_Group_free(MPI_Group *group)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Group_free);

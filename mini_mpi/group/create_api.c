@@ -21,7 +21,7 @@ static int publish(struct mmpi_rank *self, struct mmpi_group *g, MPI_Group *out)
     return *out == MPI_GROUP_NULL ? MPI_ERR_NO_MEM : MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Comm_group)
+MMPI_PROFILED(Comm_group);
 int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_group);
@@ -64,20 +64,20 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Group_union)
+MMPI_PROFILED(Group_union);
 int PMPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
 {
     return set_op(MMPI_CALL_Group_union, mmpi_group_union, group1, group2, newgroup);
 }
 
-MMPI_PROFILED(Group_intersection)
+MMPI_PROFILED(Group_intersection);
 int PMPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
 {
     return set_op(MMPI_CALL_Group_intersection, mmpi_group_intersection, group1, group2,
                   newgroup);
 }
 
-MMPI_PROFILED(Group_difference)
+MMPI_PROFILED(Group_difference);
 int PMPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
 {
     return set_op(MMPI_CALL_Group_difference, mmpi_group_difference, group1, group2, newgroup);
@@ -107,13 +107,13 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Group_incl)
+MMPI_PROFILED(Group_incl);
 int PMPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
 {
     return rank_select(MMPI_CALL_Group_incl, mmpi_group_incl, group, n, ranks, newgroup);
 }
 
-MMPI_PROFILED(Group_excl)
+MMPI_PROFILED(Group_excl);
 int PMPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
 {
     return rank_select(MMPI_CALL_Group_excl, mmpi_group_excl, group, n, ranks, newgroup);
@@ -143,21 +143,21 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Group_range_incl)
+MMPI_PROFILED(Group_range_incl);
 int PMPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
 {
     return range_select(MMPI_CALL_Group_range_incl, mmpi_group_range_incl, group, n, ranges,
                         newgroup);
 }
 
-MMPI_PROFILED(Group_range_excl)
+MMPI_PROFILED(Group_range_excl);
 int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
 {
     return range_select(MMPI_CALL_Group_range_excl, mmpi_group_range_excl, group, n, ranges,
                         newgroup);
 }
 
-MMPI_PROFILED(Comm_remote_group)
+MMPI_PROFILED(Comm_remote_group);
 int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_remote_group);

@@ -37,7 +37,7 @@ static int start(int required, int *provided, enum mmpi_call call)
     return MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Init)
+MMPI_PROFILED(Init);
 int PMPI_Init(int *argc, char ***argv)
 {
     (void)argc;
@@ -45,7 +45,7 @@ int PMPI_Init(int *argc, char ***argv)
     return start(MPI_THREAD_SINGLE, NULL, MMPI_CALL_Init);
 }
 
-MMPI_PROFILED(Init_thread)
+MMPI_PROFILED(Init_thread);
 int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
     (void)argc;
@@ -55,7 +55,7 @@ int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     return start(required, provided, MMPI_CALL_Init_thread);
 }
 
-MMPI_PROFILED(Initialized)
+MMPI_PROFILED(Initialized);
 int PMPI_Initialized(int *flag)
 {
     struct mmpi_rank *self = mmpi_enter_anytime(MMPI_CALL_Initialized);
@@ -65,7 +65,7 @@ int PMPI_Initialized(int *flag)
     return MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Finalized)
+MMPI_PROFILED(Finalized);
 int PMPI_Finalized(int *flag)
 {
     struct mmpi_rank *self = mmpi_enter_anytime(MMPI_CALL_Finalized);
@@ -75,7 +75,7 @@ int PMPI_Finalized(int *flag)
     return MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Finalize)
+MMPI_PROFILED(Finalize);
 int PMPI_Finalize(void)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Finalize);
@@ -83,7 +83,7 @@ int PMPI_Finalize(void)
     return MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Query_thread)
+MMPI_PROFILED(Query_thread);
 int PMPI_Query_thread(int *provided)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Query_thread);
@@ -93,7 +93,7 @@ int PMPI_Query_thread(int *provided)
     return MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Is_thread_main)
+MMPI_PROFILED(Is_thread_main);
 int PMPI_Is_thread_main(int *flag)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Is_thread_main);
@@ -103,7 +103,7 @@ int PMPI_Is_thread_main(int *flag)
     return MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Get_version)
+MMPI_PROFILED(Get_version);
 int PMPI_Get_version(int *version, int *subversion)
 {
     if (!version || !subversion)
@@ -113,7 +113,7 @@ int PMPI_Get_version(int *version, int *subversion)
     return MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Get_library_version)
+MMPI_PROFILED(Get_library_version);
 int PMPI_Get_library_version(char *version, int *resultlen)
 {
     if (!version || !resultlen)
@@ -124,7 +124,7 @@ int PMPI_Get_library_version(char *version, int *resultlen)
     return MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Get_processor_name)
+MMPI_PROFILED(Get_processor_name);
 int PMPI_Get_processor_name(char *name, int *resultlen)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Get_processor_name);
@@ -137,20 +137,20 @@ int PMPI_Get_processor_name(char *name, int *resultlen)
     return MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Wtime)
+MMPI_PROFILED(Wtime);
 double PMPI_Wtime(void)
 {
     /* One clock for all ranks of the process, so MPI_WTIME_IS_GLOBAL holds. */
     return mmpi_now();
 }
 
-MMPI_PROFILED(Wtick)
+MMPI_PROFILED(Wtick);
 double PMPI_Wtick(void)
 {
     return 1e-9;
 }
 
-MMPI_PROFILED(Alloc_mem)
+MMPI_PROFILED(Alloc_mem);
 int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Alloc_mem);
@@ -171,7 +171,7 @@ int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
     return err ? mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Alloc_mem) : MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Free_mem)
+MMPI_PROFILED(Free_mem);
 int PMPI_Free_mem(void *base)
 {
     mmpi_enter(MMPI_CALL_Free_mem);
@@ -179,7 +179,7 @@ int PMPI_Free_mem(void *base)
     return MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Abort)
+MMPI_PROFILED(Abort);
 int PMPI_Abort(MPI_Comm comm, int errorcode)
 {
     struct mmpi_rank *self = mmpi_enter_anytime(MMPI_CALL_Abort);
@@ -194,7 +194,7 @@ int PMPI_Abort(MPI_Comm comm, int errorcode)
     mmpi_job_exit(errorcode & 0xff);
 }
 
-MMPI_PROFILED(Pcontrol)
+MMPI_PROFILED(Pcontrol);
 int PMPI_Pcontrol(const int level, ...)
 {
     (void)level; /* no profiling library attached: MPI-4.1 §15.2.3 allows doing nothing */

@@ -6,7 +6,7 @@
 #include "mmpi.h"
 #include "op/op.h"
 
-MMPI_PROFILED(Op_create)
+MMPI_PROFILED(Op_create);
 int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Op_create);
@@ -31,7 +31,7 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Op_free)
+MMPI_PROFILED(Op_free);
 int PMPI_Op_free(MPI_Op *op)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Op_free);
@@ -56,7 +56,7 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Op_commutative)
+MMPI_PROFILED(Op_commutative);
 int PMPI_Op_commutative(MPI_Op op, int *commute)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Op_commutative);
@@ -79,7 +79,7 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Reduce_local)
+MMPI_PROFILED(Reduce_local);
 int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype,
                       MPI_Op op)
 {

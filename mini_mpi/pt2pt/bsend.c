@@ -6,7 +6,7 @@
  */
 #include "pt2pt/pt2pt.h"
 
-MMPI_PROFILED(Buffer_attach)
+MMPI_PROFILED(Buffer_attach);
 int PMPI_Buffer_attach(void *buffer, int size)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Buffer_attach);
@@ -31,7 +31,7 @@ int PMPI_Buffer_attach(void *buffer, int size)
     return err;
 }
 
-MMPI_PROFILED(Buffer_detach)
+MMPI_PROFILED(Buffer_detach);
 int PMPI_Buffer_detach(void *buffer_addr, int *size)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Buffer_detach);

@@ -97,7 +97,7 @@ static void yield_after_miss(void)
     sched_yield();
 }
 
-MMPI_PROFILED(Wait)
+MMPI_PROFILED(Wait);
 int PMPI_Wait(MPI_Request *request, MPI_Status *status)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Wait);
@@ -121,7 +121,7 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
     return err;
 }
 
-MMPI_PROFILED(Test)
+MMPI_PROFILED(Test);
 int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Test);
@@ -268,14 +268,14 @@ static int waitall_or_testall(MPI_Request *handles, int count, MPI_Status *statu
     return mmpi_err_raise_comm(self, mmpi_comm_get(self, err_comm), err, call);
 }
 
-MMPI_PROFILED(Waitall)
+MMPI_PROFILED(Waitall);
 int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status *array_of_statuses)
 {
     return waitall_or_testall(array_of_requests, count, array_of_statuses, NULL,
                               MMPI_CALL_Waitall);
 }
 
-MMPI_PROFILED(Testall)
+MMPI_PROFILED(Testall);
 int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
                  MPI_Status *array_of_statuses)
 {
@@ -330,13 +330,13 @@ static int waitany_or_testany(int count, MPI_Request *handles, int *index, int *
     return MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Waitany)
+MMPI_PROFILED(Waitany);
 int PMPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)
 {
     return waitany_or_testany(count, array_of_requests, index, NULL, status, MMPI_CALL_Waitany);
 }
 
-MMPI_PROFILED(Testany)
+MMPI_PROFILED(Testany);
 int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag,
                  MPI_Status *status)
 {
@@ -378,7 +378,7 @@ static int waitsome_or_testsome(int incount, MPI_Request *handles, int *outcount
     return mmpi_err_raise_comm(self, mmpi_comm_get(self, err_comm), err, call);
 }
 
-MMPI_PROFILED(Waitsome)
+MMPI_PROFILED(Waitsome);
 int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
                   int array_of_indices[], MPI_Status *array_of_statuses)
 {
@@ -386,7 +386,7 @@ int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
                                 array_of_statuses, MMPI_CALL_Waitsome);
 }
 
-MMPI_PROFILED(Testsome)
+MMPI_PROFILED(Testsome);
 int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
                   int array_of_indices[], MPI_Status *array_of_statuses)
 {

@@ -51,7 +51,7 @@ static int init_request(const void *buf, int count, MPI_Datatype datatype, int p
 }
 
 #define SEND_INIT(Name, mode)                                                                \
-    MMPI_PROFILED(Name)                                                                      \
+    MMPI_PROFILED(Name);                                                                      \
     int PMPI_##Name(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,    \
                     MPI_Comm comm, MPI_Request *request)                                     \
     {                                                                                        \
@@ -63,7 +63,7 @@ SEND_INIT(Ssend_init, MMPI_SEND_SYNC)
 SEND_INIT(Rsend_init, MMPI_SEND_READY)
 SEND_INIT(Bsend_init, MMPI_SEND_BUFFERED)
 
-MMPI_PROFILED(Recv_init)
+MMPI_PROFILED(Recv_init);
 int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag,
                    MPI_Comm comm, MPI_Request *request)
 {
@@ -96,7 +96,7 @@ static int start_one(struct mmpi_rank *self, struct mmpi_request *req)
     return MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Start)
+MMPI_PROFILED(Start);
 int PMPI_Start(MPI_Request *request)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Start);
@@ -111,7 +111,7 @@ int PMPI_Start(MPI_Request *request)
     return MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Startall)
+MMPI_PROFILED(Startall);
 int PMPI_Startall(int count, MPI_Request array_of_requests[])
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Startall);

@@ -138,7 +138,7 @@ static int new_message(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_
     return MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Probe)
+MMPI_PROFILED(Probe);
 int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Probe);
@@ -155,7 +155,7 @@ int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
     return err == MPI_SUCCESS ? err : mmpi_err_raise_comm(self, c, err, MMPI_CALL_Probe);
 }
 
-MMPI_PROFILED(Iprobe)
+MMPI_PROFILED(Iprobe);
 int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Iprobe);
@@ -221,13 +221,13 @@ static int mprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *me
     return err == MPI_SUCCESS ? err : mmpi_err_raise_comm(self, c, err, call);
 }
 
-MMPI_PROFILED(Mprobe)
+MMPI_PROFILED(Mprobe);
 int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
 {
     return mprobe(source, tag, comm, NULL, message, status, MMPI_CALL_Mprobe);
 }
 
-MMPI_PROFILED(Improbe)
+MMPI_PROFILED(Improbe);
 int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
                  MPI_Status *status)
 {
@@ -275,7 +275,7 @@ static int mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *messa
     return MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Mrecv)
+MMPI_PROFILED(Mrecv);
 int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
                MPI_Status *status)
 {
@@ -291,7 +291,7 @@ int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
     return err;
 }
 
-MMPI_PROFILED(Imrecv)
+MMPI_PROFILED(Imrecv);
 int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
                 MPI_Request *request)
 {

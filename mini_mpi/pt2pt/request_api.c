@@ -8,7 +8,7 @@
 #include "pt2pt/match.h"
 #include "pt2pt/pt2pt.h"
 
-MMPI_PROFILED(Request_free)
+MMPI_PROFILED(Request_free);
 int PMPI_Request_free(MPI_Request *request)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Request_free);
@@ -30,7 +30,7 @@ int PMPI_Request_free(MPI_Request *request)
     return MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Request_get_status)
+MMPI_PROFILED(Request_get_status);
 int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Request_get_status);
@@ -59,7 +59,7 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
     return MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Cancel)
+MMPI_PROFILED(Cancel);
 int PMPI_Cancel(MPI_Request *request)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Cancel);
@@ -83,7 +83,7 @@ int PMPI_Cancel(MPI_Request *request)
     return MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Test_cancelled)
+MMPI_PROFILED(Test_cancelled);
 int PMPI_Test_cancelled(const MPI_Status *status, int *flag)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Test_cancelled);
@@ -93,7 +93,7 @@ int PMPI_Test_cancelled(const MPI_Status *status, int *flag)
     return MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Status_set_cancelled)
+MMPI_PROFILED(Status_set_cancelled);
 int PMPI_Status_set_cancelled(MPI_Status *status, int flag)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Status_set_cancelled);
@@ -109,7 +109,7 @@ static void greq_free_state(struct mmpi_request *req)
         req->free_fn(req->extra_state);
 }
 
-MMPI_PROFILED(Grequest_start)
+MMPI_PROFILED(Grequest_start);
 int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
                         MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
                         MPI_Request *request)
@@ -133,7 +133,7 @@ int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free
     return MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Grequest_complete)
+MMPI_PROFILED(Grequest_complete);
 int PMPI_Grequest_complete(MPI_Request request)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Grequest_complete);

@@ -57,7 +57,7 @@ static int do_send(struct mmpi_rank *self, const void *buf, int count, MPI_Datat
 }
 
 #define SEND_ENTRY(Name, mode)                                                               \
-    MMPI_PROFILED(Name)                                                                      \
+    MMPI_PROFILED(Name);                                                                      \
     int PMPI_##Name(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,    \
                     MPI_Comm comm)                                                           \
     {                                                                                        \
@@ -65,7 +65,7 @@ static int do_send(struct mmpi_rank *self, const void *buf, int count, MPI_Datat
                        NULL, mode, MMPI_CALL_##Name);                                        \
     }
 #define ISEND_ENTRY(Name, mode)                                                              \
-    MMPI_PROFILED(Name)                                                                      \
+    MMPI_PROFILED(Name);                                                                      \
     int PMPI_##Name(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,    \
                     MPI_Comm comm, MPI_Request *request)                                     \
     {                                                                                        \
@@ -79,7 +79,7 @@ static int do_send(struct mmpi_rank *self, const void *buf, int count, MPI_Datat
 
 /* MPI_Send: the common case inline, a small message straight into its channel (chan.h); the
  * rest, errors included, by do_send. */
-MMPI_PROFILED(Send)
+MMPI_PROFILED(Send);
 int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Send);
@@ -101,7 +101,7 @@ ISEND_ENTRY(Issend, MMPI_SEND_SYNC)
 ISEND_ENTRY(Irsend, MMPI_SEND_READY)
 ISEND_ENTRY(Ibsend, MMPI_SEND_BUFFERED)
 
-MMPI_PROFILED(Recv)
+MMPI_PROFILED(Recv);
 int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
               MPI_Status *status)
 {
@@ -128,7 +128,7 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
     return MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Irecv)
+MMPI_PROFILED(Irecv);
 int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
                MPI_Request *request)
 {
@@ -191,7 +191,7 @@ static int sendrecv(struct mmpi_rank *self, struct mmpi_comm *c, const void *sen
     return sreq.error != MPI_SUCCESS ? sreq.error : rreq.error;
 }
 
-MMPI_PROFILED(Sendrecv)
+MMPI_PROFILED(Sendrecv);
 int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
                   int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
                   int recvtag, MPI_Comm comm, MPI_Status *status)
@@ -214,7 +214,7 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
     return err;
 }
 
-MMPI_PROFILED(Sendrecv_replace)
+MMPI_PROFILED(Sendrecv_replace);
 int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
                           int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {

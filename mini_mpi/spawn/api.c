@@ -78,7 +78,7 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Comm_spawn)
+MMPI_PROFILED(Comm_spawn);
 int PMPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root,
                     MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[])
 {
@@ -88,7 +88,7 @@ int PMPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info in
                  array_of_errcodes);
 }
 
-MMPI_PROFILED(Comm_get_parent)
+MMPI_PROFILED(Comm_get_parent);
 int PMPI_Comm_get_parent(MPI_Comm *parent)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_get_parent);
@@ -100,7 +100,7 @@ int PMPI_Comm_get_parent(MPI_Comm *parent)
     return MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Comm_spawn_multiple)
+MMPI_PROFILED(Comm_spawn_multiple);
 int PMPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_of_argv[],
                              const int array_of_maxprocs[], const MPI_Info array_of_info[],
                              int root, MPI_Comm comm, MPI_Comm *intercomm,

@@ -21,7 +21,7 @@
 #include "spawn/port.h"
 #include "spawn/spawn.h"
 
-MMPI_PROFILED(Open_port)
+MMPI_PROFILED(Open_port);
 int PMPI_Open_port(MPI_Info info, char *port_name)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Open_port);
@@ -35,7 +35,7 @@ int PMPI_Open_port(MPI_Info info, char *port_name)
     return MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Close_port)
+MMPI_PROFILED(Close_port);
 int PMPI_Close_port(const char *port_name)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Close_port);
@@ -73,14 +73,14 @@ fn_fail:
     return mmpi_err_raise_comm(self, c, err, call);
 }
 
-MMPI_PROFILED(Comm_accept)
+MMPI_PROFILED(Comm_accept);
 int PMPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
                      MPI_Comm *newcomm)
 {
     return accept_or_connect(MMPI_CALL_Comm_accept, port_name, info, root, comm, newcomm);
 }
 
-MMPI_PROFILED(Comm_connect)
+MMPI_PROFILED(Comm_connect);
 int PMPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
                       MPI_Comm *newcomm)
 {
@@ -96,7 +96,7 @@ static int name_args(struct mmpi_rank *self, const char *service, MPI_Info info,
                                                             : MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Publish_name)
+MMPI_PROFILED(Publish_name);
 int PMPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Publish_name);
@@ -107,7 +107,7 @@ int PMPI_Publish_name(const char *service_name, MPI_Info info, const char *port_
                               : mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Publish_name);
 }
 
-MMPI_PROFILED(Unpublish_name)
+MMPI_PROFILED(Unpublish_name);
 int PMPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Unpublish_name);
@@ -118,7 +118,7 @@ int PMPI_Unpublish_name(const char *service_name, MPI_Info info, const char *por
                               : mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Unpublish_name);
 }
 
-MMPI_PROFILED(Lookup_name)
+MMPI_PROFILED(Lookup_name);
 int PMPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Lookup_name);
@@ -148,7 +148,7 @@ static bool socket_io(int fd, void *buf, size_t n, bool out)
 /* MPI_Comm_join (§11.10.4), as MPICH does it: the two ends tell each other their world rank
  * over the socket; the lower one opens a port, sends its name and accepts on MPI_COMM_SELF,
  * the other connects to it. */
-MMPI_PROFILED(Comm_join)
+MMPI_PROFILED(Comm_join);
 int PMPI_Comm_join(int fd, MPI_Comm *intercomm)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_join);

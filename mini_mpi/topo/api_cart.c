@@ -28,7 +28,7 @@ static int check_grid(int ndims, const int *dims, const int *periods, long *size
     return MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Cart_create)
+MMPI_PROFILED(Cart_create);
 int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[],
                      int reorder, MPI_Comm *comm_cart)
 {
@@ -56,7 +56,7 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Dims_create)
+MMPI_PROFILED(Dims_create);
 int PMPI_Dims_create(int nnodes, int ndims, int dims[])
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Dims_create);
@@ -66,7 +66,7 @@ int PMPI_Dims_create(int nnodes, int ndims, int dims[])
     return err ? mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Dims_create) : MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Cartdim_get)
+MMPI_PROFILED(Cartdim_get);
 int PMPI_Cartdim_get(MPI_Comm comm, int *ndims)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Cartdim_get);
@@ -81,7 +81,7 @@ int PMPI_Cartdim_get(MPI_Comm comm, int *ndims)
     return MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Cart_get)
+MMPI_PROFILED(Cart_get);
 int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[])
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Cart_get);
@@ -100,7 +100,7 @@ int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coo
     return MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Cart_rank)
+MMPI_PROFILED(Cart_rank);
 int PMPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Cart_rank);
@@ -118,7 +118,7 @@ int PMPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank)
     return MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Cart_coords)
+MMPI_PROFILED(Cart_coords);
 int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Cart_coords);
@@ -135,7 +135,7 @@ int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
     return MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Cart_shift)
+MMPI_PROFILED(Cart_shift);
 int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Cart_shift);
@@ -151,7 +151,7 @@ int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, in
     return MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Cart_sub)
+MMPI_PROFILED(Cart_sub);
 int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Cart_sub);
@@ -176,7 +176,7 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Cart_map)
+MMPI_PROFILED(Cart_map);
 int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[],
                   int *newrank)
 {

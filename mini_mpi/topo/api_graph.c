@@ -27,7 +27,7 @@ static int check_graph(int size, int nnodes, const int *index, const int *edges)
     return MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Graph_create)
+MMPI_PROFILED(Graph_create);
 int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[],
                       int reorder, MPI_Comm *comm_graph)
 {
@@ -91,7 +91,7 @@ static int check_list(int degree, const int *ranks, const int **weights, int siz
     return err ? err : check_weights(weights, degree);
 }
 
-MMPI_PROFILED(Dist_graph_create_adjacent)
+MMPI_PROFILED(Dist_graph_create_adjacent);
 int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[],
                                     const int sourceweights[], int outdegree,
                                     const int destinations[], const int destweights[],
@@ -124,7 +124,7 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Dist_graph_create)
+MMPI_PROFILED(Dist_graph_create);
 int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[],
                            const int destinations[], const int weights[], MPI_Info info,
                            int reorder, MPI_Comm *comm_dist_graph)
@@ -168,7 +168,7 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Topo_test)
+MMPI_PROFILED(Topo_test);
 int PMPI_Topo_test(MPI_Comm comm, int *status)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Topo_test);
@@ -180,7 +180,7 @@ int PMPI_Topo_test(MPI_Comm comm, int *status)
     return MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Graphdims_get)
+MMPI_PROFILED(Graphdims_get);
 int PMPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Graphdims_get);
@@ -203,7 +203,7 @@ static void copy_out(int *to, const int *from, int n, int max)
         to[i] = from[i];
 }
 
-MMPI_PROFILED(Graph_get)
+MMPI_PROFILED(Graph_get);
 int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[])
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Graph_get);
@@ -226,7 +226,7 @@ static int check_graph_rank(const struct mmpi_comm *c, int rank, const struct mm
     return err ? err : rank < 0 || rank >= (*t)->size ? MPI_ERR_RANK : MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Graph_neighbors_count)
+MMPI_PROFILED(Graph_neighbors_count);
 int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Graph_neighbors_count);
@@ -241,7 +241,7 @@ int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors)
     return MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Graph_neighbors)
+MMPI_PROFILED(Graph_neighbors);
 int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[])
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Graph_neighbors);
@@ -256,7 +256,7 @@ int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbor
     return MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Dist_graph_neighbors_count)
+MMPI_PROFILED(Dist_graph_neighbors_count);
 int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree,
                                     int *weighted)
 {
@@ -280,7 +280,7 @@ static bool wants(const int *w, int max)
     return max > 0 && w && w != MPI_UNWEIGHTED && w != MPI_WEIGHTS_EMPTY;
 }
 
-MMPI_PROFILED(Dist_graph_neighbors)
+MMPI_PROFILED(Dist_graph_neighbors);
 int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[],
                               int sourceweights[], int maxoutdegree, int destinations[],
                               int destweights[])
@@ -305,7 +305,7 @@ int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[],
     return MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Graph_map)
+MMPI_PROFILED(Graph_map);
 int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[],
                    int *newrank)
 {

@@ -120,7 +120,7 @@ fn_fail:
 #define TYPED_SIDE(b, n, d, t) ((struct side){.buf = (b), .counts = (n), .adispls = (d), \
                                                .types = (t)})
 
-MMPI_PROFILED(Neighbor_allgather)
+MMPI_PROFILED(Neighbor_allgather);
 int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                             void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
@@ -128,7 +128,7 @@ int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sen
                     GATHER, MMPI_COLL_BLOCKING, MMPI_CALL_Neighbor_allgather);
 }
 
-MMPI_PROFILED(Ineighbor_allgather)
+MMPI_PROFILED(Ineighbor_allgather);
 int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                              void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                              MPI_Request *request)
@@ -137,7 +137,7 @@ int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype se
                     GATHER, MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Ineighbor_allgather);
 }
 
-MMPI_PROFILED(Neighbor_allgather_init)
+MMPI_PROFILED(Neighbor_allgather_init);
 int PMPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                  void *recvbuf, int recvcount, MPI_Datatype recvtype,
                                  MPI_Comm comm, MPI_Info info, MPI_Request *request)
@@ -146,7 +146,7 @@ int PMPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatyp
                     GATHER, MMPI_COLL_PERSISTENT(info, request), MMPI_CALL_Neighbor_allgather_init);
 }
 
-MMPI_PROFILED(Neighbor_allgatherv)
+MMPI_PROFILED(Neighbor_allgatherv);
 int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                              void *recvbuf, const int recvcounts[], const int displs[],
                              MPI_Datatype recvtype, MPI_Comm comm)
@@ -155,7 +155,7 @@ int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype se
                     comm, GATHERV, MMPI_COLL_BLOCKING, MMPI_CALL_Neighbor_allgatherv);
 }
 
-MMPI_PROFILED(Ineighbor_allgatherv)
+MMPI_PROFILED(Ineighbor_allgatherv);
 int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                               void *recvbuf, const int recvcounts[], const int displs[],
                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
@@ -164,7 +164,7 @@ int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype s
                     comm, GATHERV, MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Ineighbor_allgatherv);
 }
 
-MMPI_PROFILED(Neighbor_allgatherv_init)
+MMPI_PROFILED(Neighbor_allgatherv_init);
 int PMPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                   void *recvbuf, const int recvcounts[], const int displs[],
                                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
@@ -175,7 +175,7 @@ int PMPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Dataty
                     MMPI_CALL_Neighbor_allgatherv_init);
 }
 
-MMPI_PROFILED(Neighbor_alltoall)
+MMPI_PROFILED(Neighbor_alltoall);
 int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
@@ -183,7 +183,7 @@ int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype send
                     ALLTOALL, MMPI_COLL_BLOCKING, MMPI_CALL_Neighbor_alltoall);
 }
 
-MMPI_PROFILED(Ineighbor_alltoall)
+MMPI_PROFILED(Ineighbor_alltoall);
 int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                             void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                             MPI_Request *request)
@@ -192,7 +192,7 @@ int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sen
                     ALLTOALL, MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Ineighbor_alltoall);
 }
 
-MMPI_PROFILED(Neighbor_alltoall_init)
+MMPI_PROFILED(Neighbor_alltoall_init);
 int PMPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                 void *recvbuf, int recvcount, MPI_Datatype recvtype,
                                 MPI_Comm comm, MPI_Info info, MPI_Request *request)
@@ -202,7 +202,7 @@ int PMPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype
                     MMPI_CALL_Neighbor_alltoall_init);
 }
 
-MMPI_PROFILED(Neighbor_alltoallv)
+MMPI_PROFILED(Neighbor_alltoallv);
 int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
                             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
@@ -212,7 +212,7 @@ int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const i
                     MMPI_COLL_BLOCKING, MMPI_CALL_Neighbor_alltoallv);
 }
 
-MMPI_PROFILED(Ineighbor_alltoallv)
+MMPI_PROFILED(Ineighbor_alltoallv);
 int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
                              MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                              const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
@@ -223,7 +223,7 @@ int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const 
                     MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Ineighbor_alltoallv);
 }
 
-MMPI_PROFILED(Neighbor_alltoallv_init)
+MMPI_PROFILED(Neighbor_alltoallv_init);
 int PMPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
                                  const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
                                  const int recvcounts[], const int rdispls[],
@@ -235,7 +235,7 @@ int PMPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
                     MMPI_COLL_PERSISTENT(info, request), MMPI_CALL_Neighbor_alltoallv_init);
 }
 
-MMPI_PROFILED(Neighbor_alltoallw)
+MMPI_PROFILED(Neighbor_alltoallw);
 int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
                             const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
                             void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
@@ -246,7 +246,7 @@ int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
                     MMPI_COLL_BLOCKING, MMPI_CALL_Neighbor_alltoallw);
 }
 
-MMPI_PROFILED(Ineighbor_alltoallw)
+MMPI_PROFILED(Ineighbor_alltoallw);
 int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
                              const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
                              void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
@@ -258,7 +258,7 @@ int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
                     MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Ineighbor_alltoallw);
 }
 
-MMPI_PROFILED(Neighbor_alltoallw_init)
+MMPI_PROFILED(Neighbor_alltoallw_init);
 int PMPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
                                  const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
                                  void *recvbuf, const int recvcounts[],

@@ -60,7 +60,7 @@ static MPI_Group group_of(struct mmpi_rank *self, const struct mmpi_comm *c, con
     return mmpi_group_handle_new(self, mmpi_group_new(n, ranks));
 }
 
-MMPI_FT_PROFILED(Comm_failure_ack)
+MMPI_FT_PROFILED(Comm_failure_ack);
 int PMPIX_Comm_failure_ack(MPI_Comm comm)
 {
     struct mmpi_rank *self = mmpi_enter(MMPIX_CALL_Comm_failure_ack);
@@ -75,7 +75,7 @@ int PMPIX_Comm_failure_ack(MPI_Comm comm)
     return MPI_SUCCESS;
 }
 
-MMPI_FT_PROFILED(Comm_failure_get_acked)
+MMPI_FT_PROFILED(Comm_failure_get_acked);
 int PMPIX_Comm_failure_get_acked(MPI_Comm comm, MPI_Group *failedgrp)
 {
     struct mmpi_rank *self = mmpi_enter(MMPIX_CALL_Comm_failure_get_acked);
@@ -96,7 +96,7 @@ int PMPIX_Comm_failure_get_acked(MPI_Comm comm, MPI_Group *failedgrp)
                : MPI_SUCCESS;
 }
 
-MMPI_FT_PROFILED(Comm_get_failed)
+MMPI_FT_PROFILED(Comm_get_failed);
 int PMPIX_Comm_get_failed(MPI_Comm comm, MPI_Group *failedgrp)
 {
     struct mmpi_rank *self = mmpi_enter(MMPIX_CALL_Comm_get_failed);
@@ -112,7 +112,7 @@ int PMPIX_Comm_get_failed(MPI_Comm comm, MPI_Group *failedgrp)
                : MPI_SUCCESS;
 }
 
-MMPI_FT_PROFILED(Comm_ack_failed)
+MMPI_FT_PROFILED(Comm_ack_failed);
 int PMPIX_Comm_ack_failed(MPI_Comm comm, int num_to_ack, int *num_acked)
 {
     struct mmpi_rank *self = mmpi_enter(MMPIX_CALL_Comm_ack_failed);

@@ -101,7 +101,7 @@ static void agree_state_free(struct agree_state *s)
     free(s);
 }
 
-MMPI_FT_PROFILED(Comm_agree)
+MMPI_FT_PROFILED(Comm_agree);
 int PMPIX_Comm_agree(MPI_Comm comm, int *flag)
 {
     struct mmpi_rank *self = mmpi_enter(MMPIX_CALL_Comm_agree);
@@ -140,7 +140,7 @@ static void iagree_free(struct mmpi_request *req)
     agree_state_free(req->state);
 }
 
-MMPI_FT_PROFILED(Comm_iagree)
+MMPI_FT_PROFILED(Comm_iagree);
 int PMPIX_Comm_iagree(MPI_Comm comm, int *flag, MPI_Request *request)
 {
     struct mmpi_rank *self = mmpi_enter(MMPIX_CALL_Comm_iagree);

@@ -12,7 +12,7 @@ static void wake_group(struct mmpi_world *w, const struct mmpi_comm_core *g)
         mmpi_rank_wake(w->ranks[g->world_ranks[i]]);
 }
 
-MMPI_FT_PROFILED(Comm_revoke)
+MMPI_FT_PROFILED(Comm_revoke);
 int PMPIX_Comm_revoke(MPI_Comm comm)
 {
     struct mmpi_rank *self = mmpi_enter(MMPIX_CALL_Comm_revoke);
@@ -31,7 +31,7 @@ int PMPIX_Comm_revoke(MPI_Comm comm)
     return MPI_SUCCESS;
 }
 
-MMPI_FT_PROFILED(Comm_is_revoked)
+MMPI_FT_PROFILED(Comm_is_revoked);
 int PMPIX_Comm_is_revoked(MPI_Comm comm, int *flag)
 {
     struct mmpi_rank *self = mmpi_enter(MMPIX_CALL_Comm_is_revoked);

@@ -80,7 +80,7 @@ static void shrink_state_free(struct shrink_state *s)
     free(s);
 }
 
-MMPI_FT_PROFILED(Comm_shrink)
+MMPI_FT_PROFILED(Comm_shrink);
 int PMPIX_Comm_shrink(MPI_Comm comm, MPI_Comm *newcomm)
 {
     struct mmpi_rank *self = mmpi_enter(MMPIX_CALL_Comm_shrink);
@@ -119,7 +119,7 @@ static void ishrink_free(struct mmpi_request *req)
     shrink_state_free(req->state);
 }
 
-MMPI_FT_PROFILED(Comm_ishrink)
+MMPI_FT_PROFILED(Comm_ishrink);
 int PMPIX_Comm_ishrink(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 {
     struct mmpi_rank *self = mmpi_enter(MMPIX_CALL_Comm_ishrink);

@@ -14,7 +14,8 @@
 #define MMPI_FT_PROFILED(name)                                      \
     _Pragma(MMPI_STR_(weak MPIX_##name = PMPIX_##name))             \
     _Pragma(MMPI_STR_(weak MPI_##name = PMPIX_##name))              \
-    _Pragma(MMPI_STR_(weak PMPI_##name = PMPIX_##name))
+    _Pragma(MMPI_STR_(weak PMPI_##name = PMPIX_##name))            \
+    extern int mmpi_profiled_alias_ /* as MMPI_PROFILED (calls.h): written with a ';' */
 
 /* The board sequence number of c's next agreement or shrink: their own sequence, flagged so
  * they never share an instance with ordinary collectives (revoke never interrupts them, so
