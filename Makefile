@@ -6,6 +6,8 @@ CC      ?= cc
 PREFIX  ?= /usr/local
 BUILD   := build
 URCU_CFLAGS := $(shell pkg-config --cflags liburcu-memb liburcu-cds 2>/dev/null)
+URCU_LIBS   := $(shell pkg-config --libs liburcu-memb liburcu-cds 2>/dev/null || \
+                 echo -lurcu-memb -lurcu-common -lurcu-cds)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
 WARN    := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes -Wmissing-prototypes
@@ -52,7 +54,7 @@ $(BUILD)/obj/%.o: %.c
 $(SHARED_LIB): $(LIB_OBJS) mini_mpi/exports.map
 	@mkdir -p $(dir $@)
 	$(CC) -shared -pthread $(CFLAGS) $(LTO) $(LDFLAGS) -Wl,--version-script=mini_mpi/exports.map \
-	    -Wl,-soname,libmini_mpi.so -o $@ $(LIB_OBJS) -ldl
+	    -Wl,-soname,libmini_mpi.so -o $@ $(LIB_OBJS) $(URCU_LIBS) -ldl
 
 $(STATIC_LIB): $(CORE_OBJS)
 	@mkdir -p $(dir $@)
@@ -65,7 +67,7 @@ tests: $(UNIT_BINS) $(MPI_BINS) $(EXAMPLE_BINS)
 $(BUILD)/tests/unit/%: tests/unit/%.c $(STATIC_LIB) tests/unit/unit_world.h
 	@mkdir -p $(dir $@)
 	$(CC) $(LIB_CFLAGS) $(CFLAGS) -fno-lto -Itests/unit $< -o $@ $(LDFLAGS) $(STATIC_LIB) \
-	    $(CMOCKA_LIBS) -pthread -ldl
+	    $(CMOCKA_LIBS) $(URCU_LIBS) -pthread -ldl
 
 # MPI programs are built exactly as users build theirs.
 $(BUILD)/tests/mpi/%: tests/mpi/%.c $(wildcard tests/mpi/include/*.h) $(SHARED_LIB) bin/mpicc

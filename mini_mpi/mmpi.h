@@ -10,6 +10,7 @@
 #include "calls.h"
 #include "comm/comm.h"
 #include "errhan/errhan.h"
+#include "fault/fault.h"
 #include "runtime/rank.h"
 #include "util/die.h"
 

@@ -1,8 +1,8 @@
 /*
  * ranks_as_threads.c: the one place that starts and ends ranks. It creates the world, gives
  * each rank a runtime-owned stack and a thread running main() of the rank's program image,
- * records how each rank ends, turns an end inside an MPI session into a process failure that
- * every waiting rank notices, and computes the job's exit status (DESIGN §3, §7). Ranks that
+ * records how each rank ends, hands an end inside an MPI session to the fault layer
+ * (fault/publish.c makes it a process failure that every waiting rank notices), and computes the job's exit status (DESIGN §3, §7). Ranks that
  * MPI_Comm_spawn adds (spawn/) join the same table and are started here too: the world ends
  * when every rank, spawned or not, has ended.
  *
@@ -14,8 +14,9 @@
  * (mmpi_world_nranks) sees the ranks below it.
  *
  * Invariants: a rank's end is recorded exactly once, under world->lock, by whichever comes first
- * (its own thread ending, or mmpi_rank_mark_failed from another thread). `failed` is set, with
- * release order, before any waiter is woken, so a woken waiter that re-checks sees it.
+ * (its own thread ending, or mmpi_rank_mark_failed from another thread); the fault layer then
+ * sets `failed`, with release order, before any waiter is woken, so a woken waiter that
+ * re-checks sees it.
  */
 #include <errno.h>
 #include <signal.h>
@@ -58,47 +59,6 @@ void mmpi_job_exit(int status)
     mmpi_real__exit(status);
 }
 
-/* Publishes a failure: wakes everyone, and ends the job if fault tolerance is off. */
-static void publish_failure(struct mmpi_rank *r)
-{
-    struct mmpi_world *w = r->world;
-    __atomic_store_n(&r->failed, true, __ATOMIC_RELEASE);
-    pthread_mutex_lock(&w->lock); /* one writer at a time appends to the failure order */
-    w->failure_order[w->nfailed] = r->world_rank;
-    __atomic_store_n(&w->nfailed, w->nfailed + 1, __ATOMIC_SEQ_CST);
-    pthread_mutex_unlock(&w->lock);
-    __atomic_fetch_add(&w->failure_epoch, 1, __ATOMIC_SEQ_CST);
-    if (w->config.verbose)
-        fprintf(stderr, "mini_mpi: rank %d failed (%s)\n", r->world_rank, r->end_cause);
-    if (!w->config.fault_tolerant) {
-        fprintf(stderr,
-                "mini_mpi: rank %d ended before MPI_Finalize (%s) and fault tolerance is off "
-                "(--with-ft no): ending the job\n",
-                r->world_rank, r->end_cause);
-        mmpi_job_exit(r->end_code ? r->end_code : 1);
-    }
-    mmpi_world_wake_all(w);
-}
-
-/* Whether deaths wait for the hang monitor to publish them (rank.h: deterministic outcomes
- * when faults are planned). The monitor runs whenever fault tolerance is on. */
-static bool defer_publication(struct mmpi_world *w)
-{
-    return w->config.fault_tolerant && !__atomic_load_n(&w->no_monitor, __ATOMIC_ACQUIRE) &&
-           __atomic_load_n(&w->config.faults->n, __ATOMIC_ACQUIRE) > 0;
-}
-
-static void queue_publication(struct mmpi_rank *r)
-{
-    struct mmpi_world *w = r->world;
-    pthread_mutex_lock(&w->lock);
-    if (w->npending == 0)
-        w->pending_since = mmpi_now();
-    w->pending_deaths[w->npending] = r->world_rank;
-    __atomic_store_n(&w->npending, w->npending + 1, __ATOMIC_RELEASE);
-    pthread_mutex_unlock(&w->lock);
-}
-
 /* Records the end of rank r; returns false if it had already ended. */
 static bool record_end(struct mmpi_rank *r, int code, const char *cause, bool killed)
 {
@@ -120,43 +80,9 @@ static bool record_end(struct mmpi_rank *r, int code, const char *cause, bool ki
 
     /* A rank that never finalized is gone for its peers, whatever its exit status counts as:
      * anything waiting for it must complete (with an error) rather than hang. */
-    if (in_session) {
-        if (defer_publication(w))
-            queue_publication(r);
-        else
-            publish_failure(r);
-    }
+    if (in_session)
+        mmpi_fault_rank_died(r);
     return true;
-}
-
-/* Published failures are sorted by world rank within one batch, so that the failure order
- * (MPIX_Comm_ack_failed, get_failed) does not depend on which dying thread ran first. */
-static int by_world_rank(const void *a, const void *b)
-{
-    return *(const int *)a - *(const int *)b;
-}
-
-void mmpi_world_publish_pending(struct mmpi_world *w)
-{
-    pthread_mutex_lock(&w->lock);
-    int n = w->npending;
-    int *batch = mmpi_xmalloc(((size_t)n + 1) * sizeof(int));
-    memcpy(batch, w->pending_deaths, (size_t)n * sizeof(int));
-    __atomic_store_n(&w->npending, 0, __ATOMIC_RELEASE);
-    pthread_mutex_unlock(&w->lock);
-    qsort(batch, (size_t)n, sizeof(int), by_world_rank);
-    for (int i = 0; i < n; i++)
-        publish_failure(w->ranks[batch[i]]);
-    free(batch);
-}
-
-int mmpi_world_pending_deaths(struct mmpi_world *w, double *since)
-{
-    pthread_mutex_lock(&w->lock);
-    int n = w->npending;
-    *since = w->pending_since;
-    pthread_mutex_unlock(&w->lock);
-    return n;
 }
 
 /* A thread of a failed rank stops here without unwinding: peers may still be reading buffers
@@ -361,8 +287,7 @@ static void world_free(struct mmpi_world *w)
         rank_free(w->ranks[i]);
     mmpi_comm_core_release(w->world_core);
     free(w->ranks);
-    free(w->failure_order);
-    free(w->pending_deaths);
+    mmpi_fault_world_fini(w);
     pthread_mutex_destroy(&w->lock);
     pthread_cond_destroy(&w->all_ended);
     free(w);
@@ -381,8 +306,7 @@ int mmpi_world_run(const struct mmpi_launch_config *config, int (*entry)(int, ch
     /* Room for every rank the job may ever hold (spawned ones too): these never move, and
      * pages nobody touches cost nothing. */
     w->ranks = mmpi_xcalloc(MMPI_MAX_RANKS, sizeof(*w->ranks));
-    w->failure_order = mmpi_xcalloc(MMPI_MAX_RANKS, sizeof(int));
-    w->pending_deaths = mmpi_xcalloc(MMPI_MAX_RANKS, sizeof(int));
+    mmpi_fault_world_init(w);
     MMPI_CHECK_PTHREAD(pthread_mutex_init(&w->lock, NULL));
     MMPI_CHECK_PTHREAD(pthread_cond_init(&w->all_ended, NULL));
     int *world_ranks = mmpi_xmalloc((size_t)w->size * sizeof(int));

@@ -180,7 +180,7 @@ static const struct express_pair *allreduce_express(struct mmpi_comm *c, const v
     if (!c || count <= 0 || !recvbuf || recvbuf == MPI_IN_PLACE || !sendbuf ||
         sendbuf == recvbuf || !(p = express_pair(datatype, op)))
         return NULL;
-    return (unsigned)count <= p->max_count && !__atomic_load_n(&c->core->revoked, __ATOMIC_ACQUIRE)
+    return (unsigned)count <= p->max_count && !mmpi_fault_revoked(&c->core->fault)
                ? p
                : NULL;
 }

@@ -39,7 +39,7 @@ int PMPI_Barrier(MPI_Comm comm)
         err = MPI_ERR_COMM;
         goto fn_fail;
     }
-    if (__atomic_load_n(&c->core->revoked, __ATOMIC_ACQUIRE)) {
+    if (mmpi_fault_revoked(&c->core->fault)) {
         err = MPI_ERR_REVOKED;
         goto fn_fail;
     }

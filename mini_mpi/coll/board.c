@@ -15,7 +15,6 @@
 #include "runtime/thread.h"
 #include "ulfm/ulfm.h"
 
-#define MMPI_BOARD_WAITING (-2) /* cut_outcome: wait for the victim's death */
 
 /* Stands for a NULL deposit, so that "arrived" and "deposited NULL" differ. */
 static const char null_deposit;
@@ -98,13 +97,13 @@ static struct mmpi_board_instance *new_instance(struct mmpi_board *b, int size)
 static bool abandoned(struct mmpi_comm_core *core, struct mmpi_board_instance *inst)
 {
     struct mmpi_world *w = __atomic_load_n(&mmpi_world, __ATOMIC_ACQUIRE);
-    if (!w || inst->users > __atomic_load_n(&w->nfailed, __ATOMIC_ACQUIRE))
+    if (!w || inst->users > mmpi_fault_count(w))
         return false;
     for (int i = 0; i < core->size; i++) {
         if (inst->left_flags[i])
             continue;
         struct mmpi_rank *r = w->ranks[core->world_ranks[i]];
-        if (!mmpi_rank_is_failed(r) || !mmpi_thread_all_parked(r))
+        if (!mmpi_fault_is_failed(r) || !mmpi_thread_all_parked(r))
             return false;
     }
     return true;
@@ -115,7 +114,7 @@ static bool abandoned(struct mmpi_comm_core *core, struct mmpi_board_instance *i
 static void reap_abandoned(struct mmpi_comm_core *core)
 {
     struct mmpi_board *b = core->board;
-    if (__atomic_load_n(&mmpi_world->nfailed, __ATOMIC_ACQUIRE) == 0)
+    if (!mmpi_fault_any(mmpi_world))
         return;
     struct mmpi_board_instance **p = &b->instances;
     while (*p) {
@@ -278,27 +277,9 @@ static bool not_arrived(const void *inst, int i)
                             __ATOMIC_ACQUIRE);
 }
 
-bool mmpi_board_missing_failed(struct mmpi_comm_core *core,
-                               bool (*missing)(const void *arg, int i), const void *arg,
-                               bool *all_missing_failed)
-{
-    struct mmpi_world *w = __atomic_load_n(&mmpi_world, __ATOMIC_ACQUIRE);
-    bool failed = false, live_missing = false;
-    for (int i = 0; i < core->size; i++) {
-        if (!missing(arg, i))
-            continue;
-        if (mmpi_rank_is_failed(w->ranks[core->world_ranks[i]]))
-            failed = true;
-        else
-            live_missing = true;
-    }
-    *all_missing_failed = !live_missing;
-    return failed;
-}
-
-/* The outcome of a collective cut by a `during` death for the calling member, once the victim
- * has failed (MMPI_BOARD_WAITING until then): members ranked above the victim fail, members
- * below it go on (-1). */
+/* The outcome of a collective cut by a `during` death for the calling member (fault/report.c's
+ * cut rule): MMPI_FAULT_CUT_WAIT until the victim has failed, then MPI_ERR_PROC_FAILED for
+ * members ranked above it, -1 (go on) for those below. */
 static int cut_outcome(struct mmpi_rank *self, struct mmpi_comm_core *core,
                        struct mmpi_board_instance *inst)
 {
@@ -309,15 +290,8 @@ static int cut_outcome(struct mmpi_rank *self, struct mmpi_comm_core *core,
     for (int i = 0; i < core->size && mine < 0; i++)
         if (core->world_ranks[i] == self->world_rank)
             mine = i;
-    /* Everyone leaves only once the victim is dead, so that what members do next (a send to
-     * the victim, say) never races with its death. */
-    int victim_world = core->world_ranks[victim];
-    if (!mmpi_rank_is_failed(self->world->ranks[victim_world]))
-        return MMPI_BOARD_WAITING;
-    if (mine < victim)
-        return -1;
-    mmpi_ulfm_notice(self, victim_world);
-    return MPI_ERR_PROC_FAILED;
+    int outcome = mmpi_fault_cut_outcome(self, mine, victim, core->world_ranks[victim]);
+    return outcome == MPI_SUCCESS ? -1 : outcome;
 }
 
 bool mmpi_board_cut_excludes(struct mmpi_rank *self, struct mmpi_comm_core *core,
@@ -335,18 +309,20 @@ int mmpi_board_test_arrived(struct mmpi_rank *self, struct mmpi_comm_core *core,
         /* A cut member still takes its full part (its deposit is read until completion and
          * departure), but is told of the failure once the victim has died. */
         int cut = cut_outcome(self, core, inst);
-        if (cut == MMPI_BOARD_WAITING)
+        if (cut == MMPI_FAULT_CUT_WAIT)
             return -1;
         return cut == MPI_ERR_PROC_FAILED ? cut : MPI_SUCCESS;
     }
-    if (__atomic_load_n(&core->revoked, __ATOMIC_ACQUIRE))
+    if (mmpi_fault_revoked(&core->fault))
         return MPI_ERR_REVOKED;
     bool settled;
-    if (__atomic_load_n(&mmpi_world->nfailed, __ATOMIC_ACQUIRE) > 0 &&
-        mmpi_board_missing_failed(core, not_arrived, inst, &settled)) {
+    if (mmpi_fault_any(mmpi_world) &&
+        mmpi_fault_missing_failed(mmpi_world, core->world_ranks, core->size, not_arrived, inst,
+                                  &settled)) {
         /* Live members may still arrive or fail: in a blocking wait, what this rank is told
-         * waits until they have, or until nobody can progress (rank.h). */
-        if (!settled && mmpi_wait_defers_failure(mmpi_world))
+         * waits until they have, or until nobody can progress (the reporting rule,
+         * fault/fault.h). Without a rank (a test's own thread) nothing is deferred. */
+        if (!settled && mmpi_fault_report_deferred(mmpi_world))
             return -1;
         if (self)
             mmpi_board_notice_missing(self, core, inst);
@@ -443,13 +419,13 @@ bool mmpi_board_test_departed(struct mmpi_rank *self, struct mmpi_comm_core *cor
     int departed = __atomic_load_n(&inst->departed, __ATOMIC_ACQUIRE);
     if (departed == core->size)
         return true;
-    if (__atomic_load_n(&mmpi_world->nfailed, __ATOMIC_ACQUIRE) == 0)
+    if (!mmpi_fault_any(mmpi_world))
         return false;
     /* Failed members never depart: done when every live member has. */
     struct mmpi_world *w = mmpi_world;
     for (int i = 0; i < core->size; i++) {
         if (!__atomic_load_n(&inst->departed_flags[i], __ATOMIC_ACQUIRE) &&
-            !mmpi_rank_is_failed(w->ranks[core->world_ranks[i]]))
+            !mmpi_fault_is_failed(w->ranks[core->world_ranks[i]]))
             return false;
     }
     return true;
@@ -526,7 +502,7 @@ int mmpi_board_test_settled(struct mmpi_comm_core *core, struct mmpi_board_insta
     struct mmpi_world *w = __atomic_load_n(&mmpi_world, __ATOMIC_ACQUIRE);
     for (int i = 0; i < core->size; i++) {
         if (!__atomic_load_n(&inst->deposit[i], __ATOMIC_ACQUIRE) &&
-            !mmpi_rank_is_failed(w->ranks[core->world_ranks[i]]))
+            !mmpi_fault_is_failed(w->ranks[core->world_ranks[i]]))
             return -1; /* a live member has not arrived yet */
     }
     complete_once(core, inst, combine);
@@ -566,29 +542,8 @@ bool mmpi_board_arrived(const struct mmpi_board_instance *inst, int i)
     return __atomic_load_n(&inst->deposit[i], __ATOMIC_ACQUIRE) != NULL;
 }
 
-int mmpi_board_missing_outcome(struct mmpi_rank *self, struct mmpi_comm_core *core,
-                               bool (*missing)(const void *arg, int i), const void *arg)
-{
-    bool settled;
-    if (!mmpi_board_missing_failed(core, missing, arg, &settled))
-        return -1;
-    if (!settled && mmpi_wait_defers_failure(self->world))
-        return -1;
-    for (int i = 0; i < core->size; i++) {
-        int wr = core->world_ranks[i];
-        if (missing(arg, i) && mmpi_rank_is_failed(self->world->ranks[wr]))
-            mmpi_ulfm_notice(self, wr);
-    }
-    return MPI_ERR_PROC_FAILED;
-}
-
 void mmpi_board_notice_missing(struct mmpi_rank *self, struct mmpi_comm_core *core,
                                struct mmpi_board_instance *inst)
 {
-    struct mmpi_world *w = self->world;
-    for (int i = 0; i < core->size; i++) {
-        int wr = core->world_ranks[i];
-        if (!mmpi_board_arrived(inst, i) && mmpi_rank_is_failed(w->ranks[wr]))
-            mmpi_ulfm_notice(self, wr);
-    }
+    mmpi_fault_notice_missing(self, core->world_ranks, core->size, not_arrived, inst);
 }

@@ -129,16 +129,6 @@ void mmpi_board_notice_missing(struct mmpi_rank *self, struct mmpi_comm_core *co
 /* Drops member `me`'s use of the instance (its last touch of it); the last one frees it. */
 void mmpi_board_leave(struct mmpi_comm_core *core, struct mmpi_board_instance *inst, int me);
 
-/* Whether some member that `missing` selects has failed, and whether every such member has
- * failed (then nobody else can arrive: the outcome is settled). Also for fast.c. */
-bool mmpi_board_missing_failed(struct mmpi_comm_core *core,
-                               bool (*missing)(const void *arg, int i), const void *arg,
-                               bool *all_missing_failed);
-/* In a blocking wait, for a collective whose members `missing` selects have not arrived:
- * MPI_ERR_PROC_FAILED (and the failed ones noticed, ulfm.h) once one of them failed and the
- * report is not deferred (mmpi_wait_defers_failure), else -1. For fast.c and crowd.c. */
-int mmpi_board_missing_outcome(struct mmpi_rank *self, struct mmpi_comm_core *core,
-                               bool (*missing)(const void *arg, int i), const void *arg);
 /* The one-line report of members that called different collectives as collective #number
  * (counted from 1; ft: among the fault-tolerant ones), by `member`, naming member `first`'s
  * call; for board.c, fast.c and crowd.c. */

@@ -16,7 +16,7 @@ int mmpi_coll_check_comm(const struct mmpi_comm *c)
     if (!c)
         return MPI_ERR_COMM;
     /* Every operation on a revoked communicator fails (chapter "Process Fault Tolerance"). */
-    if (__atomic_load_n(&c->core->revoked, __ATOMIC_ACQUIRE))
+    if (mmpi_fault_revoked(&c->core->fault))
         return MPI_ERR_REVOKED;
     return MPI_SUCCESS;
 }

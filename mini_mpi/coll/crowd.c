@@ -176,16 +176,16 @@ static bool all_arrived(const struct crowd_wait *w)
 static bool has_failed(const struct crowd_wait *w)
 {
     struct mmpi_world *world = w->self->world;
-    uint64_t nf = (uint64_t)__atomic_load_n(&world->nfailed, __ATOMIC_ACQUIRE);
+    uint64_t nf = (uint64_t)mmpi_fault_count(world);
     if (__builtin_expect(nf == 0, 1))
         return false;
     uint64_t cached = __atomic_load_n(&w->cr->rare.has_failed, __ATOMIC_ACQUIRE);
     if (cached >> 1 == nf)
         return cached & 1;
-    /* A rank's failed flag is set before the world's count grows (ranks_as_threads.c). */
+    /* A rank's failed flag is set before the world's count grows (fault/publish.c). */
     bool failed = false;
     for (int i = 0; i < w->size && !failed; i++)
-        failed = mmpi_rank_is_failed(world->ranks[w->core->world_ranks[i]]);
+        failed = mmpi_fault_is_failed(world->ranks[w->core->world_ranks[i]]);
     /* Only ever raised: a scan that began before a failure was flagged must not overwrite
      * the answer of one that saw it, for the same count (a flag is set before the count
      * grows, so both may see the same count). */
@@ -205,13 +205,9 @@ static int cut_outcome(const struct crowd_wait *w)
     for (int i = 0; i < w->size; i++) {
         if (__atomic_load_n(&w->cr->rec[i].cut, __ATOMIC_ACQUIRE) != w->want32)
             continue;
-        int wr = w->core->world_ranks[i];
-        if (!mmpi_rank_is_failed(w->self->world->ranks[wr]))
-            return -1;
-        if (w->me > i) {
-            mmpi_ulfm_notice(w->self, wr);
-            return MPI_ERR_PROC_FAILED;
-        }
+        int outcome = mmpi_fault_cut_outcome(w->self, w->me, i, w->core->world_ranks[i]);
+        if (outcome != MPI_SUCCESS)
+            return outcome == MMPI_FAULT_CUT_WAIT ? -1 : outcome;
     }
     return MPI_SUCCESS;
 }
@@ -301,7 +297,7 @@ static int test(struct crowd_wait *w)
     if (reached(__atomic_load_n(&cr->done.done, __ATOMIC_ACQUIRE), w->want32))
         return outcome_published(w);
     if (!has_failed(w)) {
-        if (!__atomic_load_n(&w->core->revoked, __ATOMIC_ACQUIRE))
+        if (!mmpi_fault_revoked(&w->core->fault))
             return -1;
         /* All arrived wins over a later revoke: then the last arriver is publishing. */
         uint64_t count = __atomic_load_n(&cr->count.count, __ATOMIC_ACQUIRE);
@@ -309,9 +305,10 @@ static int test(struct crowd_wait *w)
     }
     if (all_arrived(w))
         return outcome_from_records(w);
-    if (__atomic_load_n(&w->core->revoked, __ATOMIC_ACQUIRE))
+    if (mmpi_fault_revoked(&w->core->fault))
         return MPI_ERR_REVOKED;
-    return mmpi_board_missing_outcome(w->self, w->core, not_arrived, w);
+    return mmpi_fault_missing_outcome(w->self, w->core->world_ranks, w->core->size,
+                                      not_arrived, w);
 }
 
 static bool ready(void *arg)

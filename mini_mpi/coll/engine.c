@@ -125,7 +125,7 @@ size_t mmpi_coll_piece_bytes(const struct mmpi_coll_vec *v, int j)
 static void combine(struct mmpi_board_instance *inst, struct mmpi_comm_core *core)
 {
     /* Someone may have returned on the revoke already (see above): hands off the deposits. */
-    if (__atomic_load_n(&core->revoked, __ATOMIC_SEQ_CST))
+    if (mmpi_fault_revoked(&core->fault))
         return;
     for (int i = 0; i < core->size; i++) {
         const struct mmpi_coll *d = mmpi_board_deposit(inst, i);
@@ -139,7 +139,7 @@ static void combine(struct mmpi_board_instance *inst, struct mmpi_comm_core *cor
 
 static bool revoked_now(const struct mmpi_comm_core *core)
 {
-    return __atomic_load_n(&core->revoked, __ATOMIC_SEQ_CST);
+    return mmpi_fault_revoked(&core->fault);
 }
 
 /* SHARED mode: whether a member died before finishing its slice. */
@@ -150,7 +150,7 @@ static bool someone_missing(struct mmpi_coll *x)
         return false;
     for (int i = 0; i < x->size; i++)
         if (!__atomic_load_n(&inst->departed_flags[i], __ATOMIC_ACQUIRE))
-            mmpi_ulfm_notice(x->self, x->core->world_ranks[i]);
+            mmpi_fault_notice(x->self, x->core->world_ranks[i]);
     return true;
 }
 
@@ -162,7 +162,7 @@ static void depart(struct mmpi_coll *x)
 {
     mmpi_board_depart(x->core, x->inst, x->rank);
     struct mmpi_world *w = x->self->world;
-    if (__atomic_load_n(&w->nfailed, __ATOMIC_ACQUIRE) > 0)
+    if (mmpi_fault_any(w))
         for (int i = 0; i < x->size; i++)
             mmpi_rank_wake(w->ranks[x->core->world_ranks[i]]);
 }

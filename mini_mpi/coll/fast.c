@@ -27,7 +27,7 @@
  * order: all arrived wins over a later revoke (the inputs are copies in the lines, like a
  * snapshot); otherwise a revoke gives MPI_ERR_REVOKED; otherwise a member that failed without
  * arriving gives MPI_ERR_PROC_FAILED, deferred inside the wait while live members may still
- * arrive (mmpi_wait_defers_failure); a `kill R during` victim records its cut before arriving,
+ * arrive (the reporting rule, fault/fault.h); a `kill R during` victim records its cut before arriving,
  * everyone waits for its death, and members ranked above it fail. Waits go through
  * runtime/wait.c (spin, yield, sleep) with the board's hang description.
  */
@@ -203,14 +203,10 @@ COLD int cut_outcome(const struct fast_wait *f)
     for (int i = 0; i < f->core->size; i++) {
         if (__atomic_load_n(&f->recs[i].cut, __ATOMIC_ACQUIRE) != f->tag)
             continue;
-        int wr = f->core->world_ranks[i];
-        /* Everyone leaves only once the victim is dead (as on the board). */
-        if (!mmpi_rank_is_failed(f->self->world->ranks[wr]))
-            return -1;
-        if (f->me > i) {
-            mmpi_ulfm_notice(f->self, wr);
-            return MPI_ERR_PROC_FAILED;
-        }
+        /* fault/report.c's cut rule; everyone leaves only once the victim is dead. */
+        int outcome = mmpi_fault_cut_outcome(f->self, f->me, i, f->core->world_ranks[i]);
+        if (outcome != MPI_SUCCESS)
+            return outcome == MMPI_FAULT_CUT_WAIT ? -1 : outcome;
     }
     return MPI_SUCCESS;
 }
@@ -227,10 +223,11 @@ static int test(struct fast_wait *f)
 {
     if (all_arrived(f))
         return cut_outcome(f);
-    if (__atomic_load_n(&f->core->revoked, __ATOMIC_ACQUIRE))
+    if (mmpi_fault_revoked(&f->core->fault))
         return MPI_ERR_REVOKED;
-    if (__atomic_load_n(&f->self->world->nfailed, __ATOMIC_ACQUIRE) > 0)
-        return mmpi_board_missing_outcome(f->self, f->core, not_arrived, f);
+    if (mmpi_fault_any(f->self->world))
+        return mmpi_fault_missing_outcome(f->self, f->core->world_ranks, f->core->size,
+                                          not_arrived, f);
     return -1;
 }
 

@@ -113,7 +113,7 @@ int mmpi_coll_persistent_start(struct mmpi_rank *self, struct mmpi_comm *c,
                                struct mmpi_request *req)
 {
     struct persistent_coll *p = req->state;
-    if (__atomic_load_n(&c->core->revoked, __ATOMIC_ACQUIRE)) {
+    if (mmpi_fault_revoked(&c->core->fault)) {
         req->inner = revoked_activation(self, c);
         return MPI_SUCCESS;
     }

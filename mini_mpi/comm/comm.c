@@ -38,11 +38,13 @@ struct mmpi_comm_core *mmpi_comm_core_new(int size, int *world_ranks)
     for (int ctx = 0; ctx < MMPI_NCTX; ctx++)
         core->mbox[ctx] = mmpi_mbox_array_new(size, world_ranks);
     core->board = mmpi_board_new();
+    mmpi_fault_core_register(&core->fault, NULL, size, world_ranks);
     return core;
 }
 
 void mmpi_comm_core_destroy(struct mmpi_comm_core *core)
 {
+    mmpi_fault_core_unregister(&core->fault);
     for (int ctx = 0; ctx < MMPI_NCTX; ctx++)
         mmpi_mbox_array_free(core->mbox[ctx], core->size);
     mmpi_board_free(core->board);

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "fault/state.h"
 #include "mpi.h"
 
 struct mmpi_attr;
@@ -35,7 +36,9 @@ struct mmpi_comm_core {
                                     * board runs its collectives and which owns both sides
                                     * (comm/intercomm.h); NULL otherwise */
     struct mmpi_board *board;  /* immutable: collective rendezvous (coll/board.h) */
-    bool revoked;              /* set once (atomic), never cleared */
+    struct mmpi_fault_core fault; /* revocation and the registry link (fault/fault.h): members
+                                   * are world_ranks; an intercommunicator's sides and bridge
+                                   * are linked, so revoking one revokes all three */
     /* refcount changes at every nonblocking operation of every member: alone on its cache
      * line, so that it does not evict the immutable fields above, which every poll reads. */
     char refcount_pad_before[64];

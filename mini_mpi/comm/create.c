@@ -46,7 +46,7 @@ struct mmpi_comm *mmpi_comm_handle_object(struct mmpi_comm *parent, struct mmpi_
 /* Whether the parent's revoke must keep the combine away from the deposits (see above). */
 static bool combine_revoked(const struct mmpi_comm_core *pc)
 {
-    return __atomic_load_n(&pc->revoked, __ATOMIC_SEQ_CST);
+    return mmpi_fault_revoked(&pc->fault);
 }
 
 int mmpi_comm_create_outcome(struct mmpi_rank *self, struct mmpi_comm_core *pc,

@@ -17,7 +17,7 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_dup);
     struct mmpi_comm *c = mmpi_comm_get(self, comm), *dup = NULL;
     int err = !c ? MPI_ERR_COMM : !newcomm ? MPI_ERR_ARG : MPI_SUCCESS;
-    if (err == MPI_SUCCESS && __atomic_load_n(&c->core->revoked, __ATOMIC_ACQUIRE))
+    if (err == MPI_SUCCESS && mmpi_fault_revoked(&c->core->fault))
         err = MPI_ERR_REVOKED;
 
     if (err != MPI_SUCCESS)
@@ -43,7 +43,7 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_split);
     struct mmpi_comm *c = mmpi_comm_get(self, comm), *part = NULL;
     int err = !c ? MPI_ERR_COMM : !newcomm ? MPI_ERR_ARG : MPI_SUCCESS;
-    if (err == MPI_SUCCESS && __atomic_load_n(&c->core->revoked, __ATOMIC_ACQUIRE))
+    if (err == MPI_SUCCESS && mmpi_fault_revoked(&c->core->fault))
         err = MPI_ERR_REVOKED;
 
     if (err == MPI_SUCCESS && color < 0 && color != MPI_UNDEFINED)

@@ -66,7 +66,7 @@ static struct rendezvous *arrive(struct mmpi_rank *self, struct mmpi_comm_core *
     __atomic_store_n(&r->arrived[me], 1, __ATOMIC_RELEASE);
     r->inside++;
     bool last = ++r->narrived == r->size;
-    if (last && __atomic_load_n(&pc->revoked, __ATOMIC_SEQ_CST)) {
+    if (last && mmpi_fault_revoked(&pc->fault)) {
         __atomic_store_n(&r->revoked, true, __ATOMIC_RELEASE);
     } else if (last) {
         int *ranks = mmpi_xmalloc((size_t)r->size * sizeof(int));
@@ -98,18 +98,18 @@ static bool settled(void *p)
         return true;
     }
     if (__atomic_load_n(&r->revoked, __ATOMIC_ACQUIRE) ||
-        __atomic_load_n(&a->pc->revoked, __ATOMIC_ACQUIRE)) {
+        mmpi_fault_revoked(&a->pc->fault)) {
         a->err = MPI_ERR_REVOKED;
         return true;
     }
-    if (__atomic_load_n(&a->self->world->nfailed, __ATOMIC_ACQUIRE) == 0)
+    if (!mmpi_fault_any(a->self->world))
         return false;
     bool missing = false;
     for (int i = 0; i < r->size; i++) {
         int w = r->world_ranks[i];
         if (!__atomic_load_n(&r->arrived[i], __ATOMIC_ACQUIRE) &&
-            mmpi_rank_is_failed(a->self->world->ranks[w])) {
-            mmpi_ulfm_notice(a->self, w);
+            mmpi_fault_is_failed(a->self->world->ranks[w])) {
+            mmpi_fault_notice(a->self, w);
             missing = true;
         }
     }

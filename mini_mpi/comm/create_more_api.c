@@ -20,7 +20,7 @@ int mmpi_comm_check_parent(const struct mmpi_comm *c, const void *out)
         return MPI_ERR_COMM;
     if (!out)
         return MPI_ERR_ARG;
-    if (__atomic_load_n(&c->core->revoked, __ATOMIC_ACQUIRE))
+    if (mmpi_fault_revoked(&c->core->fault))
         return MPI_ERR_REVOKED;
     return MPI_SUCCESS;
 }

@@ -28,6 +28,10 @@ struct mmpi_comm_core *mmpi_intercomm_new(int n0, int *w0, int refs0, int n1, in
     s0->remote = s1;
     s1->remote = s0;
     s0->bridge = s1->bridge = bridge;
+    mmpi_fault_core_link(&s0->fault, &s1->fault);
+    mmpi_fault_core_link(&s0->fault, &bridge->fault);
+    mmpi_fault_core_link(&s1->fault, &s0->fault);
+    mmpi_fault_core_link(&s1->fault, &bridge->fault);
     s0->refcount = refs0;
     s1->refcount = refs1;
     bridge->remote = s0;

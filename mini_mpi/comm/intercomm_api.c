@@ -10,7 +10,7 @@
 
 static bool revoked(const struct mmpi_comm *c)
 {
-    return __atomic_load_n(&c->core->revoked, __ATOMIC_ACQUIRE);
+    return mmpi_fault_revoked(&c->core->fault);
 }
 
 MMPI_PROFILED(Comm_remote_size);

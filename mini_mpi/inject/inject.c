@@ -115,7 +115,7 @@ static void *timer_main(void *arg)
             __atomic_load(&r->init_done_time, &t0, __ATOMIC_ACQUIRE);
             if (t0 > 0 && now >= t0 + (double)f[i].time_ns * 1e-9) {
                 fired[i] = 1;
-                if (!mmpi_rank_is_failed(r) && r->end == MMPI_END_RUNNING) {
+                if (!mmpi_fault_is_failed(r) && r->end == MMPI_END_RUNNING) {
                     if (w->config.verbose)
                         fprintf(stderr, "mini_mpi: injected death: rank %d at %.3f ms\n",
                                 r->world_rank, (double)f[i].time_ns * 1e-6);

@@ -120,7 +120,7 @@ bool mmpi_pt2pt_send_direct(struct mmpi_rank *self, struct mmpi_comm *c, const v
     if (dest < 0 || !mmpi_chan_send_eligible(self, c, MMPI_CTX_USER, mode, bytes))
         return false; /* MPI_PROC_NULL, or no channel for this message */
     struct mmpi_mbox *box = &c->core->mbox[MMPI_CTX_USER][dest]; /* an intra-communicator */
-    if (mmpi_rank_is_failed(self->world->ranks[box->owner_world]))
+    if (mmpi_fault_is_failed(self->world->ranks[box->owner_world]))
         return false; /* the engine reports it */
     return push(self, box, mmpi_chan_of(box, c->rank), buf, (size_t)count, dt, tag, bytes);
 }

@@ -32,7 +32,7 @@ static int check_probe_args(struct mmpi_rank *self, int source, int tag, MPI_Com
         return MPI_ERR_RANK;
     if (!(tag == MPI_ANY_TAG || (tag >= 0 && tag <= MMPI_TAG_UB)))
         return MPI_ERR_TAG;
-    if (__atomic_load_n(&(*c)->core->revoked, __ATOMIC_ACQUIRE))
+    if (mmpi_fault_revoked(&(*c)->core->fault))
         return MPI_ERR_REVOKED;
     return MPI_SUCCESS;
 }
@@ -72,21 +72,21 @@ static bool probe_ready(void *arg)
             return true;
     }
     struct mmpi_world *w = p->self->world;
-    uint32_t epoch = __atomic_load_n(&w->failure_epoch, __ATOMIC_ACQUIRE);
+    uint32_t epoch = mmpi_fault_epoch(w);
     if (epoch != p->seen_epoch) {
         p->seen_epoch = epoch;
         /* Check for a message once more before declaring failure: it may have been sent
          * before its sender died. */
         if (mmpi_match_probe(box, p->source, p->tag, p->take, &p->st, &p->msg))
             return true;
-        if (p->source >= 0 ? mmpi_rank_is_failed(w->ranks[mmpi_comm_peer_world(p->c, p->source)])
+        if (p->source >= 0 ? mmpi_fault_is_failed(w->ranks[mmpi_comm_peer_world(p->c, p->source)])
                            : mmpi_ulfm_any_unacked_failure(p->c)) {
             p->error = MPI_ERR_PROC_FAILED;
-            mmpi_ulfm_notice_core(p->self, mmpi_ulfm_peer_group(p->c));
+            mmpi_fault_notice_members(p->self, &mmpi_ulfm_peer_group(p->c)->fault);
             return true;
         }
     }
-    if (__atomic_load_n(&p->c->core->revoked, __ATOMIC_ACQUIRE)) {
+    if (mmpi_fault_revoked(&p->c->core->fault)) {
         p->error = MPI_ERR_REVOKED;
         return true;
     }

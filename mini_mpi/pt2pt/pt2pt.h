@@ -57,7 +57,7 @@ static inline int mmpi_pt2pt_check_args(struct mmpi_rank *self, MPI_Comm comm, c
     if (cc && d && count >= 0 && (unsigned)peer < (unsigned)mmpi_comm_remote_size(cc) &&
         (tag >= 0 || (receive && tag == MPI_ANY_TAG)) &&
         (buf || count == 0 || d->size == 0) &&
-        !__atomic_load_n(&cc->core->revoked, __ATOMIC_ACQUIRE)) {
+        !mmpi_fault_revoked(&cc->core->fault)) {
         *c = cc;
         *dt = d;
         return MPI_SUCCESS;

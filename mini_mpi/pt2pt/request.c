@@ -82,9 +82,9 @@ static void check_failures(struct mmpi_request *req)
 {
     struct mmpi_world *w = req->owner->world;
     if (req->peer_world >= 0) {
-        if (mmpi_rank_is_failed(w->ranks[req->peer_world]) &&
+        if (mmpi_fault_is_failed(w->ranks[req->peer_world]) &&
             mmpi_match_abandon(req, MPI_ERR_PROC_FAILED))
-            mmpi_ulfm_notice(req->owner, req->peer_world);
+            mmpi_fault_notice(req->owner, req->peer_world);
         return;
     }
     /* MPI_ANY_SOURCE: any failed member of the group it receives from that this rank has not
@@ -93,7 +93,7 @@ static void check_failures(struct mmpi_request *req)
     struct mmpi_comm *c = mmpi_comm_get(req->owner, req->comm);
     bool unacked = c ? mmpi_ulfm_any_unacked_failure(c) : false;
     if (unacked && c)
-        mmpi_ulfm_notice_core(req->owner, mmpi_ulfm_peer_group(c));
+        mmpi_fault_notice_members(req->owner, &mmpi_ulfm_peer_group(c)->fault);
     if (req->blocking) {
         if (unacked)
             mmpi_match_abandon(req, MPI_ERR_PROC_FAILED);
@@ -118,11 +118,11 @@ bool mmpi_request_poll(struct mmpi_request *req)
         return false;
     if (req->chan && mmpi_chan_poll(req))
         return true;
-    if (__atomic_load_n(&req->core->revoked, __ATOMIC_ACQUIRE) && req->ctx == MMPI_CTX_USER) {
+    if (mmpi_fault_revoked(&req->core->fault) && req->ctx == MMPI_CTX_USER) {
         mmpi_match_abandon(req, MPI_ERR_REVOKED);
         return mmpi_request_is_done(req);
     }
-    uint32_t epoch = __atomic_load_n(&req->owner->world->failure_epoch, __ATOMIC_ACQUIRE);
+    uint32_t epoch = mmpi_fault_epoch(req->owner->world);
     /* ANY_SOURCE nonblocking receives re-check every time: an acknowledgement (no new epoch)
      * can clear their pending state. */
     if (epoch != req->seen_failure_epoch || (req->failure_pending && req->peer_world < 0)) {

@@ -35,7 +35,7 @@ int mmpi_pt2pt_check_args_full(struct mmpi_rank *self, MPI_Comm comm, const void
     if (!buf && count > 0 && mmpi_handle_is_predefined(datatype) && (*dt)->size > 0)
         return MPI_ERR_BUFFER;
     /* Every operation on a revoked communicator fails, MPI_PROC_NULL included (§17.3.1). */
-    if (__atomic_load_n(&(*c)->core->revoked, __ATOMIC_ACQUIRE))
+    if (mmpi_fault_revoked(&(*c)->core->fault))
         return MPI_ERR_REVOKED;
     return MPI_SUCCESS;
 }
@@ -77,9 +77,9 @@ void mmpi_pt2pt_post_send(struct mmpi_rank *self, struct mmpi_comm *c, int ctx, 
     req->mode = mode;
     if (dest == MPI_PROC_NULL) {
         complete_proc_null(req);
-    } else if (mmpi_rank_is_failed(self->world->ranks[req->peer_world])) {
+    } else if (mmpi_fault_is_failed(self->world->ranks[req->peer_world])) {
         /* Nothing to a failed peer, not even an eager copy (§17.2.1). */
-        mmpi_ulfm_notice(self, req->peer_world);
+        mmpi_fault_notice(self, req->peer_world);
         req->status.MPI_SOURCE = c->rank;
         req->status.MPI_TAG = tag;
         mmpi_request_complete(req, MPI_ERR_PROC_FAILED);

@@ -207,8 +207,7 @@ static bool release_deferred(struct mmpi_world *w, uint32_t *released, bool *hav
     read_words(w, scratch);
     if (*have && !memcmp(scratch, released, words_bytes(w)))
         return false;
-    __atomic_fetch_add(&w->quiescence, 1, __ATOMIC_SEQ_CST);
-    mmpi_world_wake_all(w);
+    mmpi_fault_release_reports(w);
     read_words(w, released);
     *have = true;
     return true;
@@ -244,7 +243,7 @@ static void *monitor_main(void *arg)
     double last_release = 0;
 
     while (!__atomic_load_n(&monitor_stop, __ATOMIC_ACQUIRE)) {
-        sleep_poll(candidate || __atomic_load_n(&w->npending, __ATOMIC_ACQUIRE) > 0);
+        sleep_poll(candidate || mmpi_fault_pending(w));
         if (w->config.timeout > 0 && mmpi_now() - w->start_time >= w->config.timeout) {
             freeze(w, false);
             char headline[160];
@@ -254,13 +253,12 @@ static void *monitor_main(void *arg)
             report(w, headline);
             mmpi_job_exit(MMPI_EXIT_TIMEOUT);
         }
-        bool failures = __atomic_load_n(&w->nfailed, __ATOMIC_ACQUIRE) > 0;
+        bool failures = mmpi_fault_any(w);
         double now = mmpi_now(), since;
-        bool pending = __atomic_load_n(&w->npending, __ATOMIC_ACQUIRE) > 0 &&
-                       mmpi_world_pending_deaths(w, &since) > 0;
+        bool pending = mmpi_fault_pending(w) && mmpi_fault_pending_deaths(w, &since) > 0;
         if (pending && now - since >= PENDING_MAX) {
             /* Someone keeps running (polling MPI_Test, computing): publish anyway. */
-            mmpi_world_publish_pending(w);
+            mmpi_fault_publish_pending(w);
             candidate = false;
             continue;
         }
@@ -285,7 +283,7 @@ static void *monitor_main(void *arg)
         if (stuck && pending) {
             /* Nobody can progress without knowing of the deaths: publish them. */
             thaw(w);
-            mmpi_world_publish_pending(w);
+            mmpi_fault_publish_pending(w);
             candidate = false;
             continue;
         }
@@ -324,10 +322,7 @@ void mmpi_hang_world_start(struct mmpi_world *w)
     if (!monitor_running) {
         /* Nobody would ever release what waits for the monitor: defer nothing from now on,
          * and let go of what early deaths already queued. */
-        __atomic_store_n(&w->no_monitor, true, __ATOMIC_RELEASE);
-        mmpi_world_publish_pending(w);
-        __atomic_fetch_add(&w->quiescence, 1, __ATOMIC_SEQ_CST);
-        mmpi_world_wake_all(w);
+        mmpi_fault_no_monitor(w);
     }
 }
 

@@ -94,7 +94,9 @@ struct mmpi_rank {
     char **argv;                     /* owning rank only; this rank's private copy */
 
     int phase;                       /* enum mmpi_phase; written by owner, atomic reads */
-    bool failed;                     /* set once (atomic) when the rank fails; never cleared */
+    bool failed;                     /* set once (release) by fault/publish.c when the rank's
+                                      * failure is published; never cleared. Read it through
+                                      * mmpi_fault_is_failed (fault/fault.h) */
     int end;                         /* enum mmpi_end; written once under world->lock, atomic reads */
     bool main_thread_done;           /* atomic: the rank's main thread is exiting */
     int end_code;                    /* exit code, or 128+signal; under world->lock */
@@ -156,19 +158,8 @@ struct mmpi_world {
     pthread_mutex_t lock;            /* protects ranks_running and each rank's end fields */
     pthread_cond_t all_ended;        /* signalled when ranks_running reaches 0 */
     int ranks_running;
-    int nfailed;                     /* ranks failed so far (atomic reads allowed) */
-    int *failure_order;              /* [MMPI_MAX_RANKS]: world ranks in the order they failed; entries
-                                      * below nfailed are published before nfailed (release) */
-    uint32_t failure_epoch;          /* bumped (atomic) on every failure: cheap "anything new?" */
-    int *pending_deaths;             /* [MMPI_MAX_RANKS], under lock: ranks that died and are not failed
-                                      * for the others yet (deferred publication, below) */
-    int npending;                    /* under lock; atomic reads allowed */
-    double pending_since;            /* under lock: when the oldest pending death happened */
-    uint32_t quiescence;             /* bumped (atomic) by the hang monitor when no rank thread
-                                      * can progress, or a sleeper waited long, while failures
-                                      * exist: releases deferred failure reports (wait.c) */
-    bool no_monitor;                 /* atomic: the hang monitor could not start, so nothing is
-                                      * deferred (reports, publication): it would never end */
+    struct mmpi_fault_world fault;   /* the failure record: fault/ alone writes it, everyone
+                                      * else reads it through fault/fault.h */
     uint32_t ending;                 /* futex word, set once every rank has ended: threads of
                                       * failed ranks, parked so far, may exit */
 };
@@ -222,11 +213,6 @@ void mmpi_rank_check_alive(struct mmpi_rank *self);
 /* Ends the whole job now with `status` (MPI_Abort, fatal errors, fault tolerance off). */
 __attribute__((noreturn)) void mmpi_job_exit(int status);
 
-static inline bool mmpi_rank_is_failed(const struct mmpi_rank *r)
-{
-    return __atomic_load_n(&r->failed, __ATOMIC_ACQUIRE);
-}
-
 /* Whether `self` has been told that world rank w failed (known_failed). */
 static inline bool mmpi_rank_knows_failure(const struct mmpi_rank *self, int w)
 {
@@ -256,24 +242,6 @@ void mmpi_wait_until(struct mmpi_rank *self, bool (*ready)(void *arg), void *arg
 /* The same, with a describer of what is awaited, which the hang report prints (thread.h). */
 void mmpi_wait_until_described(struct mmpi_rank *self, bool (*ready)(void *arg), void *arg,
                                mmpi_wait_describe_fn *describe);
-
-/* Deferred failure reports (DESIGN §6, determinism): inside a blocking wait, a collective with
- * a failed member that did not arrive and live members that did not arrive either reports
- * MPI_ERR_PROC_FAILED only once those live members have arrived or failed, or once the world
- * went quiescent (nobody could progress) or a sleeper waited too long since the wait began:
- * which failures a rank is told of then depends on the program, not on thread timing. True
- * while the report must still wait. Outside blocking waits (MPI_Test) reports are immediate. */
-bool mmpi_wait_defers_failure(const struct mmpi_world *w);
-
-/* Deferred publication (determinism when faults are planned: MINI_MPI_FAULTS or
- * mini_mpi_arm): a rank that dies stops at once, but its peers see it failed only when the
- * hang monitor publishes it: as soon as no live rank can progress (all blocked in MPI), or
- * after a short bound (hang.c). Every survivor has then done all it could do without the
- * dead rank, whatever the thread timing, so what it is told, and what its sends to the dead
- * rank return, depend on the program only. Publishes the pending deaths, by world rank. */
-void mmpi_world_publish_pending(struct mmpi_world *w);
-/* How many deaths wait for publication; *since: when the oldest happened. */
-int mmpi_world_pending_deaths(struct mmpi_world *w, double *since);
 
 double mmpi_now(void); /* CLOCK_MONOTONIC seconds */
 

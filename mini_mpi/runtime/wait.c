@@ -33,9 +33,6 @@
 #include "runtime/wait.h"
 #include "util/futex.h"
 
-/* The calling thread is in a blocking wait that began at this quiescence count (wait.h). */
-static __thread bool in_blocking_wait __attribute__((tls_model("initial-exec")));
-static __thread uint32_t wait_quiescence __attribute__((tls_model("initial-exec")));
 /* The calling thread waits in mmpi_wait_until_light: heavy fence before its last look. */
 static __thread bool light_wakers __attribute__((tls_model("initial-exec")));
 /* mmpi_wait_until_counted's shared count of sleepers, or NULL. */
@@ -76,13 +73,6 @@ static void heavy_fence(void)
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
     else if (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) != 0)
         mmpi_die("membarrier failed after registration");
-}
-
-bool mmpi_wait_defers_failure(const struct mmpi_world *w)
-{
-    return in_blocking_wait &&
-           __atomic_load_n(&w->quiescence, __ATOMIC_ACQUIRE) == wait_quiescence &&
-           !__atomic_load_n(&w->no_monitor, __ATOMIC_ACQUIRE);
 }
 
 #define SPIN_ITERATIONS 200
@@ -243,14 +233,10 @@ static void wait_loop(struct mmpi_rank *self, bool (*ready)(void *arg), void *ar
 void mmpi_wait_until_described(struct mmpi_rank *self, bool (*ready)(void *arg), void *arg,
                                mmpi_wait_describe_fn *describe)
 {
-    bool outer = !in_blocking_wait;
-    if (outer) {
-        in_blocking_wait = true;
-        wait_quiescence = __atomic_load_n(&self->world->quiescence, __ATOMIC_ACQUIRE);
-    }
+    /* Inside, failure reports may be deferred (fault/report.c's reporting rule). */
+    bool outer = mmpi_fault_wait_begin(self->world);
     wait_loop(self, ready, arg, describe);
-    if (outer)
-        in_blocking_wait = false;
+    mmpi_fault_wait_end(outer);
 }
 
 void mmpi_wait_until_light(struct mmpi_rank *self, bool (*ready)(void *arg), void *arg,

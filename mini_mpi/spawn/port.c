@@ -146,7 +146,7 @@ static bool take_connection(struct accept_wait *w, struct port *p)
         p->head = c->next;
         if (!p->head)
             p->tail = &p->head;
-        if (mmpi_rank_is_failed(c->root)) {
+        if (mmpi_fault_is_failed(c->root)) {
             refuse(c, MPI_ERR_PROC_FAILED); /* skipped; its root's record, not ours to free */
             continue;
         }
@@ -169,7 +169,7 @@ static bool take_connection(struct accept_wait *w, struct port *p)
 static bool accept_ready(void *arg)
 {
     struct accept_wait *w = arg;
-    if (__atomic_load_n(&w->group->revoked, __ATOMIC_ACQUIRE)) {
+    if (mmpi_fault_revoked(&w->group->fault)) {
         w->err = MPI_ERR_REVOKED;
         return true;
     }
@@ -226,7 +226,7 @@ static bool connect_ready(void *arg)
 {
     const struct connect_wait *w = arg;
     return __atomic_load_n(&w->conn->state, __ATOMIC_ACQUIRE) != CONN_PENDING ||
-           __atomic_load_n(&w->group->revoked, __ATOMIC_ACQUIRE);
+           mmpi_fault_revoked(&w->group->fault);
 }
 
 static void describe_connect(const void *arg, char *buf, size_t len)

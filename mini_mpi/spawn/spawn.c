@@ -102,7 +102,7 @@ static int start_children(struct mmpi_comm_core *pc, const struct spawn_request 
 
 static void spawn_combine(struct mmpi_board_instance *inst, struct mmpi_comm_core *pc)
 {
-    if (__atomic_load_n(&pc->revoked, __ATOMIC_SEQ_CST))
+    if (mmpi_fault_revoked(&pc->fault))
         return; /* a member may have returned already: its deposit may be gone */
     const struct spawn_request *req = NULL;
     for (int i = 0; i < pc->size && !req; i++)

@@ -45,7 +45,7 @@ static const struct topo_arg *own_arg(struct mmpi_board_instance *inst,
 
 static bool revoked(const struct mmpi_comm_core *pc)
 {
-    return __atomic_load_n(&pc->revoked, __ATOMIC_SEQ_CST);
+    return mmpi_fault_revoked(&pc->fault);
 }
 
 /* A core for parent ranks members[0..count) in that order, carrying topo (whose reference it

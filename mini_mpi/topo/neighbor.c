@@ -84,7 +84,7 @@ static void neighbor_combine(const struct mmpi_coll *me, struct mmpi_board_insta
     /* After the copies: a member alive now was alive while its buffers were read. */
     unsigned char *dead = res->data + total;
     for (int r = 0; r < t->size; r++)
-        dead[r] = mmpi_rank_is_failed(mmpi_world->ranks[me->core->world_ranks[r]]);
+        dead[r] = mmpi_fault_is_failed(mmpi_world->ranks[me->core->world_ranks[r]]);
     inst->result = res;
 }
 
@@ -100,15 +100,15 @@ static int check_sources(struct mmpi_coll *x, const struct mmpi_coll_result *res
     struct mmpi_world *w = x->self->world;
     const unsigned char *dead = res ? res->data + res->bytes - (size_t)t->size : NULL;
     int err = MPI_SUCCESS;
-    if (__atomic_load_n(&w->nfailed, __ATOMIC_ACQUIRE) == 0)
+    if (!mmpi_fault_any(w))
         return MPI_SUCCESS;
     for (int j = t->in_off[x->rank]; j < t->in_off[x->rank + 1]; j++) {
         int src = t->in[j];
         if (src == MPI_PROC_NULL)
             continue;
         int world = x->core->world_ranks[src];
-        if (dead ? dead[src] : mmpi_rank_is_failed(w->ranks[world])) {
-            mmpi_ulfm_notice(x->self, world);
+        if (dead ? dead[src] : mmpi_fault_is_failed(w->ranks[world])) {
+            mmpi_fault_notice(x->self, world);
             err = MPI_ERR_PROC_FAILED;
         }
     }

@@ -4,9 +4,9 @@
  * MPIX_Comm_ack_failed.
  *
  * "Locally known" failures are those this rank has been told of (rank->known_failed: an error
- * naming them, get_failed, agree, shrink), ordered by the time of failure (world
- * failure_order). Acknowledging only those, rather than every failure that has happened,
- * makes a program's outcomes independent of timing: the same spec gives the same results.
+ * naming them, get_failed, agree, shrink), ordered by the time of failure (the world's
+ * failure order, fault/fault.h). Acknowledging only those, rather than every failure that has
+ * happened, makes a program's outcomes independent of timing: the same spec gives the same results.
  * MPIX_Comm_get_failed reports every failure that has happened (a death must be visible
  * without communication) and so makes them known.
  * Acknowledgements are per rank and communicator: c->acked[i] for group member i.
@@ -24,15 +24,15 @@ static int failed_members(struct mmpi_rank *self, const struct mmpi_comm *c, boo
 {
     const struct mmpi_comm_core *g = mmpi_ulfm_peer_group(c);
     struct mmpi_world *w = mmpi_world;
-    int nfailed = __atomic_load_n(&w->nfailed, __ATOMIC_ACQUIRE);
+    int nfailed = mmpi_fault_count(w);
     int n = 0;
     *members = mmpi_xmalloc(((size_t)nfailed + 1) * sizeof(int));
     for (int k = 0; k < nfailed; k++) {
-        int wr = w->failure_order[k];
+        int wr = mmpi_fault_order(w, k);
         if (known_only && !mmpi_rank_knows_failure(self, wr))
             continue;
         if (!known_only)
-            mmpi_ulfm_notice(self, wr); /* returned to the caller: now known */
+            mmpi_fault_notice(self, wr); /* returned to the caller: now known */
         for (int i = 0; i < g->size; i++) {
             if (g->world_ranks[i] == wr) {
                 (*members)[n++] = i;

@@ -31,16 +31,6 @@ static inline const struct mmpi_comm_core *mmpi_ulfm_peer_group(const struct mmp
     return c->core->remote ? c->core->remote : c->core;
 }
 
-/* Records that the calling rank has been told world rank w failed. */
-void mmpi_ulfm_notice_first(struct mmpi_rank *self, int w);
-static inline void mmpi_ulfm_notice(struct mmpi_rank *self, int w)
-{
-    if (!mmpi_rank_knows_failure(self, w))
-        mmpi_ulfm_notice_first(self, w);
-}
-/* Notices every failed member of core (a collective found one missing). */
-void mmpi_ulfm_notice_core(struct mmpi_rank *self, const struct mmpi_comm_core *core);
-
 /* Whether member `peer` (of the group a receive matches against) has failed and the calling
  * rank has not acknowledged that failure on c. */
 bool mmpi_ulfm_unacked_failure(const struct mmpi_comm *c, int peer);

@@ -15,7 +15,7 @@ static void validate_combine(struct mmpi_board_instance *inst, struct mmpi_comm_
     *err = MPI_SUCCESS;
     for (int i = 0; i < core->size && *err == MPI_SUCCESS; i++)
         if (!mmpi_board_arrived(inst, i) ||
-            mmpi_rank_is_failed(mmpi_world->ranks[core->world_ranks[i]]))
+            mmpi_fault_is_failed(mmpi_world->ranks[core->world_ranks[i]]))
             *err = MPI_ERR_PROC_FAILED;
     inst->result = err; /* freed with the instance */
 }
@@ -35,7 +35,7 @@ int PMPIX_Comm_validate(MPI_Comm comm)
     /* No result: members called different collectives (coll/board.h). */
     err = inst->result ? *(const int *)inst->result : MPI_ERR_OTHER;
     if (err != MPI_SUCCESS) /* the failed members are now known to this rank */
-        mmpi_ulfm_notice_core(self, core);
+        mmpi_fault_notice_members(self, &core->fault);
     mmpi_board_leave(core, inst, c->rank);
     return err == MPI_SUCCESS ? err : mmpi_err_raise_comm(self, c, err, MMPIX_CALL_Comm_validate);
 }

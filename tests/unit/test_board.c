@@ -42,7 +42,7 @@ static int world_board_count(void)
 static void wait_victim_parked(void)
 {
     struct mmpi_rank *v = mmpi_world->ranks[VICTIM];
-    while (!mmpi_rank_is_failed(v) || !mmpi_thread_all_parked(v))
+    while (!mmpi_fault_is_failed(v) || !mmpi_thread_all_parked(v))
         sched_yield();
 }
 
