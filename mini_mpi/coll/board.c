@@ -408,7 +408,11 @@ int mmpi_board_wait_arrived(struct mmpi_rank *self, struct mmpi_comm_core *core,
 void mmpi_board_depart(struct mmpi_comm_core *core, struct mmpi_board_instance *inst, int me)
 {
     __atomic_store_n(&inst->departed_flags[me], 1, __ATOMIC_RELEASE);
-    if (__atomic_add_fetch(&inst->departed, 1, __ATOMIC_ACQ_REL) == core->size)
+    /* The last of *all* members wakes the others; once one has failed that never happens,
+     * so every departing member wakes them, or a survivor sleeping in the departure wait
+     * would never re-check. */
+    if (__atomic_add_fetch(&inst->departed, 1, __ATOMIC_ACQ_REL) == core->size ||
+        mmpi_fault_any(mmpi_world))
         wake_members(core);
 }
 

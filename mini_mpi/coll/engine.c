@@ -154,18 +154,6 @@ static bool someone_missing(struct mmpi_coll *x)
     return true;
 }
 
-/* Departs. board.c wakes the members only when the last of *all* members departs, which never
- * happens once one has died; so, when any rank has failed, the departing member wakes the
- * others itself, or a survivor sleeping in the departure wait would never re-check.
- * TODO: move into mmpi_board_depart (board.c belongs to the board's owner). */
-static void depart(struct mmpi_coll *x)
-{
-    mmpi_board_depart(x->core, x->inst, x->rank);
-    struct mmpi_world *w = x->self->world;
-    if (mmpi_fault_any(w))
-        for (int i = 0; i < x->size; i++)
-            mmpi_rank_wake(w->ranks[x->core->world_ranks[i]]);
-}
 
 static void end(struct mmpi_coll *x)
 {
@@ -205,7 +193,8 @@ static bool advance(struct mmpi_coll *x, bool block)
             return false;
         if (r != MPI_SUCCESS &&
             (mmpi_board_mismatched(inst) || !mmpi_board_completed_after_all(core, inst))) {
-            depart(x); /* late completers must not wait for us */
+            /* Late completers must not wait for us. */
+            mmpi_board_depart(x->core, x->inst, x->rank);
             x->err = r;
             end(x);
             return true;
@@ -226,7 +215,7 @@ static bool advance(struct mmpi_coll *x, bool block)
             end(x); /* nobody reads deposits after a snapshot: no departure */
             return true;
         }
-        depart(x);
+        mmpi_board_depart(x->core, x->inst, x->rank);
         x->step = STEP_DEPARTURE;
     }
     int mode = mode_of(inst);

@@ -1,11 +1,17 @@
 /*
- * hang.h: the hang detector and the watchdog (issue 6). A monitor thread watches the ranks'
+ * hang.h: the hang detector and the watchdog. A monitor thread watches the ranks'
  * thread records (runtime/thread.h). When every live rank's every thread is asleep in an MPI
  * wait and no wake-up is possible (nothing moved for two looks, then confirmed with the sleepers
  * frozen), the job cannot progress: it prints one line per rank (call, what it waits for, since
  * when) and ends with MMPI_EXIT_DEADLOCK. With MINI_MPI_TIMEOUT it prints the same report when
  * the job outlives the timeout (livelocks, ranks stuck computing) and ends with
  * MMPI_EXIT_TIMEOUT.
+ *
+ * The same monitor sets the fault layer's schedule (fault/fault.h): it publishes deferred
+ * deaths once nobody can progress or after PENDING_MAX (mmpi_fault_publish_pending), and
+ * releases the failure reports that blocking waits deferred once the world is quiescent with
+ * failures, or a sleeper waited long (mmpi_fault_release_reports). Without a monitor nothing
+ * is deferred (mmpi_fault_no_monitor).
  */
 #ifndef MMPI_RUNTIME_HANG_H
 #define MMPI_RUNTIME_HANG_H
