@@ -1,7 +1,7 @@
 /*
  * attr/attr.h: attribute caching (MPI-4.1 §7.7), the internal interface: keyvals, the attribute
  * lists of communicators and datatypes, and the hooks other subsystems call when they duplicate
- * or free an object (comm/create*.c, datatype/api_construct.c, init/).
+ * or free an object (comm/create*.c, datatype/construct_api.c, init/).
  *
  * Theory of operation. Attributes are per rank: each rank is one MPI process, so its keyvals
  * and its attribute values are its own, like its handles. A communicator's attributes hang off

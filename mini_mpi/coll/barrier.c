@@ -92,13 +92,7 @@ struct mmpi_request *mmpi_coll_ibarrier_start(struct mmpi_rank *self, struct mmp
     mmpi_comm_core_retain(s->core);
     s->me = mmpi_comm_board_rank(c);
     s->inst = mmpi_board_arrive(s->core, c->coll_seq++, s->me, NULL, NULL);
-    struct mmpi_request *req = mmpi_request_new(self, MMPI_REQ_OTHER);
-    req->collective = true;
-    req->comm = c->handle;
-    req->state = s;
-    req->poll = ibarrier_poll;
-    req->free_state = ibarrier_free;
-    return req;
+    return mmpi_request_new_collective(self, c->handle, s, ibarrier_poll, ibarrier_free);
 }
 
 /* MPI_Ibarrier and MPI_Barrier_init (§6.13): what they check is the same. */
@@ -116,12 +110,9 @@ static int ibarrier(MPI_Comm comm, struct mmpi_coll_how how, enum mmpi_call call
         goto fn_exit;
     }
     struct mmpi_request *req = mmpi_coll_ibarrier_start(self, c);
-    if (mmpi_request_handle_new(self, req) == MPI_REQUEST_NULL) {
-        err = MPI_ERR_NO_MEM; /* the arrival stands: the others are not blocked by us */
-        mmpi_request_release(req);
+    /* On failure the arrival stands: the others are not blocked by us. */
+    if ((err = mmpi_request_publish(self, req, how.request)))
         goto fn_fail;
-    }
-    *how.request = req->handle;
 fn_exit:
     return err;
 fn_fail:

@@ -311,16 +311,12 @@ static struct mmpi_request *new_request(struct mmpi_rank *self, struct mmpi_comm
     mmpi_comm_core_retain(h->core);
     mmpi_coll_retain_objects(h);
 
-    struct mmpi_request *req = mmpi_request_new(self, MMPI_REQ_OTHER);
-    req->collective = true;
-    req->comm = c->handle;
-    req->state = h;
+    struct mmpi_request *req = mmpi_request_new_collective(self, c->handle, h, coll_poll,
+                                                           coll_free);
     h->req = req;
     h->busy = 0;
     h->pending_next = NULL;
     h->pending_prev = NULL;
-    req->poll = coll_poll;
-    req->free_state = coll_free;
     return req;
 }
 
@@ -338,13 +334,11 @@ static int start_nonblocking(struct mmpi_rank *self, struct mmpi_comm *c, struct
     struct mmpi_request *req = new_request(self, c, x);
     /* The handle first: a member that arrived must be able to depart, so it must not be
      * left without a request that someone can poll. */
-    if (mmpi_request_handle_new(self, req) == MPI_REQUEST_NULL) {
-        mmpi_request_release(req);
-        mmpi_request_release(req);
+    if (mmpi_request_publish(self, req, request) != MPI_SUCCESS) {
+        mmpi_request_release(req); /* nothing started: the engine's reference goes too */
         return MPI_ERR_NO_MEM;
     }
     arrive(c, req);
-    *request = req->handle;
     return MPI_SUCCESS;
 }
 

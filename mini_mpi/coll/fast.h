@@ -44,7 +44,7 @@ struct mmpi_fast_fold {
 int mmpi_coll_fast_allreduce_word(struct mmpi_rank *self, struct mmpi_comm *c, const void *in,
                                   void *out, size_t bytes, const struct mmpi_fast_fold *how);
 
-/* Whether c takes MPI_Allreduce's express path (api_reduce.c) for inputs of up to 8 bytes:
+/* Whether c takes MPI_Allreduce's express path (reduce_api.c) for inputs of up to 8 bytes:
  * the fast path's own lines (mmpi_coll_fast_ok, not crowd.h's) and inputs of 8 bytes
  * travelling as copies (MINI_MPI_COLL_SNAPSHOT). All of it is fixed for c's lifetime
  * (the settings are read once), so the answer is cached in c. */

@@ -1,6 +1,6 @@
 /*
  * coll/persistent.c: persistent collective requests (MPI-4.1 §6.13): the request an MPI_*_init
- * call returns (api_*.c, barrier.c, topo/api_neighbor.c check the arguments exactly as for the
+ * call returns (api_*.c, barrier.c, topo/neighbor_api.c check the arguments exactly as for the
  * nonblocking form, then mmpi_coll_run hands the filled part here), and the start of each
  * activation. Completion, MPI_Request_free and the inactive state are point-to-point's
  * persistent-request machinery (pt2pt/request.h: `persistent`, `inner`), unchanged.
@@ -70,12 +70,7 @@ int mmpi_coll_persistent_new(struct mmpi_rank *self, struct mmpi_comm *c, struct
     req->state = p;
     req->poll = persistent_poll;
     req->free_state = persistent_free;
-    if (mmpi_request_handle_new(self, req) == MPI_REQUEST_NULL) {
-        mmpi_request_release(req);
-        return MPI_ERR_NO_MEM;
-    }
-    *request = req->handle;
-    return MPI_SUCCESS;
+    return mmpi_request_publish(self, req, request);
 }
 
 static bool done_poll(struct mmpi_request *req)

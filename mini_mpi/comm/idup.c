@@ -96,15 +96,10 @@ int mmpi_comm_idup(struct mmpi_rank *self, struct mmpi_comm *parent, struct mmpi
     d->newcomm = newcomm;
     *newcomm = MPI_COMM_NULL;
 
-    struct mmpi_request *req = mmpi_request_new(self, MMPI_REQ_OTHER);
-    req->collective = true;
-    req->comm = parent->handle;
-    req->state = d;
-    req->poll = idup_poll;
-    req->free_state = idup_free;
-    if (mmpi_request_handle_new(self, req) == MPI_REQUEST_NULL) {
-        mmpi_request_release(req);
-        mmpi_request_release(req);
+    struct mmpi_request *req = mmpi_request_new_collective(self, parent->handle, d, idup_poll,
+                                                           idup_free);
+    if (mmpi_request_publish(self, req, request) != MPI_SUCCESS) {
+        mmpi_request_release(req); /* nothing started: the engine's reference goes too */
         return MPI_ERR_NO_MEM;
     }
     /* Copies now (§7.4.2: "as if MPI_COMM_DUP was executed at the time"), under no lock. */
@@ -112,6 +107,5 @@ int mmpi_comm_idup(struct mmpi_rank *self, struct mmpi_comm *parent, struct mmpi
     struct mmpi_attr_obj dst = {MMPI_HANDLE_KIND_COMM, MPI_COMM_NULL, &d->attrs};
     d->copy_err = mmpi_attr_copy(self, &src, &dst);
     d->inst = mmpi_board_arrive(d->core, parent->coll_seq++, d->me, NULL, mmpi_comm_dup_combine);
-    *request = req->handle;
     return MPI_SUCCESS;
 }

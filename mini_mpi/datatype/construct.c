@@ -3,7 +3,7 @@
  * hvector, indexed, hindexed, indexed_block, hindexed_block, struct), MPI_Type_create_resized
  * (§5.1.7) and MPI_Type_dup (§5.1.10). Each maps its arguments to parts for mmpi_dt_build and
  * records its envelope (§5.1.13). Subarray and darray are in their own files; argument checks
- * are the bindings' (api_construct.c).
+ * are the bindings' (construct_api.c).
  */
 #include <stdlib.h>
 

@@ -42,12 +42,8 @@ static int init_request(const void *buf, int count, MPI_Datatype datatype, int p
     req->tag = tag;
     req->mode = mode;
     req->free_state = persistent_free_state;
-    if (mmpi_request_handle_new(self, req) == MPI_REQUEST_NULL) {
-        mmpi_request_release(req);
-        return mmpi_err_raise_comm(self, c, MPI_ERR_NO_MEM, call);
-    }
-    *request = req->handle;
-    return MPI_SUCCESS;
+    err = mmpi_request_publish(self, req, request);
+    return err ? mmpi_err_raise_comm(self, c, err, call) : MPI_SUCCESS;
 }
 
 #define SEND_INIT(Name, mode)                                                                \

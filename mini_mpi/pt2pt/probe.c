@@ -302,10 +302,6 @@ int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *messag
     int err = mrecv(buf, count, datatype, message, &req, MMPI_CALL_Imrecv);
     if (err != MPI_SUCCESS)
         return err;
-    if (mmpi_request_handle_new(mmpi_self, req) == MPI_REQUEST_NULL) {
-        mmpi_request_release(req);
-        return mmpi_err_raise_comm(mmpi_self, NULL, MPI_ERR_NO_MEM, MMPI_CALL_Imrecv);
-    }
-    *request = req->handle;
-    return MPI_SUCCESS;
+    err = mmpi_request_publish(mmpi_self, req, request);
+    return err ? mmpi_err_raise_comm(mmpi_self, NULL, err, MMPI_CALL_Imrecv) : MPI_SUCCESS;
 }

@@ -29,6 +29,30 @@ struct mmpi_request *mmpi_request_new(struct mmpi_rank *owner, int kind)
     return req;
 }
 
+struct mmpi_request *mmpi_request_new_collective(struct mmpi_rank *self, MPI_Comm comm,
+                                                 void *state,
+                                                 bool (*poll)(struct mmpi_request *req),
+                                                 void (*free_state)(struct mmpi_request *req))
+{
+    struct mmpi_request *req = mmpi_request_new(self, MMPI_REQ_OTHER);
+    req->collective = true;
+    req->comm = comm;
+    req->state = state;
+    req->poll = poll;
+    req->free_state = free_state;
+    return req;
+}
+
+int mmpi_request_publish(struct mmpi_rank *self, struct mmpi_request *req, MPI_Request *request)
+{
+    if (mmpi_request_handle_new(self, req) == MPI_REQUEST_NULL) {
+        mmpi_request_release(req);
+        return MPI_ERR_NO_MEM;
+    }
+    *request = req->handle;
+    return MPI_SUCCESS;
+}
+
 void mmpi_request_init_blocking(struct mmpi_request *req, struct mmpi_rank *owner, int kind)
 {
     *req = (struct mmpi_request){.kind = kind,

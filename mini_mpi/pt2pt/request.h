@@ -102,6 +102,16 @@ struct mmpi_request {
 
 /* A new request of `kind` for `owner` with two references (engine + caller). */
 struct mmpi_request *mmpi_request_new(struct mmpi_rank *owner, int kind);
+/* A nonblocking collective's request (collectives, agree, shrink, idup) on communicator handle
+ * `comm`, driven by poll over the engine's `state` (freed by free_state): MPI_Request_free and
+ * MPI_Cancel refuse it (§6.12). Two references, as mmpi_request_new. */
+struct mmpi_request *mmpi_request_new_collective(struct mmpi_rank *self, MPI_Comm comm,
+                                                 void *state,
+                                                 bool (*poll)(struct mmpi_request *req),
+                                                 void (*free_state)(struct mmpi_request *req));
+/* Gives req to the user: a new handle in *request. MPI_SUCCESS, or MPI_ERR_NO_MEM (the
+ * rank's request table is full) with the user's reference dropped. */
+int mmpi_request_publish(struct mmpi_rank *self, struct mmpi_request *req, MPI_Request *request);
 /* Drops one reference; frees at zero (releasing core and datatype). No-op on_stack. */
 void mmpi_request_release(struct mmpi_request *req);
 /* Initializes *req, in the frame of a blocking call that waits for it before returning, as a

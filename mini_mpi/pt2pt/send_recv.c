@@ -16,12 +16,8 @@
 static int publish_send(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_request *req,
                         MPI_Request *request, enum mmpi_call call)
 {
-    if (mmpi_request_handle_new(self, req) == MPI_REQUEST_NULL) {
-        mmpi_request_release(req);
-        return mmpi_err_raise_comm(self, c, MPI_ERR_NO_MEM, call);
-    }
-    *request = req->handle;
-    return MPI_SUCCESS;
+    int err = mmpi_request_publish(self, req, request);
+    return err ? mmpi_err_raise_comm(self, c, err, call) : MPI_SUCCESS;
 }
 
 /* Common body of the eight send calls, after mmpi_enter. request == NULL: blocking. */

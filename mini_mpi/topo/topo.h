@@ -20,7 +20,7 @@
  *
  * Files: object.c (lifetime, neighbour tables, edge matching), cart.c (Cartesian arithmetic,
  * pure), dims.c (MPI_Dims_create, pure), create.c (the collective constructors on the board),
- * api_cart.c, api_graph.c (entry points), neighbor.c and api_neighbor.c (the neighbourhood
+ * cart_api.c, graph_api.c (entry points), neighbor.c and neighbor_api.c (the neighbourhood
  * collectives on the collective engine, coll/coll.h).
  */
 #ifndef MMPI_TOPO_TOPO_H

@@ -153,16 +153,8 @@ int PMPIX_Comm_iagree(MPI_Comm comm, int *flag, MPI_Request *request)
     if (c->core->remote)
         return MPI_SUCCESS;
     /* The flag is read now and written only at completion (§17.3.3). */
-    struct mmpi_request *req = mmpi_request_new(self, MMPI_REQ_OTHER);
-    req->collective = true;
-    req->comm = comm;
-    req->state = agree_start(c, flag);
-    req->poll = iagree_poll;
-    req->free_state = iagree_free;
-    if (mmpi_request_handle_new(self, req) == MPI_REQUEST_NULL) {
-        mmpi_request_release(req);
-        return mmpi_err_raise_comm(self, c, MPI_ERR_NO_MEM, MMPIX_CALL_Comm_iagree);
-    }
-    *request = req->handle;
-    return MPI_SUCCESS;
+    struct mmpi_request *req = mmpi_request_new_collective(self, comm, agree_start(c, flag), iagree_poll,
+                                                           iagree_free);
+    err = mmpi_request_publish(self, req, request);
+    return err ? mmpi_err_raise_comm(self, c, err, MMPIX_CALL_Comm_iagree) : MPI_SUCCESS;
 }

@@ -141,16 +141,6 @@ int mmpi_inter_agree(struct mmpi_rank *self, struct mmpi_comm *c, int *flag,
         state_free(s);
         return err;
     }
-    struct mmpi_request *req = mmpi_request_new(self, MMPI_REQ_OTHER);
-    req->collective = true;
-    req->comm = c->handle;
-    req->state = start(c, flag);
-    req->poll = poll;
-    req->free_state = free_state;
-    if (mmpi_request_handle_new(self, req) == MPI_REQUEST_NULL) {
-        mmpi_request_release(req);
-        return MPI_ERR_NO_MEM;
-    }
-    *request = req->handle;
-    return MPI_SUCCESS;
+    return mmpi_request_publish(
+        self, mmpi_request_new_collective(self, c->handle, start(c, flag), poll, free_state), request);
 }

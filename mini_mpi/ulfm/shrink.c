@@ -131,16 +131,8 @@ int PMPIX_Comm_ishrink(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
         return mmpi_err_raise_comm(self, c, err, MMPIX_CALL_Comm_ishrink);
     if (c->core->remote)
         return MPI_SUCCESS;
-    struct mmpi_request *req = mmpi_request_new(self, MMPI_REQ_OTHER);
-    req->collective = true;
-    req->comm = comm;
-    req->state = shrink_start(c, newcomm);
-    req->poll = ishrink_poll;
-    req->free_state = ishrink_free;
-    if (mmpi_request_handle_new(self, req) == MPI_REQUEST_NULL) {
-        mmpi_request_release(req);
-        return mmpi_err_raise_comm(self, c, MPI_ERR_NO_MEM, MMPIX_CALL_Comm_ishrink);
-    }
-    *request = req->handle;
-    return MPI_SUCCESS;
+    struct mmpi_request *req = mmpi_request_new_collective(self, comm, shrink_start(c, newcomm), ishrink_poll,
+                                                           ishrink_free);
+    err = mmpi_request_publish(self, req, request);
+    return err ? mmpi_err_raise_comm(self, c, err, MMPIX_CALL_Comm_ishrink) : MPI_SUCCESS;
 }

@@ -68,7 +68,7 @@ int main(int argc, char **argv)
     }
 
     /* Inputs of 1 to 8 bytes other than one int (MPI_Allreduce's express path at the sizes
-     * where it is taken, coll/api_reduce.c): their bytes around must stay untouched. */
+     * where it is taken, coll/reduce_api.c): their bytes around must stay untouched. */
     for (int i = 0; i < 50; i++) {
         unsigned char c[3] = {0xEE, (unsigned char)(rank + i), 0xEE}, cmax[3] = {0xEE, 0, 0xEE};
         CHECK(MPI_Allreduce(&c[1], &cmax[1], 1, MPI_UNSIGNED_CHAR, MPI_MAX, MPI_COMM_WORLD) ==

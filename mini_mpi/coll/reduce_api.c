@@ -1,5 +1,5 @@
 /*
- * coll/api_reduce.c: MPI entry points of the reduction collectives of MPI-4.1 chapter 6, in the
+ * coll/reduce_api.c: MPI entry points of the reduction collectives of MPI-4.1 chapter 6, in the
  * chapter's order: MPI_Reduce (§6.9.1), MPI_Allreduce (§6.9.6), MPI_Reduce_scatter_block
  * (§6.10.1), MPI_Reduce_scatter (§6.10.2), MPI_Scan (§6.11.1), MPI_Exscan (§6.11.2), each with
  * its nonblocking (§6.12) and persistent (§6.13, MPI_*_init) forms. Bindings only: the

@@ -1,5 +1,5 @@
 /*
- * attr/api_type.c: MPI entry points caching attributes on datatypes (MPI-4.1 §7.7.4),
+ * attr/type_api.c: MPI entry points caching attributes on datatypes (MPI-4.1 §7.7.4),
  * predefined datatypes included. Errors have no communicator: they go to MPI_COMM_SELF's
  * handler, else MPI_COMM_WORLD's, as for every datatype call.
  */

@@ -1,7 +1,7 @@
 /*
- * attr/api_comm.c: MPI entry points caching attributes on communicators (MPI-4.1 §7.7.2) and
+ * attr/comm_api.c: MPI entry points caching attributes on communicators (MPI-4.1 §7.7.2) and
  * their deprecated MPI-1 names (MPI_Keyval_create, MPI_Attr_put, ...), which behave the same
- * and differ only in the call name errors report. Datatypes: api_type.c.
+ * and differ only in the call name errors report. Datatypes: type_api.c.
  */
 #include "attr/attr.h"
 

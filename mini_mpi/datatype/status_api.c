@@ -1,5 +1,5 @@
 /*
- * api_status.c: MPI entry points that read or write the byte count of a status through a
+ * status_api.c: MPI entry points that read or write the byte count of a status through a
  * datatype: MPI_Get_count (MPI-4.1 §3.2.5), MPI_Get_elements(_x) (§5.1.11) and
  * MPI_Status_set_elements(_x) (§13.3). A status stores bytes (mmpi_count); these convert with
  * the type's size or, for elements, its signature (signature.c). The datatype need not be

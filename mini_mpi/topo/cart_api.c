@@ -1,5 +1,5 @@
 /*
- * topo/api_cart.c: MPI entry points for Cartesian topologies (MPI-4.1 §8.5.1, §8.5.2,
+ * topo/cart_api.c: MPI entry points for Cartesian topologies (MPI-4.1 §8.5.1, §8.5.2,
  * §8.5.5-8.5.8): Cart_create, Dims_create, Cartdim_get, Cart_get, Cart_rank, Cart_coords,
  * Cart_shift, Cart_sub, Cart_map. Bindings only; the arithmetic is cart.c and dims.c, the
  * collective constructors create.c. Error classes follow MPICH and Open MPI where they agree:

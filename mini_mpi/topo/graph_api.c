@@ -1,5 +1,5 @@
 /*
- * topo/api_graph.c: MPI entry points for graph and distributed graph topologies and the kind
+ * topo/graph_api.c: MPI entry points for graph and distributed graph topologies and the kind
  * query (MPI-4.1 §8.5.3-8.5.5, §8.5.8): Graph_create, Dist_graph_create_adjacent,
  * Dist_graph_create, Topo_test, Graphdims_get, Graph_get, Graph_neighbors_count,
  * Graph_neighbors, Dist_graph_neighbors_count, Dist_graph_neighbors, Graph_map. Bindings

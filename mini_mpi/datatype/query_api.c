@@ -1,5 +1,5 @@
 /*
- * api_query.c: MPI entry points that read datatypes and addresses (MPI-4.1 §5.1.5 addresses,
+ * query_api.c: MPI entry points that read datatypes and addresses (MPI-4.1 §5.1.5 addresses,
  * §5.1.6 - §5.1.8 size and extents, §7.8.4 names, §5.1.13 decoding, §19.1.9 match_size), in
  * the chapter's order, then the MPI-1 names removed in MPI-3.0. Bindings only.
  */

@@ -1,5 +1,5 @@
 /*
- * topo/api_neighbor.c: MPI entry points of the neighbourhood collectives (MPI-4.1 §8.6,
+ * topo/neighbor_api.c: MPI entry points of the neighbourhood collectives (MPI-4.1 §8.6,
  * §8.7, §8.8): MPI_Neighbor_allgather, _allgatherv, _alltoall, _alltoallv, _alltoallw, their
  * nonblocking MPI_Ineighbor_ forms and their persistent _init forms (coll/persistent.c).
  * Bindings only: one common body checks the arguments, fills the member's part

@@ -1,5 +1,5 @@
 /*
- * coll/api_alltoall.c: MPI entry points of MPI-4.1 §6.8, §6.12.6 and §6.13: MPI_Alltoall,
+ * coll/alltoall_api.c: MPI entry points of MPI-4.1 §6.8, §6.12.6 and §6.13: MPI_Alltoall,
  * MPI_Alltoallv, MPI_Alltoallw and their nonblocking and persistent (MPI_*_init) forms.
  * Bindings only: one common body checks the arguments, fills the member's part (coll.h) and
  * calls mmpi_alltoall (alltoall.c). With MPI_IN_PLACE the send arguments are ignored (§6.8).

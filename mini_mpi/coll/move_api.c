@@ -1,11 +1,11 @@
 /*
- * coll/api_move.c: MPI entry points of the data-movement collectives of MPI-4.1 chapter 6, in
+ * coll/move_api.c: MPI entry points of the data-movement collectives of MPI-4.1 chapter 6, in
  * the chapter's order: MPI_Bcast, MPI_Gather(v), MPI_Scatter(v), MPI_Allgather(v), each with
  * its nonblocking (§6.12) and persistent (§6.13, MPI_*_init; coll/persistent.c) forms.
  * Bindings only: one common body per collective checks the arguments significant at the
  * calling member, fills its part (coll.h) and calls the implementation (bcast.c, gather.c,
- * scatter.c). All-to-all is api_alltoall.c, reductions
- * api_reduce.c.
+ * scatter.c). All-to-all is alltoall_api.c, reductions
+ * reduce_api.c.
  */
 #include <string.h>
 

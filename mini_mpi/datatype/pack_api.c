@@ -1,5 +1,5 @@
 /*
- * api_pack.c: MPI entry points of MPI-4.1 §5.2 (MPI_Pack, MPI_Unpack, MPI_Pack_size) and §5.3
+ * pack_api.c: MPI entry points of MPI-4.1 §5.2 (MPI_Pack, MPI_Unpack, MPI_Pack_size) and §5.3
  * (the "external32" forms). Bindings only: the data moves through cursor.c, and external32
  * converts through external32.c. Our packed form has no header: MPI_Pack_size is exact.
  * A buffer too small for the data is MPI_ERR_TRUNCATE (as in Open MPI).

@@ -1,5 +1,5 @@
 /*
- * api_construct.c: MPI entry points that create and free datatypes (MPI-4.1 §5.1.2 - §5.1.4,
+ * construct_api.c: MPI entry points that create and free datatypes (MPI-4.1 §5.1.2 - §5.1.4,
  * §5.1.7 resized, §5.1.9 commit and free, §5.1.10 dup), in the chapter's order, then the MPI-1
  * names removed in MPI-3.0. Bindings only: resolve handles, check arguments, then one call into
  * construct.c / subarray.c / darray.c and publish the new handle. Errors have no object, so they
