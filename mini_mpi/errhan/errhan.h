@@ -54,7 +54,6 @@ __attribute__((noreturn)) void mmpi_err_fatal(struct mmpi_rank *self, enum mmpi_
 
 /* Error class of a code (MPI_ERR_UNKNOWN if the code was never defined); and its string. */
 int mmpi_error_class_of(int code, int *errclass);
-const char *mmpi_error_name(int errclass); /* "MPI_ERR_RANK"; NULL for user classes */
 /* Writes the string for code into buf (at least MPI_MAX_ERROR_STRING bytes); false if unknown. */
 int mmpi_error_string(int code, char *buf);
 

@@ -58,11 +58,6 @@ int mmpi_error_class_of(int code, int *errclass)
     return a ? MPI_SUCCESS : MPI_ERR_ARG;
 }
 
-const char *mmpi_error_name(int errclass)
-{
-    return (errclass >= 0 && errclass < NPREDEFINED) ? predefined[errclass].name : NULL;
-}
-
 int mmpi_error_string(int code, char *buf)
 {
     if (code >= 0 && code < NPREDEFINED) {
