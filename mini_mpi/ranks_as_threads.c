@@ -38,8 +38,6 @@
 
 __thread struct mmpi_rank *mmpi_self __attribute__((tls_model("initial-exec")));
 struct mmpi_world *mmpi_world;
-/* A world some rank thread outlived (still computing when the job ended): never freed. */
-static struct mmpi_world *volatile abandoned_world; /* volatile: the store must stay */
 
 extern char **environ;
 
@@ -293,6 +291,61 @@ static void world_free(struct mmpi_world *w)
     free(w);
 }
 
+/* Whether a thread the rank created may still be unwinding (it detaches from the rank's records
+ * as it ends): then the rank must stay allocated. */
+static bool threads_in_use(struct mmpi_rank *r)
+{
+    for (struct mmpi_thread *t = r->threads; t; t = t->next)
+        if (__atomic_load_n(&t->state, __ATOMIC_ACQUIRE) != MMPI_THREAD_UNUSED)
+            return true;
+    return false;
+}
+
+/* A world no reaper thread could be started for: kept reachable, never freed. */
+static struct mmpi_world *volatile unreaped_world; /* volatile: the store must stay */
+
+struct straggling_world {
+    struct mmpi_world *w;
+    bool *joined; /* [nranks at world end]: main threads already joined */
+};
+
+/* A reaper thread: waits until the last straggler (a rank thread killed while computing, or a
+ * thread a rank created) has gone, then frees the world. If one never ends, the world stays
+ * reachable from here until the process exits, as it must: the straggler may still read it. */
+static void *reap_world(void *arg)
+{
+    struct straggling_world *sw = arg;
+    struct mmpi_world *w = sw->w;
+    for (int i = 0; i < mmpi_world_nranks(w); i++) {
+        if (!sw->joined[i])
+            pthread_join(w->ranks[i]->thread, NULL);
+        while (threads_in_use(w->ranks[i]))
+            nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+    }
+    world_free(w);
+    free(sw->joined);
+    free(sw);
+    return NULL;
+}
+
+static void reclaim_later(struct mmpi_world *w, bool *joined)
+{
+    struct straggling_world *sw = mmpi_xmalloc(sizeof(*sw));
+    *sw = (struct straggling_world){w, joined};
+    pthread_t reaper;
+    pthread_attr_t attr;
+    MMPI_CHECK_PTHREAD(pthread_attr_init(&attr));
+    MMPI_CHECK_PTHREAD(pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED));
+    if (mmpi_real_pthread_create(&reaper, &attr, reap_world, sw) != 0) {
+        /* No reaper: keep the world reachable (never freed) rather than free it under a
+         * straggler. */
+        unreaped_world = w;
+        free(joined);
+        free(sw);
+    }
+    pthread_attr_destroy(&attr);
+}
+
 int mmpi_world_run(const struct mmpi_launch_config *config, int (*entry)(int, char **, char **),
                    int argc, char **argv, int (**private_mains)(int, char **, char **))
 {
@@ -350,31 +403,31 @@ int mmpi_world_run(const struct mmpi_launch_config *config, int (*entry)(int, ch
 
     /* Threads of ranks killed while computing may still run (they can no longer affect MPI):
      * reclaim the world only when every rank thread has really gone. */
+    bool *joined = mmpi_xcalloc((size_t)mmpi_world_nranks(w), sizeof(bool));
     bool all_joined = true;
     struct timespec deadline;
     clock_gettime(CLOCK_REALTIME, &deadline);
     deadline.tv_sec += 1;
     for (int i = 0; i < mmpi_world_nranks(w); i++) {
         struct mmpi_rank *r = w->ranks[i];
-        if (!r->started)
-            continue; /* a spawned rank whose thread could not be created */
+        if (!r->started) {
+            joined[i] = true; /* a spawned rank whose thread could not be created */
+            continue;
+        }
         /* A main thread that is on its way out is joined however long it takes (valgrind
          * makes that slow); only one still running user code gets the deadline. */
         int rc = __atomic_load_n(&r->main_thread_done, __ATOMIC_ACQUIRE)
                      ? pthread_join(r->thread, NULL)
                      : pthread_timedjoin_np(r->thread, NULL, &deadline);
-        if (rc != 0)
-            all_joined = false;
-        /* A thread the rank created may still be unwinding (it detaches from the rank's
-         * records as it ends): then the rank must stay allocated. */
-        for (struct mmpi_thread *t = r->threads; t; t = t->next)
-            if (__atomic_load_n(&t->state, __ATOMIC_ACQUIRE) != MMPI_THREAD_UNUSED)
-                all_joined = false;
+        joined[i] = rc == 0;
+        all_joined &= joined[i] && !threads_in_use(r);
     }
     __atomic_store_n(&mmpi_world, NULL, __ATOMIC_RELEASE);
-    if (all_joined)
+    if (all_joined) {
+        free(joined);
         world_free(w);
-    else
-        abandoned_world = w; /* a straggler may still read it; kept reachable on purpose */
+    } else {
+        reclaim_later(w, joined);
+    }
     return status;
 }

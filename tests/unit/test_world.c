@@ -1,7 +1,8 @@
 /*
  * test_world.c: unit tests of the rank-thread runtime (ranks_as_threads.c, interpose.c) and the
  * error machinery (errhan/): ranks see their own rank and the world size, a rank that dies ends
- * only itself, the job's exit status follows DESIGN §7, and error classes, strings and handlers
+ * only itself, a world a rank thread outlives is freed once it has gone, the job's exit status
+ * follows DESIGN §7, and error classes, strings and handlers
  * behave as MPI-4.1 chapter 9 says.
  *
  * Rank bodies run in rank threads, where cmocka's assertions (longjmp to the test's frame) must
@@ -13,7 +14,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sched.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "unit_world.h"
@@ -73,6 +76,39 @@ static void rank_death_is_local(void **state)
         assert_int_equal(seen_value[3], 1);
         assert_true(mmpi_world == NULL);
     }
+}
+
+/* Rank 1 is failed by rank 0 while it computes, and keeps computing after the job ended. */
+static int straggler_release, straggler_started;
+
+static void rank1_straggles(int rank, int size, void *arg)
+{
+    (void)size;
+    (void)arg;
+    if (rank == 1) {
+        __atomic_store_n(&straggler_started, 1, __ATOMIC_RELEASE);
+        while (!__atomic_load_n(&straggler_release, __ATOMIC_ACQUIRE))
+            sched_yield();
+        return; /* its MPI_Finalize then parks and exits: its rank failed */
+    }
+    while (!__atomic_load_n(&straggler_started, __ATOMIC_ACQUIRE))
+        sched_yield();
+    mmpi_rank_mark_failed(mmpi_world->ranks[1], 9, "failed by the test");
+}
+
+/* A world that a rank thread outlives is freed once that thread has gone, not kept forever:
+ * its MPI_COMM_WORLD core leaves the fault layer's registry then. */
+static void outlived_world_is_reclaimed(void **state)
+{
+    (void)state;
+    int before = mmpi_fault_registered_count();
+    straggler_release = straggler_started = 0;
+    assert_int_equal(unit_world_run(2, rank1_straggles, NULL), 0);
+    assert_true(mmpi_fault_registered_count() > before); /* still running: kept */
+    __atomic_store_n(&straggler_release, 1, __ATOMIC_RELEASE);
+    for (int i = 0; i < 1000 && mmpi_fault_registered_count() > before; i++)
+        usleep(10 * 1000);
+    assert_int_equal(mmpi_fault_registered_count(), before);
 }
 
 static void error_classes_and_strings(int rank, int size, void *arg)
@@ -140,6 +176,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(world_ranks_see_themselves),
         cmocka_unit_test(rank_death_is_local),
+        cmocka_unit_test(outlived_world_is_reclaimed),
         cmocka_unit_test(errors_work_in_every_rank),
         cmocka_unit_test(user_errhandler),
     };
