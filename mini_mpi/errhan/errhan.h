@@ -48,6 +48,13 @@ struct mmpi_errhandler *mmpi_errhandler_initial(void);
 int mmpi_err_raise_comm(struct mmpi_rank *self, struct mmpi_comm *comm, int errcode,
                         enum mmpi_call call);
 
+/* The one place that invokes an error handler, for every object kind: h applied to the
+ * object named by `handle` (an MPI_Comm, MPI_Win or MPI_File value). The per-kind raise
+ * functions choose h (the object's handler or its kind's default) and call this. Same return
+ * contract as mmpi_err_raise_comm; must be called with no internal lock held. */
+int mmpi_err_invoke(struct mmpi_rank *self, struct mmpi_errhandler *h, int handle, int errcode,
+                    enum mmpi_call call);
+
 /* Prints "mini_mpi: rank R: MPI_Call: <error string>" and ends the job non-zero. */
 __attribute__((noreturn)) void mmpi_err_fatal(struct mmpi_rank *self, enum mmpi_call call,
                                               int errcode, const char *detail);

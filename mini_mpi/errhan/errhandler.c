@@ -59,6 +59,26 @@ void mmpi_err_fatal(struct mmpi_rank *self, enum mmpi_call call, int errcode, co
     mmpi_job_exit((errcode & 0xff) ? (errcode & 0xff) : 1);
 }
 
+int mmpi_err_invoke(struct mmpi_rank *self, struct mmpi_errhandler *h, int handle, int errcode,
+                    enum mmpi_call call)
+{
+    switch (h->kind) {
+    case MMPI_ERRH_RETURN:
+        return errcode;
+    case MMPI_ERRH_ABORT:
+    case MMPI_ERRH_FATAL:
+        mmpi_err_fatal(self, call, errcode, NULL);
+    default:
+        break;
+    }
+    /* Every object kind's handler function takes (handle *, int *, ...): MPI_Comm, MPI_Win,
+     * MPI_File and MPI_Session are all int here. */
+    mmpi_errhandler_retain(h);
+    ((MPI_Comm_errhandler_function *)(void *)h->fn)(&handle, &errcode);
+    mmpi_errhandler_release(h);
+    return errcode;
+}
+
 int mmpi_err_raise_comm(struct mmpi_rank *self, struct mmpi_comm *comm, int errcode,
                         enum mmpi_call call)
 {
@@ -77,17 +97,5 @@ int mmpi_err_raise_comm(struct mmpi_rank *self, struct mmpi_comm *comm, int errc
     }
     if (!h)
         h = mmpi_errhandler_initial(); /* before MPI_Init */
-    switch (h->kind) {
-    case MMPI_ERRH_RETURN:
-        return errcode;
-    case MMPI_ERRH_ABORT:
-    case MMPI_ERRH_FATAL:
-        mmpi_err_fatal(self, call, errcode, NULL);
-    default:
-        break;
-    }
-    mmpi_errhandler_retain(h);
-    ((MPI_Comm_errhandler_function *)(void *)h->fn)(&handle, &errcode);
-    mmpi_errhandler_release(h);
-    return errcode;
+    return mmpi_err_invoke(self, h, handle, errcode, call);
 }
