@@ -258,8 +258,7 @@ struct mmpi_board_instance *mmpi_board_arrive_signed(struct mmpi_comm_core *core
 
     /* `kill R during CALL`: R cuts this collective in two, arrives, and dies. */
     struct mmpi_rank *self = mmpi_self;
-    bool doomed = __builtin_expect(__atomic_load_n(&mmpi_inject_active, __ATOMIC_RELAXED), 0) &&
-                  self && mmpi_inject_during_armed(self);
+    bool doomed = mmpi_fault_during_armed(self);
     if (doomed)
         __atomic_store_n(&inst->cut, me + 1, __ATOMIC_RELEASE);
     __atomic_store_n(&inst->deposit[me], deposit ? deposit : (const void *)&null_deposit,
@@ -267,7 +266,7 @@ struct mmpi_board_instance *mmpi_board_arrive_signed(struct mmpi_comm_core *core
     if (__atomic_add_fetch(&inst->arrived, 1, __ATOMIC_ACQ_REL) == core->size)
         complete_once(core, inst, combine);
     if (doomed)
-        mmpi_inject_die_during(self);
+        mmpi_fault_during_die(self);
     return inst;
 }
 

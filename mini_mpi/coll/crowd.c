@@ -365,8 +365,7 @@ static int run(struct crowd_wait *w)
     /* base may be read before our arrival: it changes only once this collective completes. */
     w->base = __atomic_load_n(&cr->done.base, __ATOMIC_RELAXED);
     __atomic_store_n(&mine->kind[w->parity], (uint8_t)w->kind, __ATOMIC_RELAXED);
-    bool doomed = __builtin_expect(__atomic_load_n(&mmpi_inject_active, __ATOMIC_RELAXED), 0) &&
-                  mmpi_inject_during_armed(w->self);
+    bool doomed = mmpi_fault_during_armed(w->self);
     if (doomed) {
         __atomic_store_n(&mine->cut, w->want32, __ATOMIC_RELEASE);
         __atomic_store_n(&cr->count.cut, w->want32, __ATOMIC_RELEASE);
@@ -381,7 +380,7 @@ static int run(struct crowd_wait *w)
     if (last || failed)
         wake_sleepers(w);
     if (doomed)
-        mmpi_inject_die_during(w->self); /* a `during` victim dies once it has arrived */
+        mmpi_fault_during_die(w->self); /* a `during` victim dies once it has arrived */
     /* The members we wait for need our CPU: yield it straight away, in a loop that reads one
      * line per turn (a turn is a thread switch, which costs more the more memory each thread
      * touches per turn). Only a published outcome ends it: failures and revokes are judged in

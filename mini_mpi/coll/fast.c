@@ -249,12 +249,12 @@ static void describe(const void *arg, char *buf, size_t len)
 COLD void arrive_injecting(struct fast_wait *f)
 {
     struct mmpi_rank *self = f->self;
-    bool doomed = mmpi_inject_during_armed(self);
+    bool doomed = mmpi_fault_during_armed(self);
     if (doomed)
         __atomic_store_n(&f->recs[f->me].cut, f->tag, __ATOMIC_RELEASE);
     __atomic_store_n(&f->recs[f->me].arrive, (uint32_t)f->want, __ATOMIC_RELEASE);
     if (doomed)
-        mmpi_inject_die_during(self);
+        mmpi_fault_during_die(self);
 }
 
 HOT void arrive(struct fast_wait *f)

@@ -29,6 +29,7 @@
 #include <stdint.h>
 
 #include "fault/state.h"
+#include "inject/inject.h"
 #include "runtime/rank.h"
 
 /* ---- Queries (lock-free; any thread) ---------------------------------------------------- */
@@ -144,6 +145,22 @@ void mmpi_fault_notice_missing(struct mmpi_rank *self, const int *world_ranks, i
  * above it (told of the victim), MPI_SUCCESS for those below. Lock-free. */
 #define MMPI_FAULT_CUT_WAIT (-2)
 int mmpi_fault_cut_outcome(struct mmpi_rank *self, int me, int victim, int victim_world);
+
+/* The one `kill R during CALL` hook (inject.h), for every collective engine: true when the
+ * calling rank must die inside the collective it is arriving at. The engine then records the
+ * cut in its own records before it counts its arrival, and calls mmpi_fault_during_die right
+ * after: its contribution is in, and its death cuts the collective (mmpi_fault_cut_outcome).
+ * Cheap when nothing is armed (one relaxed load). Calling rank only. */
+static inline bool mmpi_fault_during_armed(const struct mmpi_rank *self)
+{
+    return __builtin_expect(__atomic_load_n(&mmpi_inject_active, __ATOMIC_RELAXED), 0) && self &&
+           mmpi_inject_during_armed(self);
+}
+/* Kills the calling rank for its armed `during` directive. Never returns. */
+__attribute__((noreturn)) static inline void mmpi_fault_during_die(struct mmpi_rank *self)
+{
+    mmpi_inject_die_during(self);
+}
 
 /* ---- Shared cores: registry and revoke (fault/registry.c) ---------------------------------- */
 
