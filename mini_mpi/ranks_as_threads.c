@@ -2,9 +2,10 @@
  * ranks_as_threads.c: the one place that starts and ends ranks. It creates the world, gives
  * each rank a runtime-owned stack and a thread running main() of the rank's program image,
  * records how each rank ends, hands an end inside an MPI session to the fault layer
- * (fault/publish.c makes it a process failure that every waiting rank notices), and computes the job's exit status (DESIGN §3, §7). Ranks that
- * MPI_Comm_spawn adds (spawn/) join the same table and are started here too: the world ends
- * when every rank, spawned or not, has ended.
+ * (fault/publish.c makes it a process failure that every waiting rank notices), and computes
+ * the job's exit status (DESIGN §3, §7). Ranks that MPI_Comm_spawn adds (spawn/) join the
+ * same table and are started here too: the world ends when every rank, spawned or not, has
+ * ended.
  *
  * Not here: loading private program images (runtime/private_image.c), taking over exit/abort/
  * raise/kill (runtime/interpose.c), sleeping and waking (runtime/wait.c).

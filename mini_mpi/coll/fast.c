@@ -27,8 +27,8 @@
  * order: all arrived wins over a later revoke (the inputs are copies in the lines, like a
  * snapshot); otherwise a revoke gives MPI_ERR_REVOKED; otherwise a member that failed without
  * arriving gives MPI_ERR_PROC_FAILED, deferred inside the wait while live members may still
- * arrive (the reporting rule, fault/fault.h); a `kill R during` victim records its cut before arriving,
- * everyone waits for its death, and members ranked above it fail. Waits go through
+ * arrive (the reporting rule, fault/fault.h); a `kill R during` victim records its cut before
+ * arriving, everyone waits for its death, and members ranked above it fail. Waits go through
  * runtime/wait.c (spin, yield, sleep) with the board's hang description.
  */
 #include "coll/fast.h"

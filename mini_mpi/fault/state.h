@@ -1,8 +1,8 @@
 /*
  * fault/state.h: the fault layer's data, embedded in the world (struct mmpi_world.fault) and in
- * every communication object (struct mmpi_fault_core). Only the fault layer's own files
- * (the .c files of fault/) write these fields; everything else reads them through fault/fault.h. This header
- * has no dependencies so that runtime/rank.h and comm/comm.h can embed the structures.
+ * every communication object (struct mmpi_fault_core). Only the fault layer's own files (the
+ * .c files of fault/) write these fields; everything else reads them through fault/fault.h.
+ * This header has no dependencies so that runtime/rank.h and comm/comm.h can embed them.
  */
 #ifndef MMPI_FAULT_STATE_H
 #define MMPI_FAULT_STATE_H

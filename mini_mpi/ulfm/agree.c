@@ -153,8 +153,8 @@ int PMPIX_Comm_iagree(MPI_Comm comm, int *flag, MPI_Request *request)
     if (c->core->remote)
         return MPI_SUCCESS;
     /* The flag is read now and written only at completion (§17.3.3). */
-    struct mmpi_request *req = mmpi_request_new_collective(self, comm, agree_start(c, flag), iagree_poll,
-                                                           iagree_free);
+    struct mmpi_request *req =
+        mmpi_request_new_collective(self, comm, agree_start(c, flag), iagree_poll, iagree_free);
     err = mmpi_request_publish(self, req, request);
     return err ? mmpi_err_raise_comm(self, c, err, MMPIX_CALL_Comm_iagree) : MPI_SUCCESS;
 }

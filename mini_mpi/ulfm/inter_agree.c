@@ -141,6 +141,7 @@ int mmpi_inter_agree(struct mmpi_rank *self, struct mmpi_comm *c, int *flag,
         state_free(s);
         return err;
     }
-    return mmpi_request_publish(
-        self, mmpi_request_new_collective(self, c->handle, start(c, flag), poll, free_state), request);
+    struct mmpi_request *req =
+        mmpi_request_new_collective(self, c->handle, start(c, flag), poll, free_state);
+    return mmpi_request_publish(self, req, request);
 }

@@ -123,6 +123,7 @@ int mmpi_inter_shrink(struct mmpi_rank *self, struct mmpi_comm *c, MPI_Comm *new
         state_free(s);
         return err;
     }
-    return mmpi_request_publish(
-        self, mmpi_request_new_collective(self, c->handle, start(c, newcomm), poll, free_state), request);
+    struct mmpi_request *req =
+        mmpi_request_new_collective(self, c->handle, start(c, newcomm), poll, free_state);
+    return mmpi_request_publish(self, req, request);
 }

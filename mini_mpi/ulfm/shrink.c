@@ -131,8 +131,9 @@ int PMPIX_Comm_ishrink(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
         return mmpi_err_raise_comm(self, c, err, MMPIX_CALL_Comm_ishrink);
     if (c->core->remote)
         return MPI_SUCCESS;
-    struct mmpi_request *req = mmpi_request_new_collective(self, comm, shrink_start(c, newcomm), ishrink_poll,
-                                                           ishrink_free);
+    struct mmpi_request *req =
+        mmpi_request_new_collective(self, comm, shrink_start(c, newcomm), ishrink_poll,
+                                    ishrink_free);
     err = mmpi_request_publish(self, req, request);
     return err ? mmpi_err_raise_comm(self, c, err, MMPIX_CALL_Comm_ishrink) : MPI_SUCCESS;
 }
