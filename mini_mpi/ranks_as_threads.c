@@ -31,6 +31,7 @@
 #include "attr/attr.h"
 #include "comm/info.h"
 #include "inject/inject.h"
+#include "libc/libc.h"
 #include "mmpi.h"
 #include "runtime/hang.h"
 #include "runtime/reclaim.h"
@@ -136,8 +137,10 @@ static void *rank_thread(void *arg)
     mmpi_self = r;
     mmpi_thread_adopt(r->threads); /* reserved by mmpi_world_run, the rank's first record */
     pthread_cleanup_push(rank_thread_cleanup, r);
+    mmpi_libc_rank_start(r); /* its own getopt, rand, strtok, ... (libc/libc.h) */
     code = r->main(r->argc, r->argv, environ);
     mmpi_inject_die_if_pending(r); /* `kill after` its last call (MPI_Finalize, say) */
+    mmpi_libc_run_exit_handlers(r, code); /* returning from main is exit(code) */
     __atomic_store_n(&r->main_thread_done, true, __ATOMIC_RELEASE);
     record_end(r, code & 0xff,
                mmpi_rank_phase(r) == MMPI_PHASE_INITIALIZED
@@ -174,6 +177,7 @@ static struct mmpi_rank *rank_new(struct mmpi_world *w, int world_rank)
 static void rank_free(struct mmpi_rank *r)
 {
     mmpi_handles_reclaim(r);
+    mmpi_libc_rank_free(r);
     free(r->world_comm.acked);
     free(r->self_comm.acked);
     for (unsigned k = 0; k < sizeof(r->handles) / sizeof(r->handles[0]); k++)

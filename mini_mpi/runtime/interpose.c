@@ -5,7 +5,8 @@
  * from a thread that belongs to no rank, each forwards to libc unchanged.
  *
  * From a rank (or a thread it created), a terminating call ends that rank only:
- * - exit(c), _exit(c), _Exit(c): the rank ends with code c;
+ * - exit(c), _exit(c), _Exit(c): the rank ends with code c (exit() first runs the rank's
+ *   atexit/on_exit handlers, libc/exit.c);
  * - abort(), a failed assert(): as if killed by SIGABRT;
  * - raise(sig), kill(getpid(), sig): when sig would terminate the process by default and the
  *   program installed no handler for it (SIGKILL always), as if killed by sig.
@@ -20,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "libc/libc.h"
 #include "mmpi.h"
 #include "util/real.h"
 
@@ -60,8 +62,11 @@ static bool terminates_process(int sig)
 
 MMPI_EXPORT void exit(int status)
 {
-    if (!mmpi_self)
+    if (!mmpi_self) {
+        mmpi_libc_run_forked_exit_handlers(status); /* a process forked from a rank */
         mmpi_real_exit(status);
+    }
+    mmpi_libc_run_exit_handlers(mmpi_self, status); /* the rank's atexit/on_exit handlers */
     mmpi_rank_end_self(MMPI_END_NORMAL, status & 0xff, "called exit()");
 }
 

@@ -18,9 +18,9 @@
  * more ranks than CPUs every rank runs once per collective, and 1024 private copies of the code
  * it runs cost each of those turns cache misses (docs/performance.md).
  *
- * Known limits (docs): globals of other shared libraries are shared; a libc variable the
- * program reaches through a copy relocation (e.g. optind, when compiled without -fPIC) is
- * private per copy but libc updates only the original's.
+ * Known limits (docs): globals of other shared libraries are shared. The C library's variables
+ * a program reads (optind and its siblings) are given a per-rank home at rank start
+ * (libc/bind.c), whether the copy reaches them through its GOT or a copy relocation.
  */
 #include <dlfcn.h>
 #include <elf.h>

@@ -139,6 +139,9 @@ struct mmpi_rank {
      * progress (runtime/wait.c); atomic head, list under coll_pending_lock (a spin word). */
     struct mmpi_coll *coll_pending;
     int coll_pending_lock;
+    /* libc/libc.h: the rank's C library state (getopt, rand, strtok, exit handlers, ...);
+     * created by the rank's main thread before main, freed with the rank. */
+    struct mmpi_libc *libc;
 };
 
 struct mmpi_world {

@@ -7,10 +7,13 @@
 # into the repository: they are read from a checkout given on the command line (or fetched into a
 # cache directory on request), and built under $BUILD/conformance.
 #
-# usage: tests/conformance/run.sh [-v] [--filter ERE] [--mpich DIR] [--ulfm DIR] [DIR...]
+# usage: tests/conformance/run.sh [-v] [--filter ERE] [--mpich DIR] [--ulfm DIR] [--osu DIR]
+#                                 [DIR...]
 #   --mpich DIR   a checkout of https://github.com/pmodels/mpich (DIR/test/mpi/ft), or of just
 #                 those folders (git archive HEAD test/mpi/ft test/mpi/impls/mpich/ulfm)
 #   --ulfm DIR    a checkout of https://github.com/ICLDisco/ulfm-testing (DIR/api)
+#   --osu DIR     the OSU micro-benchmarks 7.x sources (DIR/c/util, DIR/c/mpi), from
+#                 mvapich.cse.ohio-state.edu or a copy on GitHub
 #   DIR...        a directory holding such checkouts (e.g. SUITES=/tmp/suites with
 #                 /tmp/suites/mpich and /tmp/suites/ulfm-testing): each is searched for both
 #   --filter ERE  run only tests whose name (suite/program) matches
@@ -28,6 +31,9 @@
 #            line, status 0.
 #   ulfm/*   api/run_tests.sh with np=4: each program's mpiexec options and its awk check on the
 #            output; the pipeline (pipefail) also needs mpiexec to exit 0.
+#   osu/*    benchmarks that every rank starts by parsing its options with getopt_long (ranks that
+#            parsed differently disagree on sizes and iterations, and deadlock): exit status 0
+#            and the result line of the largest size given with -m (a number for osu_barrier).
 # Output: a table `test  result  wall time  note` (result: pass, FAIL, xfail = a known defect
 # of the suite, listed below, behaving exactly as a correct MPI must), then `N passed, N failed`
 # as the last line. Exit status 0 only when something ran and nothing failed.
@@ -45,6 +51,7 @@ verbose=0
 filter=
 mpich_dir=
 ulfm_dir=
+osu_dir=
 search=()
 while [ $# -gt 0 ]; do
     case $1 in
@@ -52,6 +59,7 @@ while [ $# -gt 0 ]; do
         --filter) filter=$2; shift ;;
         --mpich) mpich_dir=$2; shift ;;
         --ulfm) ulfm_dir=$2; shift ;;
+        --osu) osu_dir=$2; shift ;;
         -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
         -*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
         *) search+=("$1") ;;
@@ -100,7 +108,13 @@ if [ -n "${MINI_MPI_CONFORMANCE_CACHE:-}" ]; then
             ulfm_dir=$cache/ulfm-testing
     fi
 fi
-if [ -z "$mpich_dir" ] && [ -z "$ulfm_dir" ]; then
+if [ -z "$osu_dir" ]; then
+    for d in ${search[@]+"${search[@]}"}; do
+        hit=$(find "$d" -maxdepth 4 -name osu_util_mpi.c -path '*/c/util/*' 2>/dev/null | head -n 1)
+        [ -n "$hit" ] && { osu_dir=${hit%/c/util/osu_util_mpi.c}; break; }
+    done
+fi
+if [ -z "$mpich_dir" ] && [ -z "$ulfm_dir" ] && [ -z "$osu_dir" ]; then
     echo "run.sh: no suite found; give --mpich DIR / --ulfm DIR, a directory holding them, or" \
         "MINI_MPI_CONFORMANCE_CACHE=dir to fetch them (see -h)" >&2
     exit 2
@@ -285,6 +299,56 @@ if [ -n "$ulfm_dir" ]; then
     selected ulfm/revshrinkkillrecover &&
         printf '%-30s %-8s %9s  %s\n' ulfm/revshrinkkillrecover "not run" - \
             "never terminates by design (soak test)"
+fi
+
+# ---- OSU micro-benchmarks ----------------------------------------------------------------------
+
+# name|ranks|source folder under c/mpi|options|ERE the output must match (the last size's line)
+osu_tests=(
+    "osu_latency|2|pt2pt/standard|-m 1:4096 -i 200 -x 20|^4096[[:space:]]+[0-9.]+$"
+    "osu_bw|2|pt2pt/standard|--message-size 1:65536 --iterations 20 --warmup 2 --window-size 16|^65536[[:space:]]+[0-9.]+$"
+    "osu_bcast|8|collective/blocking|-m 1:1024 -i 100 -x 10 -f|^1024([[:space:]]+[0-9.]+){4}$"
+    "osu_allreduce|8|collective/blocking|-m 4:1024 -i 100 -x 10|^1024[[:space:]]+[0-9.]+$"
+    "osu_alltoall|4|collective/blocking|-m 1:256 -i 50 -x 5|^256[[:space:]]+[0-9.]+$"
+    "osu_barrier|8|collective/blocking|-i 200 -x 20 -f|^[[:space:]]*[0-9.]+([[:space:]]+[0-9.]+){3}$"
+)
+
+if [ -n "$osu_dir" ]; then
+    mkdir -p "$out/osu"
+    util=$osu_dir/c/util
+    # Calls the library does not provide (yet), which the helper library references and these
+    # benchmarks never reach: each gets a definition that says so and aborts.
+    missing=$out/osu/missing.c
+    : >"$missing"
+    for f in MPI_Win_allocate MPI_Win_attach MPI_Win_create MPI_Win_create_dynamic MPI_Win_free; do
+        nm -D --defined-only "$build/lib/libmini_mpi.so" | grep -qw "$f" ||
+            printf '#include <stdio.h>
+#include <stdlib.h>
+int %s(void);
+int %s(void) { fputs("%s is not available\\n", stderr); abort(); }
+' \
+                "$f" "$f" "$f" >>"$missing"
+    done
+    for t in "${osu_tests[@]}"; do
+        IFS='|' read -r name np dir opts expect <<<"$t"
+        selected "osu/$name" || continue
+        bin=$out/osu/$name
+        log=$out/log/osu-$name.log
+        if ! "$mpicc" -O2 -w -I"$util" -DFIELD_WIDTH=18 -DFLOAT_PRECISION=2 -o "$bin" \
+            "$osu_dir/c/mpi/$dir/$name.c" "$util/osu_util.c" "$util/osu_util_mpi.c" \
+            "$util/osu_util_validation.c" "$util/osu_util_graph.c" "$util/osu_util_papi.c" \
+            "$missing" -lm >"$log" 2>&1; then
+            report "osu/$name" 1 - "does not compile" "$log"
+            continue
+        fi
+        read -r -a oargs <<<"$opts"
+        run_timed 120 "$log" "$mpiexec" -n "$np" "$bin" "${oargs[@]}"
+        why=
+        [ "$rc" -eq 0 ] || why="exit status $rc, expected 0"
+        [ "$timed_out" -eq 1 ] && why="timed out"
+        grep -qE "$expect" "$log" || why="${why:+$why; }no result line for the largest size"
+        report "osu/$name" "$([ -z "$why" ] && echo 0 || echo 1)" "$secs" "$why" "$log"
+    done
 fi
 
 echo "logs: $out/log"

@@ -1,0 +1,113 @@
+/*
+ * libc.h: the C library state of a rank. In a real MPI job every rank is a process with its own
+ * C library; here the ranks share one. The program's own globals are per rank already (private
+ * images, runtime/private_image.c); this module gives each rank what the C library keeps in
+ * static storage and a program can observe: getopt's state and its four variables, the
+ * rand/random and drand48 generators, strtok's position, the static results of localtime,
+ * gmtime, ctime, asctime and the passwd/group lookups, and the atexit/on_exit handlers, which
+ * run when the rank ends normally. libmini_mpi exports the C library's names (libc/getopt.c,
+ * random.c, static_results.c, exit.c); called from a thread that belongs to no rank, each
+ * forwards to the C library unchanged. Calls that stay process-wide are in libc/process_wide.c.
+ *
+ * The state is created by the rank's main thread before it calls main (mmpi_libc_rank_start),
+ * used by the rank's threads, and freed with the rank (mmpi_libc_rank_free).
+ */
+#ifndef MMPI_LIBC_LIBC_H
+#define MMPI_LIBC_LIBC_H
+
+#include <pthread.h>
+#include <pwd.h>
+#include <grp.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "mmpi.h"
+#include "util/getopt.h"
+
+/* Handlers registered with atexit (__cxa_atexit), on_exit or at_quick_exit, in order. */
+struct mmpi_libc_exit_handler {
+    int kind;                   /* enum in exit.c */
+    void (*fn)(void);           /* cast to its kind's type */
+    void *arg;
+};
+struct mmpi_libc_handlers {
+    struct mmpi_libc_exit_handler *items;
+    int count, cap;
+};
+
+/* The C library state of one rank. Fields are used by the rank's own threads only. */
+struct mmpi_libc {
+    /* getopt: the parser's state, and where the rank's program reads the four variables (its
+     * image's own copies, or cells below that its image was bound to: libc/bind.c). */
+    struct mmpi_getopt_state getopt;
+    int *optind, *opterr, *optopt;
+    char **optarg;
+    struct { int optind, opterr, optopt; char *optarg; } cells;
+
+    /* rand/random share one generator, as in glibc; random_state is its default buffer. */
+    pthread_mutex_t random_lock;
+    struct random_data random;
+    int32_t random_state[32];   /* glibc's default: TYPE_3, 128 bytes */
+    struct drand48_data drand48;
+
+    char *strtok_next;          /* strtok's saved position */
+    struct tm tm;               /* localtime/gmtime/ctime share it, as in glibc */
+    char asctime_buf[114];      /* asctime/ctime share it; glibc's size */
+    struct passwd pw;           /* getpwnam/getpwuid */
+    char *pw_buf;
+    size_t pw_len;
+    struct group gr;            /* getgrnam/getgrgid */
+    char *gr_buf;
+    size_t gr_len;
+
+    /* Exit handlers, run last-registered first when the rank ends normally. */
+    pthread_mutex_t exit_lock;
+    struct mmpi_libc_handlers at_exit, at_quick_exit;
+    void *image;                /* link map of the rank's program image (dladdr1 of its main) */
+};
+
+/* Creates the calling rank's state and binds its image's getopt variables. Called by the rank's
+ * main thread before main. */
+void mmpi_libc_rank_start(struct mmpi_rank *r);
+/* Frees r's state (world end). */
+void mmpi_libc_rank_free(struct mmpi_rank *r);
+/* The rank ends normally with `status` (exit(), or main returned): runs its atexit and on_exit
+ * handlers, last registered first. Called on the ending thread, with no lock held. */
+void mmpi_libc_run_exit_handlers(struct mmpi_rank *r, int status);
+/* The same for quick_exit() and its at_quick_exit handlers. */
+void mmpi_libc_run_quick_exit_handlers(struct mmpi_rank *r);
+/* Called by exit() outside ranks: in a process forked from a rank, runs the handlers the rank
+ * had registered, as a forked child's exit() would; elsewhere does nothing. */
+void mmpi_libc_run_forked_exit_handlers(int status);
+/* The calling thread, a rank's, has just been forked: it is now the only thread of a new
+ * process, which is not an MPI process. */
+void mmpi_libc_forked_child(void);
+
+/* Binds the getopt variables of r's program image (libc/bind.c). */
+void mmpi_libc_bind_getopt(struct mmpi_rank *r, struct mmpi_libc *st);
+
+/* In a process forked from a rank (libc/process_wide.c): the state of that rank, which the
+ * child inherits as a forked process inherits its C library. NULL in the job's process. */
+extern struct mmpi_libc *mmpi_libc_forked;
+
+/* The calling rank's state; NULL outside ranks. */
+static inline struct mmpi_libc *mmpi_libc_self(void)
+{
+    struct mmpi_rank *r = mmpi_self;
+    return r ? r->libc : mmpi_libc_forked;
+}
+
+/* The C library's own definition of a name this module interposes (dlsym RTLD_NEXT, resolved
+ * once). */
+void *mmpi_libc_real(const char *name, void **cache);
+#define MMPI_LIBC_REAL(type, name)                                                            \
+    static type real_##name(void)                                                             \
+    {                                                                                          \
+        static void *cache;                                                                    \
+        return (type)mmpi_libc_real(#name, &cache);                                            \
+    }
+
+#define MMPI_EXPORT __attribute__((visibility("default")))
+
+#endif

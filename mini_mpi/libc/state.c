@@ -1,0 +1,56 @@
+/*
+ * state.c: creating and freeing a rank's C library state (libc/libc.h), and reaching the C
+ * library's own definitions of the names this module takes over.
+ */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "libc/libc.h"
+
+void *mmpi_libc_real(const char *name, void **cache)
+{
+    void *fn = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
+    if (fn)
+        return fn;
+    fn = dlsym(RTLD_NEXT, name);
+    if (!fn) {
+        fprintf(stderr, "mini_mpi: cannot resolve libc's %s: %s\n", name, dlerror());
+        _exit(127);
+    }
+    __atomic_store_n(cache, fn, __ATOMIC_RELEASE); /* every thread stores the same pointer */
+    return fn;
+}
+
+void mmpi_libc_rank_start(struct mmpi_rank *r)
+{
+    struct mmpi_libc *st = mmpi_xcalloc(1, sizeof(*st));
+    MMPI_CHECK_PTHREAD(pthread_mutex_init(&st->random_lock, NULL));
+    MMPI_CHECK_PTHREAD(pthread_mutex_init(&st->exit_lock, NULL));
+    /* A process starts as if srandom(1) had been called (glibc's initial table is that state);
+     * drand48_data starts zeroed, as glibc's static one does. */
+    initstate_r(1, (char *)st->random_state, sizeof(st->random_state), &st->random);
+    /* getopt's variables start as in a new process. */
+    st->cells.optind = 1;
+    st->cells.opterr = 1;
+    st->cells.optopt = '?';
+    st->cells.optarg = NULL;
+    mmpi_libc_bind_getopt(r, st);
+    r->libc = st;
+}
+
+void mmpi_libc_rank_free(struct mmpi_rank *r)
+{
+    struct mmpi_libc *st = r->libc;
+    if (!st)
+        return;
+    pthread_mutex_destroy(&st->random_lock);
+    pthread_mutex_destroy(&st->exit_lock);
+    free(st->at_exit.items);
+    free(st->at_quick_exit.items);
+    free(st->pw_buf);
+    free(st->gr_buf);
+    free(st);
+    r->libc = NULL;
+}
