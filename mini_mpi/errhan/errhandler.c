@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "mmpi.h"
+#include "osc/win.h"
 
 struct mmpi_errhandler mmpi_errhandler_fatal = {MMPI_ERRH_FATAL, MMPI_ERRH_FOR_COMM, NULL, 1,
                                                 MPI_ERRORS_ARE_FATAL};
@@ -88,6 +89,28 @@ int mmpi_err_raise_comm(struct mmpi_rank *self, struct mmpi_comm *comm, int errc
     }
     mmpi_errhandler_retain(h);
     ((MPI_Comm_errhandler_function *)(void *)h->fn)(&handle, &errcode);
+    mmpi_errhandler_release(h);
+    return errcode;
+}
+
+int mmpi_err_raise_win(struct mmpi_rank *self, struct mmpi_win *win, int errcode,
+                       enum mmpi_call call)
+{
+    if (!win)
+        return mmpi_err_raise_comm(self, NULL, errcode, call);
+    struct mmpi_errhandler *h = win->errhandler ? win->errhandler : &mmpi_errhandler_fatal;
+    MPI_Win handle = win->handle;
+    switch (h->kind) {
+    case MMPI_ERRH_RETURN:
+        return errcode;
+    case MMPI_ERRH_ABORT:
+    case MMPI_ERRH_FATAL:
+        mmpi_err_fatal(self, call, errcode, NULL);
+    default:
+        break;
+    }
+    mmpi_errhandler_retain(h);
+    ((MPI_Win_errhandler_function *)(void *)h->fn)(&handle, &errcode);
     mmpi_errhandler_release(h);
     return errcode;
 }
