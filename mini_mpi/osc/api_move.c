@@ -71,8 +71,8 @@ static int check_op(struct mmpi_rank *self, MPI_Op op, struct xfer *x, bool with
     x->op = o;
     if (mmpi_op_check(o, x->tdt) != MPI_SUCCESS)
         return MPI_ERR_OP;
-    if (with_origin && o->index != MMPI_OPI_NO_OP && x->tdt->size > 0 &&
-        x->origin.dt->size > 0 && x->origin.dt->basic != x->tdt->basic)
+    if (with_origin && o->index != MMPI_OPI_NO_OP && x->tcount * x->tdt->size > 0 &&
+        x->origin.count * x->origin.dt->size > 0 && x->origin.dt->basic != x->tdt->basic)
         return MPI_ERR_TYPE;
     return MPI_SUCCESS;
 }
@@ -140,6 +140,7 @@ static int transfer(enum mmpi_call call, enum kind kind, const void *origin_addr
                            &x, &proc_null);
     if (err == MPI_SUCCESS)
         err = check_side(self, origin_count, origin_datatype, &x.origin.dt);
+    x.origin.count = origin_count > 0 ? (size_t)origin_count : 0;
     if (err == MPI_SUCCESS && kind == ACC)
         err = check_op(self, op, &x, true);
     if (err == MPI_SUCCESS && request == NULL && call >= MMPI_CALL_Rput)
@@ -157,9 +158,6 @@ static int transfer(enum mmpi_call call, enum kind kind, const void *origin_addr
         err = run(self, kind, &x, target_rank, target_disp, request != NULL);
         if (err != MPI_SUCCESS)
             goto fn_fail;
-    } else if (request && !x.w->lock_all && x.w->nlocks == 0) {
-        err = MPI_ERR_RMA_SYNC;
-        goto fn_fail;
     }
     if (request && (err = completed_request(self, request)) != MPI_SUCCESS)
         goto fn_fail;
@@ -187,6 +185,7 @@ static int get_accumulate(enum mmpi_call call, const void *origin_addr, int orig
     bool no_op = op == MPI_NO_OP;
     if (err == MPI_SUCCESS && !no_op)
         err = check_side(self, origin_count, origin_datatype, &x.origin.dt);
+    x.origin.count = !no_op && origin_count > 0 ? (size_t)origin_count : 0;
     /* §12.3.5: Fetch_and_op takes one element of a predefined type. */
     if (err == MPI_SUCCESS && fetch_and_op && !x.tdt->predefined)
         err = MPI_ERR_TYPE;
@@ -211,9 +210,6 @@ static int get_accumulate(enum mmpi_call call, const void *origin_addr, int orig
         err = run(self, GET_ACC, &x, target_rank, target_disp, request != NULL);
         if (err != MPI_SUCCESS)
             goto fn_fail;
-    } else if (request && !x.w->lock_all && x.w->nlocks == 0) {
-        err = MPI_ERR_RMA_SYNC;
-        goto fn_fail;
     }
     if (request && (err = completed_request(self, request)) != MPI_SUCCESS)
         goto fn_fail;

@@ -120,7 +120,7 @@ int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit,
     } else {
         *size = t->size;
         *disp_unit = t->disp_unit;
-        *(void **)baseptr = t->base;
+        *(void **)baseptr = t->size > 0 ? t->base : NULL; /* MPICH: no memory, no address */
     }
 fn_exit:
     return err;

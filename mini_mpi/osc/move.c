@@ -59,13 +59,21 @@ int mmpi_win_target_addr(struct mmpi_rank *self, struct mmpi_win *w, int target,
         *addr = a;
         if (empty)
             return MPI_SUCCESS;
-        err = MPI_ERR_RMA_RANGE;
+        /* Covered by attached regions, possibly several adjacent ones (§12.2.4 lets one
+         * operation span them). */
+        char *cur = a + lo, *end = a + hi;
         pthread_mutex_lock(&t->lock);
-        for (const struct mmpi_win_region *r = t->regions; r; r = r->next)
-            if (a + lo >= r->base && a + hi <= r->base + r->size) {
-                err = MPI_SUCCESS;
-                break;
-            }
+        bool moved = true;
+        while (cur < end && moved) {
+            moved = false;
+            for (const struct mmpi_win_region *r = t->regions; r; r = r->next)
+                if (cur >= r->base && cur < r->base + r->size) {
+                    cur = r->base + r->size;
+                    moved = true;
+                    break;
+                }
+        }
+        err = cur >= end ? MPI_SUCCESS : MPI_ERR_RMA_RANGE;
         pthread_mutex_unlock(&t->lock);
         return err;
     }
