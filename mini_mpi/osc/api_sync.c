@@ -116,14 +116,14 @@ int PMPI_Win_unlock_all(MPI_Win win)
 
 /* Flushes: every operation is complete when its call returns (win.h), so a flush is a full
  * memory fence once the epoch check passed (§12.5.4: only inside a passive-target epoch;
- * `rank` must be locked, or lock_all held). rank < 0: every target. */
-static int flush(struct mmpi_win *w, int rank)
+ * `rank` must be locked, or lock_all held). all: every target. */
+static int flush(struct mmpi_win *w, int rank, bool all)
 {
-    if (rank != -1 && rank != MPI_PROC_NULL && (rank < 0 || rank >= w->core->size))
+    if (!all && rank != MPI_PROC_NULL && (rank < 0 || rank >= w->core->size))
         return MPI_ERR_RANK;
-    if (rank == MPI_PROC_NULL)
+    if (!all && rank == MPI_PROC_NULL)
         return MPI_SUCCESS;
-    if (!w->lock_all && (rank >= 0 ? !w->locks[rank] : w->nlocks == 0))
+    if (!w->lock_all && (all ? w->nlocks == 0 : !w->locks[rank]))
         return MPI_ERR_RMA_SYNC;
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     return MPI_SUCCESS;
@@ -133,7 +133,7 @@ MMPI_PROFILED(Win_flush)
 int PMPI_Win_flush(int rank, MPI_Win win)
 {
     WIN_OR_FAIL(MMPI_CALL_Win_flush)
-    err = rank == -1 ? MPI_ERR_RANK : flush(w, rank);
+    err = flush(w, rank, false);
     END(MMPI_CALL_Win_flush)
 }
 
@@ -141,7 +141,7 @@ MMPI_PROFILED(Win_flush_all)
 int PMPI_Win_flush_all(MPI_Win win)
 {
     WIN_OR_FAIL(MMPI_CALL_Win_flush_all)
-    err = flush(w, -1);
+    err = flush(w, 0, true);
     END(MMPI_CALL_Win_flush_all)
 }
 
@@ -149,7 +149,7 @@ MMPI_PROFILED(Win_flush_local)
 int PMPI_Win_flush_local(int rank, MPI_Win win)
 {
     WIN_OR_FAIL(MMPI_CALL_Win_flush_local)
-    err = rank == -1 ? MPI_ERR_RANK : flush(w, rank);
+    err = flush(w, rank, false);
     END(MMPI_CALL_Win_flush_local)
 }
 
@@ -157,7 +157,7 @@ MMPI_PROFILED(Win_flush_local_all)
 int PMPI_Win_flush_local_all(MPI_Win win)
 {
     WIN_OR_FAIL(MMPI_CALL_Win_flush_local_all)
-    err = flush(w, -1);
+    err = flush(w, 0, true);
     END(MMPI_CALL_Win_flush_local_all)
 }
 
