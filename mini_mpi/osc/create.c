@@ -201,7 +201,7 @@ int mmpi_win_free(struct mmpi_rank *self, struct mmpi_win *w, bool *freed)
         return err;
     /* Collective: nobody's memory goes while another member may still access it. The window
      * goes whatever the synchronization reports (a failed member never frees its part). */
-    err = mmpi_comm_sync(self, w->comm);
+    err = mmpi_win_barrier(self, w);
     *freed = true;
     if (w->handle != MPI_WIN_NULL)
         mmpi_handle_remove(self, MMPI_HANDLE_KIND_WIN, w->handle);

@@ -2,6 +2,7 @@
  * osc/sync.c: active-target synchronization (MPI-4.1 §12.5.1, §12.5.2): fence on the board of
  * the window's private communicator, and PSCW on the core's post/complete counters (win.h).
  *
+ * Fence is MPI_Barrier's algorithm on the window's private communicator (coll/fast.h, board.h).
  * PSCW. MPI_Win_post(group) adds one to posted[o][me] for every origin o of the group and wakes
  * o; it never blocks. MPI_Win_start(group) records the access group and never blocks either:
  * the first access to a target t (an RMA call, or MPI_Win_complete) waits until posted[me][t]
@@ -18,6 +19,7 @@
 #include <string.h>
 
 #include "coll/board.h"
+#include "coll/fast.h"
 #include "comm/create.h"
 #include "group/group.h"
 #include "osc/failure_link.h"
@@ -26,6 +28,14 @@
 #define KNOWN_ASSERTS                                                                        \
     (MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT | MPI_MODE_NOPRECEDE |             \
      MPI_MODE_NOSUCCEED)
+
+int mmpi_win_barrier(struct mmpi_rank *self, struct mmpi_win *w)
+{
+    /* MPI_Barrier's own choice: the fast path (or its crowd form) when the communicator
+     * qualifies, else the board; all three keep the failure and `kill R during` rules. */
+    return mmpi_coll_fast_ok(w->comm) ? mmpi_coll_fast_barrier(self, w->comm)
+                                      : mmpi_comm_sync(self, w->comm);
+}
 
 int mmpi_win_fence(struct mmpi_rank *self, struct mmpi_win *w, int assert)
 {
@@ -37,7 +47,7 @@ int mmpi_win_fence(struct mmpi_rank *self, struct mmpi_win *w, int assert)
     /* The barrier of the window's communicator: every member's operations of the epoch are
      * complete (they completed in their calls) and visible (the board's acquire/release) once
      * all have arrived. NOPRECEDE still synchronizes: a member may start putting at once. */
-    int err = mmpi_comm_sync(self, w->comm);
+    int err = mmpi_win_barrier(self, w);
     w->fence = !(assert & MPI_MODE_NOSUCCEED);
     return err;
 }

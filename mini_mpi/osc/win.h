@@ -10,9 +10,9 @@
  *  - A window has one shared core (struct mmpi_win_core: the members' memory, the passive-target
  *    lock state of each target, the PSCW counters) and, per member, one handle object (struct
  *    mmpi_win: error handler, name, attributes, hints, and the member's epochs), DESIGN §4.
- *  - Fence and MPI_Win_free synchronize on the board of a private duplicate of the creating
- *    communicator (coll/board.h), so a fence is a barrier with the barrier's failure rules and
- *    the `kill R during MPI_Win_fence#N` cut rule.
+ *  - Fence and MPI_Win_free synchronize with MPI_Barrier's algorithm (coll/fast.h, board.h)
+ *    on a private duplicate of the creating communicator, so a fence is a barrier with the
+ *    barrier's failure rules and the `kill R during MPI_Win_fence#N` cut rule.
  *  - PSCW: post adds one to posted[origin][target] for each origin of its group and wakes it;
  *    an origin's first access to a target of its start group (or its complete) waits for and
  *    consumes one such post, so MPI_Win_start itself never blocks; complete adds one to
@@ -173,6 +173,8 @@ int mmpi_win_compare_and_swap(struct mmpi_win *w, int target, const void *origin
 
 /* ---- Synchronization (sync.c, lock.c). Each returns an MPI error class. ---------------- */
 
+/* A barrier of the window's members (fence, free): MPI_SUCCESS or MPI_ERR_PROC_FAILED. */
+int mmpi_win_barrier(struct mmpi_rank *self, struct mmpi_win *w);
 int mmpi_win_fence(struct mmpi_rank *self, struct mmpi_win *w, int assert);
 /* Group members as window ranks (malloc'ed); MPI_ERR_GROUP when one is not in the window. */
 int mmpi_win_group_ranks(struct mmpi_win *w, MPI_Group group, struct mmpi_rank *self,
