@@ -102,9 +102,10 @@ static void create_combine(struct mmpi_board_instance *inst, struct mmpi_comm_co
     }
     if (core->flavor == MPI_WIN_FLAVOR_SHARED) {
         void *block = NULL;
+        /* Not cleared: MPI promises nothing about new window memory, and touching every page
+         * of a large window here, by one thread under the board lock, costs seconds. */
         if (posix_memalign(&block, ALIGN, total > 0 ? (size_t)total : 1))
             mmpi_die("posix_memalign");
-        memset(block, 0, total > 0 ? (size_t)total : 1);
         core->shared_block = block;
         char *p = block;
         for (int i = 0; i < n; i++) {
@@ -137,7 +138,7 @@ int mmpi_win_create(struct mmpi_rank *self, struct mmpi_comm *comm, int flavor, 
 
     *out = NULL;
     if (flavor == MPI_WIN_FLAVOR_CREATE) {
-        d.base = size > 0 ? *base : NULL;
+        d.base = *base; /* kept even for size 0: MPI_WIN_BASE reports it */
     } else if (flavor == MPI_WIN_FLAVOR_ALLOCATE) {
         if (posix_memalign(&d.block, ALIGN, size > 0 ? (size_t)size : 1))
             return MPI_ERR_NO_MEM;
