@@ -100,11 +100,6 @@ program_parts() { # name dir -> sets srcs, defs
     srcs=()
     defs=()
     line=$(grep -E "^${name}_SOURCES\s*=" "$dir/Makefile.am" 2>/dev/null | head -n 1)
-    if [ -n "${dtp_list[$name]:-}" ]; then
-        srcs=("$dir/$name.c" "$M"/dtpools/src/*.c)
-        defs=()
-        return
-    fi
     if [ -n "$line" ]; then
         for w in ${line#*=}; do
             case $w in *.c) srcs+=("$dir/$w") ;; esac
@@ -118,6 +113,9 @@ program_parts() { # name dir -> sets srcs, defs
             case $w in -D*|-I*) defs+=("$w") ;; esac
         done
     fi
+    # DTPools programs link MPICH's datatype pool library.
+    [ -n "${dtp_list[$name]:-}" ] && srcs+=("$M"/dtpools/src/*.c)
+    return 0
 }
 
 declare -A dtp_list=()
@@ -145,7 +143,10 @@ run_list() { # dir tag
         done
         bin=$out/bin/$tag-$name
         log=$out/log/$tag-$name-$np.log
-        [ -n "${dtp_list[$name]:-}" ] && log=$out/log/$tag-$name-$np-${#args[@]}-${args[*]//[^a-zA-Z0-9=]/_}.log
+        if [ -n "${dtp_list[$name]:-}" ]; then
+            argtag="${args[*]}"
+            log=$out/log/$tag-$name-$np${argtag//[^a-zA-Z0-9=]/_}.log
+        fi
         program_parts "$name" "$dir"
         if ! [ -r "${srcs[0]}" ]; then
             printf '%-44s %-6s %9s  %s\n' "$tag/$name $np" FAIL - "no source"
