@@ -66,7 +66,7 @@ while [ $# -gt 0 ]; do
     shift
 done
 
-all_programs=(pingpong ring barrier allreduce startup memory ulfm_detect ulfm_agree ulfm_shrink)
+all_programs=(pingpong ring barrier allreduce startup memory ulfm_detect ulfm_agree ulfm_shrink rma)
 if [ "$quick" = 1 ]; then
     ranks_list=(2 16)
     : "${reps:=1}"
@@ -300,6 +300,8 @@ figures_of() {
         ulfm_agree) echo ulfm_agree:0 ulfm_agree_barrier:0 ulfm_agree_ratio:0 ;;
         ulfm_shrink) echo ulfm_shrink:0 ulfm_shrink_repeat:0 ulfm_shrink_barrier:0 \
             ulfm_shrink_ratio:0 ulfm_shrink_first_ratio:0 ;;
+        rma) echo rma_put_latency:8 rma_put_bandwidth:4194304 rma_epoch:8 rma_fence:0 \
+            rma_fence_barrier:0 rma_fence_ratio:0 rma_fop:8 ;;
         *) echo "$1:0" ;;
     esac
 }
@@ -511,6 +513,13 @@ END {
     R[++nr] = "ulfm_shrink|barrier, same run as shrink (µs)|ulfm_shrink_barrier|0|lower"
     R[++nr] = "ulfm_shrink|repeated shrink / barrier (goal ≤ 5)|ulfm_shrink_ratio|0|none"
     R[++nr] = "ulfm_shrink|first shrink / barrier|ulfm_shrink_first_ratio|0|none"
+    R[++nr] = "rma|Put 8 B + flush under lock_all (µs)|rma_put_latency|8|lower"
+    R[++nr] = "rma|Put 4 MiB + flush (GB/s)|rma_put_bandwidth|4194304|higher"
+    R[++nr] = "rma|exclusive lock + Put 8 B + unlock (µs)|rma_epoch|8|lower"
+    R[++nr] = "rma|Win_fence (µs)|rma_fence|0|lower"
+    R[++nr] = "rma|barrier, same run as fence (µs)|rma_fence_barrier|0|lower"
+    R[++nr] = "rma|fence / barrier (goal ≤ 1.5)|rma_fence_ratio|0|none"
+    R[++nr] = "rma|Fetch_and_op on one counter, every rank (µs)|rma_fop|8|lower"
 
     hdr = "| figure | ranks |"; sep = "|---|---:|"
     for (i = 1; i <= nl; i++) { hdr = hdr " " title[L[i]] " |"; sep = sep "---|" }

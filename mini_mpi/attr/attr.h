@@ -49,7 +49,7 @@ typedef int mmpi_attr_copy_fn(int oldobj, int keyval, void *extra_state, void *i
 typedef int mmpi_attr_delete_fn(int obj, int keyval, void *value, void *extra_state);
 
 struct mmpi_keyval {
-    int kind;                     /* immutable: MMPI_HANDLE_KIND_COMM or _DATATYPE */
+    int kind;                     /* immutable: MMPI_HANDLE_KIND_COMM, _DATATYPE or _WIN */
     bool predefined;              /* immutable */
     int handle;                   /* immutable */
     mmpi_attr_copy_fn *copy_fn;   /* immutable; NULL: never copied */
@@ -77,7 +77,7 @@ struct mmpi_attr_rank {
 
 /* An object attributes are cached on, as the callbacks see it. */
 struct mmpi_attr_obj {
-    int kind;                     /* MMPI_HANDLE_KIND_COMM or _DATATYPE */
+    int kind;                     /* MMPI_HANDLE_KIND_COMM, _DATATYPE or _WIN */
     int handle;                   /* passed to the callbacks */
     struct mmpi_attr **head;      /* its list; NULL for a datatype without one yet */
 };

@@ -12,6 +12,7 @@
 
 struct mmpi_comm;
 struct mmpi_rank;
+struct mmpi_win;
 
 enum mmpi_errhandler_kind {
     MMPI_ERRH_FATAL,   /* MPI_ERRORS_ARE_FATAL: one line, job ends */
@@ -54,6 +55,12 @@ int mmpi_err_raise_comm(struct mmpi_rank *self, struct mmpi_comm *comm, int errc
  * contract as mmpi_err_raise_comm; must be called with no internal lock held. */
 int mmpi_err_invoke(struct mmpi_rank *self, struct mmpi_errhandler *h, int handle, int errcode,
                     enum mmpi_call call);
+
+/* Raises errcode from `call` on window win (osc/win.h; NULL: no window, then as
+ * mmpi_err_raise_comm with no object): the window's handler, which is MPI_ERRORS_ARE_FATAL
+ * until the program sets another (MPI-4.1 §9.3). Same contract as mmpi_err_raise_comm. */
+int mmpi_err_raise_win(struct mmpi_rank *self, struct mmpi_win *win, int errcode,
+                       enum mmpi_call call);
 
 /* Prints "mini_mpi: rank R: MPI_Call: <error string>" and ends the job non-zero. */
 __attribute__((noreturn)) void mmpi_err_fatal(struct mmpi_rank *self, enum mmpi_call call,

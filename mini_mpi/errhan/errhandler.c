@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "mmpi.h"
+#include "osc/win.h"
 
 struct mmpi_errhandler mmpi_errhandler_fatal = {MMPI_ERRH_FATAL, MMPI_ERRH_FOR_COMM, NULL, 1,
                                                 MPI_ERRORS_ARE_FATAL};
@@ -98,4 +99,13 @@ int mmpi_err_raise_comm(struct mmpi_rank *self, struct mmpi_comm *comm, int errc
     if (!h)
         h = mmpi_errhandler_initial(); /* before MPI_Init */
     return mmpi_err_invoke(self, h, handle, errcode, call);
+}
+
+int mmpi_err_raise_win(struct mmpi_rank *self, struct mmpi_win *win, int errcode,
+                       enum mmpi_call call)
+{
+    if (!win)
+        return mmpi_err_raise_comm(self, NULL, errcode, call);
+    struct mmpi_errhandler *h = win->errhandler ? win->errhandler : &mmpi_errhandler_fatal;
+    return mmpi_err_invoke(self, h, win->handle, errcode, call);
 }

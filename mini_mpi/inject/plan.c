@@ -122,6 +122,7 @@ static bool is_board_collective(const char *name)
         "Reduce_scatter", "Reduce_scatter_block", "Scan", "Exscan", "Comm_dup",
         "Comm_dup_with_info", "Comm_idup", "Comm_split", "Comm_split_type", "Comm_create",
         "Comm_create_group", "Comm_agree", "Comm_iagree", "Comm_shrink", "Comm_ishrink",
+        "Win_fence", "Win_free", /* on the board of the window's communicator (osc/win.h) */
     };
     const char *base = !strncmp(name, "MPIX_", 5) ? name + 5 : name + 4;
     for (int nonblocking = 0; nonblocking < 2; nonblocking++) {

@@ -177,3 +177,12 @@ void mmpi_op_apply_packed(const struct mmpi_op *op, const void *in,
         free(tmp);
     }
 }
+
+void mmpi_op_apply_predefined(const struct mmpi_op *op, const void *in,
+                              const struct mmpi_datatype *in_dt, size_t in_count, void *inout,
+                              size_t count, const struct mmpi_datatype *dt)
+{
+    struct operand a = {(char *)in, in_dt, in_count}, b = {inout, dt, count};
+    size_t bytes = count * dt->size, in_bytes = in_dt ? in_count * in_dt->size : in_count;
+    apply_predefined(op, &a, &b, in_bytes < bytes ? in_bytes : bytes, dt);
+}

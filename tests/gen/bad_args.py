@@ -30,7 +30,7 @@ HANDLE_KINDS = {
     "MPI_Errhandler": ("MMPI_HANDLE_KIND_ERRHANDLER", "MPI_ERRORS_RETURN", "MPI_INT", "MPI_ERR_ERRHANDLER"),
     "MPI_Info": ("MMPI_HANDLE_KIND_INFO", "MPI_INFO_NULL", "MPI_COMM_WORLD", "MPI_ERR_INFO"),
     "MPI_Message": ("MMPI_HANDLE_KIND_MESSAGE", "MPI_MESSAGE_NO_PROC", "MPI_INT", "MPI_ERR_REQUEST"),
-    "MPI_Win": ("MMPI_HANDLE_KIND_WIN", "MPI_WIN_NULL", "MPI_INT", "MPI_ERR_WIN"),
+    "MPI_Win": ("MMPI_HANDLE_KIND_WIN", "test_win", "MPI_INT", "MPI_ERR_WIN"),
     "MPI_File": ("MMPI_HANDLE_KIND_FILE", "MPI_FILE_NULL", "MPI_INT", "MPI_ERR_FILE"),
 }
 # Calls that end the program or the library, or take varargs.
@@ -51,9 +51,13 @@ INT_FUZZ = {
     "dest": ("7", "MPI_ERR_RANK"), "source": ("7", "MPI_ERR_RANK"),
     "root": ("7", "MPI_ERR_ROOT"),
     "tag": ("-5", "MPI_ERR_TAG"), "sendtag": ("-5", "MPI_ERR_TAG"), "recvtag": ("-5", "MPI_ERR_TAG"),
+    # one-sided communication (the plausible window is test_win, bad_args_support.h)
+    "origin_count": ("-1", "MPI_ERR_COUNT"), "target_count": ("-1", "MPI_ERR_COUNT"),
+    "result_count": ("-1", "MPI_ERR_COUNT"), "target_rank": ("7", "MPI_ERR_RANK"),
 }
 ZERO_INTS = {"dest", "source", "rank", "root", "tag", "sendtag", "recvtag", "color", "key",
-             "local_leader", "remote_leader", "reorder", "high", "errorcode", "required"}
+             "local_leader", "remote_leader", "reorder", "high", "errorcode", "required",
+             "target_rank", "target_disp"}
 
 
 def prototypes(text):

@@ -20,6 +20,8 @@ static int scratch_next;
 static const char *current_case;
 static int errors, checked, verbose;
 static MPI_Comm topo_comm; /* a ring: the plausible communicator of neighbour collectives */
+static MPI_Win test_win;   /* the plausible window: 64 bytes, no epoch open, errors return */
+static char test_win_mem[64];
 
 static void begin_case(const char *what)
 {
@@ -96,6 +98,8 @@ static int run_cases(int argc, char **argv, void (*const *cases)(void), size_t n
     int size, periodic = 1;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     MPI_Cart_create(MPI_COMM_WORLD, 1, &size, &periodic, 0, &topo_comm);
+    MPI_Win_create(test_win_mem, sizeof test_win_mem, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &test_win);
+    MPI_Win_set_errhandler(test_win, MPI_ERRORS_RETURN);
     for (size_t i = 0; i < n; i++)
         cases[i]();
     int rank;
@@ -107,6 +111,7 @@ static int run_cases(int argc, char **argv, void (*const *cases)(void), size_t n
             printf(" Found %d errors in %d calls\n", errors, checked);
     }
     MPI_Comm_free(&topo_comm);
+    MPI_Win_free(&test_win);
     MPI_Finalize();
     return 0;
 }

@@ -1,0 +1,108 @@
+/*
+ * bench/rma.c: one-sided communication. Figures (rank 0 prints them; bench/common.h):
+ *   rma_put_latency    8 B MPI_Put + MPI_Win_flush under MPI_Win_lock_all, rank 0 to rank 1 (µs)
+ *   rma_put_bandwidth  4 MiB MPI_Put + MPI_Win_flush, rank 0 to rank 1 (GB/s, 1 GB = 10⁹ B)
+ *   rma_epoch          an uncontended exclusive MPI_Win_lock / 8 B MPI_Put / MPI_Win_unlock (µs)
+ *   rma_fence          MPI_Win_fence on a window of every rank (µs), with
+ *   rma_fence_barrier  MPI_Barrier in the same run (µs) and rma_fence_ratio = fence / barrier
+ *   rma_fop            MPI_Fetch_and_op(MPI_SUM) + flush on one counter at rank 0 from every rank
+ *                      at once, time per operation seen by rank 0 (µs)
+ * The point-to-point figures are measured at 2 ranks only; fence and fetch-and-op at every size.
+ * Standard MPI only.
+ */
+#include "common.h"
+
+#define BIG (4L << 20)
+
+struct ctx {
+    MPI_Win win;
+    char *buf;
+    long bytes;
+    int rank;
+};
+
+static void put_step(void *arg)
+{
+    struct ctx *c = arg;
+    if (c->rank == 0) {
+        MPI_Put(c->buf, (int)c->bytes, MPI_BYTE, 1, 0, (int)c->bytes, MPI_BYTE, c->win);
+        MPI_Win_flush(1, c->win);
+    }
+}
+
+static void epoch_step(void *arg)
+{
+    struct ctx *c = arg;
+    if (c->rank == 0) {
+        MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 1, 0, c->win);
+        MPI_Put(c->buf, 8, MPI_BYTE, 1, 0, 8, MPI_BYTE, c->win);
+        MPI_Win_unlock(1, c->win);
+    }
+}
+
+static void fence_step(void *arg)
+{
+    MPI_Win_fence(0, ((struct ctx *)arg)->win);
+}
+
+static void fop_step(void *arg)
+{
+    struct ctx *c = arg;
+    long one = 1, old;
+    MPI_Fetch_and_op(&one, &old, MPI_LONG, 0, 0, MPI_SUM, c->win);
+    MPI_Win_flush(0, c->win);
+}
+
+int main(int argc, char **argv)
+{
+    int rank, size;
+    bench_init(&argc, &argv, &rank, &size);
+    double budget = bench_budget(0.3);
+    struct ctx c = {MPI_WIN_NULL, NULL, 8, rank};
+    char *mem;
+    MPI_Aint winbytes = size == 2 ? BIG : 64;
+    MPI_Win_allocate(winbytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &c.win);
+    memset(mem, 0, (size_t)winbytes);
+    c.buf = malloc(BIG);
+    memset(c.buf, 1, BIG);
+    MPI_Barrier(MPI_COMM_WORLD);
+
+    if (size == 2) {
+        MPI_Win_lock_all(0, c.win);
+        double t = bench_time_steps(put_step, &c, MPI_COMM_WORLD, budget, 5, 100);
+        if (rank == 0)
+            bench_result("rma_put_latency", 8, size, t * 1e6, "us");
+        c.bytes = BIG;
+        t = bench_time_steps(put_step, &c, MPI_COMM_WORLD, budget, 5, 3);
+        if (rank == 0)
+            bench_result("rma_put_bandwidth", BIG, size, (double)BIG / t / 1e9, "GB/s");
+        MPI_Win_unlock_all(c.win);
+        MPI_Barrier(MPI_COMM_WORLD);
+        t = bench_time_steps(epoch_step, &c, MPI_COMM_WORLD, budget, 5, 100);
+        if (rank == 0)
+            bench_result("rma_epoch", 8, size, t * 1e6, "us");
+        MPI_Barrier(MPI_COMM_WORLD);
+    }
+
+    MPI_Win_fence(0, c.win);
+    double tf = bench_time_steps(fence_step, &c, MPI_COMM_WORLD, budget, 5, 20);
+    MPI_Win_fence(MPI_MODE_NOSUCCEED, c.win);
+    double tb = bench_time_steps(bench_barrier_step, NULL, MPI_COMM_WORLD, budget, 5, 20);
+    if (rank == 0) {
+        bench_result("rma_fence", 0, size, tf * 1e6, "us");
+        bench_result("rma_fence_barrier", 0, size, tb * 1e6, "us");
+        bench_result("rma_fence_ratio", 0, size, tf / tb, "ratio");
+    }
+
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Win_lock_all(0, c.win);
+    double t = bench_time_steps(fop_step, &c, MPI_COMM_WORLD, budget, 5, 20);
+    MPI_Win_unlock_all(c.win);
+    if (rank == 0)
+        bench_result("rma_fop", 8, size, t * 1e6, "us");
+
+    MPI_Win_free(&c.win);
+    free(c.buf);
+    MPI_Finalize();
+    return 0;
+}

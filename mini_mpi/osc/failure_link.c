@@ -1,0 +1,16 @@
+/*
+ * osc/failure_link.c: the failure queries of one-sided communication (failure_link.h),
+ * answered by the fault layer (fault/fault.h).
+ */
+#include "osc/failure_link.h"
+#include "osc/win.h"
+
+bool mmpi_osc_member_failed(const struct mmpi_win_core *core, int r)
+{
+    return mmpi_fault_world_rank_failed(mmpi_world, core->targets[r].world_rank);
+}
+
+void mmpi_osc_member_reported(struct mmpi_rank *self, const struct mmpi_win_core *core, int r)
+{
+    mmpi_fault_notice(self, core->targets[r].world_rank);
+}

@@ -1,0 +1,23 @@
+/*
+ * osc/failure_link.h: every question one-sided communication asks about failures, in one place,
+ * answered by the fault layer (fault/fault.h). Nothing else in osc/ reads a rank's
+ * failure state.
+ */
+#ifndef MMPI_OSC_FAILURE_LINK_H
+#define MMPI_OSC_FAILURE_LINK_H
+
+#include <stdbool.h>
+
+struct mmpi_rank;
+struct mmpi_win_core;
+
+/* Whether window member r has failed (its death is published). A waiter that waits for r
+ * (a lock r holds, r's post or complete) stops waiting with MPI_ERR_PROC_FAILED once this is
+ * true. Any thread; lock-free. */
+bool mmpi_osc_member_failed(const struct mmpi_win_core *core, int r);
+
+/* Records that the calling rank was told (by an MPI_ERR_PROC_FAILED from a window call) that
+ * member r failed, as every other subsystem records what it reports. Owning rank only. */
+void mmpi_osc_member_reported(struct mmpi_rank *self, const struct mmpi_win_core *core, int r);
+
+#endif

@@ -1,0 +1,244 @@
+/*
+ * osc/lock.c: passive-target locks (MPI-4.1 §12.5.3), owner-tracked.
+ *
+ * Each target's lock state (win.h struct mmpi_win_target) records the member holding it
+ * exclusive, every member holding it shared, and every member waiting and for which type, under
+ * the target's mutex. That mutex is held for a few loads and stores only, never across a wait
+ * and never while user code runs. A request is granted when compatible with the holders
+ * (exclusive: nobody holds it; shared: nobody holds it exclusive). A waiter records itself in
+ * waits[], sleeps (mmpi_wait_until_described, so the hang report names the window, the target
+ * and the holders), and retries at every wake-up; every release wakes the members recorded as
+ * waiting. A waiter whose blocking holders include a failed member stops with
+ * MPI_ERR_PROC_FAILED (failure_link.h): a dead holder never blocks anyone forever, and the
+ * record of who holds what is what a later recovery needs.
+ *
+ * Not an anonymous ticket lock on purpose: with a ticket lock, a holder that dies takes its
+ * ticket with it and every later locker waits forever (Open MPI's osc/sm).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "osc/failure_link.h"
+#include "osc/win.h"
+
+struct lock_wait {
+    struct mmpi_win *w;
+    int target;
+    int type;
+    int result;   /* -1 waiting, else an MPI error class */
+};
+
+/* Whether `type` can be granted to `me` now. Call with t->lock. */
+static bool grantable(const struct mmpi_win_target *t, int type)
+{
+    if (type == MMPI_WIN_EXCLUSIVE)
+        return t->exclusive < 0 && t->nshared == 0;
+    return t->exclusive < 0;
+}
+
+static void grant(struct mmpi_win_target *t, int me, int type)
+{
+    if (type == MMPI_WIN_EXCLUSIVE)
+        t->exclusive = me;
+    else
+        t->nshared++;
+    t->holds[me] = (uint8_t)type;
+    t->waits[me] = 0;
+}
+
+/* Whether a holder that blocks `type` has failed. Call with t->lock. */
+static bool holder_failed(const struct mmpi_win_core *core, const struct mmpi_win_target *t,
+                          int type)
+{
+    if (t->exclusive >= 0)
+        return mmpi_osc_member_failed(core, t->exclusive);
+    if (type != MMPI_WIN_EXCLUSIVE)
+        return false;
+    for (int r = 0; r < core->size; r++)
+        if (t->holds[r] == MMPI_WIN_SHARED && mmpi_osc_member_failed(core, r))
+            return true;
+    return false;
+}
+
+static bool lock_ready(void *arg)
+{
+    struct lock_wait *a = arg;
+    struct mmpi_win_target *t = &a->w->core->targets[a->target];
+    pthread_mutex_lock(&t->lock);
+    if (grantable(t, a->type)) {
+        grant(t, a->w->rank, a->type);
+        a->result = MPI_SUCCESS;
+    } else if (holder_failed(a->w->core, t, a->type)) {
+        t->waits[a->w->rank] = 0;
+        a->result = MPI_ERR_PROC_FAILED;
+    }
+    pthread_mutex_unlock(&t->lock);
+    return a->result != -1;
+}
+
+static void lock_describe(const void *arg, char *buf, size_t len)
+{
+    const struct lock_wait *a = arg;
+    const struct mmpi_win_target *t = &a->w->core->targets[a->target];
+    char name[128];
+    mmpi_win_describe(a->w, name, sizeof name);
+    int n = snprintf(buf, len, "%s lock of rank %d on %s, held by",
+                     a->type == MMPI_WIN_EXCLUSIVE ? "exclusive" : "shared", a->target, name);
+    /* Read without the mutex: the report is advisory and the fields are words. */
+    int ex = __atomic_load_n(&t->exclusive, __ATOMIC_RELAXED);
+    if (ex >= 0 && n > 0 && (size_t)n < len)
+        n += snprintf(buf + n, len - (size_t)n, " %d (exclusive)", ex);
+    for (int r = 0; r < a->w->core->size && n > 0 && (size_t)n < len; r++)
+        if (__atomic_load_n(&t->holds[r], __ATOMIC_RELAXED) == MMPI_WIN_SHARED)
+            n += snprintf(buf + n, len - (size_t)n, " %d", r);
+}
+
+/* Acquires `type` at target for the calling member. May block. */
+static int acquire(struct mmpi_rank *self, struct mmpi_win *w, int target, int type)
+{
+    struct lock_wait a = {w, target, type, -1};
+    struct mmpi_win_target *t = &w->core->targets[target];
+    if (mmpi_osc_member_failed(w->core, target)) {
+        mmpi_osc_member_reported(self, w->core, target);
+        return MPI_ERR_PROC_FAILED;
+    }
+    pthread_mutex_lock(&t->lock);
+    if (grantable(t, type)) {
+        grant(t, w->rank, type);
+        a.result = MPI_SUCCESS;
+    } else {
+        t->waits[w->rank] = (uint8_t)type;
+    }
+    pthread_mutex_unlock(&t->lock);
+    if (a.result == -1)
+        mmpi_wait_until_described(self, lock_ready, &a, lock_describe);
+    if (a.result == MPI_ERR_PROC_FAILED) {
+        pthread_mutex_lock(&t->lock);
+        int ex = t->exclusive;
+        pthread_mutex_unlock(&t->lock);
+        if (ex >= 0)
+            mmpi_osc_member_reported(self, w->core, ex);
+    }
+    return a.result;
+}
+
+/* Releases the calling member's lock at target and wakes its waiters. */
+static void release(struct mmpi_win *w, int target)
+{
+    struct mmpi_win_core *core = w->core;
+    struct mmpi_win_target *t = &core->targets[target];
+    pthread_mutex_lock(&t->lock);
+    if (t->holds[w->rank] == MMPI_WIN_EXCLUSIVE)
+        t->exclusive = -1;
+    else if (t->holds[w->rank] == MMPI_WIN_SHARED)
+        t->nshared--;
+    t->holds[w->rank] = 0;
+    /* Wake outside the mutex would need a copy of waits[]; mmpi_rank_wake takes no lock of
+     * ours, so waking under it is safe and keeps the list exact. */
+    for (int r = 0; r < core->size; r++)
+        if (t->waits[r])
+            mmpi_rank_wake(mmpi_win_peer(w, r));
+    pthread_mutex_unlock(&t->lock);
+}
+
+static int check_target(struct mmpi_win *w, int target)
+{
+    return target == MPI_PROC_NULL || (target >= 0 && target < w->core->size) ? MPI_SUCCESS
+                                                                              : MPI_ERR_RANK;
+}
+
+int mmpi_win_lock(struct mmpi_rank *self, struct mmpi_win *w, int type, int target, int assert)
+{
+    int err = check_target(w, target);
+    if (err != MPI_SUCCESS)
+        return err;
+    if (type != MPI_LOCK_EXCLUSIVE && type != MPI_LOCK_SHARED)
+        return MPI_ERR_LOCKTYPE;
+    if (assert & ~MPI_MODE_NOCHECK)
+        return MPI_ERR_ASSERT;
+    if (target == MPI_PROC_NULL)
+        return MPI_SUCCESS; /* MPI-4.1 §12.5.3: no effect */
+    /* §12.5: one lock per target, and no lock inside a lock_all or PSCW access epoch. */
+    if (w->lock_all || w->locks[target] || w->access)
+        return MPI_ERR_RMA_SYNC;
+    int kind = type == MPI_LOCK_EXCLUSIVE ? MMPI_WIN_EXCLUSIVE : MMPI_WIN_SHARED;
+    if (!(assert & MPI_MODE_NOCHECK)) {
+        err = acquire(self, w, target, kind);
+        if (err != MPI_SUCCESS)
+            return err;
+    } else {
+        kind |= MMPI_WIN_NOCHECK;
+    }
+    w->locks[target] = (uint8_t)kind;
+    w->nlocks++;
+    w->fence = false; /* a passive epoch ends the fence epoch (MPICH's rule too) */
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    return MPI_SUCCESS;
+}
+
+int mmpi_win_unlock(struct mmpi_rank *self, struct mmpi_win *w, int target)
+{
+    (void)self;
+    int err = check_target(w, target);
+    if (err != MPI_SUCCESS || target == MPI_PROC_NULL)
+        return err;
+    if (!w->locks[target])
+        return MPI_ERR_RMA_SYNC;
+    __atomic_thread_fence(__ATOMIC_SEQ_CST); /* every operation is complete at the target */
+    if (!(w->locks[target] & MMPI_WIN_NOCHECK))
+        release(w, target);
+    w->locks[target] = 0;
+    w->nlocks--;
+    return MPI_SUCCESS;
+}
+
+int mmpi_win_lock_all(struct mmpi_rank *self, struct mmpi_win *w, int assert)
+{
+    if (assert & ~MPI_MODE_NOCHECK)
+        return MPI_ERR_ASSERT;
+    if (w->lock_all || w->nlocks > 0 || w->access)
+        return MPI_ERR_RMA_SYNC;
+    w->lock_all_nocheck = (assert & MPI_MODE_NOCHECK) != 0;
+    if (!w->lock_all_nocheck) {
+        /* In rank order: two lock_all callers never hold each other's next target. */
+        for (int r = 0; r < w->core->size; r++) {
+            int err = acquire(self, w, r, MMPI_WIN_SHARED);
+            if (err != MPI_SUCCESS) {
+                while (--r >= 0)
+                    release(w, r);
+                return err;
+            }
+        }
+    }
+    w->lock_all = true;
+    w->fence = false;
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    return MPI_SUCCESS;
+}
+
+int mmpi_win_unlock_all(struct mmpi_rank *self, struct mmpi_win *w)
+{
+    (void)self;
+    if (!w->lock_all)
+        return MPI_ERR_RMA_SYNC;
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    if (!w->lock_all_nocheck)
+        for (int r = 0; r < w->core->size; r++)
+            release(w, r);
+    w->lock_all = false;
+    return MPI_SUCCESS;
+}
+
+void mmpi_win_locks_drop(struct mmpi_win *w)
+{
+    for (int r = 0; r < w->core->size; r++) {
+        if (w->locks[r] && !(w->locks[r] & MMPI_WIN_NOCHECK))
+            release(w, r);
+        w->locks[r] = 0;
+    }
+    if (w->lock_all && !w->lock_all_nocheck)
+        for (int r = 0; r < w->core->size; r++)
+            release(w, r);
+    w->nlocks = 0;
+    w->lock_all = false;
+}

@@ -1,0 +1,334 @@
+/*
+ * osc/move_api.c: MPI entry points of RMA communication (MPI-4.1 §12.3), in the chapter's
+ * order, request-based forms last. Bindings: argument checks (one visible block per call, in
+ * check_*), the MPI_PROC_NULL early return, the epoch and range checks of
+ * mmpi_win_target_addr, then one call into move.c. Errors go to the window's handler.
+ */
+#include <string.h>
+
+#include "datatype/datatype.h"
+#include "op/op.h"
+#include "osc/win.h"
+#include "pt2pt/request.h"
+
+/* A transfer's arguments, resolved. */
+struct xfer {
+    struct mmpi_win *w;
+    struct mmpi_win_buf origin, result;
+    const struct mmpi_datatype *tdt;
+    size_t tcount;
+    const struct mmpi_op *op;
+    char *taddr;
+};
+
+/* Count and datatype of one side: MPI_ERR_COUNT, MPI_ERR_TYPE. */
+static int check_side(struct mmpi_rank *self, int count, MPI_Datatype dt,
+                      const struct mmpi_datatype **out)
+{
+    if (count < 0)
+        return MPI_ERR_COUNT;
+    struct mmpi_datatype *d;
+    int err = mmpi_datatype_check(self, dt, &d);
+    *out = d;
+    return err;
+}
+
+static size_t bytes(size_t count, const struct mmpi_datatype *dt)
+{
+    return count * dt->size;
+}
+
+/* The checks common to every call, up to the target's memory. *proc_null: nothing to do. */
+static int check_target(struct mmpi_rank *self, MPI_Win win, int target_rank, MPI_Aint disp,
+                        int target_count, MPI_Datatype target_datatype, struct xfer *x,
+                        bool *proc_null)
+{
+    *proc_null = false;
+    if (!(x->w = mmpi_win_get(self, win)))
+        return MPI_ERR_WIN;
+    int err = check_side(self, target_count, target_datatype, &x->tdt);
+    if (err != MPI_SUCCESS)
+        return err;
+    x->tcount = (size_t)target_count;
+    if (target_rank == MPI_PROC_NULL) {
+        *proc_null = true; /* MPI-4.1 §12.3: no effect */
+        return MPI_SUCCESS;
+    }
+    if (target_rank < 0 || target_rank >= x->w->core->size)
+        return MPI_ERR_RANK;
+    if (disp < 0 && x->w->core->flavor != MPI_WIN_FLAVOR_DYNAMIC)
+        return MPI_ERR_DISP;
+    return MPI_SUCCESS;
+}
+
+/* The accumulate op: predefined (§12.3.4: no user ops), defined on the target type, with the
+ * origin of the same basic type. */
+static int check_op(struct mmpi_rank *self, MPI_Op op, struct xfer *x, bool with_origin)
+{
+    struct mmpi_op *o = mmpi_op_get(self, op);
+    if (!o || o->index == MMPI_OPI_USER)
+        return MPI_ERR_OP;
+    x->op = o;
+    if (mmpi_op_check(o, x->tdt) != MPI_SUCCESS)
+        return MPI_ERR_OP;
+    if (with_origin && o->index != MMPI_OPI_NO_OP && x->tcount * x->tdt->size > 0 &&
+        x->origin.count * x->origin.dt->size > 0 && x->origin.dt->basic != x->tdt->basic)
+        return MPI_ERR_TYPE;
+    return MPI_SUCCESS;
+}
+
+enum kind { PUT, GET, ACC, GET_ACC };
+
+static int run(struct mmpi_rank *self, enum kind kind, struct xfer *x, int target_rank,
+               MPI_Aint disp, bool passive)
+{
+    int err = mmpi_win_target_addr(self, x->w, target_rank, disp, x->tcount, x->tdt, passive,
+                                   &x->taddr);
+    if (err != MPI_SUCCESS)
+        return err;
+    switch (kind) {
+    case PUT: return mmpi_win_put(x->w, target_rank, &x->origin, x->taddr, x->tcount, x->tdt);
+    case GET:
+        return mmpi_win_get_data(x->w, target_rank, &x->origin, x->taddr, x->tcount, x->tdt);
+    case ACC:
+        return mmpi_win_accumulate(x->w, target_rank, &x->origin, NULL, x->taddr, x->tcount,
+                                   x->tdt, x->op);
+    default:
+        return mmpi_win_accumulate(x->w, target_rank, &x->origin, &x->result, x->taddr,
+                                   x->tcount, x->tdt, x->op);
+    }
+}
+
+/* Put, Get and Accumulate with or without a request. */
+static int transfer(enum mmpi_call call, enum kind kind, const void *origin_addr,
+                    int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                    MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+                    MPI_Op op, MPI_Win win, MPI_Request *request);
+/* Get_accumulate with or without a request. */
+static int get_accumulate(enum mmpi_call call, const void *origin_addr, int origin_count,
+                          MPI_Datatype origin_datatype, void *result_addr, int result_count,
+                          MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+                          int target_count, MPI_Datatype target_datatype, MPI_Op op,
+                          MPI_Win win, MPI_Request *request, bool fetch_and_op);
+
+/* A request that is complete at once: the operation completed in its call (win.h). */
+static int completed_request(struct mmpi_rank *self, MPI_Request *request)
+{
+    struct mmpi_request *req = mmpi_request_new(self, MMPI_REQ_OTHER);
+    req->comm = MPI_COMM_SELF;
+    memset(&req->status, 0, sizeof req->status);
+    req->status.MPI_SOURCE = MPI_ANY_SOURCE;
+    req->status.MPI_TAG = MPI_ANY_TAG;
+    mmpi_request_complete(req, MPI_SUCCESS);
+    if (mmpi_request_handle_new(self, req) == MPI_REQUEST_NULL) {
+        mmpi_request_release(req);
+        return MPI_ERR_NO_MEM;
+    }
+    *request = req->handle;
+    return MPI_SUCCESS;
+}
+
+static int transfer(enum mmpi_call call, enum kind kind, const void *origin_addr,
+                    int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                    MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+                    MPI_Op op, MPI_Win win, MPI_Request *request)
+{
+    struct mmpi_rank *self = mmpi_enter(call);
+    struct xfer x = {0};
+    bool proc_null;
+    int err = check_target(self, win, target_rank, target_disp, target_count, target_datatype,
+                           &x, &proc_null);
+    if (err == MPI_SUCCESS)
+        err = check_side(self, origin_count, origin_datatype, &x.origin.dt);
+    x.origin.count = origin_count > 0 ? (size_t)origin_count : 0;
+    if (err == MPI_SUCCESS && kind == ACC)
+        err = check_op(self, op, &x, true);
+    if (err == MPI_SUCCESS && request == NULL && call >= MMPI_CALL_Rput)
+        err = MPI_ERR_ARG;
+    if (err != MPI_SUCCESS)
+        goto fn_fail;
+    x.origin.buf = (void *)origin_addr;
+    x.origin.count = (size_t)origin_count;
+    /* §12.3: the origin and target signatures must match. */
+    if (bytes(x.origin.count, x.origin.dt) != bytes(x.tcount, x.tdt)) {
+        err = MPI_ERR_TYPE;
+        goto fn_fail;
+    }
+    if (!proc_null) {
+        err = run(self, kind, &x, target_rank, target_disp, request != NULL);
+        if (err != MPI_SUCCESS)
+            goto fn_fail;
+    }
+    if (request && (err = completed_request(self, request)) != MPI_SUCCESS)
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_win(self, x.w, err, call);
+    goto fn_exit;
+}
+
+static int get_accumulate(enum mmpi_call call, const void *origin_addr, int origin_count,
+                          MPI_Datatype origin_datatype, void *result_addr, int result_count,
+                          MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+                          int target_count, MPI_Datatype target_datatype, MPI_Op op,
+                          MPI_Win win, MPI_Request *request, bool fetch_and_op)
+{
+    struct mmpi_rank *self = mmpi_enter(call);
+    struct xfer x = {0};
+    bool proc_null;
+    int err = check_target(self, win, target_rank, target_disp, target_count, target_datatype,
+                           &x, &proc_null);
+    if (err == MPI_SUCCESS)
+        err = check_side(self, result_count, result_datatype, &x.result.dt);
+    /* §12.3.4: with MPI_NO_OP the origin buffer, count and type are ignored. */
+    bool no_op = op == MPI_NO_OP;
+    if (err == MPI_SUCCESS && !no_op)
+        err = check_side(self, origin_count, origin_datatype, &x.origin.dt);
+    x.origin.count = !no_op && origin_count > 0 ? (size_t)origin_count : 0;
+    /* §12.3.5: Fetch_and_op takes one element of a predefined type. */
+    if (err == MPI_SUCCESS && fetch_and_op && !x.tdt->predefined)
+        err = MPI_ERR_TYPE;
+    if (err == MPI_SUCCESS)
+        err = check_op(self, op, &x, !no_op);
+    if (err == MPI_SUCCESS && request == NULL && call == MMPI_CALL_Rget_accumulate)
+        err = MPI_ERR_ARG;
+    if (err != MPI_SUCCESS)
+        goto fn_fail;
+    x.result.buf = result_addr;
+    x.result.count = (size_t)result_count;
+    if (!no_op) {
+        x.origin.buf = (void *)origin_addr;
+        x.origin.count = (size_t)origin_count;
+    }
+    if ((!no_op && bytes(x.origin.count, x.origin.dt) != bytes(x.tcount, x.tdt)) ||
+        bytes(x.result.count, x.result.dt) != bytes(x.tcount, x.tdt)) {
+        err = MPI_ERR_TYPE;
+        goto fn_fail;
+    }
+    if (!proc_null) {
+        err = run(self, GET_ACC, &x, target_rank, target_disp, request != NULL);
+        if (err != MPI_SUCCESS)
+            goto fn_fail;
+    }
+    if (request && (err = completed_request(self, request)) != MPI_SUCCESS)
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_win(self, x.w, err, call);
+    goto fn_exit;
+}
+
+MMPI_PROFILED(Put);
+int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+             int target_rank, MPI_Aint target_disp, int target_count,
+             MPI_Datatype target_datatype, MPI_Win win)
+{
+    return transfer(MMPI_CALL_Put, PUT, origin_addr, origin_count, origin_datatype, target_rank,
+                    target_disp, target_count, target_datatype, MPI_OP_NULL, win, NULL);
+}
+
+MMPI_PROFILED(Get);
+int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
+{
+    return transfer(MMPI_CALL_Get, GET, origin_addr, origin_count, origin_datatype, target_rank,
+                    target_disp, target_count, target_datatype, MPI_OP_NULL, win, NULL);
+}
+
+MMPI_PROFILED(Accumulate);
+int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                    int target_rank, MPI_Aint target_disp, int target_count,
+                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+{
+    return transfer(MMPI_CALL_Accumulate, ACC, origin_addr, origin_count, origin_datatype,
+                    target_rank, target_disp, target_count, target_datatype, op, win, NULL);
+}
+
+MMPI_PROFILED(Get_accumulate);
+int PMPI_Get_accumulate(const void *origin_addr, int origin_count,
+                        MPI_Datatype origin_datatype, void *result_addr, int result_count,
+                        MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+                        int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+{
+    return get_accumulate(MMPI_CALL_Get_accumulate, origin_addr, origin_count, origin_datatype,
+                          result_addr, result_count, result_datatype, target_rank, target_disp,
+                          target_count, target_datatype, op, win, NULL, false);
+}
+
+MMPI_PROFILED(Fetch_and_op);
+int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
+                      int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win)
+{
+    /* §12.3.5: Get_accumulate of one element of a predefined type on all three sides. */
+    return get_accumulate(MMPI_CALL_Fetch_and_op, origin_addr, 1, datatype, result_addr, 1,
+                          datatype, target_rank, target_disp, 1, datatype, op, win, NULL, true);
+}
+
+MMPI_PROFILED(Compare_and_swap);
+int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr,
+                          MPI_Datatype datatype, int target_rank, MPI_Aint target_disp,
+                          MPI_Win win)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Compare_and_swap);
+    struct xfer x = {0};
+    bool proc_null;
+    int err = check_target(self, win, target_rank, target_disp, 1, datatype, &x, &proc_null);
+    /* §12.3.5: C integer, Fortran integer, logical, multi-language or byte types only: those
+     * on which MPI_BOR or MPI_LAND are defined. */
+    if (err == MPI_SUCCESS &&
+        (!x.tdt->predefined ||
+         (mmpi_op_check(mmpi_op_get(self, MPI_BOR), x.tdt) != MPI_SUCCESS &&
+          mmpi_op_check(mmpi_op_get(self, MPI_LAND), x.tdt) != MPI_SUCCESS)))
+        err = MPI_ERR_TYPE;
+    if (err == MPI_SUCCESS && (!origin_addr || !compare_addr || !result_addr) && !proc_null)
+        err = MPI_ERR_BUFFER;
+    if (err != MPI_SUCCESS || proc_null)
+        goto fn_exit_or_fail;
+    err = mmpi_win_target_addr(self, x.w, target_rank, target_disp, 1, x.tdt, false, &x.taddr);
+    if (err == MPI_SUCCESS)
+        err = mmpi_win_compare_and_swap(x.w, target_rank, origin_addr, compare_addr,
+                                        result_addr, x.tdt, x.taddr);
+fn_exit_or_fail:
+    return err ? mmpi_err_raise_win(self, x.w, err, MMPI_CALL_Compare_and_swap) : err;
+}
+
+MMPI_PROFILED(Rput);
+int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+              int target_rank, MPI_Aint target_disp, int target_count,
+              MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
+{
+    return transfer(MMPI_CALL_Rput, PUT, origin_addr, origin_count, origin_datatype, target_rank,
+                    target_disp, target_count, target_datatype, MPI_OP_NULL, win, request);
+}
+
+MMPI_PROFILED(Rget);
+int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+              MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+              MPI_Request *request)
+{
+    return transfer(MMPI_CALL_Rget, GET, origin_addr, origin_count, origin_datatype, target_rank,
+                    target_disp, target_count, target_datatype, MPI_OP_NULL, win, request);
+}
+
+MMPI_PROFILED(Raccumulate);
+int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                     int target_rank, MPI_Aint target_disp, int target_count,
+                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
+{
+    return transfer(MMPI_CALL_Raccumulate, ACC, origin_addr, origin_count, origin_datatype,
+                    target_rank, target_disp, target_count, target_datatype, op, win, request);
+}
+
+MMPI_PROFILED(Rget_accumulate);
+int PMPI_Rget_accumulate(const void *origin_addr, int origin_count,
+                         MPI_Datatype origin_datatype, void *result_addr, int result_count,
+                         MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+                         int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                         MPI_Request *request)
+{
+    return get_accumulate(MMPI_CALL_Rget_accumulate, origin_addr, origin_count, origin_datatype,
+                          result_addr, result_count, result_datatype, target_rank, target_disp,
+                          target_count, target_datatype, op, win, request, false);
+}

@@ -1,0 +1,232 @@
+/*
+ * osc/sync.c: active-target synchronization (MPI-4.1 §12.5.1, §12.5.2): fence on the board of
+ * the window's private communicator, and PSCW on the core's post/complete counters (win.h).
+ *
+ * Fence is MPI_Barrier's algorithm on the window's private communicator (coll/fast.h, board.h).
+ * PSCW. MPI_Win_post(group) adds one to posted[o][me] for every origin o of the group and wakes
+ * o; it never blocks. MPI_Win_start(group) records the access group and never blocks either:
+ * the first access to a target t (an RMA call, or MPI_Win_complete) waits until posted[me][t]
+ * is positive and consumes one, so a start issued before the matching post is fine (§12.5.2
+ * allows start to block, and we choose not to). MPI_Win_complete adds one to completed[t][me]
+ * for every target and wakes it; MPI_Win_wait waits until completed[me][o] is positive for every
+ * origin of the exposure group and consumes one each; MPI_Win_test does the same without
+ * waiting. A waiter whose awaited peer has failed stops with MPI_ERR_PROC_FAILED.
+ * Data movement is complete when its call returns, so complete needs no flush: the release
+ * ordering of the counter increment publishes the data.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll/board.h"
+#include "coll/fast.h"
+#include "comm/create.h"
+#include "group/group.h"
+#include "osc/failure_link.h"
+#include "osc/win.h"
+
+#define KNOWN_ASSERTS                                                                        \
+    (MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT | MPI_MODE_NOPRECEDE |             \
+     MPI_MODE_NOSUCCEED)
+
+int mmpi_win_barrier(struct mmpi_rank *self, struct mmpi_win *w)
+{
+    /* MPI_Barrier's own choice: the fast path (or its crowd form) when the communicator
+     * qualifies, else the board; all three keep the failure and `kill R during` rules. */
+    return mmpi_coll_fast_ok(w->comm) ? mmpi_coll_fast_barrier(self, w->comm)
+                                      : mmpi_comm_sync(self, w->comm);
+}
+
+int mmpi_win_fence(struct mmpi_rank *self, struct mmpi_win *w, int assert)
+{
+    if (assert & ~KNOWN_ASSERTS)
+        return MPI_ERR_ASSERT;
+    /* §12.5.1: a fence may not end a PSCW or passive-target epoch. */
+    if (w->access || w->exposure || w->nlocks > 0 || w->lock_all)
+        return MPI_ERR_RMA_SYNC;
+    /* The barrier of the window's communicator: every member's operations of the epoch are
+     * complete (they completed in their calls) and visible (the board's acquire/release) once
+     * all have arrived. NOPRECEDE still synchronizes: a member may start putting at once. */
+    int err = mmpi_win_barrier(self, w);
+    w->fence = !(assert & MPI_MODE_NOSUCCEED);
+    return err;
+}
+
+int mmpi_win_group_ranks(struct mmpi_win *w, MPI_Group group, struct mmpi_rank *self,
+                         int **ranks, int *n)
+{
+    struct mmpi_group *g = mmpi_group_get(self, group);
+    if (!g)
+        return MPI_ERR_GROUP;
+    int *out = mmpi_xmalloc((size_t)(g->size > 0 ? g->size : 1) * sizeof(int));
+    for (int i = 0; i < g->size; i++) {
+        out[i] = -1;
+        for (int r = 0; r < w->core->size; r++)
+            if (w->core->targets[r].world_rank == g->world_ranks[i]) {
+                out[i] = r;
+                break;
+            }
+        if (out[i] < 0) {
+            free(out);
+            return MPI_ERR_GROUP;
+        }
+    }
+    *ranks = out;
+    *n = g->size;
+    return MPI_SUCCESS;
+}
+
+int mmpi_win_post(struct mmpi_rank *self, struct mmpi_win *w, int *ranks, int n, int assert)
+{
+    (void)self;
+    if (assert & ~KNOWN_ASSERTS) {
+        free(ranks);
+        return MPI_ERR_ASSERT;
+    }
+    if (w->exposure || w->nlocks > 0 || w->lock_all) {
+        free(ranks);
+        return MPI_ERR_RMA_SYNC;
+    }
+    int size = w->core->size;
+    __atomic_thread_fence(__ATOMIC_SEQ_CST); /* local stores before the post are visible */
+    for (int i = 0; i < n; i++) {
+        __atomic_add_fetch(&w->core->posted[(size_t)ranks[i] * size + w->rank], 1,
+                           __ATOMIC_RELEASE);
+        mmpi_rank_wake(mmpi_win_peer(w, ranks[i]));
+    }
+    w->exposure = ranks;
+    w->nexposure = n;
+    w->fence = false;
+    return MPI_SUCCESS;
+}
+
+int mmpi_win_start(struct mmpi_rank *self, struct mmpi_win *w, int *ranks, int n, int assert)
+{
+    (void)self;
+    if (assert & ~KNOWN_ASSERTS) {
+        free(ranks);
+        return MPI_ERR_ASSERT;
+    }
+    if (w->access || w->nlocks > 0 || w->lock_all) {
+        free(ranks);
+        return MPI_ERR_RMA_SYNC;
+    }
+    w->access = mmpi_xmalloc((size_t)(n > 0 ? n : 1) * sizeof(*w->access));
+    for (int i = 0; i < n; i++)
+        w->access[i] = (struct mmpi_win_access){ranks[i], false};
+    w->naccess = n;
+    w->fence = false;
+    free(ranks);
+    return MPI_SUCCESS;
+}
+
+struct counter_wait {
+    struct mmpi_win *w;
+    uint32_t *word;
+    int peer;
+    const char *what;
+    int result;
+};
+
+static bool counter_ready(void *arg)
+{
+    struct counter_wait *a = arg;
+    if (__atomic_load_n(a->word, __ATOMIC_ACQUIRE) > 0)
+        a->result = MPI_SUCCESS;
+    else if (mmpi_osc_member_failed(a->w->core, a->peer))
+        a->result = MPI_ERR_PROC_FAILED;
+    return a->result != -1;
+}
+
+static void counter_describe(const void *arg, char *buf, size_t len)
+{
+    const struct counter_wait *a = arg;
+    char name[128];
+    mmpi_win_describe(a->w, name, sizeof name);
+    snprintf(buf, len, "%s from rank %d on %s", a->what, a->peer, name);
+}
+
+/* Waits until *word > 0 and consumes one; MPI_ERR_PROC_FAILED if peer fails first. */
+static int wait_counter(struct mmpi_rank *self, struct mmpi_win *w, uint32_t *word, int peer,
+                        const char *what)
+{
+    struct counter_wait a = {w, word, peer, what, -1};
+    if (!counter_ready(&a))
+        mmpi_wait_until_described(self, counter_ready, &a, counter_describe);
+    if (a.result != MPI_SUCCESS) {
+        mmpi_osc_member_reported(self, w->core, peer);
+        return a.result;
+    }
+    __atomic_sub_fetch(word, 1, __ATOMIC_ACQ_REL);
+    return MPI_SUCCESS;
+}
+
+int mmpi_win_access_ready(struct mmpi_rank *self, struct mmpi_win *w, int i)
+{
+    struct mmpi_win_access *x = &w->access[i];
+    if (x->ready)
+        return MPI_SUCCESS;
+    int size = w->core->size;
+    int err = wait_counter(self, w, &w->core->posted[(size_t)w->rank * size + x->rank], x->rank,
+                           "MPI_Win_start: waiting for the post");
+    if (err == MPI_SUCCESS)
+        x->ready = true;
+    return err;
+}
+
+int mmpi_win_complete(struct mmpi_rank *self, struct mmpi_win *w)
+{
+    if (!w->access)
+        return MPI_ERR_RMA_SYNC;
+    int err = MPI_SUCCESS, size = w->core->size;
+    for (int i = 0; i < w->naccess; i++) {
+        int e = mmpi_win_access_ready(self, w, i);
+        if (e != MPI_SUCCESS) {
+            err = e;
+            continue;
+        }
+        int t = w->access[i].rank;
+        __atomic_add_fetch(&w->core->completed[(size_t)t * size + w->rank], 1, __ATOMIC_RELEASE);
+        mmpi_rank_wake(mmpi_win_peer(w, t));
+    }
+    free(w->access);
+    w->access = NULL;
+    w->naccess = 0;
+    return err;
+}
+
+int mmpi_win_wait(struct mmpi_rank *self, struct mmpi_win *w, int *flag)
+{
+    if (!w->exposure)
+        return MPI_ERR_RMA_SYNC;
+    int size = w->core->size, err = MPI_SUCCESS;
+    if (flag) {
+        /* MPI_Win_test: all or nothing, so that a false return leaves the epoch as it was. */
+        *flag = 0;
+        for (int i = 0; i < w->nexposure; i++) {
+            int o = w->exposure[i];
+            uint32_t *word = &w->core->completed[(size_t)w->rank * size + o];
+            uint32_t need = 0;
+            for (int j = 0; j <= i; j++)
+                need += w->exposure[j] == o;
+            if (__atomic_load_n(word, __ATOMIC_ACQUIRE) < need) {
+                if (!mmpi_osc_member_failed(w->core, o))
+                    return MPI_SUCCESS;
+                err = MPI_ERR_PROC_FAILED;
+            }
+        }
+        *flag = 1;
+    }
+    for (int i = 0; i < w->nexposure; i++) {
+        int o = w->exposure[i];
+        int e = wait_counter(self, w, &w->core->completed[(size_t)w->rank * size + o], o,
+                             "MPI_Win_wait: waiting for the complete");
+        if (e != MPI_SUCCESS)
+            err = e;
+    }
+    free(w->exposure);
+    w->exposure = NULL;
+    w->nexposure = 0;
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    return err;
+}

@@ -1,0 +1,172 @@
+/*
+ * osc/sync_api.c: MPI entry points of RMA synchronization (MPI-4.1 §12.5), in the chapter's
+ * order. Bindings only: the window and group checks, then one call into sync.c or lock.c,
+ * whose MPI_ERR_RMA_SYNC reports every misuse of epochs. Errors go to the window's handler.
+ */
+#include "osc/win.h"
+
+/* The common shape: resolve the window, run fn, raise on error. */
+#define WIN_OR_FAIL(call)                                                                    \
+    struct mmpi_rank *self = mmpi_enter(call);                                               \
+    struct mmpi_win *w = mmpi_win_get(self, win);                                            \
+    int err = MPI_SUCCESS;                                                                   \
+    if (!w) {                                                                                \
+        err = MPI_ERR_WIN;                                                                   \
+        goto fn_fail;                                                                        \
+    }
+
+#define END(call)                                                                            \
+    if (err != MPI_SUCCESS)                                                                  \
+        goto fn_fail;                                                                        \
+    fn_exit:                                                                                 \
+    return err;                                                                              \
+    fn_fail:                                                                                 \
+    err = mmpi_err_raise_win(self, w, err, call);                                            \
+    goto fn_exit;
+
+MMPI_PROFILED(Win_fence);
+int PMPI_Win_fence(int assert, MPI_Win win)
+{
+    WIN_OR_FAIL(MMPI_CALL_Win_fence)
+    err = mmpi_win_fence(self, w, assert);
+    END(MMPI_CALL_Win_fence)
+}
+
+MMPI_PROFILED(Win_start);
+int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
+{
+    WIN_OR_FAIL(MMPI_CALL_Win_start)
+    int *ranks, n;
+    err = mmpi_win_group_ranks(w, group, self, &ranks, &n);
+    if (err == MPI_SUCCESS)
+        err = mmpi_win_start(self, w, ranks, n, assert);
+    END(MMPI_CALL_Win_start)
+}
+
+MMPI_PROFILED(Win_complete);
+int PMPI_Win_complete(MPI_Win win)
+{
+    WIN_OR_FAIL(MMPI_CALL_Win_complete)
+    err = mmpi_win_complete(self, w);
+    END(MMPI_CALL_Win_complete)
+}
+
+MMPI_PROFILED(Win_post);
+int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
+{
+    WIN_OR_FAIL(MMPI_CALL_Win_post)
+    int *ranks, n;
+    err = mmpi_win_group_ranks(w, group, self, &ranks, &n);
+    if (err == MPI_SUCCESS)
+        err = mmpi_win_post(self, w, ranks, n, assert);
+    END(MMPI_CALL_Win_post)
+}
+
+MMPI_PROFILED(Win_wait);
+int PMPI_Win_wait(MPI_Win win)
+{
+    WIN_OR_FAIL(MMPI_CALL_Win_wait)
+    err = mmpi_win_wait(self, w, NULL);
+    END(MMPI_CALL_Win_wait)
+}
+
+MMPI_PROFILED(Win_test);
+int PMPI_Win_test(MPI_Win win, int *flag)
+{
+    WIN_OR_FAIL(MMPI_CALL_Win_test)
+    if (!flag) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    err = mmpi_win_wait(self, w, flag);
+    END(MMPI_CALL_Win_test)
+}
+
+MMPI_PROFILED(Win_lock);
+int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
+{
+    WIN_OR_FAIL(MMPI_CALL_Win_lock)
+    err = mmpi_win_lock(self, w, lock_type, rank, assert);
+    END(MMPI_CALL_Win_lock)
+}
+
+MMPI_PROFILED(Win_lock_all);
+int PMPI_Win_lock_all(int assert, MPI_Win win)
+{
+    WIN_OR_FAIL(MMPI_CALL_Win_lock_all)
+    err = mmpi_win_lock_all(self, w, assert);
+    END(MMPI_CALL_Win_lock_all)
+}
+
+MMPI_PROFILED(Win_unlock);
+int PMPI_Win_unlock(int rank, MPI_Win win)
+{
+    WIN_OR_FAIL(MMPI_CALL_Win_unlock)
+    err = mmpi_win_unlock(self, w, rank);
+    END(MMPI_CALL_Win_unlock)
+}
+
+MMPI_PROFILED(Win_unlock_all);
+int PMPI_Win_unlock_all(MPI_Win win)
+{
+    WIN_OR_FAIL(MMPI_CALL_Win_unlock_all)
+    err = mmpi_win_unlock_all(self, w);
+    END(MMPI_CALL_Win_unlock_all)
+}
+
+/* Flushes: every operation is complete when its call returns (win.h), so a flush is a full
+ * memory fence once the epoch check passed (§12.5.4: only inside a passive-target epoch;
+ * `rank` must be locked, or lock_all held). all: every target. */
+static int flush(struct mmpi_win *w, int rank, bool all)
+{
+    if (!all && rank != MPI_PROC_NULL && (rank < 0 || rank >= w->core->size))
+        return MPI_ERR_RANK;
+    if (!all && rank == MPI_PROC_NULL)
+        return MPI_SUCCESS;
+    if (!w->lock_all && (all ? w->nlocks == 0 : !w->locks[rank]))
+        return MPI_ERR_RMA_SYNC;
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    return MPI_SUCCESS;
+}
+
+MMPI_PROFILED(Win_flush);
+int PMPI_Win_flush(int rank, MPI_Win win)
+{
+    WIN_OR_FAIL(MMPI_CALL_Win_flush)
+    err = flush(w, rank, false);
+    END(MMPI_CALL_Win_flush)
+}
+
+MMPI_PROFILED(Win_flush_all);
+int PMPI_Win_flush_all(MPI_Win win)
+{
+    WIN_OR_FAIL(MMPI_CALL_Win_flush_all)
+    err = flush(w, 0, true);
+    END(MMPI_CALL_Win_flush_all)
+}
+
+MMPI_PROFILED(Win_flush_local);
+int PMPI_Win_flush_local(int rank, MPI_Win win)
+{
+    WIN_OR_FAIL(MMPI_CALL_Win_flush_local)
+    err = flush(w, rank, false);
+    END(MMPI_CALL_Win_flush_local)
+}
+
+MMPI_PROFILED(Win_flush_local_all);
+int PMPI_Win_flush_local_all(MPI_Win win)
+{
+    WIN_OR_FAIL(MMPI_CALL_Win_flush_local_all)
+    err = flush(w, 0, true);
+    END(MMPI_CALL_Win_flush_local_all)
+}
+
+MMPI_PROFILED(Win_sync);
+int PMPI_Win_sync(MPI_Win win)
+{
+    /* §12.5.4: synchronizes the private and public copies, which are one memory here
+     * (MPI_WIN_UNIFIED): a full fence orders this member's accesses. */
+    WIN_OR_FAIL(MMPI_CALL_Win_sync)
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    END(MMPI_CALL_Win_sync)
+}

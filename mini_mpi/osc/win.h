@@ -1,0 +1,203 @@
+/*
+ * osc/win.h: windows (MPI-4.1 chapter 12), the internal interface of one-sided communication.
+ *
+ * Theory of operation. Every rank is a thread of one process, so a window is memory every member
+ * can load and store: a put is a typed copy into the target's memory, a get a typed copy out of
+ * it, an accumulate a copy combined by the op/ kernels, and every operation is complete at the
+ * target when its call returns (MPI_Win_flush is a memory fence, the model is MPI_WIN_UNIFIED).
+ * What remains is synchronization, which this subsystem keeps exactly:
+ *
+ *  - A window has one shared core (struct mmpi_win_core: the members' memory, the passive-target
+ *    lock state of each target, the PSCW counters) and, per member, one handle object (struct
+ *    mmpi_win: error handler, name, attributes, hints, and the member's epochs), DESIGN §4.
+ *  - Fence and MPI_Win_free synchronize with MPI_Barrier's algorithm (coll/fast.h, board.h)
+ *    on a private duplicate of the creating communicator, so a fence is a barrier with the
+ *    barrier's failure rules and the `kill R during MPI_Win_fence#N` cut rule.
+ *  - PSCW: post adds one to posted[origin][target] for each origin of its group and wakes it;
+ *    an origin's first access to a target of its start group (or its complete) waits for and
+ *    consumes one such post, so MPI_Win_start itself never blocks; complete adds one to
+ *    completed[target][origin]; wait/test consume one per origin of the exposure group.
+ *  - Passive target: each target's lock is OWNER-TRACKED (lock.c): who holds it exclusive,
+ *    which members hold it shared, who waits and for what, all under the target's small mutex,
+ *    which is never held across a wait. A waiter sleeps (runtime/rank.h) and is woken by every
+ *    release; it stops waiting with MPI_ERR_PROC_FAILED when a holder it waits for has failed,
+ *    so a dead holder never blocks anyone forever (osc/failure_link.h answers "has it failed").
+ *  - Accumulates at one target are serialized by that target's accumulate mutex, held only
+ *    while the data is combined (no wait, no MPI entry, no user code inside): element-wise
+ *    atomicity among accumulate, get_accumulate, fetch_and_op and compare_and_swap, in the order
+ *    they are issued (every accumulate_ordering the program may ask for).
+ *
+ * Files: create.c (creation and free, collective), win_api.c (window entry points), attr.c
+ * (attributes, keyvals, names, hints, error handlers), move.c and move_api.c (data movement),
+ * sync.c and sync_api.c (fence, PSCW, flush, sync), lock.c (passive-target locks),
+ * failure_link.c (failure queries).
+ */
+#ifndef MMPI_OSC_WIN_H
+#define MMPI_OSC_WIN_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mmpi.h"
+
+struct mmpi_attr;
+struct mmpi_datatype;
+struct mmpi_info;
+struct mmpi_op;
+
+/* Lock state of one origin at one target (holds[], waits[], and the origin's locks[]). */
+enum { MMPI_WIN_UNLOCKED = 0, MMPI_WIN_SHARED = 1, MMPI_WIN_EXCLUSIVE = 2 };
+/* In an origin's locks[]: the lock was taken with MPI_MODE_NOCHECK (nothing acquired). */
+#define MMPI_WIN_NOCHECK 0x80
+
+/* Memory attached to a dynamic window (MPI_Win_attach). */
+struct mmpi_win_region {
+    char *base;
+    MPI_Aint size;
+    struct mmpi_win_region *next;
+};
+
+/* One member's side of the window. */
+struct mmpi_win_target {
+    char *base;                /* immutable (NULL for dynamic windows) */
+    MPI_Aint size;             /* immutable */
+    int disp_unit;             /* immutable */
+    int world_rank;            /* immutable */
+    pthread_mutex_t acc_lock;  /* accumulate atomicity at this target; held only while the
+                                * data is combined, never across a wait */
+    pthread_mutex_t lock;      /* protects everything below; never held across a wait */
+    int exclusive;             /* member holding the exclusive lock, or -1 */
+    int nshared;               /* members holding a shared lock */
+    uint8_t *holds;            /* [size]: MMPI_WIN_SHARED/EXCLUSIVE held by each member */
+    uint8_t *waits;            /* [size]: the lock type each member waits for, or 0 */
+    struct mmpi_win_region *regions; /* dynamic windows: attached memory, newest first */
+};
+
+struct mmpi_win_core {
+    uint64_t id;               /* immutable: for reports */
+    int flavor;                /* immutable: MPI_WIN_FLAVOR_* */
+    int size;                  /* immutable: members */
+    struct mmpi_win_target *targets; /* immutable array [size] */
+    void **blocks;             /* immutable [size]: memory Win_allocate made per member, or
+                                * NULL; freed with the core */
+    void *shared_block;        /* immutable: Win_allocate_shared's one block, freed with the core */
+    uint32_t *posted;          /* [size*size] atomic: posted[o*size+t]: posts of t to o not yet
+                                * consumed by o's access epoch */
+    uint32_t *completed;       /* [size*size] atomic: completed[t*size+o]: completes of o to t
+                                * not yet consumed by t's wait/test */
+    int refcount;              /* atomic: member handles not yet freed */
+};
+
+/* One PSCW access target of the calling member: whether its post was consumed. */
+struct mmpi_win_access {
+    int rank;
+    bool ready;
+};
+
+/* A member's handle object. Everything is the owning rank's. */
+struct mmpi_win {
+    struct mmpi_win_core *core;          /* immutable; one reference */
+    struct mmpi_comm *comm;              /* immutable: private duplicate of the creating
+                                          * communicator (no handle): fence and free */
+    int rank;                            /* immutable: my rank in the window */
+    MPI_Win handle;                      /* immutable */
+    struct mmpi_errhandler *errhandler;  /* one reference */
+    char name[MPI_MAX_OBJECT_NAME];
+    struct mmpi_attr *attrs;             /* attr/attr.h list */
+    struct mmpi_info *info;              /* hints the program set; NULL: none */
+    /* What the predefined attributes point to (§12.2.6). */
+    void *attr_base;
+    MPI_Aint attr_size;
+    int attr_disp_unit, attr_flavor, attr_model;
+    /* Epochs. */
+    bool fence;                          /* a fence opened an epoch (not NOSUCCEED) */
+    struct mmpi_win_access *access;      /* PSCW access group (Win_start), or NULL */
+    int naccess;
+    int *exposure;                       /* PSCW exposure group (Win_post), or NULL */
+    int nexposure;
+    uint8_t *locks;                      /* [size]: lock held at each target | NOCHECK */
+    int nlocks;                          /* targets locked with MPI_Win_lock */
+    bool lock_all;                       /* MPI_Win_lock_all epoch */
+    int lock_all_nocheck;                /* ... taken with MPI_MODE_NOCHECK */
+};
+
+/* ---- Handles and errors (create.c) --------------------------------------------------- */
+
+/* The calling rank's window behind a handle, or NULL (then MPI_ERR_WIN). */
+struct mmpi_win *mmpi_win_get(struct mmpi_rank *self, MPI_Win handle);
+/* The world rank of window member r. */
+static inline struct mmpi_rank *mmpi_win_peer(const struct mmpi_win *w, int r)
+{
+    return mmpi_world->ranks[w->core->targets[r].world_rank];
+}
+
+/* ---- Creation and free (create.c). Collective over comm; may block. ---------------- */
+
+/* Creates the calling member's window of `flavor`: for MPI_WIN_FLAVOR_CREATE over (base,
+ * size), for ALLOCATE and SHARED over memory it allocates (*base receives it), for DYNAMIC over
+ * nothing. Returns an MPI error class; on success *out is registered (its handle set). */
+int mmpi_win_create(struct mmpi_rank *self, struct mmpi_comm *comm, int flavor, void **base,
+                    MPI_Aint size, int disp_unit, struct mmpi_info *info, struct mmpi_win **out);
+/* MPI_Win_free: MPI_ERR_RMA_SYNC with an epoch open, or a delete callback's error (nothing
+ * freed then); else synchronizes every member and frees w (*freed true), returning what the
+ * synchronization reports. */
+int mmpi_win_free(struct mmpi_rank *self, struct mmpi_win *w, bool *freed);
+
+/* ---- Data movement (move.c). Each returns an MPI error class. ------------------------- */
+
+/* The origin side of a transfer, or the result side of a fetching one. */
+struct mmpi_win_buf {
+    void *buf;
+    size_t count;
+    const struct mmpi_datatype *dt;
+};
+/* Checks the access epoch (MPI_ERR_RMA_SYNC), waits for a PSCW post if needed, and resolves
+ * the target's memory for (disp, tcount, tdt): MPI_ERR_RMA_RANGE outside the window,
+ * MPI_ERR_DISP for a negative displacement. `passive`: request-based calls, which need a
+ * passive-target epoch. May block (PSCW). */
+int mmpi_win_target_addr(struct mmpi_rank *self, struct mmpi_win *w, int target, MPI_Aint disp,
+                         size_t tcount, const struct mmpi_datatype *tdt, bool passive,
+                         char **addr);
+int mmpi_win_put(struct mmpi_win *w, int target, const struct mmpi_win_buf *origin, char *taddr,
+                 size_t tcount, const struct mmpi_datatype *tdt);
+int mmpi_win_get_data(struct mmpi_win *w, int target, const struct mmpi_win_buf *origin,
+                      char *taddr, size_t tcount, const struct mmpi_datatype *tdt);
+/* Accumulate with result (NULL: MPI_Accumulate), op predefined (checked by the caller). */
+int mmpi_win_accumulate(struct mmpi_win *w, int target, const struct mmpi_win_buf *origin,
+                        const struct mmpi_win_buf *result, char *taddr, size_t tcount,
+                        const struct mmpi_datatype *tdt, const struct mmpi_op *op);
+int mmpi_win_compare_and_swap(struct mmpi_win *w, int target, const void *origin,
+                              const void *compare, void *result,
+                              const struct mmpi_datatype *dt, char *taddr);
+
+/* ---- Synchronization (sync.c, lock.c). Each returns an MPI error class. ---------------- */
+
+/* A barrier of the window's members (fence, free): MPI_SUCCESS or MPI_ERR_PROC_FAILED. */
+int mmpi_win_barrier(struct mmpi_rank *self, struct mmpi_win *w);
+int mmpi_win_fence(struct mmpi_rank *self, struct mmpi_win *w, int assert);
+/* Group members as window ranks (malloc'ed); MPI_ERR_GROUP when one is not in the window. */
+int mmpi_win_group_ranks(struct mmpi_win *w, MPI_Group group, struct mmpi_rank *self,
+                         int **ranks, int *n);
+int mmpi_win_start(struct mmpi_rank *self, struct mmpi_win *w, int *ranks, int n, int assert);
+int mmpi_win_complete(struct mmpi_rank *self, struct mmpi_win *w);
+int mmpi_win_post(struct mmpi_rank *self, struct mmpi_win *w, int *ranks, int n, int assert);
+/* flag NULL: MPI_Win_wait (blocks); else MPI_Win_test. */
+int mmpi_win_wait(struct mmpi_rank *self, struct mmpi_win *w, int *flag);
+/* Waits for (and consumes) the post of access target i. May block. */
+int mmpi_win_access_ready(struct mmpi_rank *self, struct mmpi_win *w, int i);
+
+int mmpi_win_lock(struct mmpi_rank *self, struct mmpi_win *w, int type, int target, int assert);
+int mmpi_win_unlock(struct mmpi_rank *self, struct mmpi_win *w, int target);
+int mmpi_win_lock_all(struct mmpi_rank *self, struct mmpi_win *w, int assert);
+int mmpi_win_unlock_all(struct mmpi_rank *self, struct mmpi_win *w);
+/* Releases every lock w's member holds on the core (the rank is freeing the window or gone). */
+void mmpi_win_locks_drop(struct mmpi_win *w);
+
+/* Whether the member has any epoch open (Win_free's check). */
+bool mmpi_win_epoch_open(const struct mmpi_win *w);
+
+/* Hang-report text of a window: its name or id and size. */
+void mmpi_win_describe(const struct mmpi_win *w, char *buf, size_t len);
+
+#endif
