@@ -117,11 +117,12 @@ bench: lib
 bench-compare: lib
 	bench/run.sh --compare
 
-# Builds only what the demo runs, silently and on every CPU (compiler warnings still show).
+# Builds only what the demo runs, silently and on every CPU unless -j was given (compiler
+# warnings still show).
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 demo: deps
-	@echo "building the library and the examples ($(NPROC) jobs) ..."
-	@$(MAKE) --no-print-directory -s -j$(NPROC) lib $(EXAMPLE_BINS)
+	@echo "building the library and the examples ..."
+	@$(MAKE) --no-print-directory -s $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC)) lib $(EXAMPLE_BINS)
 	@scripts/demo.sh
 
 install: lib
