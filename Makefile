@@ -88,9 +88,13 @@ $(BUILD)/examples/%: examples/%.c $(SHARED_LIB) bin/mpicc
 	bin/mpicc -std=gnu11 -O2 -g -Wall $< -o $@
 
 deps:
-	scripts/install-deps.sh
+	@scripts/install-deps.sh
 
-test: all
+# Installs what is missing first (silent when everything is there), then builds: the build runs
+# in a sub-make so that it starts only after the installation, even under -j.
+test:
+	@scripts/install-deps.sh --quiet
+	@$(MAKE) --no-print-directory all
 	tests/run.sh
 
 check: test
@@ -122,9 +126,13 @@ bench: lib
 bench-compare: lib
 	bench/run.sh --compare
 
+# Builds only what the demo runs, silently and on every CPU unless -j was given (compiler
+# warnings still show).
+NPROC := $(shell nproc 2>/dev/null || echo 2)
 demo: deps
-	$(MAKE) all
-	scripts/demo.sh
+	@echo "building the library and the examples ..."
+	@$(MAKE) --no-print-directory -s $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC)) lib $(EXAMPLE_BINS)
+	@scripts/demo.sh
 
 install: lib
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/mini_mpi \
@@ -149,13 +157,13 @@ clean:
 
 help:
 	@echo "make [all]        build the library, tests and examples"
-	@echo "make test         fast test gate (tests/run.sh)"
+	@echo "make test         install missing dependencies, build, fast test gate (tests/run.sh)"
 	@echo "make check-long   long soaks and sweeps"
 	@echo "make check-valgrind  memcheck on tests/valgrind.list"
 	@echo "make check-conformance SUITES=dir  public ULFM suites (docs/conformance.md)"
 	@echo "make bench        benchmarks (numbers, never pass/fail)"
 	@echo "make bench-compare  side by side with Debian's MPICH and Open MPI"
-	@echo "make demo         install dependencies, build, run the flagship example"
+	@echo "make demo         install missing dependencies, build quietly, run the examples"
 	@echo "make install PREFIX=/path"
 
 -include $(LIB_OBJS:.o=.d)

@@ -7,8 +7,8 @@
  *            of payload written before the sequence number (release): what any shared-memory
  *            MPI must at least do for an 8-byte message. The writer must take the line away
  *            from the reader spinning on it (an invalidation) before the reader fetches it.
- *   shared:  the same two cells in the two halves of ONE line (mini_mpi's channels since
- *            session 4, pt2pt/chan.h): each side writes the line it has just read, which the
+ *   shared:  the same two cells in the two halves of ONE line (mini_mpi's channels,
+ *            pt2pt/chan.h): each side writes the line it has just read, which the
  *            coherence protocol then hands over with one transfer per message. This holds
  *            only when the reply follows the read at once: with tens of nanoseconds of work in
  *            between, the waiting side's next look takes the line back and a message costs as

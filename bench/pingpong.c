@@ -10,7 +10,7 @@
  * best and the median batch, one-way: "min <us> med <us> us". Short batches keep most of them
  * free of interruptions; alternating two libraries run by run with LD_LIBRARY_PATH (the
  * programs have a RUNPATH, which it overrides) gives A/B figures that beat this machine's noise
- * (docs/performance.md, point-to-point section).
+ * (docs/performance.md, "Comparing two builds of mini_mpi").
  */
 #include "common.h"
 

@@ -15,8 +15,8 @@
 # runner itself could not work.
 #
 # The table goes to stdout; progress and notes to stderr; raw results are appended to
-# build/bench/results-<date>.csv; the logs of every run and this session's rows (last-session.csv)
-# are kept under build/bench/ until the next invocation.
+# build/bench/results-<date>.csv; the logs of every run and this invocation's rows
+# (last-session.csv) are kept under build/bench/ until the next invocation.
 set -u
 
 top=$(cd -- "$(dirname -- "$(readlink -f -- "${BASH_SOURCE[0]}")")/.." && pwd -P)
@@ -127,7 +127,7 @@ if [ "$compare" = 1 ]; then
     fi
 fi
 
-# Logs and the per-session CSV are those of the latest invocation only; results-<date>.csv
+# Logs and last-session.csv are those of the latest invocation only; results-<date>.csv
 # accumulates.
 rm -rf "$out/logs"
 mkdir -p "$out/logs" "$out/tmp"

@@ -4,7 +4,7 @@
  *
  * The same run also times MPI_Barrier on the same communicator (ulfm_agree_barrier, µs) and
  * reports agree / barrier (ulfm_agree_ratio): an agreement does at least the work of a barrier,
- * and the goal of issue #7 is to stay within 2x of it. Barrier and agree alternate in three
+ * and should cost little more than that. Barrier and agree alternate in three
  * rounds and each figure is the median of its rounds, so a burst of load from elsewhere on this
  * shared machine hits both alike.
  *

@@ -37,7 +37,7 @@
 # Names: a unit binary (test_foo; its tests report as test_foo/case), an MPI test (a repeated
 # name gets #2, #3, ... in reports), a tool script (with or without .sh).
 # Environment: MINI_MPI_TEST_TIMEOUT_SCALE (multiplies every time limit, and the seconds of a
-# test's own MINI_MPI_TIMEOUT= or --timeout; decimal allowed),
+# test's own MINI_MPI_TIMEOUT=, MPIEXEC_TIMEOUT= or --timeout; decimal allowed),
 # MINI_MPI_TEST_PREFIX (a command put before each unit binary and MPI program, e.g. valgrind;
 # MPI programs then run directly with the environment `bin/mpiexec --print-env` gives),
 # MINI_MPI_TESTLIST (default tests/mpi/testlist), MINI_MPI_TEST_BUILD (default build),
@@ -193,8 +193,9 @@ scaled_limit() {
     awk -v t="$1" -v s="$scale" 'BEGIN { v = t * s; i = int(v); if (i < v) i++; if (i < 1) i = 1; print i }'
 }
 
-# A test's own watchdog (MINI_MPI_TIMEOUT=S in env=, --timeout S in mpiexecarg=) scales like its
-# time limit: under valgrind a rank may not even reach its blocking call within the unscaled S.
+# A test's own watchdog (MINI_MPI_TIMEOUT=S or MPIEXEC_TIMEOUT=S in env=, --timeout S in
+# mpiexecarg=) scales like its time limit: under valgrind a rank may not even reach its blocking
+# call within the unscaled S.
 scaled_seconds() {
     awk -v t="$1" -v s="$scale" 'BEGIN { print t * s }'
 }
@@ -350,7 +351,8 @@ run_mpi() {
         local i
         for i in "${!envs[@]}"; do
             case ${envs[$i]} in
-                MINI_MPI_TIMEOUT=*) envs[$i]=MINI_MPI_TIMEOUT=$(scaled_seconds "${envs[$i]#*=}") ;;
+                MINI_MPI_TIMEOUT=*|MPIEXEC_TIMEOUT=*)
+                    envs[$i]=${envs[$i]%%=*}=$(scaled_seconds "${envs[$i]#*=}") ;;
             esac
         done
         for ((i = 1; i < ${#margs[@]}; i++)); do

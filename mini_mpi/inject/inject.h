@@ -1,5 +1,5 @@
 /*
- * inject.h: the fault injector (DESIGN §6, issue 6). MINI_MPI_FAULTS is parsed once at launch
+ * inject.h: the fault injector (DESIGN §6). MINI_MPI_FAULTS is parsed once at launch
  * into a plan of directives, each naming a rank of the job (the launcher's 0..N-1, then spawned
  * ranks in spawn order, up to the universe size) and where it dies:
  *   kill R at CALL[#N]     on entering its N-th call of CALL (the call has no effect)

@@ -247,9 +247,10 @@ static void *monitor_main(void *arg)
         if (w->config.timeout > 0 && mmpi_now() - w->start_time >= w->config.timeout) {
             freeze(w, false);
             char headline[160];
+            const char *by = w->config.timeout_by ? w->config.timeout_by : "MINI_MPI_TIMEOUT";
             snprintf(headline, sizeof headline,
-                     "MINI_MPI_TIMEOUT=%g s expired; the job is ended with status %d. Ranks:",
-                     w->config.timeout, MMPI_EXIT_TIMEOUT);
+                     "%s%s%g s expired; the job is ended with status %d. Ranks:", by,
+                     by[0] == '-' ? " " : "=", w->config.timeout, MMPI_EXIT_TIMEOUT);
             report(w, headline);
             mmpi_job_exit(MMPI_EXIT_TIMEOUT);
         }

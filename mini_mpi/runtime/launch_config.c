@@ -113,6 +113,11 @@ bool mmpi_launch_config_read(struct mmpi_launch_config *c)
     const char *timeout_var = getenv("MINI_MPI_TIMEOUT") ? "MINI_MPI_TIMEOUT" : "MPIEXEC_TIMEOUT";
     if ((v = getenv(timeout_var)) && !parse_seconds(v, &c->timeout))
         return bad(timeout_var, v, "a number of seconds greater than 0 (e.g. 30 or 0.5)");
+    /* bin/mpiexec marks a value that came from its option, so the report names what was typed. */
+    c->timeout_by = timeout_var;
+    if (!strcmp(timeout_var, "MINI_MPI_TIMEOUT") && (v = getenv("MINI_MPI_TIMEOUT_SOURCE")))
+        c->timeout_by = !strcmp(v, "--timeout") ? "--timeout"
+                        : !strcmp(v, "-timeout") ? "-timeout" : timeout_var;
     /* MINI_MPI_COLL_SNAPSHOT is read by the collectives (coll/engine.c); checked here so that a
      * malformed value stops the launch like every other variable instead of being ignored. */
     size_t snapshot;

@@ -67,6 +67,8 @@ struct mmpi_launch_config {
     struct mmpi_fault_plan *faults;  /* MINI_MPI_FAULTS, parsed (inject/plan.c); never NULL */
     bool hang_check;                 /* MINI_MPI_HANG_CHECK, default true: deadlock detector */
     double timeout;                  /* MINI_MPI_TIMEOUT seconds (watchdog), 0 = none */
+    const char *timeout_by;          /* how the user set it, as the report names it: "--timeout",
+                                      * "-timeout", "MINI_MPI_TIMEOUT" or "MPIEXEC_TIMEOUT" */
     const char *call_counts;         /* MINI_MPI_CALL_COUNTS: file to write the per-rank MPI call
                                       * counts to at world end (inject/call_counts.c), or NULL */
 };

@@ -2,9 +2,9 @@
  * ulfm_revoke_after_coll.c: a collective that completed (every member arrived, the result was
  * computed) before a revoke gives its result to every member, also to one that collects it
  * only after the revoke. Here rank 0 collects its MPI_Iallreduce after the others returned from
- * theirs and one revoked: it must get the sum, not MPI_ERR_REVOKED. Before the fix, a member
- * merely descheduled at that moment got MPI_ERR_REVOKED, and a loop of collectives with a
- * revoke-and-shrink error handler (MPICH's ft/revoke_shrink.c) ended out of step and hung.
+ * theirs and one revoked: it must get the sum, not MPI_ERR_REVOKED. Otherwise a member merely
+ * descheduled at that moment would get MPI_ERR_REVOKED, and a loop of collectives with a
+ * revoke-and-shrink error handler (MPICH's ft/revoke_shrink.c) would end out of step and hang.
  * Later operations on the revoked communicator still fail.
  */
 #include <stdlib.h>

@@ -2,8 +2,8 @@
 # tests/tools/bench_smoke.sh: `make bench` still works. Runs `bench/run.sh --quick` (mini_mpi
 # only, ranks 2 and 16, one short repetition) into a scratch directory and checks that every
 # benchmark program built, ran and gave a number for every figure it owns: a program that no
-# longer compiles against our mpi.h, crashes or prints no RESULT shows up here instead of in a
-# benchmark session. Numbers are never judged. Exit 0 pass, 1 fail.
+# longer compiles against our mpi.h, crashes or prints no RESULT shows up here instead of in
+# the next benchmark run. Numbers are never judged. Exit 0 pass, 1 fail.
 set -u
 
 repo=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/../.." && pwd -P)
