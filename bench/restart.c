@@ -9,8 +9,9 @@
  * (MPI_WTIME_IS_GLOBAL). The other ranks wait in a receive all along, as survivors would.
  * Reported, median of ROUNDS rounds:
  *   restart (ms)       t0 to the new incarnation's MPI_Init returning (the issue's figure);
- *   restart_call (ms)  t0 to the restart call returning (it returns once the new incarnation
- *                      has passed MPI_Init, so slightly later).
+ *   restart_call (ms)  t0 to the restart call returning (it returns once the new incarnation's
+ *                      MPI_Init has done its work; the incarnation's own timestamp also waits
+ *                      for its thread to be scheduled, so it is often the later of the two).
  * Spawn: rank 0 calls MPI_Comm_spawn of this program, one process, over MPI_COMM_SELF; the child
  * sends MPI_Wtime() right after its MPI_Init to its parent, then both disconnect.
  *   spawn1 (ms)        t0 to the child's MPI_Init returning;
