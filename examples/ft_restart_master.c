@@ -13,7 +13,10 @@
  * that finishes the job. Messages between the workers and a dead master are discarded
  * (MPIX_Comm_restart_rank's semantics).
  * Task t computes t*t + 1. The master checks that every task was answered exactly once and
- * the sum, then prints "No Errors". Workers must survive (nobody restarts them here).
+ * the sum, then prints "No Errors". Workers must survive (nobody restarts them here). A master
+ * that dies once the final agreement has completed (having contributed to it: `kill 0 during
+ * MPIX_Comm_agree`, or after it) ends the job without its report: every worker has left by
+ * then, as they would on any machine.
  *
  *   MINI_MPI_FAULTS="kill 0 at MPI_Waitany#20;kill 0.1 at MPI_Send#5" \
  *       bin/mpiexec -n 4 build/examples/ft_restart_master [ntasks]
