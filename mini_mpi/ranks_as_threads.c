@@ -28,10 +28,10 @@
 #include <unistd.h>
 
 #include "attr/attr.h"
-#include "restart/restart.h"
 #include "comm/info.h"
 #include "inject/inject.h"
 #include "mmpi.h"
+#include "restart/restart.h"
 #include "runtime/hang.h"
 #include "runtime/reclaim.h"
 #include "util/futex.h"

@@ -83,8 +83,9 @@ struct mmpi_rank {
     struct mmpi_restart_rank *restart; /* owning rank (restart/restart.h): epochs of its
                                       * MPI_COMM_WORLD; NULL unless a restart concerns it */
     struct mmpi_comm_core *world_core; /* immutable: its MPI_COMM_WORLD's core (the world's for
-                                      * initial ranks, its spawn's for spawned ones); one
-                                      * reference, dropped with the rank */
+                                      * initial ranks, its spawn's for spawned ones, its epoch's
+                                      * for restarted ones); one reference, dropped with the
+                                      * rank */
     struct mmpi_comm_core *parent_core; /* spawned ranks: the children's side of the parent
                                       * intercommunicator, one reference, which MPI_Init hands
                                       * to the parent handle (then NULL); NULL otherwise */
