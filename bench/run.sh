@@ -31,6 +31,7 @@ usage: bench/run.sh [options]
   --reps R           repetitions per cell (default 3; --quick: 1)
   --only LIST        programs to run, comma separated: pingpong ring barrier allreduce
                      startup memory ulfm_detect ulfm_agree ulfm_shrink (or "ulfm")
+                     restart (restart in place vs. spawn of one rank)
   --ranks LIST       rank counts, comma separated (default 2,4,16,64,256,1024)
   --quick            smoke test: ranks 2,16, one repetition, short measurements
   --timeout S        seconds per run before it is killed (default 60)
@@ -66,7 +67,8 @@ while [ $# -gt 0 ]; do
     shift
 done
 
-all_programs=(pingpong ring barrier allreduce startup memory ulfm_detect ulfm_agree ulfm_shrink rma)
+all_programs=(pingpong ring barrier allreduce startup memory ulfm_detect ulfm_agree ulfm_shrink
+              rma restart)
 if [ "$quick" = 1 ]; then
     ranks_list=(2 16)
     : "${reps:=1}"
@@ -302,6 +304,7 @@ figures_of() {
             ulfm_shrink_ratio:0 ulfm_shrink_first_ratio:0 ;;
         rma) echo rma_put_latency:8 rma_put_bandwidth:4194304 rma_epoch:8 rma_fence:0 \
             rma_fence_barrier:0 rma_fence_ratio:0 rma_fop:8 ;;
+        restart) echo restart:0 restart_call:0 spawn1:0 spawn1_call:0 ;;
         *) echo "$1:0" ;;
     esac
 }
@@ -411,7 +414,7 @@ for prog in "${programs[@]}"; do
         prog_ranks=("${ranks_list[@]}")
     fi
     for n in "${prog_ranks[@]}"; do
-        [ "$n" -lt 2 ] && case $prog in pingpong|ulfm_detect|ulfm_shrink) continue ;; esac
+        [ "$n" -lt 2 ] && case $prog in pingpong|ulfm_detect|ulfm_shrink|restart) continue ;; esac
         [ "$n" -lt 1 ] && continue
         echo "bench: $prog -n $n" >&2
         for ((rep = 1; rep <= reps; rep++)); do
@@ -520,6 +523,10 @@ END {
     R[++nr] = "rma|barrier, same run as fence (µs)|rma_fence_barrier|0|lower"
     R[++nr] = "rma|fence / barrier (goal ≤ 1.5)|rma_fence_ratio|0|none"
     R[++nr] = "rma|Fetch_and_op on one counter, every rank (µs)|rma_fop|8|lower"
+    R[++nr] = "restart|restart in place, call to new MPI_Init returned (ms)|restart|0|lower"
+    R[++nr] = "restart|restart in place, call returned (ms)|restart_call|0|lower"
+    R[++nr] = "restart|spawn of 1 rank, call to the child MPI_Init returned (ms)|spawn1|0|lower"
+    R[++nr] = "restart|spawn of 1 rank, call returned (ms)|spawn1_call|0|lower"
 
     hdr = "| figure | ranks |"; sep = "|---|---:|"
     for (i = 1; i <= nl; i++) { hdr = hdr " " title[L[i]] " |"; sep = sep "---|" }

@@ -33,6 +33,7 @@
 #include "inject/inject.h"
 #include "libc/libc.h"
 #include "mmpi.h"
+#include "restart/restart.h"
 #include "runtime/hang.h"
 #include "runtime/reclaim.h"
 #include "util/futex.h"
@@ -57,6 +58,15 @@ void mmpi_job_exit(int status)
     fflush(stdout);
     fflush(stderr);
     mmpi_real__exit(status);
+}
+
+const char *mmpi_rank_label(const struct mmpi_rank *r, char *buf, size_t len)
+{
+    if (r->incarnation > 0)
+        snprintf(buf, len, "rank %d (incarnation %d)", r->app_rank, r->incarnation);
+    else
+        snprintf(buf, len, "rank %d", r->world_rank);
+    return buf;
 }
 
 /* Records the end of rank r; returns false if it had already ended. */
@@ -197,6 +207,7 @@ static void rank_free(struct mmpi_rank *r)
         mmpi_comm_core_release(r->world_comm.core);
     mmpi_comm_core_release(r->parent_core); /* a spawned rank that never called MPI_Init */
     mmpi_comm_core_release(r->world_core);
+    mmpi_restart_rank_free(r);
     if (r->stack)
         munmap(r->stack, r->stack_size);
     free(r);
@@ -286,6 +297,7 @@ static int exit_status(struct mmpi_world *w)
 
 static void world_free(struct mmpi_world *w)
 {
+    mmpi_restart_world_fini(w);
     for (int i = 0; i < mmpi_world_nranks(w); i++)
         rank_free(w->ranks[i]);
     mmpi_comm_core_release(w->world_core);

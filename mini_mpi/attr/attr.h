@@ -40,6 +40,7 @@ enum {
     MMPI_KV_LASTUSEDCODE,
     MMPI_KV_UNIVERSE_SIZE,
     MMPI_KV_FT,
+    MMPI_KV_INCARNATION, /* mini_mpi/restart.h */
     MMPI_KV_NPREDEFINED
 };
 

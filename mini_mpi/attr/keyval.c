@@ -21,6 +21,7 @@ static struct mmpi_keyval predefined[MMPI_KV_NPREDEFINED] = {
     [MMPI_KV_LASTUSEDCODE] = PREDEF(MMPI_KV_LASTUSEDCODE, NULL),
     [MMPI_KV_UNIVERSE_SIZE] = PREDEF(MMPI_KV_UNIVERSE_SIZE, MPI_COMM_DUP_FN),
     [MMPI_KV_FT] = PREDEF(MMPI_KV_FT, NULL),
+    [MMPI_KV_INCARNATION] = PREDEF(MMPI_KV_INCARNATION, NULL),
 };
 
 struct mmpi_keyval *mmpi_keyval_predefined(int i)

@@ -34,6 +34,7 @@ void mmpi_attr_init(struct mmpi_rank *self)
                                                 ? cfg->universe_size
                                                 : self->world->initial_size;
     st->predefined[MMPI_KV_FT] = cfg->fault_tolerant;
+    st->predefined[MMPI_KV_INCARNATION] = self->incarnation; /* restart/restart.h */
     self->attr = st;
 
     struct mmpi_attr_obj world = mmpi_attr_comm_obj(&self->world_comm);

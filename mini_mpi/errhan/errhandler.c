@@ -55,7 +55,10 @@ void mmpi_err_fatal(struct mmpi_rank *self, enum mmpi_call call, int errcode, co
     char text[MPI_MAX_ERROR_STRING];
     if (!mmpi_error_string(errcode, text))
         snprintf(text, sizeof(text), "error code %d", errcode);
-    fprintf(stderr, "mini_mpi: rank %d: %s: %s%s%s\n", self ? self->world_rank : -1,
+    char name[48] = "rank -1"; /* "rank 2 (incarnation 1)" once restarted (rank.h) */
+    if (self)
+        mmpi_rank_label(self, name, sizeof name);
+    fprintf(stderr, "mini_mpi: %s: %s: %s%s%s\n", name,
             mmpi_call_name(call), text, detail ? ": " : "", detail ? detail : "");
     mmpi_job_exit((errcode & 0xff) ? (errcode & 0xff) : 1);
 }

@@ -50,8 +50,10 @@ static void publish(struct mmpi_rank *r)
     pthread_mutex_unlock(&f->lock);
     __atomic_fetch_add(&f->epoch, 1, __ATOMIC_SEQ_CST);
     mmpi_fault_registry_death(r->world_rank);
+    char name[48]; /* "rank 2 (incarnation 1)" for a restarted rank (ranks_as_threads.c) */
     if (w->config.verbose)
-        fprintf(stderr, "mini_mpi: rank %d failed (%s)\n", r->world_rank, r->end_cause);
+        fprintf(stderr, "mini_mpi: %s failed (%s)\n", mmpi_rank_label(r, name, sizeof name),
+                r->end_cause);
     if (!w->config.fault_tolerant) {
         fprintf(stderr,
                 "mini_mpi: rank %d ended before MPI_Finalize (%s) and fault tolerance is off "

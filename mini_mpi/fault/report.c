@@ -51,8 +51,11 @@ bool mmpi_fault_report_deferred(const struct mmpi_world *w)
 
 void mmpi_fault_notice_first(struct mmpi_rank *self, int w)
 {
+    char me[48], dead[48]; /* "rank 2 (incarnation 1)" for restarted ranks (rank.h) */
     if (!mmpi_rank_learn_failure(self, w) && self->world->config.verbose)
-        fprintf(stderr, "mini_mpi: rank %d sees that rank %d failed\n", self->world_rank, w);
+        fprintf(stderr, "mini_mpi: %s sees that %s failed\n",
+                mmpi_rank_label(self, me, sizeof me),
+                mmpi_rank_label(self->world->ranks[w], dead, sizeof dead));
 }
 
 void mmpi_fault_notice_members(struct mmpi_rank *self, const struct mmpi_fault_core *fc)

@@ -14,5 +14,6 @@
 #define OMPI_HAVE_MPIX_COMM_GET_FAILED 1
 #define OMPI_HAVE_MPIX_COMM_ACK_FAILED 1
 #define OMPI_HAVE_MPIX_COMM_ISHRINK 1
+/* Restarting a failed rank in place (mini_mpi/restart.h, through mpi.h): MINI_MPI_HAVE_RESTART. */
 
 #endif

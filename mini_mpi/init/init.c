@@ -14,6 +14,7 @@
 #include "attr/attr.h"
 #include "comm/info.h"
 #include "init/init.h"
+#include "restart/restart.h"
 #include "spawn/spawn.h"
 #include "mmpi.h"
 
@@ -83,6 +84,7 @@ void mmpi_init(struct mmpi_rank *self, int required)
     mmpi_attr_init(self);
     mmpi_spawn_init_parent(self);
     __atomic_store_n(&self->phase, MMPI_PHASE_INITIALIZED, __ATOMIC_RELEASE);
+    mmpi_restart_init_done(self); /* a new incarnation: its restarters may return */
 }
 
 void mmpi_finalize(struct mmpi_rank *self)

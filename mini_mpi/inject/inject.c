@@ -25,10 +25,21 @@ static pthread_t timer_thread;
 static bool timer_running;
 static int timer_stop;               /* atomic */
 
+/* Whether directive f names rank r: plain R the rank as started (a restarted incarnation's slot
+ * is never named by its world rank), R.k the k-th restart of launcher rank R. */
+static bool names(const struct mmpi_fault *f, const struct mmpi_rank *r)
+{
+    if (f->incarnation == 0)
+        return r->incarnation == 0 && f->rank == r->world_rank;
+    return r->incarnation == f->incarnation && r->app_rank == f->rank;
+}
+
 static void report(const struct mmpi_rank *r, const char *how, enum mmpi_call call, uint32_t n)
 {
+    char who[48];
     if (r->world->config.verbose)
-        fprintf(stderr, "mini_mpi: injected death: rank %d %s %s #%u\n", r->world_rank, how,
+        fprintf(stderr, "mini_mpi: injected death: %s %s %s #%u\n",
+                mmpi_rank_label(r, who, sizeof who), how,
                 call == (enum mmpi_call)MMPI_FAULT_ANY_CALL ? "any call" : mmpi_call_name(call),
                 n);
 }
@@ -53,7 +64,7 @@ void mmpi_inject_on_enter(struct mmpi_rank *self, enum mmpi_call call)
     int n = __atomic_load_n(&p->n, __ATOMIC_ACQUIRE);
     const struct mmpi_fault *f = __atomic_load_n(&p->faults, __ATOMIC_ACQUIRE);
     for (int i = 0; i < n; i++) {
-        if (f[i].rank != self->world_rank || f[i].when == MMPI_FAULT_AT_TIME)
+        if (!names(&f[i], self) || f[i].when == MMPI_FAULT_AT_TIME)
             continue;
         bool any = f[i].call == MMPI_FAULT_ANY_CALL;
         if (any ? n_any != f[i].nth : (f[i].call != (int)call || n_call != f[i].nth))
@@ -155,10 +166,19 @@ void mmpi_inject_world_stop(struct mmpi_world *w)
     }
     mmpi_call_counts_write(w);
     const struct mmpi_fault_plan *p = w->config.faults;
-    for (int i = 0; i < p->n; i++)
-        if (p->faults[i].rank >= w->size)
+    for (int i = 0; i < p->n; i++) {
+        const struct mmpi_fault *f = &p->faults[i];
+        bool existed = f->incarnation == 0 && f->rank < w->size &&
+                       w->ranks[f->rank]->incarnation == 0;
+        for (int k = 0; f->incarnation > 0 && !existed && k < w->size; k++)
+            existed = names(f, w->ranks[k]);
+        if (f->incarnation > 0 && !existed)
+            fprintf(stderr, "mini_mpi: MINI_MPI_FAULTS: rank %d (incarnation %d) never existed: "
+                            "its directive did nothing\n", f->rank, f->incarnation);
+        else if (!existed)
             fprintf(stderr, "mini_mpi: MINI_MPI_FAULTS: rank %d never existed (the job had %d "
                             "ranks): its directive did nothing\n", p->faults[i].rank, w->size);
+    }
     for (int i = 0; i < w->size; i++) {
         free(w->ranks[i]->inject_counts);
         w->ranks[i]->inject_counts = NULL;

@@ -13,6 +13,8 @@
  *                          MPI entry instead.
  *   kill R at T ms|us      T after its MPI_Init returned, wherever it is
  *   kill random K [seed S] K distinct ranks, each at its N-th MPI call, N drawn from seed S
+ * R.k names the k-th restarted incarnation of launcher rank R (MPIX_Comm_restart_rank) in call
+ * directives; plain R is the rank as started (incarnation 0).
  * CALL is an MPI function name or `any`. Deaths look exactly like a rank that raised SIGKILL:
  * the rank fails in the ULFM sense with status 137.
  */
@@ -34,11 +36,13 @@ enum mmpi_fault_when {
 #define MMPI_FAULT_ANY_CALL (-1)
 
 struct mmpi_fault {
-    int rank;          /* world rank */
+    int rank;          /* world rank; with incarnation > 0: rank of the launcher's world */
     int when;          /* enum mmpi_fault_when */
     int call;          /* enum mmpi_call, or MMPI_FAULT_ANY_CALL */
     uint32_t nth;      /* 1-based occurrence of the call */
     uint64_t time_ns;  /* MMPI_FAULT_AT_TIME: delay after MPI_Init returned */
+    int incarnation;   /* 0: the rank as started; k: its k-th restart (`kill R.k ...`,
+                        * MPIX_Comm_restart_rank) */
 };
 
 struct mmpi_fault_plan {

@@ -58,6 +58,27 @@ static bool parse_rank(struct cursor *c, int nranks, int universe, int *rank)
     return true;
 }
 
+/* `R.k` (the k-th restarted incarnation of launcher rank R, restart/restart.h): cuts the
+ * rank token at the dot and stores k; R must then be a rank the launcher starts. */
+static bool split_incarnation(struct cursor *c, int nranks, int *incarnation)
+{
+    char *t = c->i < c->n ? c->tokens[c->i] : NULL;
+    char *dot = t ? strchr(t, '.') : NULL;
+    long v;
+    if (!dot)
+        return true;
+    if (!mmpi_parse_long(dot + 1, 0, 1L << 20, &v))
+        return fail(c, "expected an incarnation after the dot, got", t);
+    *dot = '\0';
+    *incarnation = (int)v;
+    long r;
+    if (v > 0 && mmpi_parse_long(t, 0, 1L << 30, &r) && r >= nranks) {
+        *dot = '.';
+        return fail(c, "only ranks the launcher starts are restarted, got", t);
+    }
+    return true;
+}
+
 /* "5ms", "5 ms", "300us": returns false (without error) if t does not start with a digit. */
 static bool parse_time(struct cursor *c, const char *t, uint64_t *ns, bool *is_time)
 {
@@ -187,7 +208,7 @@ static bool parse_random(struct cursor *c, int nranks, struct mmpi_fault_plan *p
         while (chosen[r]);
         chosen[r] = 1;
         struct mmpi_fault f = {r, MMPI_FAULT_AT_CALL, MMPI_FAULT_ANY_CALL,
-                               (uint32_t)(1 + splitmix(&state) % RANDOM_MAX_CALL), 0};
+                               (uint32_t)(1 + splitmix(&state) % RANDOM_MAX_CALL), 0, 0};
         add(p, f);
     }
     free(chosen);
@@ -205,8 +226,9 @@ static bool parse_directive(struct cursor *c, int nranks, int universe,
         c->i++;
         return parse_random(c, nranks, p);
     }
-    struct mmpi_fault f = {0, MMPI_FAULT_AT_CALL, MMPI_FAULT_ANY_CALL, 1, 0};
-    if (!parse_rank(c, nranks, universe, &f.rank))
+    struct mmpi_fault f = {0, MMPI_FAULT_AT_CALL, MMPI_FAULT_ANY_CALL, 1, 0, 0};
+    if (!split_incarnation(c, nranks, &f.incarnation) ||
+        !parse_rank(c, nranks, universe, &f.rank))
         return false;
     const char *rank_token = c->tokens[c->i - 1];
     t = next(c);
@@ -230,6 +252,8 @@ static bool parse_directive(struct cursor *c, int nranks, int universe,
                                         "(0 to %d), got", nranks - 1);
             return fail(c, what, rank_token);
         }
+        if (f.incarnation > 0)
+            return fail(c, "a time directive names a rank as started (no .k), got", rank_token);
         f.when = MMPI_FAULT_AT_TIME;
     } else {
         if (!parse_call(c, t, &f.call, &f.nth))

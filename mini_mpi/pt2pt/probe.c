@@ -24,7 +24,8 @@ struct mmpi_message {
 static int check_probe_args(struct mmpi_rank *self, int source, int tag, MPI_Comm comm,
                             struct mmpi_comm **c)
 {
-    *c = mmpi_comm_get(self, comm);
+    *c = comm == MPI_COMM_WORLD ? mmpi_restart_world_route(self, source) /* restart.h */
+                                : mmpi_comm_get(self, comm);
     if (!*c)
         return MPI_ERR_COMM;
     int n = mmpi_comm_remote_size(*c);

@@ -10,6 +10,7 @@
 #include "datatype/datatype.h"
 #include "mmpi.h"
 #include "pt2pt/request.h"
+#include "restart/restart.h"
 
 /* Largest tag (the MPI_TAG_UB attribute): every non-negative int. */
 #define MMPI_TAG_UB 2147483647
@@ -52,7 +53,9 @@ static inline int mmpi_pt2pt_check_args(struct mmpi_rank *self, MPI_Comm comm, c
                                         bool receive, struct mmpi_comm **c,
                                         struct mmpi_datatype **dt)
 {
-    struct mmpi_comm *cc = comm == MPI_COMM_WORLD ? &self->world_comm : mmpi_comm_get(self, comm);
+    /* MPI_COMM_WORLD after a restart: the pair's epoch (restart/restart.h). */
+    struct mmpi_comm *cc = comm == MPI_COMM_WORLD ? mmpi_restart_world_route(self, peer)
+                                                  : mmpi_comm_get(self, comm);
     struct mmpi_datatype *d = mmpi_pt2pt_dt_cached(datatype);
     if (cc && d && count >= 0 && (unsigned)peer < (unsigned)mmpi_comm_remote_size(cc) &&
         (tag >= 0 || (receive && tag == MPI_ANY_TAG)) &&

@@ -16,7 +16,8 @@ int mmpi_pt2pt_check_args_full(struct mmpi_rank *self, MPI_Comm comm, const void
                                MPI_Datatype datatype, int peer, int tag, bool receive,
                                struct mmpi_comm **c, struct mmpi_datatype **dt)
 {
-    *c = mmpi_comm_get(self, comm);
+    *c = comm == MPI_COMM_WORLD ? mmpi_restart_world_route(self, peer) /* restart.h */
+                                : mmpi_comm_get(self, comm);
     if (!*c)
         return MPI_ERR_COMM;
     if (count < 0)

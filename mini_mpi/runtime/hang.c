@@ -126,16 +126,18 @@ static void report(struct mmpi_world *w, const char *headline)
     fprintf(stderr, "mini_mpi: %s\n", headline);
     for (int i = 0; i < mmpi_world_nranks(w); i++) {
         struct mmpi_rank *r = w->ranks[i];
+        char rank_name[48]; /* "rank 2 (incarnation 1)" for a restarted rank (rank.h) */
+        mmpi_rank_label(r, rank_name, sizeof rank_name);
         int end = __atomic_load_n(&r->end, __ATOMIC_ACQUIRE);
         if (end != MMPI_END_RUNNING) {
-            fprintf(stderr, "mini_mpi:   rank %d: %s\n", i,
+            fprintf(stderr, "mini_mpi:   %s: %s\n", rank_name,
                     mmpi_rank_phase(r) == MMPI_PHASE_FINALIZED ? "finalized and ended"
                     : end == MMPI_END_KILLED ? "failed"
                                              : "ended without MPI_Init");
             continue;
         }
         if (mmpi_rank_phase(r) == MMPI_PHASE_FINALIZED) {
-            fprintf(stderr, "mini_mpi:   rank %d: finalized, still running\n", i);
+            fprintf(stderr, "mini_mpi:   %s: finalized, still running\n", rank_name);
             continue;
         }
         /* Records are prepended: the list runs from the newest thread to the main one. */
@@ -152,11 +154,11 @@ static void report(struct mmpi_world *w, const char *headline)
         }
         for (int k = n - 1; k >= 0; k--) {
             struct mmpi_thread *t = threads[k];
-            char who[48];
+            char who[72];
             if (n > 1)
-                snprintf(who, sizeof who, "rank %d thread %d", i, n - 1 - k);
+                snprintf(who, sizeof who, "%s thread %d", rank_name, n - 1 - k);
             else
-                snprintf(who, sizeof who, "rank %d", i);
+                snprintf(who, sizeof who, "%s", rank_name);
             int call = __atomic_load_n(&t->call, __ATOMIC_RELAXED);
             if (__atomic_load_n(&t->state, __ATOMIC_ACQUIRE) != MMPI_THREAD_FROZEN) {
                 fprintf(stderr, "mini_mpi:   %s: not blocked in MPI (last MPI call entered: %s)\n",
@@ -170,7 +172,7 @@ static void report(struct mmpi_world *w, const char *headline)
                     call_name(call), now - t->since, what[0] ? ": " : "", what);
         }
         if (more)
-            fprintf(stderr, "mini_mpi:   rank %d: and %d more threads\n", i, more);
+            fprintf(stderr, "mini_mpi:   %s: and %d more threads\n", rank_name, more);
     }
 }
 

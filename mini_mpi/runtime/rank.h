@@ -51,6 +51,7 @@ enum mmpi_exit_convention {
 struct mmpi_attr_rank;
 struct mmpi_errhandler;
 struct mmpi_fault_plan;
+struct mmpi_restart_rank;
 struct mmpi_info;
 
 /* Launch settings, read from the environment once (runtime/launch_config.c). Immutable. */
@@ -79,9 +80,14 @@ struct mmpi_rank {
     struct mmpi_world *world;        /* immutable */
     int app_rank;                    /* immutable: rank in its own MPI_COMM_WORLD */
     int appnum;                      /* immutable: MPI_APPNUM (spawn_multiple's command index) */
+    int incarnation;                 /* immutable: 0, or k for the k-th restart of rank app_rank
+                                      * of the launcher's world (restart/restart.h) */
+    struct mmpi_restart_rank *restart; /* owning rank (restart/restart.h): epochs of its
+                                      * MPI_COMM_WORLD; NULL unless a restart concerns it */
     struct mmpi_comm_core *world_core; /* immutable: its MPI_COMM_WORLD's core (the world's for
-                                      * initial ranks, its spawn's for spawned ones); one
-                                      * reference, dropped with the rank */
+                                      * initial ranks, its spawn's for spawned ones, its epoch's
+                                      * for restarted ones); one reference, dropped with the
+                                      * rank */
     struct mmpi_comm_core *parent_core; /* spawned ranks: the children's side of the parent
                                       * intercommunicator, one reference, which MPI_Init hands
                                       * to the parent handle (then NULL); NULL otherwise */
@@ -214,6 +220,10 @@ void mmpi_rank_mark_failed(struct mmpi_rank *rank, int code, const char *cause);
 /* If the calling thread's rank has failed, unwinds the thread (never returns then). Call only
  * where the thread holds no internal lock. */
 void mmpi_rank_check_alive(struct mmpi_rank *self);
+
+/* Names a rank in reports: "rank 5" (its world rank), or "rank 2 (incarnation 1)" for a
+ * restarted one (restart/restart.h), whose world rank is a slot nobody knows it by. */
+const char *mmpi_rank_label(const struct mmpi_rank *r, char *buf, size_t len);
 
 /* Ends the whole job now with `status` (MPI_Abort, fatal errors, fault tolerance off). */
 __attribute__((noreturn)) void mmpi_job_exit(int status);

@@ -6524,2763 +6524,2833 @@ static void case_931(void)
 
 static void case_932(void)
 {
+    begin_case("MPIX_Comm_restart_rank comm nonexistent");
+    int rc = MPIX_Comm_restart_rank(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 0);
+    expect_class(rc, 1, (int[]){MPI_ERR_COMM});
+}
+
+static void case_933(void)
+{
+    begin_case("MPIX_Comm_restart_rank comm wrong kind");
+    int rc = MPIX_Comm_restart_rank((MPI_Comm)MPI_INT, 0);
+    expect_class(rc, 1, (int[]){MPI_ERR_COMM});
+}
+
+static void case_934(void)
+{
+    begin_case("MPIX_Comm_irestart_rank comm nonexistent");
+    int rc = MPIX_Comm_irestart_rank(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 0, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_COMM});
+}
+
+static void case_935(void)
+{
+    begin_case("MPIX_Comm_irestart_rank comm wrong kind");
+    int rc = MPIX_Comm_irestart_rank((MPI_Comm)MPI_INT, 0, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_COMM});
+}
+
+static void case_936(void)
+{
+    begin_case("MPIX_Comm_irestart_rank request nonexistent in pointer");
+    int rc = MPIX_Comm_irestart_rank(MPI_COMM_WORLD, 0, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    expect_class(rc, 0, (int[]){0});
+}
+
+static void case_937(void)
+{
+    begin_case("MPI_Comm_restart_rank comm nonexistent");
+    int rc = MPI_Comm_restart_rank(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 0);
+    expect_class(rc, 1, (int[]){MPI_ERR_COMM});
+}
+
+static void case_938(void)
+{
+    begin_case("MPI_Comm_restart_rank comm wrong kind");
+    int rc = MPI_Comm_restart_rank((MPI_Comm)MPI_INT, 0);
+    expect_class(rc, 1, (int[]){MPI_ERR_COMM});
+}
+
+static void case_939(void)
+{
+    begin_case("MPI_Comm_irestart_rank comm nonexistent");
+    int rc = MPI_Comm_irestart_rank(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 0, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_COMM});
+}
+
+static void case_940(void)
+{
+    begin_case("MPI_Comm_irestart_rank comm wrong kind");
+    int rc = MPI_Comm_irestart_rank((MPI_Comm)MPI_INT, 0, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_COMM});
+}
+
+static void case_941(void)
+{
+    begin_case("MPI_Comm_irestart_rank request nonexistent in pointer");
+    int rc = MPI_Comm_irestart_rank(MPI_COMM_WORLD, 0, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    expect_class(rc, 0, (int[]){0});
+}
+
+static void case_942(void)
+{
     begin_case("MPI_Win_create info nonexistent");
     int rc = MPI_Win_create((void*)scratch_area(), 1, 1, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), MPI_COMM_WORLD, handle_array(test_win));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_933(void)
+static void case_943(void)
 {
     begin_case("MPI_Win_create info wrong kind");
     int rc = MPI_Win_create((void*)scratch_area(), 1, 1, (MPI_Info)MPI_COMM_WORLD, MPI_COMM_WORLD, handle_array(test_win));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_934(void)
+static void case_944(void)
 {
     begin_case("MPI_Win_create comm nonexistent");
     int rc = MPI_Win_create((void*)scratch_area(), 1, 1, MPI_INFO_NULL, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(test_win));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_935(void)
+static void case_945(void)
 {
     begin_case("MPI_Win_create comm wrong kind");
     int rc = MPI_Win_create((void*)scratch_area(), 1, 1, MPI_INFO_NULL, (MPI_Comm)MPI_INT, handle_array(test_win));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_936(void)
+static void case_946(void)
 {
     begin_case("MPI_Win_create win nonexistent in pointer");
     int rc = MPI_Win_create((void*)scratch_area(), 1, 1, MPI_INFO_NULL, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_WIN)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_937(void)
+static void case_947(void)
 {
     begin_case("MPI_Win_allocate info nonexistent");
     int rc = MPI_Win_allocate(1, 1, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), MPI_COMM_WORLD, (void*)scratch_area(), handle_array(test_win));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_938(void)
+static void case_948(void)
 {
     begin_case("MPI_Win_allocate info wrong kind");
     int rc = MPI_Win_allocate(1, 1, (MPI_Info)MPI_COMM_WORLD, MPI_COMM_WORLD, (void*)scratch_area(), handle_array(test_win));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_939(void)
+static void case_949(void)
 {
     begin_case("MPI_Win_allocate comm nonexistent");
     int rc = MPI_Win_allocate(1, 1, MPI_INFO_NULL, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), (void*)scratch_area(), handle_array(test_win));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_940(void)
+static void case_950(void)
 {
     begin_case("MPI_Win_allocate comm wrong kind");
     int rc = MPI_Win_allocate(1, 1, MPI_INFO_NULL, (MPI_Comm)MPI_INT, (void*)scratch_area(), handle_array(test_win));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_941(void)
+static void case_951(void)
 {
     begin_case("MPI_Win_allocate win nonexistent in pointer");
     int rc = MPI_Win_allocate(1, 1, MPI_INFO_NULL, MPI_COMM_WORLD, (void*)scratch_area(), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_WIN)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_942(void)
+static void case_952(void)
 {
     begin_case("MPI_Win_allocate_shared info nonexistent");
     int rc = MPI_Win_allocate_shared(1, 1, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), MPI_COMM_WORLD, (void*)scratch_area(), handle_array(test_win));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_943(void)
+static void case_953(void)
 {
     begin_case("MPI_Win_allocate_shared info wrong kind");
     int rc = MPI_Win_allocate_shared(1, 1, (MPI_Info)MPI_COMM_WORLD, MPI_COMM_WORLD, (void*)scratch_area(), handle_array(test_win));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_944(void)
+static void case_954(void)
 {
     begin_case("MPI_Win_allocate_shared comm nonexistent");
     int rc = MPI_Win_allocate_shared(1, 1, MPI_INFO_NULL, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), (void*)scratch_area(), handle_array(test_win));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_945(void)
+static void case_955(void)
 {
     begin_case("MPI_Win_allocate_shared comm wrong kind");
     int rc = MPI_Win_allocate_shared(1, 1, MPI_INFO_NULL, (MPI_Comm)MPI_INT, (void*)scratch_area(), handle_array(test_win));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_946(void)
+static void case_956(void)
 {
     begin_case("MPI_Win_allocate_shared win nonexistent in pointer");
     int rc = MPI_Win_allocate_shared(1, 1, MPI_INFO_NULL, MPI_COMM_WORLD, (void*)scratch_area(), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_WIN)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_947(void)
+static void case_957(void)
 {
     begin_case("MPI_Win_shared_query win nonexistent");
     int rc = MPI_Win_shared_query(BAD_HANDLE(MMPI_HANDLE_KIND_WIN), 0, (MPI_Aint*)scratch_area(), (int*)scratch_area(), (void*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_948(void)
+static void case_958(void)
 {
     begin_case("MPI_Win_shared_query win wrong kind");
     int rc = MPI_Win_shared_query((MPI_Win)MPI_INT, 0, (MPI_Aint*)scratch_area(), (int*)scratch_area(), (void*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_949(void)
+static void case_959(void)
 {
     begin_case("MPI_Win_create_dynamic info nonexistent");
     int rc = MPI_Win_create_dynamic(BAD_HANDLE(MMPI_HANDLE_KIND_INFO), MPI_COMM_WORLD, handle_array(test_win));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_950(void)
+static void case_960(void)
 {
     begin_case("MPI_Win_create_dynamic info wrong kind");
     int rc = MPI_Win_create_dynamic((MPI_Info)MPI_COMM_WORLD, MPI_COMM_WORLD, handle_array(test_win));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_951(void)
+static void case_961(void)
 {
     begin_case("MPI_Win_create_dynamic comm nonexistent");
     int rc = MPI_Win_create_dynamic(MPI_INFO_NULL, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(test_win));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_952(void)
+static void case_962(void)
 {
     begin_case("MPI_Win_create_dynamic comm wrong kind");
     int rc = MPI_Win_create_dynamic(MPI_INFO_NULL, (MPI_Comm)MPI_INT, handle_array(test_win));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_953(void)
+static void case_963(void)
 {
     begin_case("MPI_Win_create_dynamic win nonexistent in pointer");
     int rc = MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_WIN)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_954(void)
+static void case_964(void)
 {
     begin_case("MPI_Win_attach win nonexistent");
     int rc = MPI_Win_attach(BAD_HANDLE(MMPI_HANDLE_KIND_WIN), (void*)scratch_area(), 1);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_955(void)
+static void case_965(void)
 {
     begin_case("MPI_Win_attach win wrong kind");
     int rc = MPI_Win_attach((MPI_Win)MPI_INT, (void*)scratch_area(), 1);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_956(void)
+static void case_966(void)
 {
     begin_case("MPI_Win_detach win nonexistent");
     int rc = MPI_Win_detach(BAD_HANDLE(MMPI_HANDLE_KIND_WIN), (void*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_957(void)
+static void case_967(void)
 {
     begin_case("MPI_Win_detach win wrong kind");
     int rc = MPI_Win_detach((MPI_Win)MPI_INT, (void*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_958(void)
+static void case_968(void)
 {
     begin_case("MPI_Win_free win nonexistent in pointer");
     int rc = MPI_Win_free(handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_WIN)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_959(void)
+static void case_969(void)
 {
     begin_case("MPI_Win_get_group win nonexistent");
     int rc = MPI_Win_get_group(BAD_HANDLE(MMPI_HANDLE_KIND_WIN), handle_array(MPI_GROUP_EMPTY));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_960(void)
+static void case_970(void)
 {
     begin_case("MPI_Win_get_group win wrong kind");
     int rc = MPI_Win_get_group((MPI_Win)MPI_INT, handle_array(MPI_GROUP_EMPTY));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_961(void)
+static void case_971(void)
 {
     begin_case("MPI_Win_get_group group nonexistent in pointer");
     int rc = MPI_Win_get_group(test_win, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_962(void)
+static void case_972(void)
 {
     begin_case("MPI_Win_set_info win nonexistent");
     int rc = MPI_Win_set_info(BAD_HANDLE(MMPI_HANDLE_KIND_WIN), MPI_INFO_NULL);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_963(void)
+static void case_973(void)
 {
     begin_case("MPI_Win_set_info win wrong kind");
     int rc = MPI_Win_set_info((MPI_Win)MPI_INT, MPI_INFO_NULL);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_964(void)
+static void case_974(void)
 {
     begin_case("MPI_Win_set_info info nonexistent");
     int rc = MPI_Win_set_info(test_win, BAD_HANDLE(MMPI_HANDLE_KIND_INFO));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_965(void)
+static void case_975(void)
 {
     begin_case("MPI_Win_set_info info wrong kind");
     int rc = MPI_Win_set_info(test_win, (MPI_Info)MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_966(void)
+static void case_976(void)
 {
     begin_case("MPI_Win_get_info win nonexistent");
     int rc = MPI_Win_get_info(BAD_HANDLE(MMPI_HANDLE_KIND_WIN), handle_array(MPI_INFO_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_967(void)
+static void case_977(void)
 {
     begin_case("MPI_Win_get_info win wrong kind");
     int rc = MPI_Win_get_info((MPI_Win)MPI_INT, handle_array(MPI_INFO_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_968(void)
+static void case_978(void)
 {
     begin_case("MPI_Win_get_info info_used nonexistent in pointer");
     int rc = MPI_Win_get_info(test_win, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_INFO)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_969(void)
+static void case_979(void)
 {
     begin_case("MPI_Win_set_name win nonexistent");
     int rc = MPI_Win_set_name(BAD_HANDLE(MMPI_HANDLE_KIND_WIN), (char*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_970(void)
+static void case_980(void)
 {
     begin_case("MPI_Win_set_name win wrong kind");
     int rc = MPI_Win_set_name((MPI_Win)MPI_INT, (char*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_971(void)
+static void case_981(void)
 {
     begin_case("MPI_Win_get_name win nonexistent");
     int rc = MPI_Win_get_name(BAD_HANDLE(MMPI_HANDLE_KIND_WIN), (char*)scratch_area(), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_972(void)
+static void case_982(void)
 {
     begin_case("MPI_Win_get_name win wrong kind");
     int rc = MPI_Win_get_name((MPI_Win)MPI_INT, (char*)scratch_area(), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_973(void)
+static void case_983(void)
 {
     begin_case("MPI_Win_set_attr win nonexistent");
     int rc = MPI_Win_set_attr(BAD_HANDLE(MMPI_HANDLE_KIND_WIN), 1, (void*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_974(void)
+static void case_984(void)
 {
     begin_case("MPI_Win_set_attr win wrong kind");
     int rc = MPI_Win_set_attr((MPI_Win)MPI_INT, 1, (void*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_975(void)
+static void case_985(void)
 {
     begin_case("MPI_Win_get_attr win nonexistent");
     int rc = MPI_Win_get_attr(BAD_HANDLE(MMPI_HANDLE_KIND_WIN), 1, (void*)scratch_area(), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_976(void)
+static void case_986(void)
 {
     begin_case("MPI_Win_get_attr win wrong kind");
     int rc = MPI_Win_get_attr((MPI_Win)MPI_INT, 1, (void*)scratch_area(), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_977(void)
+static void case_987(void)
 {
     begin_case("MPI_Win_delete_attr win nonexistent");
     int rc = MPI_Win_delete_attr(BAD_HANDLE(MMPI_HANDLE_KIND_WIN), 1);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_978(void)
+static void case_988(void)
 {
     begin_case("MPI_Win_delete_attr win wrong kind");
     int rc = MPI_Win_delete_attr((MPI_Win)MPI_INT, 1);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_979(void)
+static void case_989(void)
 {
     begin_case("MPI_Win_create_errhandler errhandler nonexistent in pointer");
     int rc = MPI_Win_create_errhandler(NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_ERRHANDLER)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_980(void)
+static void case_990(void)
 {
     begin_case("MPI_Win_set_errhandler win nonexistent");
     int rc = MPI_Win_set_errhandler(BAD_HANDLE(MMPI_HANDLE_KIND_WIN), MPI_ERRORS_RETURN);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_981(void)
+static void case_991(void)
 {
     begin_case("MPI_Win_set_errhandler win wrong kind");
     int rc = MPI_Win_set_errhandler((MPI_Win)MPI_INT, MPI_ERRORS_RETURN);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_982(void)
+static void case_992(void)
 {
     begin_case("MPI_Win_set_errhandler errhandler nonexistent");
     int rc = MPI_Win_set_errhandler(test_win, BAD_HANDLE(MMPI_HANDLE_KIND_ERRHANDLER));
     expect_class(rc, 2, (int[]){MPI_ERR_ERRHANDLER, MPI_ERR_ARG});
 }
 
-static void case_983(void)
+static void case_993(void)
 {
     begin_case("MPI_Win_set_errhandler errhandler wrong kind");
     int rc = MPI_Win_set_errhandler(test_win, (MPI_Errhandler)MPI_INT);
     expect_class(rc, 2, (int[]){MPI_ERR_ERRHANDLER, MPI_ERR_ARG});
 }
 
-static void case_984(void)
+static void case_994(void)
 {
     begin_case("MPI_Win_get_errhandler win nonexistent");
     int rc = MPI_Win_get_errhandler(BAD_HANDLE(MMPI_HANDLE_KIND_WIN), handle_array(MPI_ERRORS_RETURN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_985(void)
+static void case_995(void)
 {
     begin_case("MPI_Win_get_errhandler win wrong kind");
     int rc = MPI_Win_get_errhandler((MPI_Win)MPI_INT, handle_array(MPI_ERRORS_RETURN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_986(void)
+static void case_996(void)
 {
     begin_case("MPI_Win_get_errhandler errhandler nonexistent in pointer");
     int rc = MPI_Win_get_errhandler(test_win, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_ERRHANDLER)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_987(void)
+static void case_997(void)
 {
     begin_case("MPI_Win_call_errhandler win nonexistent");
     int rc = MPI_Win_call_errhandler(BAD_HANDLE(MMPI_HANDLE_KIND_WIN), 0);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_988(void)
+static void case_998(void)
 {
     begin_case("MPI_Win_call_errhandler win wrong kind");
     int rc = MPI_Win_call_errhandler((MPI_Win)MPI_INT, 0);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_989(void)
+static void case_999(void)
 {
     begin_case("MPI_Put origin_count origin_count=-1");
     int rc = MPI_Put((void*)scratch_area(), -1, MPI_INT, 0, 0, 1, MPI_INT, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_990(void)
+static void case_1000(void)
 {
     begin_case("MPI_Put origin_datatype nonexistent");
     int rc = MPI_Put((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, 1, MPI_INT, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_991(void)
+static void case_1001(void)
 {
     begin_case("MPI_Put origin_datatype wrong kind");
     int rc = MPI_Put((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, 1, MPI_INT, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_992(void)
+static void case_1002(void)
 {
     begin_case("MPI_Put target_rank target_rank=7");
     int rc = MPI_Put((void*)scratch_area(), 1, MPI_INT, 7, 0, 1, MPI_INT, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_993(void)
+static void case_1003(void)
 {
     begin_case("MPI_Put target_count target_count=-1");
     int rc = MPI_Put((void*)scratch_area(), 1, MPI_INT, 0, 0, -1, MPI_INT, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_994(void)
+static void case_1004(void)
 {
     begin_case("MPI_Put target_datatype nonexistent");
     int rc = MPI_Put((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_995(void)
+static void case_1005(void)
 {
     begin_case("MPI_Put target_datatype wrong kind");
     int rc = MPI_Put((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, (MPI_Datatype)MPI_COMM_WORLD, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_996(void)
+static void case_1006(void)
 {
     begin_case("MPI_Put win nonexistent");
     int rc = MPI_Put((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_997(void)
+static void case_1007(void)
 {
     begin_case("MPI_Put win wrong kind");
     int rc = MPI_Put((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, (MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_998(void)
+static void case_1008(void)
 {
     begin_case("MPI_Get origin_count origin_count=-1");
     int rc = MPI_Get((void*)scratch_area(), -1, MPI_INT, 0, 0, 1, MPI_INT, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_999(void)
+static void case_1009(void)
 {
     begin_case("MPI_Get origin_datatype nonexistent");
     int rc = MPI_Get((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, 1, MPI_INT, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1000(void)
+static void case_1010(void)
 {
     begin_case("MPI_Get origin_datatype wrong kind");
     int rc = MPI_Get((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, 1, MPI_INT, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1001(void)
+static void case_1011(void)
 {
     begin_case("MPI_Get target_rank target_rank=7");
     int rc = MPI_Get((void*)scratch_area(), 1, MPI_INT, 7, 0, 1, MPI_INT, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1002(void)
+static void case_1012(void)
 {
     begin_case("MPI_Get target_count target_count=-1");
     int rc = MPI_Get((void*)scratch_area(), 1, MPI_INT, 0, 0, -1, MPI_INT, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1003(void)
+static void case_1013(void)
 {
     begin_case("MPI_Get target_datatype nonexistent");
     int rc = MPI_Get((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1004(void)
+static void case_1014(void)
 {
     begin_case("MPI_Get target_datatype wrong kind");
     int rc = MPI_Get((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, (MPI_Datatype)MPI_COMM_WORLD, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1005(void)
+static void case_1015(void)
 {
     begin_case("MPI_Get win nonexistent");
     int rc = MPI_Get((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1006(void)
+static void case_1016(void)
 {
     begin_case("MPI_Get win wrong kind");
     int rc = MPI_Get((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, (MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1007(void)
+static void case_1017(void)
 {
     begin_case("MPI_Accumulate origin_count origin_count=-1");
     int rc = MPI_Accumulate((void*)scratch_area(), -1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1008(void)
+static void case_1018(void)
 {
     begin_case("MPI_Accumulate origin_datatype nonexistent");
     int rc = MPI_Accumulate((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, 1, MPI_INT, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1009(void)
+static void case_1019(void)
 {
     begin_case("MPI_Accumulate origin_datatype wrong kind");
     int rc = MPI_Accumulate((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, 1, MPI_INT, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1010(void)
+static void case_1020(void)
 {
     begin_case("MPI_Accumulate target_rank target_rank=7");
     int rc = MPI_Accumulate((void*)scratch_area(), 1, MPI_INT, 7, 0, 1, MPI_INT, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1011(void)
+static void case_1021(void)
 {
     begin_case("MPI_Accumulate target_count target_count=-1");
     int rc = MPI_Accumulate((void*)scratch_area(), 1, MPI_INT, 0, 0, -1, MPI_INT, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1012(void)
+static void case_1022(void)
 {
     begin_case("MPI_Accumulate target_datatype nonexistent");
     int rc = MPI_Accumulate((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1013(void)
+static void case_1023(void)
 {
     begin_case("MPI_Accumulate target_datatype wrong kind");
     int rc = MPI_Accumulate((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, (MPI_Datatype)MPI_COMM_WORLD, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1014(void)
+static void case_1024(void)
 {
     begin_case("MPI_Accumulate op nonexistent");
     int rc = MPI_Accumulate((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_OP), test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
-static void case_1015(void)
+static void case_1025(void)
 {
     begin_case("MPI_Accumulate op wrong kind");
     int rc = MPI_Accumulate((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, (MPI_Op)MPI_INT, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
-static void case_1016(void)
+static void case_1026(void)
 {
     begin_case("MPI_Accumulate win nonexistent");
     int rc = MPI_Accumulate((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1017(void)
+static void case_1027(void)
 {
     begin_case("MPI_Accumulate win wrong kind");
     int rc = MPI_Accumulate((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, (MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1018(void)
+static void case_1028(void)
 {
     begin_case("MPI_Get_accumulate origin_count origin_count=-1");
     int rc = MPI_Get_accumulate((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1019(void)
+static void case_1029(void)
 {
     begin_case("MPI_Get_accumulate origin_datatype nonexistent");
     int rc = MPI_Get_accumulate((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1020(void)
+static void case_1030(void)
 {
     begin_case("MPI_Get_accumulate origin_datatype wrong kind");
     int rc = MPI_Get_accumulate((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1021(void)
+static void case_1031(void)
 {
     begin_case("MPI_Get_accumulate result_count result_count=-1");
     int rc = MPI_Get_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1022(void)
+static void case_1032(void)
 {
     begin_case("MPI_Get_accumulate result_datatype nonexistent");
     int rc = MPI_Get_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, 1, MPI_INT, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1023(void)
+static void case_1033(void)
 {
     begin_case("MPI_Get_accumulate result_datatype wrong kind");
     int rc = MPI_Get_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, 1, MPI_INT, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1024(void)
+static void case_1034(void)
 {
     begin_case("MPI_Get_accumulate target_rank target_rank=7");
     int rc = MPI_Get_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 7, 0, 1, MPI_INT, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1025(void)
+static void case_1035(void)
 {
     begin_case("MPI_Get_accumulate target_count target_count=-1");
     int rc = MPI_Get_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, -1, MPI_INT, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1026(void)
+static void case_1036(void)
 {
     begin_case("MPI_Get_accumulate target_datatype nonexistent");
     int rc = MPI_Get_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1027(void)
+static void case_1037(void)
 {
     begin_case("MPI_Get_accumulate target_datatype wrong kind");
     int rc = MPI_Get_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, (MPI_Datatype)MPI_COMM_WORLD, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1028(void)
+static void case_1038(void)
 {
     begin_case("MPI_Get_accumulate op nonexistent");
     int rc = MPI_Get_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_OP), test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
-static void case_1029(void)
+static void case_1039(void)
 {
     begin_case("MPI_Get_accumulate op wrong kind");
     int rc = MPI_Get_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, (MPI_Op)MPI_INT, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
-static void case_1030(void)
+static void case_1040(void)
 {
     begin_case("MPI_Get_accumulate win nonexistent");
     int rc = MPI_Get_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1031(void)
+static void case_1041(void)
 {
     begin_case("MPI_Get_accumulate win wrong kind");
     int rc = MPI_Get_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, (MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1032(void)
+static void case_1042(void)
 {
     begin_case("MPI_Fetch_and_op datatype nonexistent");
     int rc = MPI_Fetch_and_op((void*)scratch_area(), (void*)scratch_area(), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1033(void)
+static void case_1043(void)
 {
     begin_case("MPI_Fetch_and_op datatype wrong kind");
     int rc = MPI_Fetch_and_op((void*)scratch_area(), (void*)scratch_area(), (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1034(void)
+static void case_1044(void)
 {
     begin_case("MPI_Fetch_and_op target_rank target_rank=7");
     int rc = MPI_Fetch_and_op((void*)scratch_area(), (void*)scratch_area(), MPI_INT, 7, 0, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1035(void)
+static void case_1045(void)
 {
     begin_case("MPI_Fetch_and_op op nonexistent");
     int rc = MPI_Fetch_and_op((void*)scratch_area(), (void*)scratch_area(), MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_OP), test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
-static void case_1036(void)
+static void case_1046(void)
 {
     begin_case("MPI_Fetch_and_op op wrong kind");
     int rc = MPI_Fetch_and_op((void*)scratch_area(), (void*)scratch_area(), MPI_INT, 0, 0, (MPI_Op)MPI_INT, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
-static void case_1037(void)
+static void case_1047(void)
 {
     begin_case("MPI_Fetch_and_op win nonexistent");
     int rc = MPI_Fetch_and_op((void*)scratch_area(), (void*)scratch_area(), MPI_INT, 0, 0, MPI_SUM, BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1038(void)
+static void case_1048(void)
 {
     begin_case("MPI_Fetch_and_op win wrong kind");
     int rc = MPI_Fetch_and_op((void*)scratch_area(), (void*)scratch_area(), MPI_INT, 0, 0, MPI_SUM, (MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1039(void)
+static void case_1049(void)
 {
     begin_case("MPI_Compare_and_swap datatype nonexistent");
     int rc = MPI_Compare_and_swap((void*)scratch_area(), (void*)scratch_area(), (void*)scratch_area(), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1040(void)
+static void case_1050(void)
 {
     begin_case("MPI_Compare_and_swap datatype wrong kind");
     int rc = MPI_Compare_and_swap((void*)scratch_area(), (void*)scratch_area(), (void*)scratch_area(), (MPI_Datatype)MPI_COMM_WORLD, 0, 0, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1041(void)
+static void case_1051(void)
 {
     begin_case("MPI_Compare_and_swap target_rank target_rank=7");
     int rc = MPI_Compare_and_swap((void*)scratch_area(), (void*)scratch_area(), (void*)scratch_area(), MPI_INT, 7, 0, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1042(void)
+static void case_1052(void)
 {
     begin_case("MPI_Compare_and_swap win nonexistent");
     int rc = MPI_Compare_and_swap((void*)scratch_area(), (void*)scratch_area(), (void*)scratch_area(), MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1043(void)
+static void case_1053(void)
 {
     begin_case("MPI_Compare_and_swap win wrong kind");
     int rc = MPI_Compare_and_swap((void*)scratch_area(), (void*)scratch_area(), (void*)scratch_area(), MPI_INT, 0, 0, (MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1044(void)
+static void case_1054(void)
 {
     begin_case("MPI_Rput origin_count origin_count=-1");
     int rc = MPI_Rput((void*)scratch_area(), -1, MPI_INT, 0, 0, 1, MPI_INT, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1045(void)
+static void case_1055(void)
 {
     begin_case("MPI_Rput origin_datatype nonexistent");
     int rc = MPI_Rput((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, 1, MPI_INT, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1046(void)
+static void case_1056(void)
 {
     begin_case("MPI_Rput origin_datatype wrong kind");
     int rc = MPI_Rput((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, 1, MPI_INT, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1047(void)
+static void case_1057(void)
 {
     begin_case("MPI_Rput target_rank target_rank=7");
     int rc = MPI_Rput((void*)scratch_area(), 1, MPI_INT, 7, 0, 1, MPI_INT, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1048(void)
+static void case_1058(void)
 {
     begin_case("MPI_Rput target_count target_count=-1");
     int rc = MPI_Rput((void*)scratch_area(), 1, MPI_INT, 0, 0, -1, MPI_INT, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1049(void)
+static void case_1059(void)
 {
     begin_case("MPI_Rput target_datatype nonexistent");
     int rc = MPI_Rput((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1050(void)
+static void case_1060(void)
 {
     begin_case("MPI_Rput target_datatype wrong kind");
     int rc = MPI_Rput((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, (MPI_Datatype)MPI_COMM_WORLD, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1051(void)
+static void case_1061(void)
 {
     begin_case("MPI_Rput win nonexistent");
     int rc = MPI_Rput((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_WIN), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1052(void)
+static void case_1062(void)
 {
     begin_case("MPI_Rput win wrong kind");
     int rc = MPI_Rput((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, (MPI_Win)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1053(void)
+static void case_1063(void)
 {
     begin_case("MPI_Rput request nonexistent in pointer");
     int rc = MPI_Rput((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, test_win, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1054(void)
+static void case_1064(void)
 {
     begin_case("MPI_Rget origin_count origin_count=-1");
     int rc = MPI_Rget((void*)scratch_area(), -1, MPI_INT, 0, 0, 1, MPI_INT, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1055(void)
+static void case_1065(void)
 {
     begin_case("MPI_Rget origin_datatype nonexistent");
     int rc = MPI_Rget((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, 1, MPI_INT, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1056(void)
+static void case_1066(void)
 {
     begin_case("MPI_Rget origin_datatype wrong kind");
     int rc = MPI_Rget((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, 1, MPI_INT, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1057(void)
+static void case_1067(void)
 {
     begin_case("MPI_Rget target_rank target_rank=7");
     int rc = MPI_Rget((void*)scratch_area(), 1, MPI_INT, 7, 0, 1, MPI_INT, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1058(void)
+static void case_1068(void)
 {
     begin_case("MPI_Rget target_count target_count=-1");
     int rc = MPI_Rget((void*)scratch_area(), 1, MPI_INT, 0, 0, -1, MPI_INT, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1059(void)
+static void case_1069(void)
 {
     begin_case("MPI_Rget target_datatype nonexistent");
     int rc = MPI_Rget((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1060(void)
+static void case_1070(void)
 {
     begin_case("MPI_Rget target_datatype wrong kind");
     int rc = MPI_Rget((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, (MPI_Datatype)MPI_COMM_WORLD, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1061(void)
+static void case_1071(void)
 {
     begin_case("MPI_Rget win nonexistent");
     int rc = MPI_Rget((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_WIN), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1062(void)
+static void case_1072(void)
 {
     begin_case("MPI_Rget win wrong kind");
     int rc = MPI_Rget((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, (MPI_Win)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1063(void)
+static void case_1073(void)
 {
     begin_case("MPI_Rget request nonexistent in pointer");
     int rc = MPI_Rget((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, test_win, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1064(void)
+static void case_1074(void)
 {
     begin_case("MPI_Raccumulate origin_count origin_count=-1");
     int rc = MPI_Raccumulate((void*)scratch_area(), -1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1065(void)
+static void case_1075(void)
 {
     begin_case("MPI_Raccumulate origin_datatype nonexistent");
     int rc = MPI_Raccumulate((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, 1, MPI_INT, MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1066(void)
+static void case_1076(void)
 {
     begin_case("MPI_Raccumulate origin_datatype wrong kind");
     int rc = MPI_Raccumulate((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, 1, MPI_INT, MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1067(void)
+static void case_1077(void)
 {
     begin_case("MPI_Raccumulate target_rank target_rank=7");
     int rc = MPI_Raccumulate((void*)scratch_area(), 1, MPI_INT, 7, 0, 1, MPI_INT, MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1068(void)
+static void case_1078(void)
 {
     begin_case("MPI_Raccumulate target_count target_count=-1");
     int rc = MPI_Raccumulate((void*)scratch_area(), 1, MPI_INT, 0, 0, -1, MPI_INT, MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1069(void)
+static void case_1079(void)
 {
     begin_case("MPI_Raccumulate target_datatype nonexistent");
     int rc = MPI_Raccumulate((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1070(void)
+static void case_1080(void)
 {
     begin_case("MPI_Raccumulate target_datatype wrong kind");
     int rc = MPI_Raccumulate((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, (MPI_Datatype)MPI_COMM_WORLD, MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1071(void)
+static void case_1081(void)
 {
     begin_case("MPI_Raccumulate op nonexistent");
     int rc = MPI_Raccumulate((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_OP), test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
-static void case_1072(void)
+static void case_1082(void)
 {
     begin_case("MPI_Raccumulate op wrong kind");
     int rc = MPI_Raccumulate((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, (MPI_Op)MPI_INT, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
-static void case_1073(void)
+static void case_1083(void)
 {
     begin_case("MPI_Raccumulate win nonexistent");
     int rc = MPI_Raccumulate((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, BAD_HANDLE(MMPI_HANDLE_KIND_WIN), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1074(void)
+static void case_1084(void)
 {
     begin_case("MPI_Raccumulate win wrong kind");
     int rc = MPI_Raccumulate((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, (MPI_Win)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1075(void)
+static void case_1085(void)
 {
     begin_case("MPI_Raccumulate request nonexistent in pointer");
     int rc = MPI_Raccumulate((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, test_win, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1076(void)
+static void case_1086(void)
 {
     begin_case("MPI_Rget_accumulate origin_count origin_count=-1");
     int rc = MPI_Rget_accumulate((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1077(void)
+static void case_1087(void)
 {
     begin_case("MPI_Rget_accumulate origin_datatype nonexistent");
     int rc = MPI_Rget_accumulate((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1078(void)
+static void case_1088(void)
 {
     begin_case("MPI_Rget_accumulate origin_datatype wrong kind");
     int rc = MPI_Rget_accumulate((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1079(void)
+static void case_1089(void)
 {
     begin_case("MPI_Rget_accumulate result_count result_count=-1");
     int rc = MPI_Rget_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1080(void)
+static void case_1090(void)
 {
     begin_case("MPI_Rget_accumulate result_datatype nonexistent");
     int rc = MPI_Rget_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, 1, MPI_INT, MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1081(void)
+static void case_1091(void)
 {
     begin_case("MPI_Rget_accumulate result_datatype wrong kind");
     int rc = MPI_Rget_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, 1, MPI_INT, MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1082(void)
+static void case_1092(void)
 {
     begin_case("MPI_Rget_accumulate target_rank target_rank=7");
     int rc = MPI_Rget_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 7, 0, 1, MPI_INT, MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1083(void)
+static void case_1093(void)
 {
     begin_case("MPI_Rget_accumulate target_count target_count=-1");
     int rc = MPI_Rget_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, -1, MPI_INT, MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1084(void)
+static void case_1094(void)
 {
     begin_case("MPI_Rget_accumulate target_datatype nonexistent");
     int rc = MPI_Rget_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1085(void)
+static void case_1095(void)
 {
     begin_case("MPI_Rget_accumulate target_datatype wrong kind");
     int rc = MPI_Rget_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, (MPI_Datatype)MPI_COMM_WORLD, MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1086(void)
+static void case_1096(void)
 {
     begin_case("MPI_Rget_accumulate op nonexistent");
     int rc = MPI_Rget_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_OP), test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
-static void case_1087(void)
+static void case_1097(void)
 {
     begin_case("MPI_Rget_accumulate op wrong kind");
     int rc = MPI_Rget_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, (MPI_Op)MPI_INT, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
-static void case_1088(void)
+static void case_1098(void)
 {
     begin_case("MPI_Rget_accumulate win nonexistent");
     int rc = MPI_Rget_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, BAD_HANDLE(MMPI_HANDLE_KIND_WIN), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1089(void)
+static void case_1099(void)
 {
     begin_case("MPI_Rget_accumulate win wrong kind");
     int rc = MPI_Rget_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, (MPI_Win)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1090(void)
+static void case_1100(void)
 {
     begin_case("MPI_Rget_accumulate request nonexistent in pointer");
     int rc = MPI_Rget_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, test_win, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1091(void)
+static void case_1101(void)
 {
     begin_case("MPI_Win_fence win nonexistent");
     int rc = MPI_Win_fence(1, BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1092(void)
+static void case_1102(void)
 {
     begin_case("MPI_Win_fence win wrong kind");
     int rc = MPI_Win_fence(1, (MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1093(void)
+static void case_1103(void)
 {
     begin_case("MPI_Win_start group nonexistent");
     int rc = MPI_Win_start(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP), 1, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_GROUP});
 }
 
-static void case_1094(void)
+static void case_1104(void)
 {
     begin_case("MPI_Win_start group wrong kind");
     int rc = MPI_Win_start((MPI_Group)MPI_COMM_WORLD, 1, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_GROUP});
 }
 
-static void case_1095(void)
+static void case_1105(void)
 {
     begin_case("MPI_Win_start win nonexistent");
     int rc = MPI_Win_start(MPI_GROUP_EMPTY, 1, BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1096(void)
+static void case_1106(void)
 {
     begin_case("MPI_Win_start win wrong kind");
     int rc = MPI_Win_start(MPI_GROUP_EMPTY, 1, (MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1097(void)
+static void case_1107(void)
 {
     begin_case("MPI_Win_complete win nonexistent");
     int rc = MPI_Win_complete(BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1098(void)
+static void case_1108(void)
 {
     begin_case("MPI_Win_complete win wrong kind");
     int rc = MPI_Win_complete((MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1099(void)
+static void case_1109(void)
 {
     begin_case("MPI_Win_post group nonexistent");
     int rc = MPI_Win_post(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP), 1, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_GROUP});
 }
 
-static void case_1100(void)
+static void case_1110(void)
 {
     begin_case("MPI_Win_post group wrong kind");
     int rc = MPI_Win_post((MPI_Group)MPI_COMM_WORLD, 1, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_GROUP});
 }
 
-static void case_1101(void)
+static void case_1111(void)
 {
     begin_case("MPI_Win_post win nonexistent");
     int rc = MPI_Win_post(MPI_GROUP_EMPTY, 1, BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1102(void)
+static void case_1112(void)
 {
     begin_case("MPI_Win_post win wrong kind");
     int rc = MPI_Win_post(MPI_GROUP_EMPTY, 1, (MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1103(void)
+static void case_1113(void)
 {
     begin_case("MPI_Win_wait win nonexistent");
     int rc = MPI_Win_wait(BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1104(void)
+static void case_1114(void)
 {
     begin_case("MPI_Win_wait win wrong kind");
     int rc = MPI_Win_wait((MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1105(void)
+static void case_1115(void)
 {
     begin_case("MPI_Win_test win nonexistent");
     int rc = MPI_Win_test(BAD_HANDLE(MMPI_HANDLE_KIND_WIN), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1106(void)
+static void case_1116(void)
 {
     begin_case("MPI_Win_test win wrong kind");
     int rc = MPI_Win_test((MPI_Win)MPI_INT, (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1107(void)
+static void case_1117(void)
 {
     begin_case("MPI_Win_lock win nonexistent");
     int rc = MPI_Win_lock(1, 0, 1, BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1108(void)
+static void case_1118(void)
 {
     begin_case("MPI_Win_lock win wrong kind");
     int rc = MPI_Win_lock(1, 0, 1, (MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1109(void)
+static void case_1119(void)
 {
     begin_case("MPI_Win_lock_all win nonexistent");
     int rc = MPI_Win_lock_all(1, BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1110(void)
+static void case_1120(void)
 {
     begin_case("MPI_Win_lock_all win wrong kind");
     int rc = MPI_Win_lock_all(1, (MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1111(void)
+static void case_1121(void)
 {
     begin_case("MPI_Win_unlock win nonexistent");
     int rc = MPI_Win_unlock(0, BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1112(void)
+static void case_1122(void)
 {
     begin_case("MPI_Win_unlock win wrong kind");
     int rc = MPI_Win_unlock(0, (MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1113(void)
+static void case_1123(void)
 {
     begin_case("MPI_Win_unlock_all win nonexistent");
     int rc = MPI_Win_unlock_all(BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1114(void)
+static void case_1124(void)
 {
     begin_case("MPI_Win_unlock_all win wrong kind");
     int rc = MPI_Win_unlock_all((MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1115(void)
+static void case_1125(void)
 {
     begin_case("MPI_Win_flush win nonexistent");
     int rc = MPI_Win_flush(0, BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1116(void)
+static void case_1126(void)
 {
     begin_case("MPI_Win_flush win wrong kind");
     int rc = MPI_Win_flush(0, (MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1117(void)
+static void case_1127(void)
 {
     begin_case("MPI_Win_flush_all win nonexistent");
     int rc = MPI_Win_flush_all(BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1118(void)
+static void case_1128(void)
 {
     begin_case("MPI_Win_flush_all win wrong kind");
     int rc = MPI_Win_flush_all((MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1119(void)
+static void case_1129(void)
 {
     begin_case("MPI_Win_flush_local win nonexistent");
     int rc = MPI_Win_flush_local(0, BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1120(void)
+static void case_1130(void)
 {
     begin_case("MPI_Win_flush_local win wrong kind");
     int rc = MPI_Win_flush_local(0, (MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1121(void)
+static void case_1131(void)
 {
     begin_case("MPI_Win_flush_local_all win nonexistent");
     int rc = MPI_Win_flush_local_all(BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1122(void)
+static void case_1132(void)
 {
     begin_case("MPI_Win_flush_local_all win wrong kind");
     int rc = MPI_Win_flush_local_all((MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1123(void)
+static void case_1133(void)
 {
     begin_case("MPI_Win_sync win nonexistent");
     int rc = MPI_Win_sync(BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1124(void)
+static void case_1134(void)
 {
     begin_case("MPI_Win_sync win wrong kind");
     int rc = MPI_Win_sync((MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1125(void)
+static void case_1135(void)
 {
     begin_case("MPI_Comm_spawn info nonexistent");
     int rc = MPI_Comm_spawn((char*)scratch_area(), (char**)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), 0, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1126(void)
+static void case_1136(void)
 {
     begin_case("MPI_Comm_spawn info wrong kind");
     int rc = MPI_Comm_spawn((char*)scratch_area(), (char**)scratch_area(), 1, (MPI_Info)MPI_COMM_WORLD, 0, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1127(void)
+static void case_1137(void)
 {
     begin_case("MPI_Comm_spawn root root=7");
     int rc = MPI_Comm_spawn((char*)scratch_area(), (char**)scratch_area(), 1, MPI_INFO_NULL, 7, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_ROOT});
 }
 
-static void case_1128(void)
+static void case_1138(void)
 {
     begin_case("MPI_Comm_spawn comm nonexistent");
     int rc = MPI_Comm_spawn((char*)scratch_area(), (char**)scratch_area(), 1, MPI_INFO_NULL, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1129(void)
+static void case_1139(void)
 {
     begin_case("MPI_Comm_spawn comm wrong kind");
     int rc = MPI_Comm_spawn((char*)scratch_area(), (char**)scratch_area(), 1, MPI_INFO_NULL, 0, (MPI_Comm)MPI_INT, handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1130(void)
+static void case_1140(void)
 {
     begin_case("MPI_Comm_spawn intercomm nonexistent in pointer");
     int rc = MPI_Comm_spawn((char*)scratch_area(), (char**)scratch_area(), 1, MPI_INFO_NULL, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)), int_array(1));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1131(void)
+static void case_1141(void)
 {
     begin_case("MPI_Comm_spawn_multiple count count=-1");
     int rc = MPI_Comm_spawn_multiple(-1, (char**)scratch_area(), (char***)scratch_area(), int_array(1), handle_array(MPI_INFO_NULL), 0, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 2, (int[]){MPI_ERR_COUNT, MPI_ERR_ARG});
 }
 
-static void case_1132(void)
+static void case_1142(void)
 {
     begin_case("MPI_Comm_spawn_multiple array_of_info nonexistent in pointer");
     int rc = MPI_Comm_spawn_multiple(1, (char**)scratch_area(), (char***)scratch_area(), int_array(1), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_INFO)), 0, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1133(void)
+static void case_1143(void)
 {
     begin_case("MPI_Comm_spawn_multiple root root=7");
     int rc = MPI_Comm_spawn_multiple(1, (char**)scratch_area(), (char***)scratch_area(), int_array(1), handle_array(MPI_INFO_NULL), 7, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_ROOT});
 }
 
-static void case_1134(void)
+static void case_1144(void)
 {
     begin_case("MPI_Comm_spawn_multiple comm nonexistent");
     int rc = MPI_Comm_spawn_multiple(1, (char**)scratch_area(), (char***)scratch_area(), int_array(1), handle_array(MPI_INFO_NULL), 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1135(void)
+static void case_1145(void)
 {
     begin_case("MPI_Comm_spawn_multiple comm wrong kind");
     int rc = MPI_Comm_spawn_multiple(1, (char**)scratch_area(), (char***)scratch_area(), int_array(1), handle_array(MPI_INFO_NULL), 0, (MPI_Comm)MPI_INT, handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1136(void)
+static void case_1146(void)
 {
     begin_case("MPI_Comm_spawn_multiple intercomm nonexistent in pointer");
     int rc = MPI_Comm_spawn_multiple(1, (char**)scratch_area(), (char***)scratch_area(), int_array(1), handle_array(MPI_INFO_NULL), 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)), int_array(1));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1137(void)
+static void case_1147(void)
 {
     begin_case("MPI_Comm_get_parent parent nonexistent in pointer");
     int rc = MPI_Comm_get_parent(handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1138(void)
+static void case_1148(void)
 {
     begin_case("MPI_Open_port info nonexistent");
     int rc = MPI_Open_port(BAD_HANDLE(MMPI_HANDLE_KIND_INFO), (char*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1139(void)
+static void case_1149(void)
 {
     begin_case("MPI_Open_port info wrong kind");
     int rc = MPI_Open_port((MPI_Info)MPI_COMM_WORLD, (char*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1140(void)
+static void case_1150(void)
 {
     begin_case("MPI_Comm_accept info nonexistent");
     int rc = MPI_Comm_accept((char*)scratch_area(), BAD_HANDLE(MMPI_HANDLE_KIND_INFO), 0, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1141(void)
+static void case_1151(void)
 {
     begin_case("MPI_Comm_accept info wrong kind");
     int rc = MPI_Comm_accept((char*)scratch_area(), (MPI_Info)MPI_COMM_WORLD, 0, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1142(void)
+static void case_1152(void)
 {
     begin_case("MPI_Comm_accept root root=7");
     int rc = MPI_Comm_accept((char*)scratch_area(), MPI_INFO_NULL, 7, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_ROOT});
 }
 
-static void case_1143(void)
+static void case_1153(void)
 {
     begin_case("MPI_Comm_accept comm nonexistent");
     int rc = MPI_Comm_accept((char*)scratch_area(), MPI_INFO_NULL, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1144(void)
+static void case_1154(void)
 {
     begin_case("MPI_Comm_accept comm wrong kind");
     int rc = MPI_Comm_accept((char*)scratch_area(), MPI_INFO_NULL, 0, (MPI_Comm)MPI_INT, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1145(void)
+static void case_1155(void)
 {
     begin_case("MPI_Comm_accept newcomm nonexistent in pointer");
     int rc = MPI_Comm_accept((char*)scratch_area(), MPI_INFO_NULL, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1146(void)
+static void case_1156(void)
 {
     begin_case("MPI_Comm_connect info nonexistent");
     int rc = MPI_Comm_connect((char*)scratch_area(), BAD_HANDLE(MMPI_HANDLE_KIND_INFO), 0, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1147(void)
+static void case_1157(void)
 {
     begin_case("MPI_Comm_connect info wrong kind");
     int rc = MPI_Comm_connect((char*)scratch_area(), (MPI_Info)MPI_COMM_WORLD, 0, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1148(void)
+static void case_1158(void)
 {
     begin_case("MPI_Comm_connect root root=7");
     int rc = MPI_Comm_connect((char*)scratch_area(), MPI_INFO_NULL, 7, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_ROOT});
 }
 
-static void case_1149(void)
+static void case_1159(void)
 {
     begin_case("MPI_Comm_connect comm nonexistent");
     int rc = MPI_Comm_connect((char*)scratch_area(), MPI_INFO_NULL, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1150(void)
+static void case_1160(void)
 {
     begin_case("MPI_Comm_connect comm wrong kind");
     int rc = MPI_Comm_connect((char*)scratch_area(), MPI_INFO_NULL, 0, (MPI_Comm)MPI_INT, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1151(void)
+static void case_1161(void)
 {
     begin_case("MPI_Comm_connect newcomm nonexistent in pointer");
     int rc = MPI_Comm_connect((char*)scratch_area(), MPI_INFO_NULL, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1152(void)
+static void case_1162(void)
 {
     begin_case("MPI_Publish_name info nonexistent");
     int rc = MPI_Publish_name((char*)scratch_area(), BAD_HANDLE(MMPI_HANDLE_KIND_INFO), (char*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1153(void)
+static void case_1163(void)
 {
     begin_case("MPI_Publish_name info wrong kind");
     int rc = MPI_Publish_name((char*)scratch_area(), (MPI_Info)MPI_COMM_WORLD, (char*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1154(void)
+static void case_1164(void)
 {
     begin_case("MPI_Unpublish_name info nonexistent");
     int rc = MPI_Unpublish_name((char*)scratch_area(), BAD_HANDLE(MMPI_HANDLE_KIND_INFO), (char*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1155(void)
+static void case_1165(void)
 {
     begin_case("MPI_Unpublish_name info wrong kind");
     int rc = MPI_Unpublish_name((char*)scratch_area(), (MPI_Info)MPI_COMM_WORLD, (char*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1156(void)
+static void case_1166(void)
 {
     begin_case("MPI_Lookup_name info nonexistent");
     int rc = MPI_Lookup_name((char*)scratch_area(), BAD_HANDLE(MMPI_HANDLE_KIND_INFO), (char*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1157(void)
+static void case_1167(void)
 {
     begin_case("MPI_Lookup_name info wrong kind");
     int rc = MPI_Lookup_name((char*)scratch_area(), (MPI_Info)MPI_COMM_WORLD, (char*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1158(void)
+static void case_1168(void)
 {
     begin_case("MPI_Comm_join intercomm nonexistent in pointer");
     int rc = MPI_Comm_join(1, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1159(void)
+static void case_1169(void)
 {
     begin_case("MPI_Cart_create comm_old nonexistent");
     int rc = MPI_Cart_create(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, int_array(1), int_array(1), 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1160(void)
+static void case_1170(void)
 {
     begin_case("MPI_Cart_create comm_old wrong kind");
     int rc = MPI_Cart_create((MPI_Comm)MPI_INT, 1, int_array(1), int_array(1), 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1161(void)
+static void case_1171(void)
 {
     begin_case("MPI_Cart_create comm_cart nonexistent in pointer");
     int rc = MPI_Cart_create(MPI_COMM_WORLD, 1, int_array(1), int_array(1), 0, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1162(void)
+static void case_1172(void)
 {
     begin_case("MPI_Graph_create comm_old nonexistent");
     int rc = MPI_Graph_create(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, int_array(1), int_array(0), 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1163(void)
+static void case_1173(void)
 {
     begin_case("MPI_Graph_create comm_old wrong kind");
     int rc = MPI_Graph_create((MPI_Comm)MPI_INT, 1, int_array(1), int_array(0), 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1164(void)
+static void case_1174(void)
 {
     begin_case("MPI_Graph_create comm_graph nonexistent in pointer");
     int rc = MPI_Graph_create(MPI_COMM_WORLD, 1, int_array(1), int_array(0), 0, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1165(void)
+static void case_1175(void)
 {
     begin_case("MPI_Dist_graph_create_adjacent comm_old nonexistent");
     int rc = MPI_Dist_graph_create_adjacent(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, int_array(0), int_array(0), 1, int_array(0), int_array(0), MPI_INFO_NULL, 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1166(void)
+static void case_1176(void)
 {
     begin_case("MPI_Dist_graph_create_adjacent comm_old wrong kind");
     int rc = MPI_Dist_graph_create_adjacent((MPI_Comm)MPI_INT, 1, int_array(0), int_array(0), 1, int_array(0), int_array(0), MPI_INFO_NULL, 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1167(void)
+static void case_1177(void)
 {
     begin_case("MPI_Dist_graph_create_adjacent info nonexistent");
     int rc = MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, int_array(0), int_array(0), 1, int_array(0), int_array(0), BAD_HANDLE(MMPI_HANDLE_KIND_INFO), 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1168(void)
+static void case_1178(void)
 {
     begin_case("MPI_Dist_graph_create_adjacent info wrong kind");
     int rc = MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, int_array(0), int_array(0), 1, int_array(0), int_array(0), (MPI_Info)MPI_COMM_WORLD, 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1169(void)
+static void case_1179(void)
 {
     begin_case("MPI_Dist_graph_create_adjacent comm_dist_graph nonexistent in pointer");
     int rc = MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, int_array(0), int_array(0), 1, int_array(0), int_array(0), MPI_INFO_NULL, 0, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1170(void)
+static void case_1180(void)
 {
     begin_case("MPI_Dist_graph_create comm_old nonexistent");
     int rc = MPI_Dist_graph_create(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, int_array(0), int_array(1), int_array(0), int_array(1), MPI_INFO_NULL, 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1171(void)
+static void case_1181(void)
 {
     begin_case("MPI_Dist_graph_create comm_old wrong kind");
     int rc = MPI_Dist_graph_create((MPI_Comm)MPI_INT, 1, int_array(0), int_array(1), int_array(0), int_array(1), MPI_INFO_NULL, 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1172(void)
+static void case_1182(void)
 {
     begin_case("MPI_Dist_graph_create info nonexistent");
     int rc = MPI_Dist_graph_create(MPI_COMM_WORLD, 1, int_array(0), int_array(1), int_array(0), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_INFO), 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1173(void)
+static void case_1183(void)
 {
     begin_case("MPI_Dist_graph_create info wrong kind");
     int rc = MPI_Dist_graph_create(MPI_COMM_WORLD, 1, int_array(0), int_array(1), int_array(0), int_array(1), (MPI_Info)MPI_COMM_WORLD, 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1174(void)
+static void case_1184(void)
 {
     begin_case("MPI_Dist_graph_create comm_dist_graph nonexistent in pointer");
     int rc = MPI_Dist_graph_create(MPI_COMM_WORLD, 1, int_array(0), int_array(1), int_array(0), int_array(1), MPI_INFO_NULL, 0, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1175(void)
+static void case_1185(void)
 {
     begin_case("MPI_Topo_test comm nonexistent");
     int rc = MPI_Topo_test(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1176(void)
+static void case_1186(void)
 {
     begin_case("MPI_Topo_test comm wrong kind");
     int rc = MPI_Topo_test((MPI_Comm)MPI_INT, (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1177(void)
+static void case_1187(void)
 {
     begin_case("MPI_Graphdims_get comm nonexistent");
     int rc = MPI_Graphdims_get(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), (int*)scratch_area(), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1178(void)
+static void case_1188(void)
 {
     begin_case("MPI_Graphdims_get comm wrong kind");
     int rc = MPI_Graphdims_get((MPI_Comm)MPI_INT, (int*)scratch_area(), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1179(void)
+static void case_1189(void)
 {
     begin_case("MPI_Graph_get comm nonexistent");
     int rc = MPI_Graph_get(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, 1, int_array(1), int_array(0));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1180(void)
+static void case_1190(void)
 {
     begin_case("MPI_Graph_get comm wrong kind");
     int rc = MPI_Graph_get((MPI_Comm)MPI_INT, 1, 1, int_array(1), int_array(0));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1181(void)
+static void case_1191(void)
 {
     begin_case("MPI_Cartdim_get comm nonexistent");
     int rc = MPI_Cartdim_get(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1182(void)
+static void case_1192(void)
 {
     begin_case("MPI_Cartdim_get comm wrong kind");
     int rc = MPI_Cartdim_get((MPI_Comm)MPI_INT, (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1183(void)
+static void case_1193(void)
 {
     begin_case("MPI_Cart_get comm nonexistent");
     int rc = MPI_Cart_get(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, int_array(1), int_array(1), int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1184(void)
+static void case_1194(void)
 {
     begin_case("MPI_Cart_get comm wrong kind");
     int rc = MPI_Cart_get((MPI_Comm)MPI_INT, 1, int_array(1), int_array(1), int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1185(void)
+static void case_1195(void)
 {
     begin_case("MPI_Cart_rank comm nonexistent");
     int rc = MPI_Cart_rank(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), int_array(1), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1186(void)
+static void case_1196(void)
 {
     begin_case("MPI_Cart_rank comm wrong kind");
     int rc = MPI_Cart_rank((MPI_Comm)MPI_INT, int_array(1), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1187(void)
+static void case_1197(void)
 {
     begin_case("MPI_Cart_coords comm nonexistent");
     int rc = MPI_Cart_coords(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 0, 1, int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1188(void)
+static void case_1198(void)
 {
     begin_case("MPI_Cart_coords comm wrong kind");
     int rc = MPI_Cart_coords((MPI_Comm)MPI_INT, 0, 1, int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1189(void)
+static void case_1199(void)
 {
     begin_case("MPI_Graph_neighbors_count comm nonexistent");
     int rc = MPI_Graph_neighbors_count(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 0, (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1190(void)
+static void case_1200(void)
 {
     begin_case("MPI_Graph_neighbors_count comm wrong kind");
     int rc = MPI_Graph_neighbors_count((MPI_Comm)MPI_INT, 0, (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1191(void)
+static void case_1201(void)
 {
     begin_case("MPI_Graph_neighbors comm nonexistent");
     int rc = MPI_Graph_neighbors(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 0, 1, int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1192(void)
+static void case_1202(void)
 {
     begin_case("MPI_Graph_neighbors comm wrong kind");
     int rc = MPI_Graph_neighbors((MPI_Comm)MPI_INT, 0, 1, int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1193(void)
+static void case_1203(void)
 {
     begin_case("MPI_Dist_graph_neighbors_count comm nonexistent");
     int rc = MPI_Dist_graph_neighbors_count(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), (int*)scratch_area(), (int*)scratch_area(), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1194(void)
+static void case_1204(void)
 {
     begin_case("MPI_Dist_graph_neighbors_count comm wrong kind");
     int rc = MPI_Dist_graph_neighbors_count((MPI_Comm)MPI_INT, (int*)scratch_area(), (int*)scratch_area(), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1195(void)
+static void case_1205(void)
 {
     begin_case("MPI_Dist_graph_neighbors comm nonexistent");
     int rc = MPI_Dist_graph_neighbors(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, int_array(0), int_array(0), 1, int_array(0), int_array(0));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1196(void)
+static void case_1206(void)
 {
     begin_case("MPI_Dist_graph_neighbors comm wrong kind");
     int rc = MPI_Dist_graph_neighbors((MPI_Comm)MPI_INT, 1, int_array(0), int_array(0), 1, int_array(0), int_array(0));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1197(void)
+static void case_1207(void)
 {
     begin_case("MPI_Cart_shift comm nonexistent");
     int rc = MPI_Cart_shift(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, 1, (int*)scratch_area(), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1198(void)
+static void case_1208(void)
 {
     begin_case("MPI_Cart_shift comm wrong kind");
     int rc = MPI_Cart_shift((MPI_Comm)MPI_INT, 1, 1, (int*)scratch_area(), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1199(void)
+static void case_1209(void)
 {
     begin_case("MPI_Cart_sub comm nonexistent");
     int rc = MPI_Cart_sub(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), int_array(1), handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1200(void)
+static void case_1210(void)
 {
     begin_case("MPI_Cart_sub comm wrong kind");
     int rc = MPI_Cart_sub((MPI_Comm)MPI_INT, int_array(1), handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1201(void)
+static void case_1211(void)
 {
     begin_case("MPI_Cart_sub newcomm nonexistent in pointer");
     int rc = MPI_Cart_sub(MPI_COMM_WORLD, int_array(1), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1202(void)
+static void case_1212(void)
 {
     begin_case("MPI_Cart_map comm nonexistent");
     int rc = MPI_Cart_map(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, int_array(1), int_array(1), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1203(void)
+static void case_1213(void)
 {
     begin_case("MPI_Cart_map comm wrong kind");
     int rc = MPI_Cart_map((MPI_Comm)MPI_INT, 1, int_array(1), int_array(1), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1204(void)
+static void case_1214(void)
 {
     begin_case("MPI_Graph_map comm nonexistent");
     int rc = MPI_Graph_map(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, int_array(1), int_array(0), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1205(void)
+static void case_1215(void)
 {
     begin_case("MPI_Graph_map comm wrong kind");
     int rc = MPI_Graph_map((MPI_Comm)MPI_INT, 1, int_array(1), int_array(0), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1206(void)
+static void case_1216(void)
 {
     begin_case("MPI_Neighbor_allgather sendcount sendcount=-1");
     int rc = MPI_Neighbor_allgather((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1207(void)
+static void case_1217(void)
 {
     begin_case("MPI_Neighbor_allgather sendtype nonexistent");
     int rc = MPI_Neighbor_allgather((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1208(void)
+static void case_1218(void)
 {
     begin_case("MPI_Neighbor_allgather sendtype wrong kind");
     int rc = MPI_Neighbor_allgather((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1209(void)
+static void case_1219(void)
 {
     begin_case("MPI_Neighbor_allgather recvcount recvcount=-1");
     int rc = MPI_Neighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1210(void)
+static void case_1220(void)
 {
     begin_case("MPI_Neighbor_allgather recvtype nonexistent");
     int rc = MPI_Neighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1211(void)
+static void case_1221(void)
 {
     begin_case("MPI_Neighbor_allgather recvtype wrong kind");
     int rc = MPI_Neighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1212(void)
+static void case_1222(void)
 {
     begin_case("MPI_Neighbor_allgather comm nonexistent");
     int rc = MPI_Neighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1213(void)
+static void case_1223(void)
 {
     begin_case("MPI_Neighbor_allgather comm wrong kind");
     int rc = MPI_Neighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Comm)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1214(void)
+static void case_1224(void)
 {
     begin_case("MPI_Neighbor_allgatherv sendcount sendcount=-1");
     int rc = MPI_Neighbor_allgatherv((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1215(void)
+static void case_1225(void)
 {
     begin_case("MPI_Neighbor_allgatherv sendtype nonexistent");
     int rc = MPI_Neighbor_allgatherv((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1216(void)
+static void case_1226(void)
 {
     begin_case("MPI_Neighbor_allgatherv sendtype wrong kind");
     int rc = MPI_Neighbor_allgatherv((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1217(void)
+static void case_1227(void)
 {
     begin_case("MPI_Neighbor_allgatherv recvtype nonexistent");
     int rc = MPI_Neighbor_allgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1218(void)
+static void case_1228(void)
 {
     begin_case("MPI_Neighbor_allgatherv recvtype wrong kind");
     int rc = MPI_Neighbor_allgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1219(void)
+static void case_1229(void)
 {
     begin_case("MPI_Neighbor_allgatherv comm nonexistent");
     int rc = MPI_Neighbor_allgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1220(void)
+static void case_1230(void)
 {
     begin_case("MPI_Neighbor_allgatherv comm wrong kind");
     int rc = MPI_Neighbor_allgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (MPI_Comm)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1221(void)
+static void case_1231(void)
 {
     begin_case("MPI_Neighbor_alltoall sendcount sendcount=-1");
     int rc = MPI_Neighbor_alltoall((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1222(void)
+static void case_1232(void)
 {
     begin_case("MPI_Neighbor_alltoall sendtype nonexistent");
     int rc = MPI_Neighbor_alltoall((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1223(void)
+static void case_1233(void)
 {
     begin_case("MPI_Neighbor_alltoall sendtype wrong kind");
     int rc = MPI_Neighbor_alltoall((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1224(void)
+static void case_1234(void)
 {
     begin_case("MPI_Neighbor_alltoall recvcount recvcount=-1");
     int rc = MPI_Neighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1225(void)
+static void case_1235(void)
 {
     begin_case("MPI_Neighbor_alltoall recvtype nonexistent");
     int rc = MPI_Neighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1226(void)
+static void case_1236(void)
 {
     begin_case("MPI_Neighbor_alltoall recvtype wrong kind");
     int rc = MPI_Neighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1227(void)
+static void case_1237(void)
 {
     begin_case("MPI_Neighbor_alltoall comm nonexistent");
     int rc = MPI_Neighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1228(void)
+static void case_1238(void)
 {
     begin_case("MPI_Neighbor_alltoall comm wrong kind");
     int rc = MPI_Neighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Comm)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1229(void)
+static void case_1239(void)
 {
     begin_case("MPI_Neighbor_alltoallv sendtype nonexistent");
     int rc = MPI_Neighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1230(void)
+static void case_1240(void)
 {
     begin_case("MPI_Neighbor_alltoallv sendtype wrong kind");
     int rc = MPI_Neighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1231(void)
+static void case_1241(void)
 {
     begin_case("MPI_Neighbor_alltoallv recvtype nonexistent");
     int rc = MPI_Neighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1232(void)
+static void case_1242(void)
 {
     begin_case("MPI_Neighbor_alltoallv recvtype wrong kind");
     int rc = MPI_Neighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1233(void)
+static void case_1243(void)
 {
     begin_case("MPI_Neighbor_alltoallv comm nonexistent");
     int rc = MPI_Neighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1234(void)
+static void case_1244(void)
 {
     begin_case("MPI_Neighbor_alltoallv comm wrong kind");
     int rc = MPI_Neighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (MPI_Comm)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1235(void)
+static void case_1245(void)
 {
     begin_case("MPI_Neighbor_alltoallw sendtypes nonexistent in pointer");
     int rc = MPI_Neighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), topo_comm);
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1236(void)
+static void case_1246(void)
 {
     begin_case("MPI_Neighbor_alltoallw recvtypes nonexistent in pointer");
     int rc = MPI_Neighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), topo_comm);
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1237(void)
+static void case_1247(void)
 {
     begin_case("MPI_Neighbor_alltoallw comm nonexistent");
     int rc = MPI_Neighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), BAD_HANDLE(MMPI_HANDLE_KIND_COMM));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1238(void)
+static void case_1248(void)
 {
     begin_case("MPI_Neighbor_alltoallw comm wrong kind");
     int rc = MPI_Neighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (MPI_Comm)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1239(void)
+static void case_1249(void)
 {
     begin_case("MPI_Ineighbor_allgather sendcount sendcount=-1");
     int rc = MPI_Ineighbor_allgather((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1240(void)
+static void case_1250(void)
 {
     begin_case("MPI_Ineighbor_allgather sendtype nonexistent");
     int rc = MPI_Ineighbor_allgather((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1241(void)
+static void case_1251(void)
 {
     begin_case("MPI_Ineighbor_allgather sendtype wrong kind");
     int rc = MPI_Ineighbor_allgather((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1242(void)
+static void case_1252(void)
 {
     begin_case("MPI_Ineighbor_allgather recvcount recvcount=-1");
     int rc = MPI_Ineighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1243(void)
+static void case_1253(void)
 {
     begin_case("MPI_Ineighbor_allgather recvtype nonexistent");
     int rc = MPI_Ineighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1244(void)
+static void case_1254(void)
 {
     begin_case("MPI_Ineighbor_allgather recvtype wrong kind");
     int rc = MPI_Ineighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1245(void)
+static void case_1255(void)
 {
     begin_case("MPI_Ineighbor_allgather comm nonexistent");
     int rc = MPI_Ineighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1246(void)
+static void case_1256(void)
 {
     begin_case("MPI_Ineighbor_allgather comm wrong kind");
     int rc = MPI_Ineighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1247(void)
+static void case_1257(void)
 {
     begin_case("MPI_Ineighbor_allgather request nonexistent in pointer");
     int rc = MPI_Ineighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1248(void)
+static void case_1258(void)
 {
     begin_case("MPI_Ineighbor_allgatherv sendcount sendcount=-1");
     int rc = MPI_Ineighbor_allgatherv((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1249(void)
+static void case_1259(void)
 {
     begin_case("MPI_Ineighbor_allgatherv sendtype nonexistent");
     int rc = MPI_Ineighbor_allgatherv((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1250(void)
+static void case_1260(void)
 {
     begin_case("MPI_Ineighbor_allgatherv sendtype wrong kind");
     int rc = MPI_Ineighbor_allgatherv((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1251(void)
+static void case_1261(void)
 {
     begin_case("MPI_Ineighbor_allgatherv recvtype nonexistent");
     int rc = MPI_Ineighbor_allgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1252(void)
+static void case_1262(void)
 {
     begin_case("MPI_Ineighbor_allgatherv recvtype wrong kind");
     int rc = MPI_Ineighbor_allgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1253(void)
+static void case_1263(void)
 {
     begin_case("MPI_Ineighbor_allgatherv comm nonexistent");
     int rc = MPI_Ineighbor_allgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1254(void)
+static void case_1264(void)
 {
     begin_case("MPI_Ineighbor_allgatherv comm wrong kind");
     int rc = MPI_Ineighbor_allgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1255(void)
+static void case_1265(void)
 {
     begin_case("MPI_Ineighbor_allgatherv request nonexistent in pointer");
     int rc = MPI_Ineighbor_allgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1256(void)
+static void case_1266(void)
 {
     begin_case("MPI_Ineighbor_alltoall sendcount sendcount=-1");
     int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1257(void)
+static void case_1267(void)
 {
     begin_case("MPI_Ineighbor_alltoall sendtype nonexistent");
     int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1258(void)
+static void case_1268(void)
 {
     begin_case("MPI_Ineighbor_alltoall sendtype wrong kind");
     int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1259(void)
+static void case_1269(void)
 {
     begin_case("MPI_Ineighbor_alltoall recvcount recvcount=-1");
     int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1260(void)
+static void case_1270(void)
 {
     begin_case("MPI_Ineighbor_alltoall recvtype nonexistent");
     int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1261(void)
+static void case_1271(void)
 {
     begin_case("MPI_Ineighbor_alltoall recvtype wrong kind");
     int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1262(void)
+static void case_1272(void)
 {
     begin_case("MPI_Ineighbor_alltoall comm nonexistent");
     int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1263(void)
+static void case_1273(void)
 {
     begin_case("MPI_Ineighbor_alltoall comm wrong kind");
     int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1264(void)
+static void case_1274(void)
 {
     begin_case("MPI_Ineighbor_alltoall request nonexistent in pointer");
     int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1265(void)
+static void case_1275(void)
 {
     begin_case("MPI_Ineighbor_alltoallv sendtype nonexistent");
     int rc = MPI_Ineighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1266(void)
+static void case_1276(void)
 {
     begin_case("MPI_Ineighbor_alltoallv sendtype wrong kind");
     int rc = MPI_Ineighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1267(void)
+static void case_1277(void)
 {
     begin_case("MPI_Ineighbor_alltoallv recvtype nonexistent");
     int rc = MPI_Ineighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1268(void)
+static void case_1278(void)
 {
     begin_case("MPI_Ineighbor_alltoallv recvtype wrong kind");
     int rc = MPI_Ineighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1269(void)
+static void case_1279(void)
 {
     begin_case("MPI_Ineighbor_alltoallv comm nonexistent");
     int rc = MPI_Ineighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1270(void)
+static void case_1280(void)
 {
     begin_case("MPI_Ineighbor_alltoallv comm wrong kind");
     int rc = MPI_Ineighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1271(void)
+static void case_1281(void)
 {
     begin_case("MPI_Ineighbor_alltoallv request nonexistent in pointer");
     int rc = MPI_Ineighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1272(void)
+static void case_1282(void)
 {
     begin_case("MPI_Ineighbor_alltoallw sendtypes nonexistent in pointer");
     int rc = MPI_Ineighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1273(void)
+static void case_1283(void)
 {
     begin_case("MPI_Ineighbor_alltoallw recvtypes nonexistent in pointer");
     int rc = MPI_Ineighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1274(void)
+static void case_1284(void)
 {
     begin_case("MPI_Ineighbor_alltoallw comm nonexistent");
     int rc = MPI_Ineighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1275(void)
+static void case_1285(void)
 {
     begin_case("MPI_Ineighbor_alltoallw comm wrong kind");
     int rc = MPI_Ineighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1276(void)
+static void case_1286(void)
 {
     begin_case("MPI_Ineighbor_alltoallw request nonexistent in pointer");
     int rc = MPI_Ineighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), topo_comm, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1277(void)
+static void case_1287(void)
 {
     begin_case("MPI_Neighbor_allgather_init sendcount sendcount=-1");
     int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1278(void)
+static void case_1288(void)
 {
     begin_case("MPI_Neighbor_allgather_init sendtype nonexistent");
     int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1279(void)
+static void case_1289(void)
 {
     begin_case("MPI_Neighbor_allgather_init sendtype wrong kind");
     int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1280(void)
+static void case_1290(void)
 {
     begin_case("MPI_Neighbor_allgather_init recvcount recvcount=-1");
     int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1281(void)
+static void case_1291(void)
 {
     begin_case("MPI_Neighbor_allgather_init recvtype nonexistent");
     int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1282(void)
+static void case_1292(void)
 {
     begin_case("MPI_Neighbor_allgather_init recvtype wrong kind");
     int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1283(void)
+static void case_1293(void)
 {
     begin_case("MPI_Neighbor_allgather_init comm nonexistent");
     int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1284(void)
+static void case_1294(void)
 {
     begin_case("MPI_Neighbor_allgather_init comm wrong kind");
     int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1285(void)
+static void case_1295(void)
 {
     begin_case("MPI_Neighbor_allgather_init info nonexistent");
     int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1286(void)
+static void case_1296(void)
 {
     begin_case("MPI_Neighbor_allgather_init info wrong kind");
     int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, (MPI_Info)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1287(void)
+static void case_1297(void)
 {
     begin_case("MPI_Neighbor_allgather_init request nonexistent in pointer");
     int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1288(void)
+static void case_1298(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init sendcount sendcount=-1");
     int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1289(void)
+static void case_1299(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init sendtype nonexistent");
     int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1290(void)
+static void case_1300(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init sendtype wrong kind");
     int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1291(void)
+static void case_1301(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init recvtype nonexistent");
     int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1292(void)
+static void case_1302(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init recvtype wrong kind");
     int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1293(void)
+static void case_1303(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init comm nonexistent");
     int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1294(void)
+static void case_1304(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init comm wrong kind");
     int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1295(void)
+static void case_1305(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init info nonexistent");
     int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1296(void)
+static void case_1306(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init info wrong kind");
     int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, (MPI_Info)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1297(void)
+static void case_1307(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init request nonexistent in pointer");
     int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1298(void)
+static void case_1308(void)
 {
     begin_case("MPI_Neighbor_alltoall_init sendcount sendcount=-1");
     int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1299(void)
+static void case_1309(void)
 {
     begin_case("MPI_Neighbor_alltoall_init sendtype nonexistent");
     int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1300(void)
+static void case_1310(void)
 {
     begin_case("MPI_Neighbor_alltoall_init sendtype wrong kind");
     int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1301(void)
+static void case_1311(void)
 {
     begin_case("MPI_Neighbor_alltoall_init recvcount recvcount=-1");
     int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1302(void)
+static void case_1312(void)
 {
     begin_case("MPI_Neighbor_alltoall_init recvtype nonexistent");
     int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1303(void)
+static void case_1313(void)
 {
     begin_case("MPI_Neighbor_alltoall_init recvtype wrong kind");
     int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1304(void)
+static void case_1314(void)
 {
     begin_case("MPI_Neighbor_alltoall_init comm nonexistent");
     int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1305(void)
+static void case_1315(void)
 {
     begin_case("MPI_Neighbor_alltoall_init comm wrong kind");
     int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1306(void)
+static void case_1316(void)
 {
     begin_case("MPI_Neighbor_alltoall_init info nonexistent");
     int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1307(void)
+static void case_1317(void)
 {
     begin_case("MPI_Neighbor_alltoall_init info wrong kind");
     int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, (MPI_Info)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1308(void)
+static void case_1318(void)
 {
     begin_case("MPI_Neighbor_alltoall_init request nonexistent in pointer");
     int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1309(void)
+static void case_1319(void)
 {
     begin_case("MPI_Neighbor_alltoallv_init sendtype nonexistent");
     int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1310(void)
+static void case_1320(void)
 {
     begin_case("MPI_Neighbor_alltoallv_init sendtype wrong kind");
     int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1311(void)
+static void case_1321(void)
 {
     begin_case("MPI_Neighbor_alltoallv_init recvtype nonexistent");
     int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1312(void)
+static void case_1322(void)
 {
     begin_case("MPI_Neighbor_alltoallv_init recvtype wrong kind");
     int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1313(void)
+static void case_1323(void)
 {
     begin_case("MPI_Neighbor_alltoallv_init comm nonexistent");
     int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1314(void)
+static void case_1324(void)
 {
     begin_case("MPI_Neighbor_alltoallv_init comm wrong kind");
     int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1315(void)
+static void case_1325(void)
 {
     begin_case("MPI_Neighbor_alltoallv_init info nonexistent");
     int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1316(void)
+static void case_1326(void)
 {
     begin_case("MPI_Neighbor_alltoallv_init info wrong kind");
     int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, (MPI_Info)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1317(void)
+static void case_1327(void)
 {
     begin_case("MPI_Neighbor_alltoallv_init request nonexistent in pointer");
     int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1318(void)
+static void case_1328(void)
 {
     begin_case("MPI_Neighbor_alltoallw_init sendtypes nonexistent in pointer");
     int rc = MPI_Neighbor_alltoallw_init((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1319(void)
+static void case_1329(void)
 {
     begin_case("MPI_Neighbor_alltoallw_init recvtypes nonexistent in pointer");
     int rc = MPI_Neighbor_alltoallw_init((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1320(void)
+static void case_1330(void)
 {
     begin_case("MPI_Neighbor_alltoallw_init comm nonexistent");
     int rc = MPI_Neighbor_alltoallw_init((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1321(void)
+static void case_1331(void)
 {
     begin_case("MPI_Neighbor_alltoallw_init comm wrong kind");
     int rc = MPI_Neighbor_alltoallw_init((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1322(void)
+static void case_1332(void)
 {
     begin_case("MPI_Neighbor_alltoallw_init info nonexistent");
     int rc = MPI_Neighbor_alltoallw_init((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), topo_comm, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1323(void)
+static void case_1333(void)
 {
     begin_case("MPI_Neighbor_alltoallw_init info wrong kind");
     int rc = MPI_Neighbor_alltoallw_init((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), topo_comm, (MPI_Info)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1324(void)
+static void case_1334(void)
 {
     begin_case("MPI_Neighbor_alltoallw_init request nonexistent in pointer");
     int rc = MPI_Neighbor_alltoallw_init((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), topo_comm, MPI_INFO_NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1325(void)
+static void case_1335(void)
 {
     begin_case("MPIX_Comm_validate comm nonexistent");
     int rc = MPIX_Comm_validate(BAD_HANDLE(MMPI_HANDLE_KIND_COMM));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1326(void)
+static void case_1336(void)
 {
     begin_case("MPIX_Comm_validate comm wrong kind");
     int rc = MPIX_Comm_validate((MPI_Comm)MPI_INT);
@@ -10614,6 +10684,16 @@ static void (*const cases[])(void) = {
     case_1324,
     case_1325,
     case_1326,
+    case_1327,
+    case_1328,
+    case_1329,
+    case_1330,
+    case_1331,
+    case_1332,
+    case_1333,
+    case_1334,
+    case_1335,
+    case_1336,
 };
 
 int main(int argc, char **argv)

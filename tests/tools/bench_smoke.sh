@@ -21,7 +21,8 @@ failures=0
 # Every figure of every program, at both sizes (ulfm ones need 2 ranks at least: both are).
 for figure in 'ping-pong latency 8 B' 'ping-pong bandwidth 4 MiB' 'ring 8 B' 'barrier (µs)' \
     'allreduce 8 B' 'start-up' 'memory, Pss' 'failure detection in MPI_Barrier, first' \
-    'MPIX_Comm_agree' 'MPIX_Comm_shrink after 1 failure, repeated'; do
+    'MPIX_Comm_agree' 'MPIX_Comm_shrink after 1 failure, repeated' 'restart in place, call to new' \
+    'spawn of 1 rank, call to the child'; do
     rows=$(grep -F "| $figure" "$work/table")
     if [ -z "$rows" ]; then
         echo "FAIL: no row for '$figure'"
