@@ -30,7 +30,7 @@ usage: bench/run.sh [options]
                      (mpicc.openmpi, mpiexec.openmpi) when installed
   --reps R           repetitions per cell (default 3; --quick: 1)
   --only LIST        programs to run, comma separated: pingpong ring barrier allreduce
-                     startup memory ulfm_detect ulfm_agree ulfm_shrink (or "ulfm")
+                     startup memory ulfm_detect ulfm_agree ulfm_shrink (or "ulfm") rma
                      restart (restart in place vs. spawn of one rank)
   --ranks LIST       rank counts, comma separated (default 2,4,16,64,256,1024)
   --quick            smoke test: ranks 2,16, one repetition, short measurements

@@ -61,21 +61,7 @@ int mmpi_win_target_addr(struct mmpi_rank *self, struct mmpi_win *w, int target,
             return MPI_SUCCESS;
         /* Covered by attached regions, possibly several adjacent ones (§12.2.4 lets one
          * operation span them). */
-        char *cur = a + lo, *end = a + hi;
-        pthread_mutex_lock(&t->lock);
-        bool moved = true;
-        while (cur < end && moved) {
-            moved = false;
-            for (const struct mmpi_win_region *r = t->regions; r; r = r->next)
-                if (cur >= r->base && cur < r->base + r->size) {
-                    cur = r->base + r->size;
-                    moved = true;
-                    break;
-                }
-        }
-        err = cur >= end ? MPI_SUCCESS : MPI_ERR_RMA_RANGE;
-        pthread_mutex_unlock(&t->lock);
-        return err;
+        return mmpi_win_covered(t, a + lo, a + hi) ? MPI_SUCCESS : MPI_ERR_RMA_RANGE;
     }
     MPI_Aint off = disp * t->disp_unit;
     *addr = t->base + off;

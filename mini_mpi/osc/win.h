@@ -27,9 +27,10 @@
  *    atomicity among accumulate, get_accumulate, fetch_and_op and compare_and_swap, in the order
  *    they are issued (every accumulate_ordering the program may ask for).
  *
- * Files: create.c (creation and free, collective), win_api.c (window entry points), attr.c
- * (attributes, keyvals, names, hints, error handlers), move.c and move_api.c (data movement),
- * sync.c and sync_api.c (fence, PSCW, flush, sync), lock.c (passive-target locks),
+ * Files: create.c (creation and free, collective), attach.c (dynamic memory), win_api.c (window
+ * entry points), attr_api.c (attributes, keyvals, names, hints, error handlers), move.c and
+ * move_api.c (data movement), sync.c and sync_api.c (fence, PSCW, flush, sync), lock.c
+ * (passive-target locks),
  * failure_link.c (failure queries).
  */
 #ifndef MMPI_OSC_WIN_H
@@ -143,6 +144,16 @@ int mmpi_win_create(struct mmpi_rank *self, struct mmpi_comm *comm, int flavor, 
  * freed then); else synchronizes every member and frees w (*freed true), returning what the
  * synchronization reports. */
 int mmpi_win_free(struct mmpi_rank *self, struct mmpi_win *w, bool *freed);
+
+/* ---- Dynamic windows (attach.c) ---------------------------------------------------- */
+
+/* MPI_Win_attach / MPI_Win_detach on the calling member: MPI_ERR_RMA_FLAVOR (not dynamic),
+ * MPI_ERR_SIZE, MPI_ERR_RMA_ATTACH (overlap; detach of memory not attached). Take the
+ * member's target mutex. */
+int mmpi_win_attach(struct mmpi_win *w, void *base, MPI_Aint size);
+int mmpi_win_detach(struct mmpi_win *w, const void *base);
+/* Whether attached regions of t cover [lo, hi). Takes t->lock. Any thread. */
+bool mmpi_win_covered(struct mmpi_win_target *t, const char *lo, const char *hi);
 
 /* ---- Data movement (move.c). Each returns an MPI error class. ------------------------- */
 

@@ -147,28 +147,7 @@ int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
         err = MPI_ERR_WIN;
         goto fn_fail;
     }
-    if (w->core->flavor != MPI_WIN_FLAVOR_DYNAMIC) {
-        err = MPI_ERR_RMA_FLAVOR;
-        goto fn_fail;
-    }
-    if (size < 0) {
-        err = MPI_ERR_SIZE;
-        goto fn_fail;
-    }
-    if (size == 0)
-        goto fn_exit; /* nothing to expose */
-    struct mmpi_win_target *t = &w->core->targets[w->rank];
-    pthread_mutex_lock(&t->lock);
-    /* §12.2.4: attached regions of one window may not overlap. */
-    for (const struct mmpi_win_region *r = t->regions; r; r = r->next)
-        if ((char *)base < r->base + r->size && r->base < (char *)base + size)
-            err = MPI_ERR_RMA_ATTACH;
-    if (err == MPI_SUCCESS) {
-        struct mmpi_win_region *r = mmpi_xmalloc(sizeof(*r));
-        *r = (struct mmpi_win_region){base, size, t->regions};
-        t->regions = r;
-    }
-    pthread_mutex_unlock(&t->lock);
+    err = mmpi_win_attach(w, base, size);
     if (err != MPI_SUCCESS)
         goto fn_fail;
 fn_exit:
@@ -189,25 +168,9 @@ int PMPI_Win_detach(MPI_Win win, const void *base)
         err = MPI_ERR_WIN;
         goto fn_fail;
     }
-    if (w->core->flavor != MPI_WIN_FLAVOR_DYNAMIC) {
-        err = MPI_ERR_RMA_FLAVOR;
+    err = mmpi_win_detach(w, base);
+    if (err != MPI_SUCCESS)
         goto fn_fail;
-    }
-    struct mmpi_win_target *t = &w->core->targets[w->rank];
-    struct mmpi_win_region *gone = NULL;
-    pthread_mutex_lock(&t->lock);
-    for (struct mmpi_win_region **p = &t->regions; *p; p = &(*p)->next)
-        if ((*p)->base == base) {
-            gone = *p;
-            *p = gone->next;
-            break;
-        }
-    pthread_mutex_unlock(&t->lock);
-    if (!gone) {
-        err = MPI_ERR_RMA_ATTACH;
-        goto fn_fail;
-    }
-    free(gone);
 fn_exit:
     return err;
 fn_fail:
