@@ -296,5 +296,6 @@ MMPI_API(int, Info_free, (MPI_Info * info));
 #include "mini_mpi/intercomm.h"
 #include "mini_mpi/topo.h"
 #include "mini_mpi/spawn.h"
+#include "mini_mpi/io.h"
 
 #endif /* MINI_MPI_MPI_H */
