@@ -45,7 +45,7 @@ static int read_piece(int fd, char *p, size_t n, MPI_Offset off, size_t *got)
 }
 
 /* Moves stream bytes [start, start + n) of the view to or from mem. *done: bytes moved. */
-static int move_stream(struct mmpi_file *f, bool write, uint64_t start, char *mem, size_t n,
+static int move_stream(struct mmpi_file *f, const struct mmpi_file_view *v, bool write, uint64_t start, char *mem, size_t n,
                        size_t *done)
 {
     int err = MPI_SUCCESS;
@@ -53,7 +53,7 @@ static int move_stream(struct mmpi_file *f, bool write, uint64_t start, char *me
     while (*done < n) {
         MPI_Offset off;
         uint64_t contig;
-        mmpi_file_view_map(&f->view, start + *done, &off, &contig);
+        mmpi_file_view_map(v, start + *done, &off, &contig);
         size_t len = n - *done < contig ? n - *done : (size_t)contig, got = len;
         if (write)
             err = write_piece(f->core->fd, mem + *done, len, off);
@@ -68,11 +68,12 @@ static int move_stream(struct mmpi_file *f, bool write, uint64_t start, char *me
     return MPI_SUCCESS;
 }
 
-int mmpi_file_transfer(struct mmpi_file *f, bool write, MPI_Offset pos, void *buf, size_t count,
-                       const struct mmpi_datatype *dt, size_t *bytes)
+int mmpi_file_transfer(struct mmpi_file *f, const struct mmpi_file_view *v, bool write,
+                       MPI_Offset pos, void *buf, size_t count, const struct mmpi_datatype *dt,
+                       size_t *bytes)
 {
     size_t total = count * dt->size, done = 0;
-    uint64_t start = (uint64_t)pos * f->view.etype->size;
+    uint64_t start = (uint64_t)pos * v->etype->size;
     int err = MPI_SUCCESS;
 
     *bytes = 0;
@@ -85,7 +86,7 @@ int mmpi_file_transfer(struct mmpi_file *f, bool write, MPI_Offset pos, void *bu
             pthread_rwlock_rdlock(&f->core->atomic_lock);
     }
     if (dt->contiguous) {
-        err = move_stream(f, write, start, (char *)buf + dt->true_lb, total, &done);
+        err = move_stream(f, v, write, start, (char *)buf + dt->true_lb, total, &done);
     } else {
         size_t chunk = total < CHUNK ? total : CHUNK;
         char *tmp = malloc(chunk);
@@ -97,7 +98,7 @@ int mmpi_file_transfer(struct mmpi_file *f, bool write, MPI_Offset pos, void *bu
             size_t n = total - done < chunk ? total - done : chunk, moved;
             if (write)
                 mmpi_datatype_pack(dt, buf, count, done, tmp, n);
-            err = move_stream(f, write, start + done, tmp, n, &moved);
+            err = move_stream(f, v, write, start + done, tmp, n, &moved);
             if (!write && moved > 0)
                 mmpi_datatype_unpack(dt, buf, count, done, tmp, moved);
             done += moved;

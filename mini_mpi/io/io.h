@@ -109,6 +109,9 @@ const char *mmpi_file_strip_prefix(const char *name);
  * UNSUPPORTED_DATAREP. */
 int mmpi_file_set_view(struct mmpi_file *f, MPI_Offset disp, struct mmpi_datatype *etype,
                        struct mmpi_datatype *filetype, const char *datarep);
+/* A copy of v holding its own references (a pending access keeps the view it started with:
+ * the program may set another before it completes). Release with mmpi_file_view_release. */
+void mmpi_file_view_copy(struct mmpi_file_view *to, const struct mmpi_file_view *v);
 /* Initial view: displacement 0, MPI_BYTE, MPI_BYTE, "native". */
 void mmpi_file_view_default(struct mmpi_file_view *v);
 void mmpi_file_view_release(struct mmpi_file_view *v);
@@ -121,11 +124,12 @@ void mmpi_file_view_map(const struct mmpi_file_view *v, uint64_t b, MPI_Offset *
 MPI_Offset mmpi_file_view_position_of(const struct mmpi_file_view *v, MPI_Offset off);
 
 /* ---- access.c -------------------------------------------------------------------------- */
-/* Moves count elements of dt between buf and the view positions from pos on (etype units):
+/* Moves count elements of dt between buf and the positions of view v from pos on (etype units):
  * writes when `write`, reads otherwise (stopping at end of file: *bytes is then short).
  * Takes the core's atomic lock in atomic mode. MPI_SUCCESS or MPI_ERR_IO, NO_SPACE, QUOTA. */
-int mmpi_file_transfer(struct mmpi_file *f, bool write, MPI_Offset pos, void *buf, size_t count,
-                       const struct mmpi_datatype *dt, size_t *bytes);
+int mmpi_file_transfer(struct mmpi_file *f, const struct mmpi_file_view *v, bool write,
+                       MPI_Offset pos, void *buf, size_t count, const struct mmpi_datatype *dt,
+                       size_t *bytes);
 
 /* ---- request.c ------------------------------------------------------------------------- */
 enum mmpi_file_pointer { MMPI_FP_EXPLICIT, MMPI_FP_INDIVIDUAL, MMPI_FP_SHARED, MMPI_FP_ORDERED };

@@ -21,6 +21,7 @@ struct file_req {
     struct mmpi_file *f;
     struct mmpi_file_op op;
     MPI_Offset pos;             /* resolved position, etype units */
+    struct mmpi_file_view view; /* the view when the access started (own references) */
     struct mmpi_request *meet;  /* collective: the members' barrier until it completed */
 };
 
@@ -67,7 +68,7 @@ static bool file_poll(struct mmpi_request *req)
         }
     }
     size_t bytes;
-    int err = mmpi_file_transfer(s->f, s->op.write, s->pos, s->op.buf, s->op.count, s->op.dt,
+    int err = mmpi_file_transfer(s->f, &s->view, s->op.write, s->pos, s->op.buf, s->op.count, s->op.dt,
                                  &bytes);
     set_status(&req->status, bytes);
     mmpi_request_complete(req, err);
@@ -79,6 +80,7 @@ static void file_req_free(struct mmpi_request *req)
     struct file_req *s = req->state;
     if (s->meet)
         mmpi_request_release(s->meet);
+    mmpi_file_view_release(&s->view);
     free(s);
 }
 
@@ -89,6 +91,7 @@ struct mmpi_request *mmpi_file_start(struct mmpi_rank *self, struct mmpi_file *f
     s->f = f;
     s->op = *op;
     s->pos = claim_position(f, op);
+    mmpi_file_view_copy(&s->view, &f->view);
     if (op->collective)
         s->meet = mmpi_file_meet_start(self, f);
     struct mmpi_request *req = mmpi_request_new(self, MMPI_REQ_OTHER);
@@ -131,7 +134,7 @@ int mmpi_file_access(struct mmpi_rank *self, struct mmpi_file *f, const struct m
 
     if (!op->collective) {
         MPI_Offset pos = claim_position(f, op);
-        err = mmpi_file_transfer(f, op->write, pos, op->buf, op->count, op->dt, &bytes);
+        err = mmpi_file_transfer(f, &f->view, op->write, pos, op->buf, op->count, op->dt, &bytes);
         if (op->fp == MMPI_FP_INDIVIDUAL && !op->write)
             f->fp = pos + (MPI_Offset)(bytes / f->view.etype->size);
         status_out(status, bytes);

@@ -61,7 +61,7 @@ int mmpi_file_ordered(struct mmpi_rank *self, struct mmpi_file *f, const struct 
             total += all[i];
         }
         MPI_Offset base = mmpi_file_shared_claim_collective(f, total, true);
-        err = mmpi_file_transfer(f, op->write, base + before, op->buf, op->count, op->dt,
+        err = mmpi_file_transfer(f, &f->view, op->write, base + before, op->buf, op->count, op->dt,
                                  &bytes);
     }
     free(all);

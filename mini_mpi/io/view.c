@@ -21,6 +21,34 @@ void mmpi_file_view_default(struct mmpi_file_view *v)
     strcpy(v->datarep, "native");
 }
 
+void mmpi_file_view_copy(struct mmpi_file_view *to, const struct mmpi_file_view *v)
+{
+    *to = *v;
+    mmpi_datatype_retain(to->etype);
+    mmpi_datatype_retain(to->filetype);
+}
+
+/* §14.3: "the displacements in the typemap of the filetype [and etype] are required to be
+ * non-negative and monotonically nondecreasing", and, for a file opened for writing, the
+ * etypes of a filetype must not overlap. Returns 0 when dt is fine, 1 when blocks overlap
+ * (allowed read-only), 2 when a displacement is negative or decreases (MPICH reports both
+ * as MPI_ERR_IO). */
+static int typemap_order(const struct mmpi_datatype *dt)
+{
+    MPI_Aint start = 0, end = 0;
+    int verdict = 0;
+    for (size_t i = 0; i < dt->nruns; i++) {
+        const struct mmpi_dt_run *run = &dt->runs[i];
+        if (run->off < start || (run->count > 1 && run->stride < 0))
+            return 2;
+        if (run->off < end || (run->count > 1 && run->stride < (MPI_Aint)run->len))
+            verdict = 1;
+        start = run->off + (MPI_Aint)(run->count - 1) * run->stride;
+        end = start + (MPI_Aint)run->len;
+    }
+    return verdict;
+}
+
 void mmpi_file_view_release(struct mmpi_file_view *v)
 {
     mmpi_datatype_release(v->etype);
@@ -37,9 +65,11 @@ int mmpi_file_set_view(struct mmpi_file *f, MPI_Offset disp, struct mmpi_datatyp
         return MPI_ERR_UNSUPPORTED_DATAREP;
     /* §14.3: the filetype is built of etypes; etype and filetype displacements must be
      * non-negative (monotonically nondecreasing typemaps are what ROMIO also demands). */
+    int order = typemap_order(etype) > typemap_order(filetype) ? typemap_order(etype)
+                                                              : typemap_order(filetype);
+    if (order == 2 || (order == 1 && !(f->core->amode & MPI_MODE_RDONLY)))
+        return MPI_ERR_IO;
     if (etype->size == 0 || filetype->size % etype->size != 0)
-        return MPI_ERR_TYPE;
-    if (filetype->true_lb < 0 || etype->true_lb < 0)
         return MPI_ERR_TYPE;
     if (disp == MPI_DISPLACEMENT_CURRENT) {
         /* Only with MPI_MODE_SEQUENTIAL (§14.3): the view starts where the shared pointer is. */

@@ -134,6 +134,8 @@ while read -r prog np; do
     fname=testfile
     if [ "$prog" = aggregation1 ]; then
         run "romio/$prog" "$np" "$file" romio -h -f "$fname"
+    elif [ "$prog" = big_extents ]; then
+        run "romio/$prog" "$np" "$file" romio "$fname"
     else
         run "romio/$prog" "$np" "$file" romio -fname "$fname"
     fi

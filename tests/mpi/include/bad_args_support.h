@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* A handle of the right kind whose index names no object (mpi.h documents the layout). */
 #define BAD_HANDLE(kind) ((int)(0x40000000 | ((kind) << 24) | 0x7fff00))
@@ -20,6 +21,7 @@ static int scratch_next;
 static const char *current_case;
 static int errors, checked, verbose;
 static MPI_Comm topo_comm; /* a ring: the plausible communicator of neighbour collectives */
+static MPI_File test_file; /* an open file, read-write: the plausible file of I/O calls */
 
 static void begin_case(const char *what)
 {
@@ -96,6 +98,12 @@ static int run_cases(int argc, char **argv, void (*const *cases)(void), size_t n
     int size, periodic = 1;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     MPI_Cart_create(MPI_COMM_WORLD, 1, &size, &periodic, 0, &topo_comm);
+    char fname[256];
+    snprintf(fname, sizeof fname, "%s/bad_args_file.%d", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
+             (int)getpid());
+    MPI_File_open(MPI_COMM_SELF, fname,
+                  MPI_MODE_RDWR | MPI_MODE_CREATE | MPI_MODE_DELETE_ON_CLOSE, MPI_INFO_NULL,
+                  &test_file);
     for (size_t i = 0; i < n; i++)
         cases[i]();
     int rank;
@@ -107,6 +115,7 @@ static int run_cases(int argc, char **argv, void (*const *cases)(void), size_t n
             printf(" Found %d errors in %d calls\n", errors, checked);
     }
     MPI_Comm_free(&topo_comm);
+    MPI_File_close(&test_file);
     MPI_Finalize();
     return 0;
 }
