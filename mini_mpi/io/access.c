@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "datatype/build.h"
 #include "datatype/datatype.h"
 #include "io/io.h"
 
@@ -85,26 +86,44 @@ int mmpi_file_transfer(struct mmpi_file *f, const struct mmpi_file_view *v, bool
         else
             pthread_rwlock_rdlock(&f->core->atomic_lock);
     }
-    if (dt->contiguous) {
+    if (v->external32 && dt->ext_size != dt->size) {
+        err = MPI_ERR_UNSUPPORTED_DATAREP; /* see view.c: layouts must agree */
+        goto out;
+    }
+    if (dt->contiguous && !v->external32) {
         err = move_stream(f, v, write, start, (char *)buf + dt->true_lb, total, &done);
     } else {
+        /* Whole elements per chunk, so that external32 converts elements. */
         size_t chunk = total < CHUNK ? total : CHUNK;
-        char *tmp = malloc(chunk);
-        if (!tmp) {
+        chunk = chunk < dt->size ? dt->size : chunk - chunk % dt->size;
+        char *tmp = malloc(chunk), *ext = v->external32 ? malloc(chunk) : tmp;
+        if (!tmp || !ext) {
+            free(tmp);
+            if (ext != tmp)
+                free(ext);
             err = MPI_ERR_NO_MEM;
             goto out;
         }
         while (done < total) {
             size_t n = total - done < chunk ? total - done : chunk, moved;
-            if (write)
+            if (write) {
                 mmpi_datatype_pack(dt, buf, count, done, tmp, n);
-            err = move_stream(f, v, write, start + done, tmp, n, &moved);
+                if (v->external32)
+                    mmpi_dt_external32(dt, n / dt->size, tmp, ext, true);
+            }
+            err = move_stream(f, v, write, start + done, ext, n, &moved);
+            if (!write && v->external32)
+                moved -= moved % dt->size; /* a partial element at end of file is not data */
+            if (!write && v->external32 && moved > 0)
+                mmpi_dt_external32(dt, moved / dt->size, tmp, ext, false);
             if (!write && moved > 0)
                 mmpi_datatype_unpack(dt, buf, count, done, tmp, moved);
             done += moved;
             if (err != MPI_SUCCESS || moved < n)
                 break;
         }
+        if (ext != tmp)
+            free(ext);
         free(tmp);
     }
 out:

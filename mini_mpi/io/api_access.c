@@ -22,7 +22,8 @@ struct how {
 
 /* The checks every data access makes (§14.4, §14.7), in one place. */
 static int check(struct mmpi_rank *self, struct mmpi_file *f, struct how how, MPI_Offset offset,
-                 const void *buf, int count, MPI_Datatype datatype, struct mmpi_datatype **dt)
+                 const void *buf, MPI_Count count, MPI_Datatype datatype,
+                 struct mmpi_datatype **dt)
 {
     if (!f)
         return MPI_ERR_FILE;
@@ -51,7 +52,7 @@ static int check(struct mmpi_rank *self, struct mmpi_file *f, struct how how, MP
 }
 
 /* The blocking forms. */
-static int access_blocking(MPI_File fh, MPI_Offset offset, void *buf, int count,
+static int access_blocking(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
                            MPI_Datatype datatype, MPI_Status *status, struct how how,
                            enum mmpi_call call)
 {
@@ -77,7 +78,7 @@ fn_fail:
 }
 
 /* The nonblocking forms (§14.4.2): a request completed by MPI_Wait/Test. */
-static int access_nonblocking(MPI_File fh, MPI_Offset offset, void *buf, int count,
+static int access_nonblocking(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
                               MPI_Datatype datatype, MPI_Request *request, struct how how,
                               enum mmpi_call call)
 {
@@ -392,7 +393,7 @@ int PMPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset)
 
 /* ---- Split collectives (§14.4.5) ------------------------------------------------------ */
 
-static int split_begin(MPI_File fh, MPI_Offset offset, void *buf, int count,
+static int split_begin(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
                        MPI_Datatype datatype, struct how how, enum mmpi_call call)
 {
     struct mmpi_rank *self = mmpi_enter(call);
@@ -532,4 +533,225 @@ int PMPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status
 {
     return split_end(fh, status, MMPI_CALL_File_write_ordered_begin,
                      MMPI_CALL_File_write_ordered_end);
+}
+
+/* ---- Large-count forms (the _c bindings): the same bodies with MPI_Count counts ---------- */
+
+MMPI_PROFILED(File_read_at_c)
+int PMPI_File_read_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
+                      MPI_Datatype datatype, MPI_Status *status)
+{
+    return access_blocking(fh, offset, buf, count, datatype, status, HOW(EXPLICIT, false, false),
+                           MMPI_CALL_File_read_at_c);
+}
+
+MMPI_PROFILED(File_read_at_all_c)
+int PMPI_File_read_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
+                          MPI_Datatype datatype, MPI_Status *status)
+{
+    return access_blocking(fh, offset, buf, count, datatype, status, HOW(EXPLICIT, false, true),
+                           MMPI_CALL_File_read_at_all_c);
+}
+
+MMPI_PROFILED(File_write_at_c)
+int PMPI_File_write_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count,
+                       MPI_Datatype datatype, MPI_Status *status)
+{
+    return access_blocking(fh, offset, (void *)buf, count, datatype, status,
+                           HOW(EXPLICIT, true, false), MMPI_CALL_File_write_at_c);
+}
+
+MMPI_PROFILED(File_write_at_all_c)
+int PMPI_File_write_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count,
+                           MPI_Datatype datatype, MPI_Status *status)
+{
+    return access_blocking(fh, offset, (void *)buf, count, datatype, status,
+                           HOW(EXPLICIT, true, true), MMPI_CALL_File_write_at_all_c);
+}
+
+MMPI_PROFILED(File_iread_at_c)
+int PMPI_File_iread_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
+                       MPI_Datatype datatype, MPI_Request *request)
+{
+    return access_nonblocking(fh, offset, buf, count, datatype, request,
+                              HOW(EXPLICIT, false, false), MMPI_CALL_File_iread_at_c);
+}
+
+MMPI_PROFILED(File_iwrite_at_c)
+int PMPI_File_iwrite_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count,
+                        MPI_Datatype datatype, MPI_Request *request)
+{
+    return access_nonblocking(fh, offset, (void *)buf, count, datatype, request,
+                              HOW(EXPLICIT, true, false), MMPI_CALL_File_iwrite_at_c);
+}
+
+MMPI_PROFILED(File_iread_at_all_c)
+int PMPI_File_iread_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
+                           MPI_Datatype datatype, MPI_Request *request)
+{
+    return access_nonblocking(fh, offset, buf, count, datatype, request,
+                              HOW(EXPLICIT, false, true), MMPI_CALL_File_iread_at_all_c);
+}
+
+MMPI_PROFILED(File_iwrite_at_all_c)
+int PMPI_File_iwrite_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count,
+                            MPI_Datatype datatype, MPI_Request *request)
+{
+    return access_nonblocking(fh, offset, (void *)buf, count, datatype, request,
+                              HOW(EXPLICIT, true, true), MMPI_CALL_File_iwrite_at_all_c);
+}
+
+MMPI_PROFILED(File_read_c)
+int PMPI_File_read_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status)
+{
+    return access_blocking(fh, 0, buf, count, datatype, status, HOW(INDIVIDUAL, false, false),
+                           MMPI_CALL_File_read_c);
+}
+
+MMPI_PROFILED(File_read_all_c)
+int PMPI_File_read_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                       MPI_Status *status)
+{
+    return access_blocking(fh, 0, buf, count, datatype, status, HOW(INDIVIDUAL, false, true),
+                           MMPI_CALL_File_read_all_c);
+}
+
+MMPI_PROFILED(File_write_c)
+int PMPI_File_write_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                    MPI_Status *status)
+{
+    return access_blocking(fh, 0, (void *)buf, count, datatype, status,
+                           HOW(INDIVIDUAL, true, false), MMPI_CALL_File_write_c);
+}
+
+MMPI_PROFILED(File_write_all_c)
+int PMPI_File_write_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                        MPI_Status *status)
+{
+    return access_blocking(fh, 0, (void *)buf, count, datatype, status,
+                           HOW(INDIVIDUAL, true, true), MMPI_CALL_File_write_all_c);
+}
+
+MMPI_PROFILED(File_iread_c)
+int PMPI_File_iread_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                    MPI_Request *request)
+{
+    return access_nonblocking(fh, 0, buf, count, datatype, request,
+                              HOW(INDIVIDUAL, false, false), MMPI_CALL_File_iread_c);
+}
+
+MMPI_PROFILED(File_iwrite_c)
+int PMPI_File_iwrite_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                     MPI_Request *request)
+{
+    return access_nonblocking(fh, 0, (void *)buf, count, datatype, request,
+                              HOW(INDIVIDUAL, true, false), MMPI_CALL_File_iwrite_c);
+}
+
+MMPI_PROFILED(File_iread_all_c)
+int PMPI_File_iread_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                        MPI_Request *request)
+{
+    return access_nonblocking(fh, 0, buf, count, datatype, request,
+                              HOW(INDIVIDUAL, false, true), MMPI_CALL_File_iread_all_c);
+}
+
+MMPI_PROFILED(File_iwrite_all_c)
+int PMPI_File_iwrite_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                         MPI_Request *request)
+{
+    return access_nonblocking(fh, 0, (void *)buf, count, datatype, request,
+                              HOW(INDIVIDUAL, true, true), MMPI_CALL_File_iwrite_all_c);
+}
+
+MMPI_PROFILED(File_read_shared_c)
+int PMPI_File_read_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                          MPI_Status *status)
+{
+    return access_blocking(fh, 0, buf, count, datatype, status, HOW(SHARED, false, false),
+                           MMPI_CALL_File_read_shared_c);
+}
+
+MMPI_PROFILED(File_write_shared_c)
+int PMPI_File_write_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                           MPI_Status *status)
+{
+    return access_blocking(fh, 0, (void *)buf, count, datatype, status,
+                           HOW(SHARED, true, false), MMPI_CALL_File_write_shared_c);
+}
+
+MMPI_PROFILED(File_iread_shared_c)
+int PMPI_File_iread_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                           MPI_Request *request)
+{
+    return access_nonblocking(fh, 0, buf, count, datatype, request, HOW(SHARED, false, false),
+                              MMPI_CALL_File_iread_shared_c);
+}
+
+MMPI_PROFILED(File_iwrite_shared_c)
+int PMPI_File_iwrite_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                            MPI_Request *request)
+{
+    return access_nonblocking(fh, 0, (void *)buf, count, datatype, request,
+                              HOW(SHARED, true, false), MMPI_CALL_File_iwrite_shared_c);
+}
+
+MMPI_PROFILED(File_read_ordered_c)
+int PMPI_File_read_ordered_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                           MPI_Status *status)
+{
+    return access_blocking(fh, 0, buf, count, datatype, status, HOW(ORDERED, false, true),
+                           MMPI_CALL_File_read_ordered_c);
+}
+
+MMPI_PROFILED(File_write_ordered_c)
+int PMPI_File_write_ordered_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                            MPI_Status *status)
+{
+    return access_blocking(fh, 0, (void *)buf, count, datatype, status,
+                           HOW(ORDERED, true, true), MMPI_CALL_File_write_ordered_c);
+}
+
+MMPI_PROFILED(File_read_at_all_begin_c)
+int PMPI_File_read_at_all_begin_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
+                                MPI_Datatype datatype)
+{
+    return split_begin(fh, offset, buf, count, datatype, HOW(EXPLICIT, false, true),
+                       MMPI_CALL_File_read_at_all_begin_c);
+}
+
+MMPI_PROFILED(File_write_at_all_begin_c)
+int PMPI_File_write_at_all_begin_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count,
+                                 MPI_Datatype datatype)
+{
+    return split_begin(fh, offset, (void *)buf, count, datatype, HOW(EXPLICIT, true, true),
+                       MMPI_CALL_File_write_at_all_begin_c);
+}
+
+MMPI_PROFILED(File_read_all_begin_c)
+int PMPI_File_read_all_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype)
+{
+    return split_begin(fh, 0, buf, count, datatype, HOW(INDIVIDUAL, false, true),
+                       MMPI_CALL_File_read_all_begin_c);
+}
+
+MMPI_PROFILED(File_write_all_begin_c)
+int PMPI_File_write_all_begin_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype)
+{
+    return split_begin(fh, 0, (void *)buf, count, datatype, HOW(INDIVIDUAL, true, true),
+                       MMPI_CALL_File_write_all_begin_c);
+}
+
+MMPI_PROFILED(File_read_ordered_begin_c)
+int PMPI_File_read_ordered_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype)
+{
+    return split_begin(fh, 0, buf, count, datatype, HOW(ORDERED, false, true),
+                       MMPI_CALL_File_read_ordered_begin_c);
+}
+
+MMPI_PROFILED(File_write_ordered_begin_c)
+int PMPI_File_write_ordered_begin_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype)
+{
+    return split_begin(fh, 0, (void *)buf, count, datatype, HOW(ORDERED, true, true),
+                       MMPI_CALL_File_write_ordered_begin_c);
 }

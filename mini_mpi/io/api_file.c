@@ -276,18 +276,35 @@ int PMPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype,
 
 /* ---- Interoperability and consistency (§14.5, §14.6) ------------------------------------ */
 
-MMPI_PROFILED(File_get_type_extent)
-int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent)
+static int type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Count *extent,
+                       enum mmpi_call call)
 {
-    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_File_get_type_extent);
+    struct mmpi_rank *self = mmpi_enter(call);
     struct mmpi_file *f = mmpi_file_get(self, fh);
     struct mmpi_datatype *dt = mmpi_datatype_get(self, datatype);
     int err = !f ? MPI_ERR_FILE : !dt ? MPI_ERR_TYPE : !extent ? MPI_ERR_ARG : MPI_SUCCESS;
 
-    /* "native" and "internal" store memory's layout: the extent is the memory extent. */
+    /* "native" and "internal" store memory's layout; external32 views are limited to types
+     * whose external32 size is their native size (view.c): the extent is the memory extent. */
     if (err == MPI_SUCCESS)
         *extent = dt->extent;
-    return err ? mmpi_err_raise_file(self, f, err, MMPI_CALL_File_get_type_extent) : MPI_SUCCESS;
+    return err ? mmpi_err_raise_file(self, f, err, call) : MPI_SUCCESS;
+}
+
+MMPI_PROFILED(File_get_type_extent)
+int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent)
+{
+    MPI_Count x = 0;
+    int err = type_extent(fh, datatype, extent ? &x : NULL, MMPI_CALL_File_get_type_extent);
+    if (err == MPI_SUCCESS)
+        *extent = (MPI_Aint)x;
+    return err;
+}
+
+MMPI_PROFILED(File_get_type_extent_c)
+int PMPI_File_get_type_extent_c(MPI_File fh, MPI_Datatype datatype, MPI_Count *extent)
+{
+    return type_extent(fh, datatype, extent, MMPI_CALL_File_get_type_extent_c);
 }
 
 MMPI_PROFILED(Register_datarep)

@@ -62,6 +62,7 @@ struct mmpi_file_view {
     struct mmpi_datatype *etype;        /* one reference held (no-op if predefined) */
     struct mmpi_datatype *filetype;     /* one reference held */
     char datarep[MPI_MAX_DATAREP_STRING];
+    bool external32;                    /* datarep "external32": big-endian in the file */
 };
 
 struct mmpi_file {

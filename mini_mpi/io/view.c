@@ -19,6 +19,7 @@ void mmpi_file_view_default(struct mmpi_file_view *v)
     v->etype = mmpi_datatype_get(NULL, MPI_BYTE);
     v->filetype = v->etype;
     strcpy(v->datarep, "native");
+    v->external32 = false;
 }
 
 void mmpi_file_view_copy(struct mmpi_file_view *to, const struct mmpi_file_view *v)
@@ -59,9 +60,14 @@ void mmpi_file_view_release(struct mmpi_file_view *v)
 int mmpi_file_set_view(struct mmpi_file *f, MPI_Offset disp, struct mmpi_datatype *etype,
                        struct mmpi_datatype *filetype, const char *datarep)
 {
-    /* §14.5.2: "native" and "internal" (ours is native) are supported; "external32" and
-     * registered representations are not (MPI_Register_datarep refuses them anyway). */
-    if (strcmp(datarep, "native") && strcmp(datarep, "internal"))
+    /* §14.5.2: "native", "internal" (ours is native) and "external32" (converted by
+     * access.c; only for types whose external32 size is their native size, so that the file
+     * layout is the memory layout); registered representations are not supported
+     * (MPI_Register_datarep refuses them). */
+    bool external32 = !strcmp(datarep, "external32");
+    if (strcmp(datarep, "native") && strcmp(datarep, "internal") && !external32)
+        return MPI_ERR_UNSUPPORTED_DATAREP;
+    if (external32 && (etype->ext_size != etype->size || filetype->ext_size != filetype->size))
         return MPI_ERR_UNSUPPORTED_DATAREP;
     /* §14.3: the filetype is built of etypes; etype and filetype displacements must be
      * non-negative (monotonically nondecreasing typemaps are what ROMIO also demands). */
@@ -90,6 +96,7 @@ int mmpi_file_set_view(struct mmpi_file *f, MPI_Offset disp, struct mmpi_datatyp
     f->view.etype = etype;
     f->view.filetype = filetype;
     snprintf(f->view.datarep, sizeof(f->view.datarep), "%s", datarep);
+    f->view.external32 = external32;
     /* §14.3: set_view resets both file pointers to zero. */
     f->fp = 0;
     return MPI_SUCCESS;

@@ -6825,2917 +6825,3995 @@ static void case_974(void)
 
 static void case_975(void)
 {
+    begin_case("MPI_File_read_at_c fh nonexistent");
+    int rc = MPI_File_read_at_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), 1, (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_976(void)
+{
+    begin_case("MPI_File_read_at_c fh wrong kind");
+    int rc = MPI_File_read_at_c((MPI_File)MPI_INT, 1, (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_977(void)
+{
+    begin_case("MPI_File_read_at_c buf NULL with count 1");
+    int rc = MPI_File_read_at_c(test_file, 1, NULL, 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_978(void)
+{
+    begin_case("MPI_File_read_at_c datatype nonexistent");
+    int rc = MPI_File_read_at_c(test_file, 1, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_979(void)
+{
+    begin_case("MPI_File_read_at_c datatype wrong kind");
+    int rc = MPI_File_read_at_c(test_file, 1, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_980(void)
+{
+    begin_case("MPI_File_read_at_all_c fh nonexistent");
+    int rc = MPI_File_read_at_all_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), 1, (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_981(void)
+{
+    begin_case("MPI_File_read_at_all_c fh wrong kind");
+    int rc = MPI_File_read_at_all_c((MPI_File)MPI_INT, 1, (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_982(void)
+{
+    begin_case("MPI_File_read_at_all_c buf NULL with count 1");
+    int rc = MPI_File_read_at_all_c(test_file, 1, NULL, 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_983(void)
+{
+    begin_case("MPI_File_read_at_all_c datatype nonexistent");
+    int rc = MPI_File_read_at_all_c(test_file, 1, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_984(void)
+{
+    begin_case("MPI_File_read_at_all_c datatype wrong kind");
+    int rc = MPI_File_read_at_all_c(test_file, 1, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_985(void)
+{
+    begin_case("MPI_File_write_at_c fh nonexistent");
+    int rc = MPI_File_write_at_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), 1, (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_986(void)
+{
+    begin_case("MPI_File_write_at_c fh wrong kind");
+    int rc = MPI_File_write_at_c((MPI_File)MPI_INT, 1, (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_987(void)
+{
+    begin_case("MPI_File_write_at_c buf NULL with count 1");
+    int rc = MPI_File_write_at_c(test_file, 1, NULL, 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_988(void)
+{
+    begin_case("MPI_File_write_at_c datatype nonexistent");
+    int rc = MPI_File_write_at_c(test_file, 1, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_989(void)
+{
+    begin_case("MPI_File_write_at_c datatype wrong kind");
+    int rc = MPI_File_write_at_c(test_file, 1, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_990(void)
+{
+    begin_case("MPI_File_write_at_all_c fh nonexistent");
+    int rc = MPI_File_write_at_all_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), 1, (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_991(void)
+{
+    begin_case("MPI_File_write_at_all_c fh wrong kind");
+    int rc = MPI_File_write_at_all_c((MPI_File)MPI_INT, 1, (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_992(void)
+{
+    begin_case("MPI_File_write_at_all_c buf NULL with count 1");
+    int rc = MPI_File_write_at_all_c(test_file, 1, NULL, 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_993(void)
+{
+    begin_case("MPI_File_write_at_all_c datatype nonexistent");
+    int rc = MPI_File_write_at_all_c(test_file, 1, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_994(void)
+{
+    begin_case("MPI_File_write_at_all_c datatype wrong kind");
+    int rc = MPI_File_write_at_all_c(test_file, 1, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_995(void)
+{
+    begin_case("MPI_File_iread_at_c fh nonexistent");
+    int rc = MPI_File_iread_at_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), 1, (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_996(void)
+{
+    begin_case("MPI_File_iread_at_c fh wrong kind");
+    int rc = MPI_File_iread_at_c((MPI_File)MPI_INT, 1, (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_997(void)
+{
+    begin_case("MPI_File_iread_at_c buf NULL with count 1");
+    int rc = MPI_File_iread_at_c(test_file, 1, NULL, 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_998(void)
+{
+    begin_case("MPI_File_iread_at_c datatype nonexistent");
+    int rc = MPI_File_iread_at_c(test_file, 1, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_999(void)
+{
+    begin_case("MPI_File_iread_at_c datatype wrong kind");
+    int rc = MPI_File_iread_at_c(test_file, 1, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1000(void)
+{
+    begin_case("MPI_File_iread_at_c request nonexistent in pointer");
+    int rc = MPI_File_iread_at_c(test_file, 1, (void*)scratch_area(), 1, MPI_INT, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    expect_class(rc, 0, (int[]){0});
+}
+
+static void case_1001(void)
+{
+    begin_case("MPI_File_iwrite_at_c fh nonexistent");
+    int rc = MPI_File_iwrite_at_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), 1, (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1002(void)
+{
+    begin_case("MPI_File_iwrite_at_c fh wrong kind");
+    int rc = MPI_File_iwrite_at_c((MPI_File)MPI_INT, 1, (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1003(void)
+{
+    begin_case("MPI_File_iwrite_at_c buf NULL with count 1");
+    int rc = MPI_File_iwrite_at_c(test_file, 1, NULL, 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1004(void)
+{
+    begin_case("MPI_File_iwrite_at_c datatype nonexistent");
+    int rc = MPI_File_iwrite_at_c(test_file, 1, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1005(void)
+{
+    begin_case("MPI_File_iwrite_at_c datatype wrong kind");
+    int rc = MPI_File_iwrite_at_c(test_file, 1, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1006(void)
+{
+    begin_case("MPI_File_iwrite_at_c request nonexistent in pointer");
+    int rc = MPI_File_iwrite_at_c(test_file, 1, (void*)scratch_area(), 1, MPI_INT, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    expect_class(rc, 0, (int[]){0});
+}
+
+static void case_1007(void)
+{
+    begin_case("MPI_File_iread_at_all_c fh nonexistent");
+    int rc = MPI_File_iread_at_all_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), 1, (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1008(void)
+{
+    begin_case("MPI_File_iread_at_all_c fh wrong kind");
+    int rc = MPI_File_iread_at_all_c((MPI_File)MPI_INT, 1, (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1009(void)
+{
+    begin_case("MPI_File_iread_at_all_c buf NULL with count 1");
+    int rc = MPI_File_iread_at_all_c(test_file, 1, NULL, 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1010(void)
+{
+    begin_case("MPI_File_iread_at_all_c datatype nonexistent");
+    int rc = MPI_File_iread_at_all_c(test_file, 1, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1011(void)
+{
+    begin_case("MPI_File_iread_at_all_c datatype wrong kind");
+    int rc = MPI_File_iread_at_all_c(test_file, 1, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1012(void)
+{
+    begin_case("MPI_File_iread_at_all_c request nonexistent in pointer");
+    int rc = MPI_File_iread_at_all_c(test_file, 1, (void*)scratch_area(), 1, MPI_INT, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    expect_class(rc, 0, (int[]){0});
+}
+
+static void case_1013(void)
+{
+    begin_case("MPI_File_iwrite_at_all_c fh nonexistent");
+    int rc = MPI_File_iwrite_at_all_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), 1, (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1014(void)
+{
+    begin_case("MPI_File_iwrite_at_all_c fh wrong kind");
+    int rc = MPI_File_iwrite_at_all_c((MPI_File)MPI_INT, 1, (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1015(void)
+{
+    begin_case("MPI_File_iwrite_at_all_c buf NULL with count 1");
+    int rc = MPI_File_iwrite_at_all_c(test_file, 1, NULL, 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1016(void)
+{
+    begin_case("MPI_File_iwrite_at_all_c datatype nonexistent");
+    int rc = MPI_File_iwrite_at_all_c(test_file, 1, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1017(void)
+{
+    begin_case("MPI_File_iwrite_at_all_c datatype wrong kind");
+    int rc = MPI_File_iwrite_at_all_c(test_file, 1, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1018(void)
+{
+    begin_case("MPI_File_iwrite_at_all_c request nonexistent in pointer");
+    int rc = MPI_File_iwrite_at_all_c(test_file, 1, (void*)scratch_area(), 1, MPI_INT, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    expect_class(rc, 0, (int[]){0});
+}
+
+static void case_1019(void)
+{
+    begin_case("MPI_File_read_c fh nonexistent");
+    int rc = MPI_File_read_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1020(void)
+{
+    begin_case("MPI_File_read_c fh wrong kind");
+    int rc = MPI_File_read_c((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1021(void)
+{
+    begin_case("MPI_File_read_c buf NULL with count 1");
+    int rc = MPI_File_read_c(test_file, NULL, 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1022(void)
+{
+    begin_case("MPI_File_read_c datatype nonexistent");
+    int rc = MPI_File_read_c(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1023(void)
+{
+    begin_case("MPI_File_read_c datatype wrong kind");
+    int rc = MPI_File_read_c(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1024(void)
+{
+    begin_case("MPI_File_read_all_c fh nonexistent");
+    int rc = MPI_File_read_all_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1025(void)
+{
+    begin_case("MPI_File_read_all_c fh wrong kind");
+    int rc = MPI_File_read_all_c((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1026(void)
+{
+    begin_case("MPI_File_read_all_c buf NULL with count 1");
+    int rc = MPI_File_read_all_c(test_file, NULL, 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1027(void)
+{
+    begin_case("MPI_File_read_all_c datatype nonexistent");
+    int rc = MPI_File_read_all_c(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1028(void)
+{
+    begin_case("MPI_File_read_all_c datatype wrong kind");
+    int rc = MPI_File_read_all_c(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1029(void)
+{
+    begin_case("MPI_File_write_c fh nonexistent");
+    int rc = MPI_File_write_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1030(void)
+{
+    begin_case("MPI_File_write_c fh wrong kind");
+    int rc = MPI_File_write_c((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1031(void)
+{
+    begin_case("MPI_File_write_c buf NULL with count 1");
+    int rc = MPI_File_write_c(test_file, NULL, 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1032(void)
+{
+    begin_case("MPI_File_write_c datatype nonexistent");
+    int rc = MPI_File_write_c(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1033(void)
+{
+    begin_case("MPI_File_write_c datatype wrong kind");
+    int rc = MPI_File_write_c(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1034(void)
+{
+    begin_case("MPI_File_write_all_c fh nonexistent");
+    int rc = MPI_File_write_all_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1035(void)
+{
+    begin_case("MPI_File_write_all_c fh wrong kind");
+    int rc = MPI_File_write_all_c((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1036(void)
+{
+    begin_case("MPI_File_write_all_c buf NULL with count 1");
+    int rc = MPI_File_write_all_c(test_file, NULL, 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1037(void)
+{
+    begin_case("MPI_File_write_all_c datatype nonexistent");
+    int rc = MPI_File_write_all_c(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1038(void)
+{
+    begin_case("MPI_File_write_all_c datatype wrong kind");
+    int rc = MPI_File_write_all_c(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1039(void)
+{
+    begin_case("MPI_File_iread_c fh nonexistent");
+    int rc = MPI_File_iread_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1040(void)
+{
+    begin_case("MPI_File_iread_c fh wrong kind");
+    int rc = MPI_File_iread_c((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1041(void)
+{
+    begin_case("MPI_File_iread_c buf NULL with count 1");
+    int rc = MPI_File_iread_c(test_file, NULL, 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1042(void)
+{
+    begin_case("MPI_File_iread_c datatype nonexistent");
+    int rc = MPI_File_iread_c(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1043(void)
+{
+    begin_case("MPI_File_iread_c datatype wrong kind");
+    int rc = MPI_File_iread_c(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1044(void)
+{
+    begin_case("MPI_File_iread_c request nonexistent in pointer");
+    int rc = MPI_File_iread_c(test_file, (void*)scratch_area(), 1, MPI_INT, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    expect_class(rc, 0, (int[]){0});
+}
+
+static void case_1045(void)
+{
+    begin_case("MPI_File_iwrite_c fh nonexistent");
+    int rc = MPI_File_iwrite_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1046(void)
+{
+    begin_case("MPI_File_iwrite_c fh wrong kind");
+    int rc = MPI_File_iwrite_c((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1047(void)
+{
+    begin_case("MPI_File_iwrite_c buf NULL with count 1");
+    int rc = MPI_File_iwrite_c(test_file, NULL, 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1048(void)
+{
+    begin_case("MPI_File_iwrite_c datatype nonexistent");
+    int rc = MPI_File_iwrite_c(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1049(void)
+{
+    begin_case("MPI_File_iwrite_c datatype wrong kind");
+    int rc = MPI_File_iwrite_c(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1050(void)
+{
+    begin_case("MPI_File_iwrite_c request nonexistent in pointer");
+    int rc = MPI_File_iwrite_c(test_file, (void*)scratch_area(), 1, MPI_INT, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    expect_class(rc, 0, (int[]){0});
+}
+
+static void case_1051(void)
+{
+    begin_case("MPI_File_iread_all_c fh nonexistent");
+    int rc = MPI_File_iread_all_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1052(void)
+{
+    begin_case("MPI_File_iread_all_c fh wrong kind");
+    int rc = MPI_File_iread_all_c((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1053(void)
+{
+    begin_case("MPI_File_iread_all_c buf NULL with count 1");
+    int rc = MPI_File_iread_all_c(test_file, NULL, 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1054(void)
+{
+    begin_case("MPI_File_iread_all_c datatype nonexistent");
+    int rc = MPI_File_iread_all_c(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1055(void)
+{
+    begin_case("MPI_File_iread_all_c datatype wrong kind");
+    int rc = MPI_File_iread_all_c(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1056(void)
+{
+    begin_case("MPI_File_iread_all_c request nonexistent in pointer");
+    int rc = MPI_File_iread_all_c(test_file, (void*)scratch_area(), 1, MPI_INT, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    expect_class(rc, 0, (int[]){0});
+}
+
+static void case_1057(void)
+{
+    begin_case("MPI_File_iwrite_all_c fh nonexistent");
+    int rc = MPI_File_iwrite_all_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1058(void)
+{
+    begin_case("MPI_File_iwrite_all_c fh wrong kind");
+    int rc = MPI_File_iwrite_all_c((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1059(void)
+{
+    begin_case("MPI_File_iwrite_all_c buf NULL with count 1");
+    int rc = MPI_File_iwrite_all_c(test_file, NULL, 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1060(void)
+{
+    begin_case("MPI_File_iwrite_all_c datatype nonexistent");
+    int rc = MPI_File_iwrite_all_c(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1061(void)
+{
+    begin_case("MPI_File_iwrite_all_c datatype wrong kind");
+    int rc = MPI_File_iwrite_all_c(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1062(void)
+{
+    begin_case("MPI_File_iwrite_all_c request nonexistent in pointer");
+    int rc = MPI_File_iwrite_all_c(test_file, (void*)scratch_area(), 1, MPI_INT, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    expect_class(rc, 0, (int[]){0});
+}
+
+static void case_1063(void)
+{
+    begin_case("MPI_File_read_shared_c fh nonexistent");
+    int rc = MPI_File_read_shared_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1064(void)
+{
+    begin_case("MPI_File_read_shared_c fh wrong kind");
+    int rc = MPI_File_read_shared_c((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1065(void)
+{
+    begin_case("MPI_File_read_shared_c buf NULL with count 1");
+    int rc = MPI_File_read_shared_c(test_file, NULL, 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1066(void)
+{
+    begin_case("MPI_File_read_shared_c datatype nonexistent");
+    int rc = MPI_File_read_shared_c(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1067(void)
+{
+    begin_case("MPI_File_read_shared_c datatype wrong kind");
+    int rc = MPI_File_read_shared_c(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1068(void)
+{
+    begin_case("MPI_File_write_shared_c fh nonexistent");
+    int rc = MPI_File_write_shared_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1069(void)
+{
+    begin_case("MPI_File_write_shared_c fh wrong kind");
+    int rc = MPI_File_write_shared_c((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1070(void)
+{
+    begin_case("MPI_File_write_shared_c buf NULL with count 1");
+    int rc = MPI_File_write_shared_c(test_file, NULL, 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1071(void)
+{
+    begin_case("MPI_File_write_shared_c datatype nonexistent");
+    int rc = MPI_File_write_shared_c(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1072(void)
+{
+    begin_case("MPI_File_write_shared_c datatype wrong kind");
+    int rc = MPI_File_write_shared_c(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1073(void)
+{
+    begin_case("MPI_File_iread_shared_c fh nonexistent");
+    int rc = MPI_File_iread_shared_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1074(void)
+{
+    begin_case("MPI_File_iread_shared_c fh wrong kind");
+    int rc = MPI_File_iread_shared_c((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1075(void)
+{
+    begin_case("MPI_File_iread_shared_c buf NULL with count 1");
+    int rc = MPI_File_iread_shared_c(test_file, NULL, 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1076(void)
+{
+    begin_case("MPI_File_iread_shared_c datatype nonexistent");
+    int rc = MPI_File_iread_shared_c(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1077(void)
+{
+    begin_case("MPI_File_iread_shared_c datatype wrong kind");
+    int rc = MPI_File_iread_shared_c(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1078(void)
+{
+    begin_case("MPI_File_iread_shared_c request nonexistent in pointer");
+    int rc = MPI_File_iread_shared_c(test_file, (void*)scratch_area(), 1, MPI_INT, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    expect_class(rc, 0, (int[]){0});
+}
+
+static void case_1079(void)
+{
+    begin_case("MPI_File_iwrite_shared_c fh nonexistent");
+    int rc = MPI_File_iwrite_shared_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1080(void)
+{
+    begin_case("MPI_File_iwrite_shared_c fh wrong kind");
+    int rc = MPI_File_iwrite_shared_c((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1081(void)
+{
+    begin_case("MPI_File_iwrite_shared_c buf NULL with count 1");
+    int rc = MPI_File_iwrite_shared_c(test_file, NULL, 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1082(void)
+{
+    begin_case("MPI_File_iwrite_shared_c datatype nonexistent");
+    int rc = MPI_File_iwrite_shared_c(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1083(void)
+{
+    begin_case("MPI_File_iwrite_shared_c datatype wrong kind");
+    int rc = MPI_File_iwrite_shared_c(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1084(void)
+{
+    begin_case("MPI_File_iwrite_shared_c request nonexistent in pointer");
+    int rc = MPI_File_iwrite_shared_c(test_file, (void*)scratch_area(), 1, MPI_INT, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    expect_class(rc, 0, (int[]){0});
+}
+
+static void case_1085(void)
+{
+    begin_case("MPI_File_read_ordered_c fh nonexistent");
+    int rc = MPI_File_read_ordered_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1086(void)
+{
+    begin_case("MPI_File_read_ordered_c fh wrong kind");
+    int rc = MPI_File_read_ordered_c((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1087(void)
+{
+    begin_case("MPI_File_read_ordered_c buf NULL with count 1");
+    int rc = MPI_File_read_ordered_c(test_file, NULL, 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1088(void)
+{
+    begin_case("MPI_File_read_ordered_c datatype nonexistent");
+    int rc = MPI_File_read_ordered_c(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1089(void)
+{
+    begin_case("MPI_File_read_ordered_c datatype wrong kind");
+    int rc = MPI_File_read_ordered_c(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1090(void)
+{
+    begin_case("MPI_File_write_ordered_c fh nonexistent");
+    int rc = MPI_File_write_ordered_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1091(void)
+{
+    begin_case("MPI_File_write_ordered_c fh wrong kind");
+    int rc = MPI_File_write_ordered_c((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1092(void)
+{
+    begin_case("MPI_File_write_ordered_c buf NULL with count 1");
+    int rc = MPI_File_write_ordered_c(test_file, NULL, 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1093(void)
+{
+    begin_case("MPI_File_write_ordered_c datatype nonexistent");
+    int rc = MPI_File_write_ordered_c(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1094(void)
+{
+    begin_case("MPI_File_write_ordered_c datatype wrong kind");
+    int rc = MPI_File_write_ordered_c(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1095(void)
+{
+    begin_case("MPI_File_read_at_all_begin_c fh nonexistent");
+    int rc = MPI_File_read_at_all_begin_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), 1, (void*)scratch_area(), 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1096(void)
+{
+    begin_case("MPI_File_read_at_all_begin_c fh wrong kind");
+    int rc = MPI_File_read_at_all_begin_c((MPI_File)MPI_INT, 1, (void*)scratch_area(), 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1097(void)
+{
+    begin_case("MPI_File_read_at_all_begin_c buf NULL with count 1");
+    int rc = MPI_File_read_at_all_begin_c(test_file, 1, NULL, 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1098(void)
+{
+    begin_case("MPI_File_read_at_all_begin_c datatype nonexistent");
+    int rc = MPI_File_read_at_all_begin_c(test_file, 1, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1099(void)
+{
+    begin_case("MPI_File_read_at_all_begin_c datatype wrong kind");
+    int rc = MPI_File_read_at_all_begin_c(test_file, 1, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD);
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1100(void)
+{
+    begin_case("MPI_File_write_at_all_begin_c fh nonexistent");
+    int rc = MPI_File_write_at_all_begin_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), 1, (void*)scratch_area(), 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1101(void)
+{
+    begin_case("MPI_File_write_at_all_begin_c fh wrong kind");
+    int rc = MPI_File_write_at_all_begin_c((MPI_File)MPI_INT, 1, (void*)scratch_area(), 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1102(void)
+{
+    begin_case("MPI_File_write_at_all_begin_c buf NULL with count 1");
+    int rc = MPI_File_write_at_all_begin_c(test_file, 1, NULL, 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1103(void)
+{
+    begin_case("MPI_File_write_at_all_begin_c datatype nonexistent");
+    int rc = MPI_File_write_at_all_begin_c(test_file, 1, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1104(void)
+{
+    begin_case("MPI_File_write_at_all_begin_c datatype wrong kind");
+    int rc = MPI_File_write_at_all_begin_c(test_file, 1, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD);
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1105(void)
+{
+    begin_case("MPI_File_read_all_begin_c fh nonexistent");
+    int rc = MPI_File_read_all_begin_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1106(void)
+{
+    begin_case("MPI_File_read_all_begin_c fh wrong kind");
+    int rc = MPI_File_read_all_begin_c((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1107(void)
+{
+    begin_case("MPI_File_read_all_begin_c buf NULL with count 1");
+    int rc = MPI_File_read_all_begin_c(test_file, NULL, 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1108(void)
+{
+    begin_case("MPI_File_read_all_begin_c datatype nonexistent");
+    int rc = MPI_File_read_all_begin_c(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1109(void)
+{
+    begin_case("MPI_File_read_all_begin_c datatype wrong kind");
+    int rc = MPI_File_read_all_begin_c(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD);
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1110(void)
+{
+    begin_case("MPI_File_write_all_begin_c fh nonexistent");
+    int rc = MPI_File_write_all_begin_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1111(void)
+{
+    begin_case("MPI_File_write_all_begin_c fh wrong kind");
+    int rc = MPI_File_write_all_begin_c((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1112(void)
+{
+    begin_case("MPI_File_write_all_begin_c buf NULL with count 1");
+    int rc = MPI_File_write_all_begin_c(test_file, NULL, 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1113(void)
+{
+    begin_case("MPI_File_write_all_begin_c datatype nonexistent");
+    int rc = MPI_File_write_all_begin_c(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1114(void)
+{
+    begin_case("MPI_File_write_all_begin_c datatype wrong kind");
+    int rc = MPI_File_write_all_begin_c(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD);
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1115(void)
+{
+    begin_case("MPI_File_read_ordered_begin_c fh nonexistent");
+    int rc = MPI_File_read_ordered_begin_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1116(void)
+{
+    begin_case("MPI_File_read_ordered_begin_c fh wrong kind");
+    int rc = MPI_File_read_ordered_begin_c((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1117(void)
+{
+    begin_case("MPI_File_read_ordered_begin_c buf NULL with count 1");
+    int rc = MPI_File_read_ordered_begin_c(test_file, NULL, 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1118(void)
+{
+    begin_case("MPI_File_read_ordered_begin_c datatype nonexistent");
+    int rc = MPI_File_read_ordered_begin_c(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1119(void)
+{
+    begin_case("MPI_File_read_ordered_begin_c datatype wrong kind");
+    int rc = MPI_File_read_ordered_begin_c(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD);
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1120(void)
+{
+    begin_case("MPI_File_write_ordered_begin_c fh nonexistent");
+    int rc = MPI_File_write_ordered_begin_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1121(void)
+{
+    begin_case("MPI_File_write_ordered_begin_c fh wrong kind");
+    int rc = MPI_File_write_ordered_begin_c((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1122(void)
+{
+    begin_case("MPI_File_write_ordered_begin_c buf NULL with count 1");
+    int rc = MPI_File_write_ordered_begin_c(test_file, NULL, 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1123(void)
+{
+    begin_case("MPI_File_write_ordered_begin_c datatype nonexistent");
+    int rc = MPI_File_write_ordered_begin_c(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1124(void)
+{
+    begin_case("MPI_File_write_ordered_begin_c datatype wrong kind");
+    int rc = MPI_File_write_ordered_begin_c(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD);
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1125(void)
+{
+    begin_case("MPI_File_get_type_extent_c fh nonexistent");
+    int rc = MPI_File_get_type_extent_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), MPI_INT, (MPI_Count*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1126(void)
+{
+    begin_case("MPI_File_get_type_extent_c fh wrong kind");
+    int rc = MPI_File_get_type_extent_c((MPI_File)MPI_INT, MPI_INT, (MPI_Count*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1127(void)
+{
+    begin_case("MPI_File_get_type_extent_c datatype nonexistent");
+    int rc = MPI_File_get_type_extent_c(test_file, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (MPI_Count*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1128(void)
+{
+    begin_case("MPI_File_get_type_extent_c datatype wrong kind");
+    int rc = MPI_File_get_type_extent_c(test_file, (MPI_Datatype)MPI_COMM_WORLD, (MPI_Count*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1129(void)
+{
     begin_case("MPI_Op_create op nonexistent in pointer");
     int rc = MPI_Op_create(NULL, 1, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_OP)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_976(void)
+static void case_1130(void)
 {
     begin_case("MPI_Op_free op nonexistent in pointer");
     int rc = MPI_Op_free(handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_OP)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_977(void)
+static void case_1131(void)
 {
     begin_case("MPI_Op_commutative op nonexistent");
     int rc = MPI_Op_commutative(BAD_HANDLE(MMPI_HANDLE_KIND_OP), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
-static void case_978(void)
+static void case_1132(void)
 {
     begin_case("MPI_Op_commutative op wrong kind");
     int rc = MPI_Op_commutative((MPI_Op)MPI_INT, (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
-static void case_979(void)
+static void case_1133(void)
 {
     begin_case("MPI_Reduce_local count count=-1");
     int rc = MPI_Reduce_local((void*)scratch_area(), (void*)scratch_area(), -1, MPI_INT, MPI_SUM);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_980(void)
+static void case_1134(void)
 {
     begin_case("MPI_Reduce_local datatype nonexistent");
     int rc = MPI_Reduce_local((void*)scratch_area(), (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_SUM);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_981(void)
+static void case_1135(void)
 {
     begin_case("MPI_Reduce_local datatype wrong kind");
     int rc = MPI_Reduce_local((void*)scratch_area(), (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, MPI_SUM);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_982(void)
+static void case_1136(void)
 {
     begin_case("MPI_Reduce_local op nonexistent");
     int rc = MPI_Reduce_local((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_OP));
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
-static void case_983(void)
+static void case_1137(void)
 {
     begin_case("MPI_Reduce_local op wrong kind");
     int rc = MPI_Reduce_local((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, (MPI_Op)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
-static void case_984(void)
+static void case_1138(void)
 {
     begin_case("MPI_Send buf NULL with count 1");
     int rc = MPI_Send(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
-static void case_985(void)
+static void case_1139(void)
 {
     begin_case("MPI_Send count count=-1");
     int rc = MPI_Send((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_986(void)
+static void case_1140(void)
 {
     begin_case("MPI_Send datatype nonexistent");
     int rc = MPI_Send((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_987(void)
+static void case_1141(void)
 {
     begin_case("MPI_Send datatype wrong kind");
     int rc = MPI_Send((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_988(void)
+static void case_1142(void)
 {
     begin_case("MPI_Send dest dest=7");
     int rc = MPI_Send((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_989(void)
+static void case_1143(void)
 {
     begin_case("MPI_Send tag tag=-5");
     int rc = MPI_Send((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
-static void case_990(void)
+static void case_1144(void)
 {
     begin_case("MPI_Send comm nonexistent");
     int rc = MPI_Send((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_991(void)
+static void case_1145(void)
 {
     begin_case("MPI_Send comm wrong kind");
     int rc = MPI_Send((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_992(void)
+static void case_1146(void)
 {
     begin_case("MPI_Ssend buf NULL with count 1");
     int rc = MPI_Ssend(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
-static void case_993(void)
+static void case_1147(void)
 {
     begin_case("MPI_Ssend count count=-1");
     int rc = MPI_Ssend((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_994(void)
+static void case_1148(void)
 {
     begin_case("MPI_Ssend datatype nonexistent");
     int rc = MPI_Ssend((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_995(void)
+static void case_1149(void)
 {
     begin_case("MPI_Ssend datatype wrong kind");
     int rc = MPI_Ssend((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_996(void)
+static void case_1150(void)
 {
     begin_case("MPI_Ssend dest dest=7");
     int rc = MPI_Ssend((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_997(void)
+static void case_1151(void)
 {
     begin_case("MPI_Ssend tag tag=-5");
     int rc = MPI_Ssend((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
-static void case_998(void)
+static void case_1152(void)
 {
     begin_case("MPI_Ssend comm nonexistent");
     int rc = MPI_Ssend((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_999(void)
+static void case_1153(void)
 {
     begin_case("MPI_Ssend comm wrong kind");
     int rc = MPI_Ssend((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1000(void)
+static void case_1154(void)
 {
     begin_case("MPI_Rsend buf NULL with count 1");
     int rc = MPI_Rsend(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
-static void case_1001(void)
+static void case_1155(void)
 {
     begin_case("MPI_Rsend count count=-1");
     int rc = MPI_Rsend((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1002(void)
+static void case_1156(void)
 {
     begin_case("MPI_Rsend datatype nonexistent");
     int rc = MPI_Rsend((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1003(void)
+static void case_1157(void)
 {
     begin_case("MPI_Rsend datatype wrong kind");
     int rc = MPI_Rsend((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1004(void)
+static void case_1158(void)
 {
     begin_case("MPI_Rsend dest dest=7");
     int rc = MPI_Rsend((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1005(void)
+static void case_1159(void)
 {
     begin_case("MPI_Rsend tag tag=-5");
     int rc = MPI_Rsend((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
-static void case_1006(void)
+static void case_1160(void)
 {
     begin_case("MPI_Rsend comm nonexistent");
     int rc = MPI_Rsend((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1007(void)
+static void case_1161(void)
 {
     begin_case("MPI_Rsend comm wrong kind");
     int rc = MPI_Rsend((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1008(void)
+static void case_1162(void)
 {
     begin_case("MPI_Bsend buf NULL with count 1");
     int rc = MPI_Bsend(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
-static void case_1009(void)
+static void case_1163(void)
 {
     begin_case("MPI_Bsend count count=-1");
     int rc = MPI_Bsend((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1010(void)
+static void case_1164(void)
 {
     begin_case("MPI_Bsend datatype nonexistent");
     int rc = MPI_Bsend((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1011(void)
+static void case_1165(void)
 {
     begin_case("MPI_Bsend datatype wrong kind");
     int rc = MPI_Bsend((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1012(void)
+static void case_1166(void)
 {
     begin_case("MPI_Bsend dest dest=7");
     int rc = MPI_Bsend((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1013(void)
+static void case_1167(void)
 {
     begin_case("MPI_Bsend tag tag=-5");
     int rc = MPI_Bsend((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
-static void case_1014(void)
+static void case_1168(void)
 {
     begin_case("MPI_Bsend comm nonexistent");
     int rc = MPI_Bsend((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1015(void)
+static void case_1169(void)
 {
     begin_case("MPI_Bsend comm wrong kind");
     int rc = MPI_Bsend((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1016(void)
+static void case_1170(void)
 {
     begin_case("MPI_Isend buf NULL with count 1");
     int rc = MPI_Isend(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
-static void case_1017(void)
+static void case_1171(void)
 {
     begin_case("MPI_Isend count count=-1");
     int rc = MPI_Isend((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1018(void)
+static void case_1172(void)
 {
     begin_case("MPI_Isend datatype nonexistent");
     int rc = MPI_Isend((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1019(void)
+static void case_1173(void)
 {
     begin_case("MPI_Isend datatype wrong kind");
     int rc = MPI_Isend((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1020(void)
+static void case_1174(void)
 {
     begin_case("MPI_Isend dest dest=7");
     int rc = MPI_Isend((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1021(void)
+static void case_1175(void)
 {
     begin_case("MPI_Isend tag tag=-5");
     int rc = MPI_Isend((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
-static void case_1022(void)
+static void case_1176(void)
 {
     begin_case("MPI_Isend comm nonexistent");
     int rc = MPI_Isend((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1023(void)
+static void case_1177(void)
 {
     begin_case("MPI_Isend comm wrong kind");
     int rc = MPI_Isend((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1024(void)
+static void case_1178(void)
 {
     begin_case("MPI_Isend request nonexistent in pointer");
     int rc = MPI_Isend((void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1025(void)
+static void case_1179(void)
 {
     begin_case("MPI_Issend buf NULL with count 1");
     int rc = MPI_Issend(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
-static void case_1026(void)
+static void case_1180(void)
 {
     begin_case("MPI_Issend count count=-1");
     int rc = MPI_Issend((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1027(void)
+static void case_1181(void)
 {
     begin_case("MPI_Issend datatype nonexistent");
     int rc = MPI_Issend((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1028(void)
+static void case_1182(void)
 {
     begin_case("MPI_Issend datatype wrong kind");
     int rc = MPI_Issend((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1029(void)
+static void case_1183(void)
 {
     begin_case("MPI_Issend dest dest=7");
     int rc = MPI_Issend((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1030(void)
+static void case_1184(void)
 {
     begin_case("MPI_Issend tag tag=-5");
     int rc = MPI_Issend((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
-static void case_1031(void)
+static void case_1185(void)
 {
     begin_case("MPI_Issend comm nonexistent");
     int rc = MPI_Issend((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1032(void)
+static void case_1186(void)
 {
     begin_case("MPI_Issend comm wrong kind");
     int rc = MPI_Issend((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1033(void)
+static void case_1187(void)
 {
     begin_case("MPI_Issend request nonexistent in pointer");
     int rc = MPI_Issend((void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1034(void)
+static void case_1188(void)
 {
     begin_case("MPI_Irsend buf NULL with count 1");
     int rc = MPI_Irsend(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
-static void case_1035(void)
+static void case_1189(void)
 {
     begin_case("MPI_Irsend count count=-1");
     int rc = MPI_Irsend((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1036(void)
+static void case_1190(void)
 {
     begin_case("MPI_Irsend datatype nonexistent");
     int rc = MPI_Irsend((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1037(void)
+static void case_1191(void)
 {
     begin_case("MPI_Irsend datatype wrong kind");
     int rc = MPI_Irsend((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1038(void)
+static void case_1192(void)
 {
     begin_case("MPI_Irsend dest dest=7");
     int rc = MPI_Irsend((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1039(void)
+static void case_1193(void)
 {
     begin_case("MPI_Irsend tag tag=-5");
     int rc = MPI_Irsend((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
-static void case_1040(void)
+static void case_1194(void)
 {
     begin_case("MPI_Irsend comm nonexistent");
     int rc = MPI_Irsend((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1041(void)
+static void case_1195(void)
 {
     begin_case("MPI_Irsend comm wrong kind");
     int rc = MPI_Irsend((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1042(void)
+static void case_1196(void)
 {
     begin_case("MPI_Irsend request nonexistent in pointer");
     int rc = MPI_Irsend((void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1043(void)
+static void case_1197(void)
 {
     begin_case("MPI_Ibsend buf NULL with count 1");
     int rc = MPI_Ibsend(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
-static void case_1044(void)
+static void case_1198(void)
 {
     begin_case("MPI_Ibsend count count=-1");
     int rc = MPI_Ibsend((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1045(void)
+static void case_1199(void)
 {
     begin_case("MPI_Ibsend datatype nonexistent");
     int rc = MPI_Ibsend((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1046(void)
+static void case_1200(void)
 {
     begin_case("MPI_Ibsend datatype wrong kind");
     int rc = MPI_Ibsend((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1047(void)
+static void case_1201(void)
 {
     begin_case("MPI_Ibsend dest dest=7");
     int rc = MPI_Ibsend((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1048(void)
+static void case_1202(void)
 {
     begin_case("MPI_Ibsend tag tag=-5");
     int rc = MPI_Ibsend((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
-static void case_1049(void)
+static void case_1203(void)
 {
     begin_case("MPI_Ibsend comm nonexistent");
     int rc = MPI_Ibsend((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1050(void)
+static void case_1204(void)
 {
     begin_case("MPI_Ibsend comm wrong kind");
     int rc = MPI_Ibsend((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1051(void)
+static void case_1205(void)
 {
     begin_case("MPI_Ibsend request nonexistent in pointer");
     int rc = MPI_Ibsend((void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1052(void)
+static void case_1206(void)
 {
     begin_case("MPI_Recv buf NULL with count 1");
     int rc = MPI_Recv(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
-static void case_1053(void)
+static void case_1207(void)
 {
     begin_case("MPI_Recv count count=-1");
     int rc = MPI_Recv((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1054(void)
+static void case_1208(void)
 {
     begin_case("MPI_Recv datatype nonexistent");
     int rc = MPI_Recv((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1055(void)
+static void case_1209(void)
 {
     begin_case("MPI_Recv datatype wrong kind");
     int rc = MPI_Recv((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1056(void)
+static void case_1210(void)
 {
     begin_case("MPI_Recv source source=7");
     int rc = MPI_Recv((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1057(void)
+static void case_1211(void)
 {
     begin_case("MPI_Recv tag tag=-5");
     int rc = MPI_Recv((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
-static void case_1058(void)
+static void case_1212(void)
 {
     begin_case("MPI_Recv comm nonexistent");
     int rc = MPI_Recv((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1059(void)
+static void case_1213(void)
 {
     begin_case("MPI_Recv comm wrong kind");
     int rc = MPI_Recv((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1060(void)
+static void case_1214(void)
 {
     begin_case("MPI_Irecv buf NULL with count 1");
     int rc = MPI_Irecv(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
-static void case_1061(void)
+static void case_1215(void)
 {
     begin_case("MPI_Irecv count count=-1");
     int rc = MPI_Irecv((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1062(void)
+static void case_1216(void)
 {
     begin_case("MPI_Irecv datatype nonexistent");
     int rc = MPI_Irecv((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1063(void)
+static void case_1217(void)
 {
     begin_case("MPI_Irecv datatype wrong kind");
     int rc = MPI_Irecv((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1064(void)
+static void case_1218(void)
 {
     begin_case("MPI_Irecv source source=7");
     int rc = MPI_Irecv((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1065(void)
+static void case_1219(void)
 {
     begin_case("MPI_Irecv tag tag=-5");
     int rc = MPI_Irecv((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
-static void case_1066(void)
+static void case_1220(void)
 {
     begin_case("MPI_Irecv comm nonexistent");
     int rc = MPI_Irecv((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1067(void)
+static void case_1221(void)
 {
     begin_case("MPI_Irecv comm wrong kind");
     int rc = MPI_Irecv((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1068(void)
+static void case_1222(void)
 {
     begin_case("MPI_Irecv request nonexistent in pointer");
     int rc = MPI_Irecv((void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1069(void)
+static void case_1223(void)
 {
     begin_case("MPI_Sendrecv sendcount sendcount=-1");
     int rc = MPI_Sendrecv((void*)scratch_area(), -1, MPI_INT, 0, 0, (void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1070(void)
+static void case_1224(void)
 {
     begin_case("MPI_Sendrecv sendtype nonexistent");
     int rc = MPI_Sendrecv((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, (void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1071(void)
+static void case_1225(void)
 {
     begin_case("MPI_Sendrecv sendtype wrong kind");
     int rc = MPI_Sendrecv((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, (void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1072(void)
+static void case_1226(void)
 {
     begin_case("MPI_Sendrecv dest dest=7");
     int rc = MPI_Sendrecv((void*)scratch_area(), 1, MPI_INT, 7, 0, (void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1073(void)
+static void case_1227(void)
 {
     begin_case("MPI_Sendrecv sendtag sendtag=-5");
     int rc = MPI_Sendrecv((void*)scratch_area(), 1, MPI_INT, 0, -5, (void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
-static void case_1074(void)
+static void case_1228(void)
 {
     begin_case("MPI_Sendrecv recvcount recvcount=-1");
     int rc = MPI_Sendrecv((void*)scratch_area(), 1, MPI_INT, 0, 0, (void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1075(void)
+static void case_1229(void)
 {
     begin_case("MPI_Sendrecv recvtype nonexistent");
     int rc = MPI_Sendrecv((void*)scratch_area(), 1, MPI_INT, 0, 0, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1076(void)
+static void case_1230(void)
 {
     begin_case("MPI_Sendrecv recvtype wrong kind");
     int rc = MPI_Sendrecv((void*)scratch_area(), 1, MPI_INT, 0, 0, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1077(void)
+static void case_1231(void)
 {
     begin_case("MPI_Sendrecv source source=7");
     int rc = MPI_Sendrecv((void*)scratch_area(), 1, MPI_INT, 0, 0, (void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1078(void)
+static void case_1232(void)
 {
     begin_case("MPI_Sendrecv recvtag recvtag=-5");
     int rc = MPI_Sendrecv((void*)scratch_area(), 1, MPI_INT, 0, 0, (void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
-static void case_1079(void)
+static void case_1233(void)
 {
     begin_case("MPI_Sendrecv comm nonexistent");
     int rc = MPI_Sendrecv((void*)scratch_area(), 1, MPI_INT, 0, 0, (void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1080(void)
+static void case_1234(void)
 {
     begin_case("MPI_Sendrecv comm wrong kind");
     int rc = MPI_Sendrecv((void*)scratch_area(), 1, MPI_INT, 0, 0, (void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1081(void)
+static void case_1235(void)
 {
     begin_case("MPI_Sendrecv_replace buf NULL with count 1");
     int rc = MPI_Sendrecv_replace(NULL, 1, MPI_INT, 0, 0, 0, 0, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
-static void case_1082(void)
+static void case_1236(void)
 {
     begin_case("MPI_Sendrecv_replace count count=-1");
     int rc = MPI_Sendrecv_replace((void*)scratch_area(), -1, MPI_INT, 0, 0, 0, 0, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1083(void)
+static void case_1237(void)
 {
     begin_case("MPI_Sendrecv_replace datatype nonexistent");
     int rc = MPI_Sendrecv_replace((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, 0, 0, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1084(void)
+static void case_1238(void)
 {
     begin_case("MPI_Sendrecv_replace datatype wrong kind");
     int rc = MPI_Sendrecv_replace((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, 0, 0, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1085(void)
+static void case_1239(void)
 {
     begin_case("MPI_Sendrecv_replace dest dest=7");
     int rc = MPI_Sendrecv_replace((void*)scratch_area(), 1, MPI_INT, 7, 0, 0, 0, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1086(void)
+static void case_1240(void)
 {
     begin_case("MPI_Sendrecv_replace sendtag sendtag=-5");
     int rc = MPI_Sendrecv_replace((void*)scratch_area(), 1, MPI_INT, 0, -5, 0, 0, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
-static void case_1087(void)
+static void case_1241(void)
 {
     begin_case("MPI_Sendrecv_replace source source=7");
     int rc = MPI_Sendrecv_replace((void*)scratch_area(), 1, MPI_INT, 0, 0, 7, 0, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1088(void)
+static void case_1242(void)
 {
     begin_case("MPI_Sendrecv_replace recvtag recvtag=-5");
     int rc = MPI_Sendrecv_replace((void*)scratch_area(), 1, MPI_INT, 0, 0, 0, -5, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
-static void case_1089(void)
+static void case_1243(void)
 {
     begin_case("MPI_Sendrecv_replace comm nonexistent");
     int rc = MPI_Sendrecv_replace((void*)scratch_area(), 1, MPI_INT, 0, 0, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1090(void)
+static void case_1244(void)
 {
     begin_case("MPI_Sendrecv_replace comm wrong kind");
     int rc = MPI_Sendrecv_replace((void*)scratch_area(), 1, MPI_INT, 0, 0, 0, 0, (MPI_Comm)MPI_INT, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1091(void)
+static void case_1245(void)
 {
     begin_case("MPI_Buffer_attach buffer NULL with count 1");
     int rc = MPI_Buffer_attach(NULL, 1);
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
-static void case_1092(void)
+static void case_1246(void)
 {
     begin_case("MPI_Probe source source=7");
     int rc = MPI_Probe(7, 0, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1093(void)
+static void case_1247(void)
 {
     begin_case("MPI_Probe tag tag=-5");
     int rc = MPI_Probe(0, -5, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
-static void case_1094(void)
+static void case_1248(void)
 {
     begin_case("MPI_Probe comm nonexistent");
     int rc = MPI_Probe(0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1095(void)
+static void case_1249(void)
 {
     begin_case("MPI_Probe comm wrong kind");
     int rc = MPI_Probe(0, 0, (MPI_Comm)MPI_INT, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1096(void)
+static void case_1250(void)
 {
     begin_case("MPI_Iprobe source source=7");
     int rc = MPI_Iprobe(7, 0, MPI_COMM_WORLD, (int*)scratch_area(), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1097(void)
+static void case_1251(void)
 {
     begin_case("MPI_Iprobe tag tag=-5");
     int rc = MPI_Iprobe(0, -5, MPI_COMM_WORLD, (int*)scratch_area(), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
-static void case_1098(void)
+static void case_1252(void)
 {
     begin_case("MPI_Iprobe comm nonexistent");
     int rc = MPI_Iprobe(0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), (int*)scratch_area(), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1099(void)
+static void case_1253(void)
 {
     begin_case("MPI_Iprobe comm wrong kind");
     int rc = MPI_Iprobe(0, 0, (MPI_Comm)MPI_INT, (int*)scratch_area(), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1100(void)
+static void case_1254(void)
 {
     begin_case("MPI_Mprobe source source=7");
     int rc = MPI_Mprobe(7, 0, MPI_COMM_WORLD, handle_array(MPI_MESSAGE_NO_PROC), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1101(void)
+static void case_1255(void)
 {
     begin_case("MPI_Mprobe tag tag=-5");
     int rc = MPI_Mprobe(0, -5, MPI_COMM_WORLD, handle_array(MPI_MESSAGE_NO_PROC), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
-static void case_1102(void)
+static void case_1256(void)
 {
     begin_case("MPI_Mprobe comm nonexistent");
     int rc = MPI_Mprobe(0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_MESSAGE_NO_PROC), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1103(void)
+static void case_1257(void)
 {
     begin_case("MPI_Mprobe comm wrong kind");
     int rc = MPI_Mprobe(0, 0, (MPI_Comm)MPI_INT, handle_array(MPI_MESSAGE_NO_PROC), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1104(void)
+static void case_1258(void)
 {
     begin_case("MPI_Mprobe message nonexistent in pointer");
     int rc = MPI_Mprobe(0, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_MESSAGE)), (MPI_Status*)scratch_area());
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1105(void)
+static void case_1259(void)
 {
     begin_case("MPI_Improbe source source=7");
     int rc = MPI_Improbe(7, 0, MPI_COMM_WORLD, (int*)scratch_area(), handle_array(MPI_MESSAGE_NO_PROC), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1106(void)
+static void case_1260(void)
 {
     begin_case("MPI_Improbe tag tag=-5");
     int rc = MPI_Improbe(0, -5, MPI_COMM_WORLD, (int*)scratch_area(), handle_array(MPI_MESSAGE_NO_PROC), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
-static void case_1107(void)
+static void case_1261(void)
 {
     begin_case("MPI_Improbe comm nonexistent");
     int rc = MPI_Improbe(0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), (int*)scratch_area(), handle_array(MPI_MESSAGE_NO_PROC), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1108(void)
+static void case_1262(void)
 {
     begin_case("MPI_Improbe comm wrong kind");
     int rc = MPI_Improbe(0, 0, (MPI_Comm)MPI_INT, (int*)scratch_area(), handle_array(MPI_MESSAGE_NO_PROC), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1109(void)
+static void case_1263(void)
 {
     begin_case("MPI_Improbe message nonexistent in pointer");
     int rc = MPI_Improbe(0, 0, MPI_COMM_WORLD, (int*)scratch_area(), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_MESSAGE)), (MPI_Status*)scratch_area());
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1110(void)
+static void case_1264(void)
 {
     begin_case("MPI_Mrecv buf NULL with count 1");
     int rc = MPI_Mrecv(NULL, 1, MPI_INT, handle_array(MPI_MESSAGE_NO_PROC), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
-static void case_1111(void)
+static void case_1265(void)
 {
     begin_case("MPI_Mrecv count count=-1");
     int rc = MPI_Mrecv((void*)scratch_area(), -1, MPI_INT, handle_array(MPI_MESSAGE_NO_PROC), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1112(void)
+static void case_1266(void)
 {
     begin_case("MPI_Mrecv datatype nonexistent");
     int rc = MPI_Mrecv((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array(MPI_MESSAGE_NO_PROC), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1113(void)
+static void case_1267(void)
 {
     begin_case("MPI_Mrecv datatype wrong kind");
     int rc = MPI_Mrecv((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, handle_array(MPI_MESSAGE_NO_PROC), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1114(void)
+static void case_1268(void)
 {
     begin_case("MPI_Mrecv message nonexistent in pointer");
     int rc = MPI_Mrecv((void*)scratch_area(), 1, MPI_INT, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_MESSAGE)), (MPI_Status*)scratch_area());
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1115(void)
+static void case_1269(void)
 {
     begin_case("MPI_Imrecv buf NULL with count 1");
     int rc = MPI_Imrecv(NULL, 1, MPI_INT, handle_array(MPI_MESSAGE_NO_PROC), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
-static void case_1116(void)
+static void case_1270(void)
 {
     begin_case("MPI_Imrecv count count=-1");
     int rc = MPI_Imrecv((void*)scratch_area(), -1, MPI_INT, handle_array(MPI_MESSAGE_NO_PROC), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1117(void)
+static void case_1271(void)
 {
     begin_case("MPI_Imrecv datatype nonexistent");
     int rc = MPI_Imrecv((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array(MPI_MESSAGE_NO_PROC), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1118(void)
+static void case_1272(void)
 {
     begin_case("MPI_Imrecv datatype wrong kind");
     int rc = MPI_Imrecv((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, handle_array(MPI_MESSAGE_NO_PROC), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1119(void)
+static void case_1273(void)
 {
     begin_case("MPI_Imrecv message nonexistent in pointer");
     int rc = MPI_Imrecv((void*)scratch_area(), 1, MPI_INT, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_MESSAGE)), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1120(void)
+static void case_1274(void)
 {
     begin_case("MPI_Imrecv request nonexistent in pointer");
     int rc = MPI_Imrecv((void*)scratch_area(), 1, MPI_INT, handle_array(MPI_MESSAGE_NO_PROC), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1121(void)
+static void case_1275(void)
 {
     begin_case("MPI_Send_init buf NULL with count 1");
     int rc = MPI_Send_init(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
-static void case_1122(void)
+static void case_1276(void)
 {
     begin_case("MPI_Send_init count count=-1");
     int rc = MPI_Send_init((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1123(void)
+static void case_1277(void)
 {
     begin_case("MPI_Send_init datatype nonexistent");
     int rc = MPI_Send_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1124(void)
+static void case_1278(void)
 {
     begin_case("MPI_Send_init datatype wrong kind");
     int rc = MPI_Send_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1125(void)
+static void case_1279(void)
 {
     begin_case("MPI_Send_init dest dest=7");
     int rc = MPI_Send_init((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1126(void)
+static void case_1280(void)
 {
     begin_case("MPI_Send_init tag tag=-5");
     int rc = MPI_Send_init((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
-static void case_1127(void)
+static void case_1281(void)
 {
     begin_case("MPI_Send_init comm nonexistent");
     int rc = MPI_Send_init((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1128(void)
+static void case_1282(void)
 {
     begin_case("MPI_Send_init comm wrong kind");
     int rc = MPI_Send_init((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1129(void)
+static void case_1283(void)
 {
     begin_case("MPI_Send_init request nonexistent in pointer");
     int rc = MPI_Send_init((void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1130(void)
+static void case_1284(void)
 {
     begin_case("MPI_Ssend_init buf NULL with count 1");
     int rc = MPI_Ssend_init(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
-static void case_1131(void)
+static void case_1285(void)
 {
     begin_case("MPI_Ssend_init count count=-1");
     int rc = MPI_Ssend_init((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1132(void)
+static void case_1286(void)
 {
     begin_case("MPI_Ssend_init datatype nonexistent");
     int rc = MPI_Ssend_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1133(void)
+static void case_1287(void)
 {
     begin_case("MPI_Ssend_init datatype wrong kind");
     int rc = MPI_Ssend_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1134(void)
+static void case_1288(void)
 {
     begin_case("MPI_Ssend_init dest dest=7");
     int rc = MPI_Ssend_init((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1135(void)
+static void case_1289(void)
 {
     begin_case("MPI_Ssend_init tag tag=-5");
     int rc = MPI_Ssend_init((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
-static void case_1136(void)
+static void case_1290(void)
 {
     begin_case("MPI_Ssend_init comm nonexistent");
     int rc = MPI_Ssend_init((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1137(void)
+static void case_1291(void)
 {
     begin_case("MPI_Ssend_init comm wrong kind");
     int rc = MPI_Ssend_init((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1138(void)
+static void case_1292(void)
 {
     begin_case("MPI_Ssend_init request nonexistent in pointer");
     int rc = MPI_Ssend_init((void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1139(void)
+static void case_1293(void)
 {
     begin_case("MPI_Rsend_init buf NULL with count 1");
     int rc = MPI_Rsend_init(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
-static void case_1140(void)
+static void case_1294(void)
 {
     begin_case("MPI_Rsend_init count count=-1");
     int rc = MPI_Rsend_init((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1141(void)
+static void case_1295(void)
 {
     begin_case("MPI_Rsend_init datatype nonexistent");
     int rc = MPI_Rsend_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1142(void)
+static void case_1296(void)
 {
     begin_case("MPI_Rsend_init datatype wrong kind");
     int rc = MPI_Rsend_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1143(void)
+static void case_1297(void)
 {
     begin_case("MPI_Rsend_init dest dest=7");
     int rc = MPI_Rsend_init((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1144(void)
+static void case_1298(void)
 {
     begin_case("MPI_Rsend_init tag tag=-5");
     int rc = MPI_Rsend_init((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
-static void case_1145(void)
+static void case_1299(void)
 {
     begin_case("MPI_Rsend_init comm nonexistent");
     int rc = MPI_Rsend_init((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1146(void)
+static void case_1300(void)
 {
     begin_case("MPI_Rsend_init comm wrong kind");
     int rc = MPI_Rsend_init((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1147(void)
+static void case_1301(void)
 {
     begin_case("MPI_Rsend_init request nonexistent in pointer");
     int rc = MPI_Rsend_init((void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1148(void)
+static void case_1302(void)
 {
     begin_case("MPI_Bsend_init buf NULL with count 1");
     int rc = MPI_Bsend_init(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
-static void case_1149(void)
+static void case_1303(void)
 {
     begin_case("MPI_Bsend_init count count=-1");
     int rc = MPI_Bsend_init((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1150(void)
+static void case_1304(void)
 {
     begin_case("MPI_Bsend_init datatype nonexistent");
     int rc = MPI_Bsend_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1151(void)
+static void case_1305(void)
 {
     begin_case("MPI_Bsend_init datatype wrong kind");
     int rc = MPI_Bsend_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1152(void)
+static void case_1306(void)
 {
     begin_case("MPI_Bsend_init dest dest=7");
     int rc = MPI_Bsend_init((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1153(void)
+static void case_1307(void)
 {
     begin_case("MPI_Bsend_init tag tag=-5");
     int rc = MPI_Bsend_init((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
-static void case_1154(void)
+static void case_1308(void)
 {
     begin_case("MPI_Bsend_init comm nonexistent");
     int rc = MPI_Bsend_init((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1155(void)
+static void case_1309(void)
 {
     begin_case("MPI_Bsend_init comm wrong kind");
     int rc = MPI_Bsend_init((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1156(void)
+static void case_1310(void)
 {
     begin_case("MPI_Bsend_init request nonexistent in pointer");
     int rc = MPI_Bsend_init((void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1157(void)
+static void case_1311(void)
 {
     begin_case("MPI_Recv_init buf NULL with count 1");
     int rc = MPI_Recv_init(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
-static void case_1158(void)
+static void case_1312(void)
 {
     begin_case("MPI_Recv_init count count=-1");
     int rc = MPI_Recv_init((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1159(void)
+static void case_1313(void)
 {
     begin_case("MPI_Recv_init datatype nonexistent");
     int rc = MPI_Recv_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1160(void)
+static void case_1314(void)
 {
     begin_case("MPI_Recv_init datatype wrong kind");
     int rc = MPI_Recv_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1161(void)
+static void case_1315(void)
 {
     begin_case("MPI_Recv_init source source=7");
     int rc = MPI_Recv_init((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1162(void)
+static void case_1316(void)
 {
     begin_case("MPI_Recv_init tag tag=-5");
     int rc = MPI_Recv_init((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
-static void case_1163(void)
+static void case_1317(void)
 {
     begin_case("MPI_Recv_init comm nonexistent");
     int rc = MPI_Recv_init((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1164(void)
+static void case_1318(void)
 {
     begin_case("MPI_Recv_init comm wrong kind");
     int rc = MPI_Recv_init((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1165(void)
+static void case_1319(void)
 {
     begin_case("MPI_Recv_init request nonexistent in pointer");
     int rc = MPI_Recv_init((void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1166(void)
+static void case_1320(void)
 {
     begin_case("MPI_Start request nonexistent in pointer");
     int rc = MPI_Start(handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1167(void)
+static void case_1321(void)
 {
     begin_case("MPI_Startall count count=-1");
     int rc = MPI_Startall(-1, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1168(void)
+static void case_1322(void)
 {
     begin_case("MPI_Startall array_of_requests nonexistent in pointer");
     int rc = MPI_Startall(1, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1169(void)
+static void case_1323(void)
 {
     begin_case("MPI_Wait request nonexistent in pointer");
     int rc = MPI_Wait(handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)), (MPI_Status*)scratch_area());
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1170(void)
+static void case_1324(void)
 {
     begin_case("MPI_Test request nonexistent in pointer");
     int rc = MPI_Test(handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)), (int*)scratch_area(), (MPI_Status*)scratch_area());
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1171(void)
+static void case_1325(void)
 {
     begin_case("MPI_Waitall count count=-1");
     int rc = MPI_Waitall(-1, handle_array(MPI_REQUEST_NULL), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1172(void)
+static void case_1326(void)
 {
     begin_case("MPI_Waitall array_of_requests nonexistent in pointer");
     int rc = MPI_Waitall(1, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)), (MPI_Status*)scratch_area());
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1173(void)
+static void case_1327(void)
 {
     begin_case("MPI_Testall count count=-1");
     int rc = MPI_Testall(-1, handle_array(MPI_REQUEST_NULL), (int*)scratch_area(), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1174(void)
+static void case_1328(void)
 {
     begin_case("MPI_Testall array_of_requests nonexistent in pointer");
     int rc = MPI_Testall(1, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)), (int*)scratch_area(), (MPI_Status*)scratch_area());
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1175(void)
+static void case_1329(void)
 {
     begin_case("MPI_Waitany count count=-1");
     int rc = MPI_Waitany(-1, handle_array(MPI_REQUEST_NULL), (int*)scratch_area(), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1176(void)
+static void case_1330(void)
 {
     begin_case("MPI_Waitany array_of_requests nonexistent in pointer");
     int rc = MPI_Waitany(1, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)), (int*)scratch_area(), (MPI_Status*)scratch_area());
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1177(void)
+static void case_1331(void)
 {
     begin_case("MPI_Testany count count=-1");
     int rc = MPI_Testany(-1, handle_array(MPI_REQUEST_NULL), (int*)scratch_area(), (int*)scratch_area(), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1178(void)
+static void case_1332(void)
 {
     begin_case("MPI_Testany array_of_requests nonexistent in pointer");
     int rc = MPI_Testany(1, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)), (int*)scratch_area(), (int*)scratch_area(), (MPI_Status*)scratch_area());
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1179(void)
+static void case_1333(void)
 {
     begin_case("MPI_Waitsome incount incount=-1");
     int rc = MPI_Waitsome(-1, handle_array(MPI_REQUEST_NULL), (int*)scratch_area(), int_array(1), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1180(void)
+static void case_1334(void)
 {
     begin_case("MPI_Waitsome array_of_requests nonexistent in pointer");
     int rc = MPI_Waitsome(1, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)), (int*)scratch_area(), int_array(1), (MPI_Status*)scratch_area());
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1181(void)
+static void case_1335(void)
 {
     begin_case("MPI_Testsome incount incount=-1");
     int rc = MPI_Testsome(-1, handle_array(MPI_REQUEST_NULL), (int*)scratch_area(), int_array(1), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1182(void)
+static void case_1336(void)
 {
     begin_case("MPI_Testsome array_of_requests nonexistent in pointer");
     int rc = MPI_Testsome(1, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)), (int*)scratch_area(), int_array(1), (MPI_Status*)scratch_area());
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1183(void)
+static void case_1337(void)
 {
     begin_case("MPI_Request_free request nonexistent in pointer");
     int rc = MPI_Request_free(handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1184(void)
+static void case_1338(void)
 {
     begin_case("MPI_Request_get_status request nonexistent");
     int rc = MPI_Request_get_status(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST), (int*)scratch_area(), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_REQUEST});
 }
 
-static void case_1185(void)
+static void case_1339(void)
 {
     begin_case("MPI_Request_get_status request wrong kind");
     int rc = MPI_Request_get_status((MPI_Request)MPI_INT, (int*)scratch_area(), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_REQUEST});
 }
 
-static void case_1186(void)
+static void case_1340(void)
 {
     begin_case("MPI_Cancel request nonexistent in pointer");
     int rc = MPI_Cancel(handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1187(void)
+static void case_1341(void)
 {
     begin_case("MPI_Grequest_start request nonexistent in pointer");
     int rc = MPI_Grequest_start(NULL, NULL, NULL, (void*)scratch_area(), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1188(void)
+static void case_1342(void)
 {
     begin_case("MPI_Grequest_complete request nonexistent");
     int rc = MPI_Grequest_complete(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST));
     expect_class(rc, 1, (int[]){MPI_ERR_REQUEST});
 }
 
-static void case_1189(void)
+static void case_1343(void)
 {
     begin_case("MPI_Grequest_complete request wrong kind");
     int rc = MPI_Grequest_complete((MPI_Request)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_REQUEST});
 }
 
-static void case_1190(void)
+static void case_1344(void)
 {
     begin_case("MPI_Comm_spawn info nonexistent");
     int rc = MPI_Comm_spawn((char*)scratch_area(), (char**)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), 0, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1191(void)
+static void case_1345(void)
 {
     begin_case("MPI_Comm_spawn info wrong kind");
     int rc = MPI_Comm_spawn((char*)scratch_area(), (char**)scratch_area(), 1, (MPI_Info)MPI_COMM_WORLD, 0, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1192(void)
+static void case_1346(void)
 {
     begin_case("MPI_Comm_spawn root root=7");
     int rc = MPI_Comm_spawn((char*)scratch_area(), (char**)scratch_area(), 1, MPI_INFO_NULL, 7, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_ROOT});
 }
 
-static void case_1193(void)
+static void case_1347(void)
 {
     begin_case("MPI_Comm_spawn comm nonexistent");
     int rc = MPI_Comm_spawn((char*)scratch_area(), (char**)scratch_area(), 1, MPI_INFO_NULL, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1194(void)
+static void case_1348(void)
 {
     begin_case("MPI_Comm_spawn comm wrong kind");
     int rc = MPI_Comm_spawn((char*)scratch_area(), (char**)scratch_area(), 1, MPI_INFO_NULL, 0, (MPI_Comm)MPI_INT, handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1195(void)
+static void case_1349(void)
 {
     begin_case("MPI_Comm_spawn intercomm nonexistent in pointer");
     int rc = MPI_Comm_spawn((char*)scratch_area(), (char**)scratch_area(), 1, MPI_INFO_NULL, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)), int_array(1));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1196(void)
+static void case_1350(void)
 {
     begin_case("MPI_Comm_spawn_multiple count count=-1");
     int rc = MPI_Comm_spawn_multiple(-1, (char**)scratch_area(), (char***)scratch_area(), int_array(1), handle_array(MPI_INFO_NULL), 0, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 2, (int[]){MPI_ERR_COUNT, MPI_ERR_ARG});
 }
 
-static void case_1197(void)
+static void case_1351(void)
 {
     begin_case("MPI_Comm_spawn_multiple array_of_info nonexistent in pointer");
     int rc = MPI_Comm_spawn_multiple(1, (char**)scratch_area(), (char***)scratch_area(), int_array(1), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_INFO)), 0, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1198(void)
+static void case_1352(void)
 {
     begin_case("MPI_Comm_spawn_multiple root root=7");
     int rc = MPI_Comm_spawn_multiple(1, (char**)scratch_area(), (char***)scratch_area(), int_array(1), handle_array(MPI_INFO_NULL), 7, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_ROOT});
 }
 
-static void case_1199(void)
+static void case_1353(void)
 {
     begin_case("MPI_Comm_spawn_multiple comm nonexistent");
     int rc = MPI_Comm_spawn_multiple(1, (char**)scratch_area(), (char***)scratch_area(), int_array(1), handle_array(MPI_INFO_NULL), 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1200(void)
+static void case_1354(void)
 {
     begin_case("MPI_Comm_spawn_multiple comm wrong kind");
     int rc = MPI_Comm_spawn_multiple(1, (char**)scratch_area(), (char***)scratch_area(), int_array(1), handle_array(MPI_INFO_NULL), 0, (MPI_Comm)MPI_INT, handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1201(void)
+static void case_1355(void)
 {
     begin_case("MPI_Comm_spawn_multiple intercomm nonexistent in pointer");
     int rc = MPI_Comm_spawn_multiple(1, (char**)scratch_area(), (char***)scratch_area(), int_array(1), handle_array(MPI_INFO_NULL), 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)), int_array(1));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1202(void)
+static void case_1356(void)
 {
     begin_case("MPI_Comm_get_parent parent nonexistent in pointer");
     int rc = MPI_Comm_get_parent(handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1203(void)
+static void case_1357(void)
 {
     begin_case("MPI_Open_port info nonexistent");
     int rc = MPI_Open_port(BAD_HANDLE(MMPI_HANDLE_KIND_INFO), (char*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1204(void)
+static void case_1358(void)
 {
     begin_case("MPI_Open_port info wrong kind");
     int rc = MPI_Open_port((MPI_Info)MPI_COMM_WORLD, (char*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1205(void)
+static void case_1359(void)
 {
     begin_case("MPI_Comm_accept info nonexistent");
     int rc = MPI_Comm_accept((char*)scratch_area(), BAD_HANDLE(MMPI_HANDLE_KIND_INFO), 0, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1206(void)
+static void case_1360(void)
 {
     begin_case("MPI_Comm_accept info wrong kind");
     int rc = MPI_Comm_accept((char*)scratch_area(), (MPI_Info)MPI_COMM_WORLD, 0, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1207(void)
+static void case_1361(void)
 {
     begin_case("MPI_Comm_accept root root=7");
     int rc = MPI_Comm_accept((char*)scratch_area(), MPI_INFO_NULL, 7, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_ROOT});
 }
 
-static void case_1208(void)
+static void case_1362(void)
 {
     begin_case("MPI_Comm_accept comm nonexistent");
     int rc = MPI_Comm_accept((char*)scratch_area(), MPI_INFO_NULL, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1209(void)
+static void case_1363(void)
 {
     begin_case("MPI_Comm_accept comm wrong kind");
     int rc = MPI_Comm_accept((char*)scratch_area(), MPI_INFO_NULL, 0, (MPI_Comm)MPI_INT, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1210(void)
+static void case_1364(void)
 {
     begin_case("MPI_Comm_accept newcomm nonexistent in pointer");
     int rc = MPI_Comm_accept((char*)scratch_area(), MPI_INFO_NULL, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1211(void)
+static void case_1365(void)
 {
     begin_case("MPI_Comm_connect info nonexistent");
     int rc = MPI_Comm_connect((char*)scratch_area(), BAD_HANDLE(MMPI_HANDLE_KIND_INFO), 0, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1212(void)
+static void case_1366(void)
 {
     begin_case("MPI_Comm_connect info wrong kind");
     int rc = MPI_Comm_connect((char*)scratch_area(), (MPI_Info)MPI_COMM_WORLD, 0, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1213(void)
+static void case_1367(void)
 {
     begin_case("MPI_Comm_connect root root=7");
     int rc = MPI_Comm_connect((char*)scratch_area(), MPI_INFO_NULL, 7, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_ROOT});
 }
 
-static void case_1214(void)
+static void case_1368(void)
 {
     begin_case("MPI_Comm_connect comm nonexistent");
     int rc = MPI_Comm_connect((char*)scratch_area(), MPI_INFO_NULL, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1215(void)
+static void case_1369(void)
 {
     begin_case("MPI_Comm_connect comm wrong kind");
     int rc = MPI_Comm_connect((char*)scratch_area(), MPI_INFO_NULL, 0, (MPI_Comm)MPI_INT, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1216(void)
+static void case_1370(void)
 {
     begin_case("MPI_Comm_connect newcomm nonexistent in pointer");
     int rc = MPI_Comm_connect((char*)scratch_area(), MPI_INFO_NULL, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1217(void)
+static void case_1371(void)
 {
     begin_case("MPI_Publish_name info nonexistent");
     int rc = MPI_Publish_name((char*)scratch_area(), BAD_HANDLE(MMPI_HANDLE_KIND_INFO), (char*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1218(void)
+static void case_1372(void)
 {
     begin_case("MPI_Publish_name info wrong kind");
     int rc = MPI_Publish_name((char*)scratch_area(), (MPI_Info)MPI_COMM_WORLD, (char*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1219(void)
+static void case_1373(void)
 {
     begin_case("MPI_Unpublish_name info nonexistent");
     int rc = MPI_Unpublish_name((char*)scratch_area(), BAD_HANDLE(MMPI_HANDLE_KIND_INFO), (char*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1220(void)
+static void case_1374(void)
 {
     begin_case("MPI_Unpublish_name info wrong kind");
     int rc = MPI_Unpublish_name((char*)scratch_area(), (MPI_Info)MPI_COMM_WORLD, (char*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1221(void)
+static void case_1375(void)
 {
     begin_case("MPI_Lookup_name info nonexistent");
     int rc = MPI_Lookup_name((char*)scratch_area(), BAD_HANDLE(MMPI_HANDLE_KIND_INFO), (char*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1222(void)
+static void case_1376(void)
 {
     begin_case("MPI_Lookup_name info wrong kind");
     int rc = MPI_Lookup_name((char*)scratch_area(), (MPI_Info)MPI_COMM_WORLD, (char*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1223(void)
+static void case_1377(void)
 {
     begin_case("MPI_Comm_join intercomm nonexistent in pointer");
     int rc = MPI_Comm_join(1, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1224(void)
+static void case_1378(void)
 {
     begin_case("MPI_Cart_create comm_old nonexistent");
     int rc = MPI_Cart_create(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, int_array(1), int_array(1), 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1225(void)
+static void case_1379(void)
 {
     begin_case("MPI_Cart_create comm_old wrong kind");
     int rc = MPI_Cart_create((MPI_Comm)MPI_INT, 1, int_array(1), int_array(1), 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1226(void)
+static void case_1380(void)
 {
     begin_case("MPI_Cart_create comm_cart nonexistent in pointer");
     int rc = MPI_Cart_create(MPI_COMM_WORLD, 1, int_array(1), int_array(1), 0, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1227(void)
+static void case_1381(void)
 {
     begin_case("MPI_Graph_create comm_old nonexistent");
     int rc = MPI_Graph_create(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, int_array(1), int_array(0), 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1228(void)
+static void case_1382(void)
 {
     begin_case("MPI_Graph_create comm_old wrong kind");
     int rc = MPI_Graph_create((MPI_Comm)MPI_INT, 1, int_array(1), int_array(0), 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1229(void)
+static void case_1383(void)
 {
     begin_case("MPI_Graph_create comm_graph nonexistent in pointer");
     int rc = MPI_Graph_create(MPI_COMM_WORLD, 1, int_array(1), int_array(0), 0, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1230(void)
+static void case_1384(void)
 {
     begin_case("MPI_Dist_graph_create_adjacent comm_old nonexistent");
     int rc = MPI_Dist_graph_create_adjacent(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, int_array(0), int_array(0), 1, int_array(0), int_array(0), MPI_INFO_NULL, 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1231(void)
+static void case_1385(void)
 {
     begin_case("MPI_Dist_graph_create_adjacent comm_old wrong kind");
     int rc = MPI_Dist_graph_create_adjacent((MPI_Comm)MPI_INT, 1, int_array(0), int_array(0), 1, int_array(0), int_array(0), MPI_INFO_NULL, 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1232(void)
+static void case_1386(void)
 {
     begin_case("MPI_Dist_graph_create_adjacent info nonexistent");
     int rc = MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, int_array(0), int_array(0), 1, int_array(0), int_array(0), BAD_HANDLE(MMPI_HANDLE_KIND_INFO), 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1233(void)
+static void case_1387(void)
 {
     begin_case("MPI_Dist_graph_create_adjacent info wrong kind");
     int rc = MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, int_array(0), int_array(0), 1, int_array(0), int_array(0), (MPI_Info)MPI_COMM_WORLD, 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1234(void)
+static void case_1388(void)
 {
     begin_case("MPI_Dist_graph_create_adjacent comm_dist_graph nonexistent in pointer");
     int rc = MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, int_array(0), int_array(0), 1, int_array(0), int_array(0), MPI_INFO_NULL, 0, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1235(void)
+static void case_1389(void)
 {
     begin_case("MPI_Dist_graph_create comm_old nonexistent");
     int rc = MPI_Dist_graph_create(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, int_array(0), int_array(1), int_array(0), int_array(1), MPI_INFO_NULL, 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1236(void)
+static void case_1390(void)
 {
     begin_case("MPI_Dist_graph_create comm_old wrong kind");
     int rc = MPI_Dist_graph_create((MPI_Comm)MPI_INT, 1, int_array(0), int_array(1), int_array(0), int_array(1), MPI_INFO_NULL, 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1237(void)
+static void case_1391(void)
 {
     begin_case("MPI_Dist_graph_create info nonexistent");
     int rc = MPI_Dist_graph_create(MPI_COMM_WORLD, 1, int_array(0), int_array(1), int_array(0), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_INFO), 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1238(void)
+static void case_1392(void)
 {
     begin_case("MPI_Dist_graph_create info wrong kind");
     int rc = MPI_Dist_graph_create(MPI_COMM_WORLD, 1, int_array(0), int_array(1), int_array(0), int_array(1), (MPI_Info)MPI_COMM_WORLD, 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1239(void)
+static void case_1393(void)
 {
     begin_case("MPI_Dist_graph_create comm_dist_graph nonexistent in pointer");
     int rc = MPI_Dist_graph_create(MPI_COMM_WORLD, 1, int_array(0), int_array(1), int_array(0), int_array(1), MPI_INFO_NULL, 0, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1240(void)
+static void case_1394(void)
 {
     begin_case("MPI_Topo_test comm nonexistent");
     int rc = MPI_Topo_test(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1241(void)
+static void case_1395(void)
 {
     begin_case("MPI_Topo_test comm wrong kind");
     int rc = MPI_Topo_test((MPI_Comm)MPI_INT, (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1242(void)
+static void case_1396(void)
 {
     begin_case("MPI_Graphdims_get comm nonexistent");
     int rc = MPI_Graphdims_get(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), (int*)scratch_area(), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1243(void)
+static void case_1397(void)
 {
     begin_case("MPI_Graphdims_get comm wrong kind");
     int rc = MPI_Graphdims_get((MPI_Comm)MPI_INT, (int*)scratch_area(), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1244(void)
+static void case_1398(void)
 {
     begin_case("MPI_Graph_get comm nonexistent");
     int rc = MPI_Graph_get(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, 1, int_array(1), int_array(0));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1245(void)
+static void case_1399(void)
 {
     begin_case("MPI_Graph_get comm wrong kind");
     int rc = MPI_Graph_get((MPI_Comm)MPI_INT, 1, 1, int_array(1), int_array(0));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1246(void)
+static void case_1400(void)
 {
     begin_case("MPI_Cartdim_get comm nonexistent");
     int rc = MPI_Cartdim_get(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1247(void)
+static void case_1401(void)
 {
     begin_case("MPI_Cartdim_get comm wrong kind");
     int rc = MPI_Cartdim_get((MPI_Comm)MPI_INT, (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1248(void)
+static void case_1402(void)
 {
     begin_case("MPI_Cart_get comm nonexistent");
     int rc = MPI_Cart_get(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, int_array(1), int_array(1), int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1249(void)
+static void case_1403(void)
 {
     begin_case("MPI_Cart_get comm wrong kind");
     int rc = MPI_Cart_get((MPI_Comm)MPI_INT, 1, int_array(1), int_array(1), int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1250(void)
+static void case_1404(void)
 {
     begin_case("MPI_Cart_rank comm nonexistent");
     int rc = MPI_Cart_rank(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), int_array(1), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1251(void)
+static void case_1405(void)
 {
     begin_case("MPI_Cart_rank comm wrong kind");
     int rc = MPI_Cart_rank((MPI_Comm)MPI_INT, int_array(1), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1252(void)
+static void case_1406(void)
 {
     begin_case("MPI_Cart_coords comm nonexistent");
     int rc = MPI_Cart_coords(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 0, 1, int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1253(void)
+static void case_1407(void)
 {
     begin_case("MPI_Cart_coords comm wrong kind");
     int rc = MPI_Cart_coords((MPI_Comm)MPI_INT, 0, 1, int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1254(void)
+static void case_1408(void)
 {
     begin_case("MPI_Graph_neighbors_count comm nonexistent");
     int rc = MPI_Graph_neighbors_count(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 0, (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1255(void)
+static void case_1409(void)
 {
     begin_case("MPI_Graph_neighbors_count comm wrong kind");
     int rc = MPI_Graph_neighbors_count((MPI_Comm)MPI_INT, 0, (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1256(void)
+static void case_1410(void)
 {
     begin_case("MPI_Graph_neighbors comm nonexistent");
     int rc = MPI_Graph_neighbors(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 0, 1, int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1257(void)
+static void case_1411(void)
 {
     begin_case("MPI_Graph_neighbors comm wrong kind");
     int rc = MPI_Graph_neighbors((MPI_Comm)MPI_INT, 0, 1, int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1258(void)
+static void case_1412(void)
 {
     begin_case("MPI_Dist_graph_neighbors_count comm nonexistent");
     int rc = MPI_Dist_graph_neighbors_count(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), (int*)scratch_area(), (int*)scratch_area(), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1259(void)
+static void case_1413(void)
 {
     begin_case("MPI_Dist_graph_neighbors_count comm wrong kind");
     int rc = MPI_Dist_graph_neighbors_count((MPI_Comm)MPI_INT, (int*)scratch_area(), (int*)scratch_area(), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1260(void)
+static void case_1414(void)
 {
     begin_case("MPI_Dist_graph_neighbors comm nonexistent");
     int rc = MPI_Dist_graph_neighbors(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, int_array(0), int_array(0), 1, int_array(0), int_array(0));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1261(void)
+static void case_1415(void)
 {
     begin_case("MPI_Dist_graph_neighbors comm wrong kind");
     int rc = MPI_Dist_graph_neighbors((MPI_Comm)MPI_INT, 1, int_array(0), int_array(0), 1, int_array(0), int_array(0));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1262(void)
+static void case_1416(void)
 {
     begin_case("MPI_Cart_shift comm nonexistent");
     int rc = MPI_Cart_shift(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, 1, (int*)scratch_area(), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1263(void)
+static void case_1417(void)
 {
     begin_case("MPI_Cart_shift comm wrong kind");
     int rc = MPI_Cart_shift((MPI_Comm)MPI_INT, 1, 1, (int*)scratch_area(), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1264(void)
+static void case_1418(void)
 {
     begin_case("MPI_Cart_sub comm nonexistent");
     int rc = MPI_Cart_sub(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), int_array(1), handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1265(void)
+static void case_1419(void)
 {
     begin_case("MPI_Cart_sub comm wrong kind");
     int rc = MPI_Cart_sub((MPI_Comm)MPI_INT, int_array(1), handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1266(void)
+static void case_1420(void)
 {
     begin_case("MPI_Cart_sub newcomm nonexistent in pointer");
     int rc = MPI_Cart_sub(MPI_COMM_WORLD, int_array(1), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1267(void)
+static void case_1421(void)
 {
     begin_case("MPI_Cart_map comm nonexistent");
     int rc = MPI_Cart_map(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, int_array(1), int_array(1), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1268(void)
+static void case_1422(void)
 {
     begin_case("MPI_Cart_map comm wrong kind");
     int rc = MPI_Cart_map((MPI_Comm)MPI_INT, 1, int_array(1), int_array(1), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1269(void)
+static void case_1423(void)
 {
     begin_case("MPI_Graph_map comm nonexistent");
     int rc = MPI_Graph_map(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, int_array(1), int_array(0), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1270(void)
+static void case_1424(void)
 {
     begin_case("MPI_Graph_map comm wrong kind");
     int rc = MPI_Graph_map((MPI_Comm)MPI_INT, 1, int_array(1), int_array(0), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1271(void)
+static void case_1425(void)
 {
     begin_case("MPI_Neighbor_allgather sendcount sendcount=-1");
     int rc = MPI_Neighbor_allgather((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1272(void)
+static void case_1426(void)
 {
     begin_case("MPI_Neighbor_allgather sendtype nonexistent");
     int rc = MPI_Neighbor_allgather((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1273(void)
+static void case_1427(void)
 {
     begin_case("MPI_Neighbor_allgather sendtype wrong kind");
     int rc = MPI_Neighbor_allgather((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1274(void)
+static void case_1428(void)
 {
     begin_case("MPI_Neighbor_allgather recvcount recvcount=-1");
     int rc = MPI_Neighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1275(void)
+static void case_1429(void)
 {
     begin_case("MPI_Neighbor_allgather recvtype nonexistent");
     int rc = MPI_Neighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1276(void)
+static void case_1430(void)
 {
     begin_case("MPI_Neighbor_allgather recvtype wrong kind");
     int rc = MPI_Neighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1277(void)
+static void case_1431(void)
 {
     begin_case("MPI_Neighbor_allgather comm nonexistent");
     int rc = MPI_Neighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1278(void)
+static void case_1432(void)
 {
     begin_case("MPI_Neighbor_allgather comm wrong kind");
     int rc = MPI_Neighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Comm)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1279(void)
+static void case_1433(void)
 {
     begin_case("MPI_Neighbor_allgatherv sendcount sendcount=-1");
     int rc = MPI_Neighbor_allgatherv((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1280(void)
+static void case_1434(void)
 {
     begin_case("MPI_Neighbor_allgatherv sendtype nonexistent");
     int rc = MPI_Neighbor_allgatherv((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1281(void)
+static void case_1435(void)
 {
     begin_case("MPI_Neighbor_allgatherv sendtype wrong kind");
     int rc = MPI_Neighbor_allgatherv((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1282(void)
+static void case_1436(void)
 {
     begin_case("MPI_Neighbor_allgatherv recvtype nonexistent");
     int rc = MPI_Neighbor_allgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1283(void)
+static void case_1437(void)
 {
     begin_case("MPI_Neighbor_allgatherv recvtype wrong kind");
     int rc = MPI_Neighbor_allgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1284(void)
+static void case_1438(void)
 {
     begin_case("MPI_Neighbor_allgatherv comm nonexistent");
     int rc = MPI_Neighbor_allgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1285(void)
+static void case_1439(void)
 {
     begin_case("MPI_Neighbor_allgatherv comm wrong kind");
     int rc = MPI_Neighbor_allgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (MPI_Comm)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1286(void)
+static void case_1440(void)
 {
     begin_case("MPI_Neighbor_alltoall sendcount sendcount=-1");
     int rc = MPI_Neighbor_alltoall((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1287(void)
+static void case_1441(void)
 {
     begin_case("MPI_Neighbor_alltoall sendtype nonexistent");
     int rc = MPI_Neighbor_alltoall((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1288(void)
+static void case_1442(void)
 {
     begin_case("MPI_Neighbor_alltoall sendtype wrong kind");
     int rc = MPI_Neighbor_alltoall((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1289(void)
+static void case_1443(void)
 {
     begin_case("MPI_Neighbor_alltoall recvcount recvcount=-1");
     int rc = MPI_Neighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1290(void)
+static void case_1444(void)
 {
     begin_case("MPI_Neighbor_alltoall recvtype nonexistent");
     int rc = MPI_Neighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1291(void)
+static void case_1445(void)
 {
     begin_case("MPI_Neighbor_alltoall recvtype wrong kind");
     int rc = MPI_Neighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1292(void)
+static void case_1446(void)
 {
     begin_case("MPI_Neighbor_alltoall comm nonexistent");
     int rc = MPI_Neighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1293(void)
+static void case_1447(void)
 {
     begin_case("MPI_Neighbor_alltoall comm wrong kind");
     int rc = MPI_Neighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Comm)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1294(void)
+static void case_1448(void)
 {
     begin_case("MPI_Neighbor_alltoallv sendtype nonexistent");
     int rc = MPI_Neighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1295(void)
+static void case_1449(void)
 {
     begin_case("MPI_Neighbor_alltoallv sendtype wrong kind");
     int rc = MPI_Neighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1296(void)
+static void case_1450(void)
 {
     begin_case("MPI_Neighbor_alltoallv recvtype nonexistent");
     int rc = MPI_Neighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1297(void)
+static void case_1451(void)
 {
     begin_case("MPI_Neighbor_alltoallv recvtype wrong kind");
     int rc = MPI_Neighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1298(void)
+static void case_1452(void)
 {
     begin_case("MPI_Neighbor_alltoallv comm nonexistent");
     int rc = MPI_Neighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1299(void)
+static void case_1453(void)
 {
     begin_case("MPI_Neighbor_alltoallv comm wrong kind");
     int rc = MPI_Neighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (MPI_Comm)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1300(void)
+static void case_1454(void)
 {
     begin_case("MPI_Neighbor_alltoallw sendtypes nonexistent in pointer");
     int rc = MPI_Neighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), topo_comm);
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1301(void)
+static void case_1455(void)
 {
     begin_case("MPI_Neighbor_alltoallw recvtypes nonexistent in pointer");
     int rc = MPI_Neighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), topo_comm);
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1302(void)
+static void case_1456(void)
 {
     begin_case("MPI_Neighbor_alltoallw comm nonexistent");
     int rc = MPI_Neighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), BAD_HANDLE(MMPI_HANDLE_KIND_COMM));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1303(void)
+static void case_1457(void)
 {
     begin_case("MPI_Neighbor_alltoallw comm wrong kind");
     int rc = MPI_Neighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (MPI_Comm)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1304(void)
+static void case_1458(void)
 {
     begin_case("MPI_Ineighbor_allgather sendcount sendcount=-1");
     int rc = MPI_Ineighbor_allgather((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1305(void)
+static void case_1459(void)
 {
     begin_case("MPI_Ineighbor_allgather sendtype nonexistent");
     int rc = MPI_Ineighbor_allgather((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1306(void)
+static void case_1460(void)
 {
     begin_case("MPI_Ineighbor_allgather sendtype wrong kind");
     int rc = MPI_Ineighbor_allgather((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1307(void)
+static void case_1461(void)
 {
     begin_case("MPI_Ineighbor_allgather recvcount recvcount=-1");
     int rc = MPI_Ineighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1308(void)
+static void case_1462(void)
 {
     begin_case("MPI_Ineighbor_allgather recvtype nonexistent");
     int rc = MPI_Ineighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1309(void)
+static void case_1463(void)
 {
     begin_case("MPI_Ineighbor_allgather recvtype wrong kind");
     int rc = MPI_Ineighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1310(void)
+static void case_1464(void)
 {
     begin_case("MPI_Ineighbor_allgather comm nonexistent");
     int rc = MPI_Ineighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1311(void)
+static void case_1465(void)
 {
     begin_case("MPI_Ineighbor_allgather comm wrong kind");
     int rc = MPI_Ineighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1312(void)
+static void case_1466(void)
 {
     begin_case("MPI_Ineighbor_allgather request nonexistent in pointer");
     int rc = MPI_Ineighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1313(void)
+static void case_1467(void)
 {
     begin_case("MPI_Ineighbor_allgatherv sendcount sendcount=-1");
     int rc = MPI_Ineighbor_allgatherv((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1314(void)
+static void case_1468(void)
 {
     begin_case("MPI_Ineighbor_allgatherv sendtype nonexistent");
     int rc = MPI_Ineighbor_allgatherv((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1315(void)
+static void case_1469(void)
 {
     begin_case("MPI_Ineighbor_allgatherv sendtype wrong kind");
     int rc = MPI_Ineighbor_allgatherv((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1316(void)
+static void case_1470(void)
 {
     begin_case("MPI_Ineighbor_allgatherv recvtype nonexistent");
     int rc = MPI_Ineighbor_allgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1317(void)
+static void case_1471(void)
 {
     begin_case("MPI_Ineighbor_allgatherv recvtype wrong kind");
     int rc = MPI_Ineighbor_allgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1318(void)
+static void case_1472(void)
 {
     begin_case("MPI_Ineighbor_allgatherv comm nonexistent");
     int rc = MPI_Ineighbor_allgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1319(void)
+static void case_1473(void)
 {
     begin_case("MPI_Ineighbor_allgatherv comm wrong kind");
     int rc = MPI_Ineighbor_allgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1320(void)
+static void case_1474(void)
 {
     begin_case("MPI_Ineighbor_allgatherv request nonexistent in pointer");
     int rc = MPI_Ineighbor_allgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1321(void)
+static void case_1475(void)
 {
     begin_case("MPI_Ineighbor_alltoall sendcount sendcount=-1");
     int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1322(void)
+static void case_1476(void)
 {
     begin_case("MPI_Ineighbor_alltoall sendtype nonexistent");
     int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1323(void)
+static void case_1477(void)
 {
     begin_case("MPI_Ineighbor_alltoall sendtype wrong kind");
     int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1324(void)
+static void case_1478(void)
 {
     begin_case("MPI_Ineighbor_alltoall recvcount recvcount=-1");
     int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1325(void)
+static void case_1479(void)
 {
     begin_case("MPI_Ineighbor_alltoall recvtype nonexistent");
     int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1326(void)
+static void case_1480(void)
 {
     begin_case("MPI_Ineighbor_alltoall recvtype wrong kind");
     int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1327(void)
+static void case_1481(void)
 {
     begin_case("MPI_Ineighbor_alltoall comm nonexistent");
     int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1328(void)
+static void case_1482(void)
 {
     begin_case("MPI_Ineighbor_alltoall comm wrong kind");
     int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1329(void)
+static void case_1483(void)
 {
     begin_case("MPI_Ineighbor_alltoall request nonexistent in pointer");
     int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1330(void)
+static void case_1484(void)
 {
     begin_case("MPI_Ineighbor_alltoallv sendtype nonexistent");
     int rc = MPI_Ineighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1331(void)
+static void case_1485(void)
 {
     begin_case("MPI_Ineighbor_alltoallv sendtype wrong kind");
     int rc = MPI_Ineighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1332(void)
+static void case_1486(void)
 {
     begin_case("MPI_Ineighbor_alltoallv recvtype nonexistent");
     int rc = MPI_Ineighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1333(void)
+static void case_1487(void)
 {
     begin_case("MPI_Ineighbor_alltoallv recvtype wrong kind");
     int rc = MPI_Ineighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1334(void)
+static void case_1488(void)
 {
     begin_case("MPI_Ineighbor_alltoallv comm nonexistent");
     int rc = MPI_Ineighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1335(void)
+static void case_1489(void)
 {
     begin_case("MPI_Ineighbor_alltoallv comm wrong kind");
     int rc = MPI_Ineighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1336(void)
+static void case_1490(void)
 {
     begin_case("MPI_Ineighbor_alltoallv request nonexistent in pointer");
     int rc = MPI_Ineighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1337(void)
+static void case_1491(void)
 {
     begin_case("MPI_Ineighbor_alltoallw sendtypes nonexistent in pointer");
     int rc = MPI_Ineighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1338(void)
+static void case_1492(void)
 {
     begin_case("MPI_Ineighbor_alltoallw recvtypes nonexistent in pointer");
     int rc = MPI_Ineighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1339(void)
+static void case_1493(void)
 {
     begin_case("MPI_Ineighbor_alltoallw comm nonexistent");
     int rc = MPI_Ineighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1340(void)
+static void case_1494(void)
 {
     begin_case("MPI_Ineighbor_alltoallw comm wrong kind");
     int rc = MPI_Ineighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1341(void)
+static void case_1495(void)
 {
     begin_case("MPI_Ineighbor_alltoallw request nonexistent in pointer");
     int rc = MPI_Ineighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), topo_comm, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1342(void)
+static void case_1496(void)
 {
     begin_case("MPI_Neighbor_allgather_init sendcount sendcount=-1");
     int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1343(void)
+static void case_1497(void)
 {
     begin_case("MPI_Neighbor_allgather_init sendtype nonexistent");
     int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1344(void)
+static void case_1498(void)
 {
     begin_case("MPI_Neighbor_allgather_init sendtype wrong kind");
     int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1345(void)
+static void case_1499(void)
 {
     begin_case("MPI_Neighbor_allgather_init recvcount recvcount=-1");
     int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1346(void)
+static void case_1500(void)
 {
     begin_case("MPI_Neighbor_allgather_init recvtype nonexistent");
     int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1347(void)
+static void case_1501(void)
 {
     begin_case("MPI_Neighbor_allgather_init recvtype wrong kind");
     int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1348(void)
+static void case_1502(void)
 {
     begin_case("MPI_Neighbor_allgather_init comm nonexistent");
     int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1349(void)
+static void case_1503(void)
 {
     begin_case("MPI_Neighbor_allgather_init comm wrong kind");
     int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1350(void)
+static void case_1504(void)
 {
     begin_case("MPI_Neighbor_allgather_init info nonexistent");
     int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1351(void)
+static void case_1505(void)
 {
     begin_case("MPI_Neighbor_allgather_init info wrong kind");
     int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, (MPI_Info)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1352(void)
+static void case_1506(void)
 {
     begin_case("MPI_Neighbor_allgather_init request nonexistent in pointer");
     int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1353(void)
+static void case_1507(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init sendcount sendcount=-1");
     int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1354(void)
+static void case_1508(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init sendtype nonexistent");
     int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1355(void)
+static void case_1509(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init sendtype wrong kind");
     int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1356(void)
+static void case_1510(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init recvtype nonexistent");
     int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1357(void)
+static void case_1511(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init recvtype wrong kind");
     int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1358(void)
+static void case_1512(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init comm nonexistent");
     int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1359(void)
+static void case_1513(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init comm wrong kind");
     int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1360(void)
+static void case_1514(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init info nonexistent");
     int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1361(void)
+static void case_1515(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init info wrong kind");
     int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, (MPI_Info)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1362(void)
+static void case_1516(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init request nonexistent in pointer");
     int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1363(void)
+static void case_1517(void)
 {
     begin_case("MPI_Neighbor_alltoall_init sendcount sendcount=-1");
     int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1364(void)
+static void case_1518(void)
 {
     begin_case("MPI_Neighbor_alltoall_init sendtype nonexistent");
     int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1365(void)
+static void case_1519(void)
 {
     begin_case("MPI_Neighbor_alltoall_init sendtype wrong kind");
     int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1366(void)
+static void case_1520(void)
 {
     begin_case("MPI_Neighbor_alltoall_init recvcount recvcount=-1");
     int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1367(void)
+static void case_1521(void)
 {
     begin_case("MPI_Neighbor_alltoall_init recvtype nonexistent");
     int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1368(void)
+static void case_1522(void)
 {
     begin_case("MPI_Neighbor_alltoall_init recvtype wrong kind");
     int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1369(void)
+static void case_1523(void)
 {
     begin_case("MPI_Neighbor_alltoall_init comm nonexistent");
     int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1370(void)
+static void case_1524(void)
 {
     begin_case("MPI_Neighbor_alltoall_init comm wrong kind");
     int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1371(void)
+static void case_1525(void)
 {
     begin_case("MPI_Neighbor_alltoall_init info nonexistent");
     int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1372(void)
+static void case_1526(void)
 {
     begin_case("MPI_Neighbor_alltoall_init info wrong kind");
     int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, (MPI_Info)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1373(void)
+static void case_1527(void)
 {
     begin_case("MPI_Neighbor_alltoall_init request nonexistent in pointer");
     int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1374(void)
+static void case_1528(void)
 {
     begin_case("MPI_Neighbor_alltoallv_init sendtype nonexistent");
     int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1375(void)
+static void case_1529(void)
 {
     begin_case("MPI_Neighbor_alltoallv_init sendtype wrong kind");
     int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1376(void)
+static void case_1530(void)
 {
     begin_case("MPI_Neighbor_alltoallv_init recvtype nonexistent");
     int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1377(void)
+static void case_1531(void)
 {
     begin_case("MPI_Neighbor_alltoallv_init recvtype wrong kind");
     int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1378(void)
+static void case_1532(void)
 {
     begin_case("MPI_Neighbor_alltoallv_init comm nonexistent");
     int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1379(void)
+static void case_1533(void)
 {
     begin_case("MPI_Neighbor_alltoallv_init comm wrong kind");
     int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1380(void)
+static void case_1534(void)
 {
     begin_case("MPI_Neighbor_alltoallv_init info nonexistent");
     int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1381(void)
+static void case_1535(void)
 {
     begin_case("MPI_Neighbor_alltoallv_init info wrong kind");
     int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, (MPI_Info)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1382(void)
+static void case_1536(void)
 {
     begin_case("MPI_Neighbor_alltoallv_init request nonexistent in pointer");
     int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1383(void)
+static void case_1537(void)
 {
     begin_case("MPI_Neighbor_alltoallw_init sendtypes nonexistent in pointer");
     int rc = MPI_Neighbor_alltoallw_init((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1384(void)
+static void case_1538(void)
 {
     begin_case("MPI_Neighbor_alltoallw_init recvtypes nonexistent in pointer");
     int rc = MPI_Neighbor_alltoallw_init((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1385(void)
+static void case_1539(void)
 {
     begin_case("MPI_Neighbor_alltoallw_init comm nonexistent");
     int rc = MPI_Neighbor_alltoallw_init((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1386(void)
+static void case_1540(void)
 {
     begin_case("MPI_Neighbor_alltoallw_init comm wrong kind");
     int rc = MPI_Neighbor_alltoallw_init((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1387(void)
+static void case_1541(void)
 {
     begin_case("MPI_Neighbor_alltoallw_init info nonexistent");
     int rc = MPI_Neighbor_alltoallw_init((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), topo_comm, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1388(void)
+static void case_1542(void)
 {
     begin_case("MPI_Neighbor_alltoallw_init info wrong kind");
     int rc = MPI_Neighbor_alltoallw_init((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), topo_comm, (MPI_Info)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1389(void)
+static void case_1543(void)
 {
     begin_case("MPI_Neighbor_alltoallw_init request nonexistent in pointer");
     int rc = MPI_Neighbor_alltoallw_init((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), topo_comm, MPI_INFO_NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1390(void)
+static void case_1544(void)
 {
     begin_case("MPIX_Comm_validate comm nonexistent");
     int rc = MPIX_Comm_validate(BAD_HANDLE(MMPI_HANDLE_KIND_COMM));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1391(void)
+static void case_1545(void)
 {
     begin_case("MPIX_Comm_validate comm wrong kind");
     int rc = MPIX_Comm_validate((MPI_Comm)MPI_INT);
@@ -11134,6 +12212,160 @@ static void (*const cases[])(void) = {
     case_1389,
     case_1390,
     case_1391,
+    case_1392,
+    case_1393,
+    case_1394,
+    case_1395,
+    case_1396,
+    case_1397,
+    case_1398,
+    case_1399,
+    case_1400,
+    case_1401,
+    case_1402,
+    case_1403,
+    case_1404,
+    case_1405,
+    case_1406,
+    case_1407,
+    case_1408,
+    case_1409,
+    case_1410,
+    case_1411,
+    case_1412,
+    case_1413,
+    case_1414,
+    case_1415,
+    case_1416,
+    case_1417,
+    case_1418,
+    case_1419,
+    case_1420,
+    case_1421,
+    case_1422,
+    case_1423,
+    case_1424,
+    case_1425,
+    case_1426,
+    case_1427,
+    case_1428,
+    case_1429,
+    case_1430,
+    case_1431,
+    case_1432,
+    case_1433,
+    case_1434,
+    case_1435,
+    case_1436,
+    case_1437,
+    case_1438,
+    case_1439,
+    case_1440,
+    case_1441,
+    case_1442,
+    case_1443,
+    case_1444,
+    case_1445,
+    case_1446,
+    case_1447,
+    case_1448,
+    case_1449,
+    case_1450,
+    case_1451,
+    case_1452,
+    case_1453,
+    case_1454,
+    case_1455,
+    case_1456,
+    case_1457,
+    case_1458,
+    case_1459,
+    case_1460,
+    case_1461,
+    case_1462,
+    case_1463,
+    case_1464,
+    case_1465,
+    case_1466,
+    case_1467,
+    case_1468,
+    case_1469,
+    case_1470,
+    case_1471,
+    case_1472,
+    case_1473,
+    case_1474,
+    case_1475,
+    case_1476,
+    case_1477,
+    case_1478,
+    case_1479,
+    case_1480,
+    case_1481,
+    case_1482,
+    case_1483,
+    case_1484,
+    case_1485,
+    case_1486,
+    case_1487,
+    case_1488,
+    case_1489,
+    case_1490,
+    case_1491,
+    case_1492,
+    case_1493,
+    case_1494,
+    case_1495,
+    case_1496,
+    case_1497,
+    case_1498,
+    case_1499,
+    case_1500,
+    case_1501,
+    case_1502,
+    case_1503,
+    case_1504,
+    case_1505,
+    case_1506,
+    case_1507,
+    case_1508,
+    case_1509,
+    case_1510,
+    case_1511,
+    case_1512,
+    case_1513,
+    case_1514,
+    case_1515,
+    case_1516,
+    case_1517,
+    case_1518,
+    case_1519,
+    case_1520,
+    case_1521,
+    case_1522,
+    case_1523,
+    case_1524,
+    case_1525,
+    case_1526,
+    case_1527,
+    case_1528,
+    case_1529,
+    case_1530,
+    case_1531,
+    case_1532,
+    case_1533,
+    case_1534,
+    case_1535,
+    case_1536,
+    case_1537,
+    case_1538,
+    case_1539,
+    case_1540,
+    case_1541,
+    case_1542,
+    case_1543,
+    case_1544,
+    case_1545,
 };
 
 int main(int argc, char **argv)
