@@ -54,6 +54,10 @@ struct mmpi_file;
  * mmpi_err_raise_comm does on a communicator. Must be called with no internal lock held. */
 int mmpi_err_raise_file(struct mmpi_rank *self, struct mmpi_file *f, int errcode,
                         enum mmpi_call call);
+/* Raises the error of a completed request on the object that started it: `object` is the
+ * request's comm field, a communicator handle, or a file handle for file requests (io/). */
+int mmpi_err_raise_request_owner(struct mmpi_rank *self, int object, int errcode,
+                                 enum mmpi_call call);
 /* The calling rank's handler of MPI_FILE_NULL (MPI_ERRORS_RETURN until set); no reference. */
 struct mmpi_errhandler *mmpi_err_file_null_handler(struct mmpi_rank *self);
 /* Sets it (takes a reference, drops the old one's). Owning rank only. */

@@ -2,7 +2,9 @@
  * errhan/file.c: raising errors on files (MPI-4.1 §9.3.4), beside mmpi_err_raise_comm. A file's
  * handler is the one its handle object holds; calls with no file (MPI_File_open,
  * MPI_File_delete, a bad file handle) use the handler of MPI_FILE_NULL, which is per rank
- * (each rank is a process) and starts as MPI_ERRORS_RETURN, the I/O default (§14.7).
+ * (each rank is a process) and starts as MPI_ERRORS_RETURN, the I/O default (§14.7). The
+ * completion calls (MPI_Wait, ...) raise a request's error through
+ * mmpi_err_raise_request_owner, which sends file requests here.
  */
 #include "io/io.h"
 #include "mmpi.h"
@@ -44,4 +46,13 @@ int mmpi_err_raise_file(struct mmpi_rank *self, struct mmpi_file *f, int errcode
     ((MPI_File_errhandler_function *)(void *)h->fn)(&handle, &errcode);
     mmpi_errhandler_release(h);
     return errcode;
+}
+
+int mmpi_err_raise_request_owner(struct mmpi_rank *self, int object, int errcode,
+                                 enum mmpi_call call)
+{
+    /* §14.7: an I/O request's errors go to its file's handler. */
+    if (mmpi_handle_kind(object) == MMPI_HANDLE_KIND_FILE)
+        return mmpi_err_raise_file(self, mmpi_file_get(self, object), errcode, call);
+    return mmpi_err_raise_comm(self, mmpi_comm_get(self, object), errcode, call);
 }

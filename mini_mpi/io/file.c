@@ -53,10 +53,65 @@ const char *mmpi_file_strip_prefix(const char *name)
     return (*p == ':' && p - name >= 2) ? p + 1 : name;
 }
 
+/* The files open in the job, by identity (device, inode): MPI_MODE_UNIQUE_OPEN is a promise
+ * that nobody else opens the file concurrently (§14.2.1); the emulator checks it, so a
+ * program that breaks it gets MPI_ERR_FILE_IN_USE here rather than a silent race on a real
+ * machine. Each entry counts the cores open on it; under open_lock. */
+struct mmpi_file_open {
+    dev_t dev;
+    ino_t ino;
+    int cores;
+    bool unique;
+    struct mmpi_file_open *next;
+};
+static pthread_mutex_t open_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct mmpi_file_open *open_files;
+
+/* Records one more core open on (dev, ino); MPI_ERR_FILE_IN_USE when either it or an open one
+ * asked for uniqueness. */
+static int open_register(const struct stat *st, bool unique, struct mmpi_file_open **out)
+{
+    int err = MPI_SUCCESS;
+    pthread_mutex_lock(&open_lock);
+    struct mmpi_file_open *e = open_files;
+    while (e && (e->dev != st->st_dev || e->ino != st->st_ino))
+        e = e->next;
+    if (e && (e->unique || unique)) {
+        err = MPI_ERR_FILE_IN_USE;
+    } else if (e) {
+        e->cores++;
+    } else {
+        e = mmpi_xcalloc(1, sizeof(*e));
+        e->dev = st->st_dev;
+        e->ino = st->st_ino;
+        e->cores = 1;
+        e->unique = unique;
+        e->next = open_files;
+        open_files = e;
+    }
+    pthread_mutex_unlock(&open_lock);
+    *out = e;
+    return err;
+}
+
+static void open_unregister(struct mmpi_file_open *e)
+{
+    pthread_mutex_lock(&open_lock);
+    if (--e->cores == 0) {
+        struct mmpi_file_open **p = &open_files;
+        while (*p != e)
+            p = &(*p)->next;
+        *p = e->next;
+        free(e);
+    }
+    pthread_mutex_unlock(&open_lock);
+}
+
 static void core_release(struct mmpi_file_core *core)
 {
     if (__atomic_sub_fetch(&core->refcount, 1, __ATOMIC_ACQ_REL) != 0)
         return;
+    open_unregister(core->opened);
     close(core->fd);
     if (core->amode & MPI_MODE_DELETE_ON_CLOSE)
         unlink(core->path);
@@ -81,11 +136,18 @@ static int core_open(const char *name, int amode, int members, struct mmpi_file_
     if (fd < 0)
         return mmpi_file_errno_class(errno);
     struct stat st;
-    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
         close(fd);
         return MPI_ERR_BAD_FILE;
     }
+    struct mmpi_file_open *opened;
+    int err = open_register(&st, amode & MPI_MODE_UNIQUE_OPEN, &opened);
+    if (err != MPI_SUCCESS) {
+        close(fd);
+        return err;
+    }
     struct mmpi_file_core *core = mmpi_xcalloc(1, sizeof(*core));
+    core->opened = opened;
     core->fd = fd;
     core->path = strdup(name);
     core->amode = amode;

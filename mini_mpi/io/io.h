@@ -42,6 +42,7 @@
 #include "mmpi.h"
 
 struct mmpi_datatype;
+struct mmpi_file_open;
 struct mmpi_info;
 struct mmpi_request;
 
@@ -49,6 +50,7 @@ struct mmpi_file_core {
     int fd;                      /* immutable: the open file (pread/pwrite; never seeked) */
     char *path;                  /* immutable: the file name as opened, prefix removed */
     int amode;                   /* immutable: MPI_MODE_* bits */
+    struct mmpi_file_open *opened; /* immutable: its entry in file.c's table of open files */
     int refcount;                /* atomic: member handle objects */
     MPI_Offset shared_fp;        /* atomic: the shared file pointer, in etype units */
     pthread_mutex_t lock;        /* protects claimed, claim_base; never held across a wait */

@@ -117,7 +117,7 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
     MPI_Comm comm = req->comm;
     err = mmpi_completion_finish(self, request, req, status, false);
     if (err != MPI_SUCCESS)
-        err = mmpi_err_raise_comm(self, mmpi_comm_get(self, comm), err, MMPI_CALL_Wait);
+        err = mmpi_err_raise_request_owner(self, comm, err, MMPI_CALL_Wait);
     return err;
 }
 
@@ -146,7 +146,7 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     MPI_Comm comm = req->comm;
     err = mmpi_completion_finish(self, request, req, status, false);
     if (err != MPI_SUCCESS)
-        err = mmpi_err_raise_comm(self, mmpi_comm_get(self, comm), err, MMPI_CALL_Test);
+        err = mmpi_err_raise_request_owner(self, comm, err, MMPI_CALL_Test);
     return err;
 }
 
@@ -265,7 +265,7 @@ static int waitall_or_testall(MPI_Request *handles, int count, MPI_Status *statu
         return MPI_SUCCESS;
     /* With statuses, the per-request errors are there (§3.7.5); without, the error itself. */
     err = statuses == MPI_STATUSES_IGNORE ? first_err : MPI_ERR_IN_STATUS;
-    return mmpi_err_raise_comm(self, mmpi_comm_get(self, err_comm), err, call);
+    return mmpi_err_raise_request_owner(self, err_comm, err, call);
 }
 
 MMPI_PROFILED(Waitall)
@@ -316,7 +316,7 @@ static int waitany_or_testany(int count, MPI_Request *handles, int *index, int *
         err = mmpi_completion_finish(self, &handles[i], r, status, false);
         free(m.reqs);
         if (err != MPI_SUCCESS)
-            err = mmpi_err_raise_comm(self, mmpi_comm_get(self, comm), err, call);
+            err = mmpi_err_raise_request_owner(self, comm, err, call);
         return err;
     }
     free(m.reqs);
@@ -375,7 +375,7 @@ static int waitsome_or_testsome(int incount, MPI_Request *handles, int *outcount
     if (first_err == MPI_SUCCESS)
         return MPI_SUCCESS;
     err = statuses == MPI_STATUSES_IGNORE ? first_err : MPI_ERR_IN_STATUS;
-    return mmpi_err_raise_comm(self, mmpi_comm_get(self, err_comm), err, call);
+    return mmpi_err_raise_request_owner(self, err_comm, err, call);
 }
 
 MMPI_PROFILED(Waitsome)

@@ -13,12 +13,13 @@
 #   -v            print the output of failed tests
 # Environment: MINI_MPI_TEST_BUILD (default build), MINI_MPI_TEST_TIMEOUT_SCALE.
 #
-# Each program runs in a scratch folder of its own (they write fixed file names). Pass rule,
+# Each program runs in a scratch folder of its own (they write fixed file names), with MPICH's
+# default limit of 180 s (a few move gigabytes). Pass rule,
 # the suites' own: a line " No Errors" and exit status 0. ROMIO's programs get
 # `-fname <scratch>/testfile` as in its runtests; its file_info, fstype_prefix and syshints
 # test ROMIO's own hints and prefixes and are not run; ROMIO's external32 prints no verdict
-# (passes when it finds external32 big-endian). ROMIO's ` No Errors` may be indented. Compiled with -DMPICH=1 (the strict
-# error-class checks) as MPICH builds them.
+# (passes when it finds external32 big-endian). ROMIO's ` No Errors` may be indented.
+# Compiled with -DMPICH=1 (the strict error-class checks) as MPICH builds them.
 # Output: `test  result  wall time`, then `N passed, N failed` as the last line.
 set -u
 
@@ -92,7 +93,7 @@ run() {
     t0=$(date +%s.%N)
     if [ $rc -eq 0 ]; then
         local limit
-        limit=$(awk -v s="$scale" 'BEGIN { print 60 * s }')
+        limit=$(awk -v s="$scale" 'BEGIN { print 180 * s }')
         (cd "$dir" && timeout -k 5 "$limit" "$mpiexec" -n "$np" ./prog "$@" >"$log" 2>&1)
         rc=$?
     fi

@@ -3,7 +3,8 @@
  * MPI_File_write_at_all#N`, the test list sets it): the access completes everywhere in finite
  * time; with the cut rule, members ranked below R complete (their blocks are in the file),
  * those above get MPI_ERR_PROC_FAILED through the file's handler (MPI_ERRORS_RETURN). Argument:
- * R. Without faults every member succeeds.
+ * R. Without faults every member succeeds. With one, the survivors then start a nonblocking
+ * collective access, which MPI_Wait completes with MPI_ERR_PROC_FAILED raised on the file.
  */
 #include <unistd.h>
 
@@ -32,6 +33,17 @@ int main(int argc, char **argv)
         CHECK(back == v);
     } else
         CHECK(cls == MPI_ERR_PROC_FAILED);
+    if (victim >= 0) {
+        /* A nonblocking collective access completes with the failure too, and MPI_Wait raises
+         * it on the file's handler (MPI_ERRORS_RETURN), not MPI_COMM_WORLD's (fatal here). */
+        MPI_Request req;
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+        CHECK(MPI_File_iwrite_at_all(fh, rank * 4, &v, 1, MPI_INT, &req) == MPI_SUCCESS);
+        err = MPI_Wait(&req, MPI_STATUS_IGNORE);
+        MPI_Error_class(err, &cls);
+        CHECK(cls == MPI_ERR_PROC_FAILED);
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    }
     /* Close is collective too: with a dead member it reports the failure, and the handle is
      * gone either way. */
     err = MPI_File_close(&fh);

@@ -168,6 +168,21 @@ int main(int argc, char **argv)
     CHECK(eclass(MPI_File_seek(fh, 0, MPI_SEEK_SET)) == MPI_ERR_UNSUPPORTED_OPERATION);
     MPI_File_close(&fh);
 
+    /* UNIQUE_OPEN: a second open of the file anywhere in the job is MPI_ERR_FILE_IN_USE; two
+     * ordinary opens coexist */
+    MPI_File other;
+    MPI_File_open(MPI_COMM_WORLD, name, MPI_MODE_RDWR | MPI_MODE_UNIQUE_OPEN, MPI_INFO_NULL, &fh);
+    CHECK(eclass(MPI_File_open(MPI_COMM_SELF, name, MPI_MODE_RDONLY, MPI_INFO_NULL, &other)) ==
+          MPI_ERR_FILE_IN_USE);
+    MPI_File_close(&fh);
+    MPI_File_open(MPI_COMM_WORLD, name, MPI_MODE_RDWR, MPI_INFO_NULL, &fh);
+    CHECK(MPI_File_open(MPI_COMM_SELF, name, MPI_MODE_RDONLY, MPI_INFO_NULL, &other) ==
+          MPI_SUCCESS);
+    CHECK(eclass(MPI_File_open(MPI_COMM_SELF, name, MPI_MODE_RDONLY | MPI_MODE_UNIQUE_OPEN,
+                               MPI_INFO_NULL, &other)) == MPI_ERR_FILE_IN_USE);
+    MPI_File_close(&other);
+    MPI_File_close(&fh);
+
     /* datareps */
     CHECK(eclass(MPI_Register_datarep("native", NULL, NULL, (MPI_Datarep_extent_function *)1,
                                       NULL)) == MPI_ERR_DUP_DATAREP);
