@@ -62,6 +62,21 @@ int mmpi_err_invoke(struct mmpi_rank *self, struct mmpi_errhandler *h, int handl
 int mmpi_err_raise_win(struct mmpi_rank *self, struct mmpi_win *win, int errcode,
                        enum mmpi_call call);
 
+/* ---- Files (errhan/file.c) ---- */
+struct mmpi_file;
+/* Raises errcode from `call` on file f (NULL: no file, MPI_FILE_NULL's handler), as
+ * mmpi_err_raise_comm does on a communicator. Must be called with no internal lock held. */
+int mmpi_err_raise_file(struct mmpi_rank *self, struct mmpi_file *f, int errcode,
+                        enum mmpi_call call);
+/* Raises the error of a completed request on the object that started it: `object` is the
+ * request's comm field, a communicator handle, or a file handle for file requests (io/). */
+int mmpi_err_raise_request_owner(struct mmpi_rank *self, int object, int errcode,
+                                 enum mmpi_call call);
+/* The calling rank's handler of MPI_FILE_NULL (MPI_ERRORS_RETURN until set); no reference. */
+struct mmpi_errhandler *mmpi_err_file_null_handler(struct mmpi_rank *self);
+/* Sets it (takes a reference, drops the old one's). Owning rank only. */
+void mmpi_err_set_file_null_handler(struct mmpi_rank *self, struct mmpi_errhandler *h);
+
 /* Prints "mini_mpi: rank R: MPI_Call: <error string>" and ends the job non-zero. */
 __attribute__((noreturn)) void mmpi_err_fatal(struct mmpi_rank *self, enum mmpi_call call,
                                               int errcode, const char *detail);

@@ -298,5 +298,6 @@ MMPI_API(int, Info_free, (MPI_Info * info));
 #include "mini_mpi/spawn.h"
 #include "mini_mpi/rma.h"
 #include "mini_mpi/restart.h"
+#include "mini_mpi/io.h"
 
 #endif /* MINI_MPI_MPI_H */

@@ -144,6 +144,11 @@ static bool is_board_collective(const char *name)
         "Comm_dup_with_info", "Comm_idup", "Comm_split", "Comm_split_type", "Comm_create",
         "Comm_create_group", "Comm_agree", "Comm_iagree", "Comm_shrink", "Comm_ishrink",
         "Win_fence", "Win_free", /* on the board of the window's communicator (osc/win.h) */
+        /* files: collective access meets on the file's board (io/io.h) */
+        "File_open", "File_close", "File_set_size", "File_preallocate", "File_set_view",
+        "File_set_atomicity", "File_sync", "File_seek_shared", "File_read_at_all",
+        "File_write_at_all", "File_read_all", "File_write_all", "File_read_ordered",
+        "File_write_ordered",
     };
     const char *base = !strncmp(name, "MPIX_", 5) ? name + 5 : name + 4;
     for (int nonblocking = 0; nonblocking < 2; nonblocking++) {

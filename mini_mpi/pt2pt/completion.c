@@ -118,7 +118,7 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
     MPI_Comm comm = req->comm;
     err = mmpi_completion_finish(self, request, req, status, false);
     if (err != MPI_SUCCESS)
-        err = mmpi_err_raise_comm(self, mmpi_comm_get(self, comm), err, MMPI_CALL_Wait);
+        err = mmpi_err_raise_request_owner(self, comm, err, MMPI_CALL_Wait);
     return err;
 }
 
@@ -147,7 +147,7 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     MPI_Comm comm = req->comm;
     err = mmpi_completion_finish(self, request, req, status, false);
     if (err != MPI_SUCCESS)
-        err = mmpi_err_raise_comm(self, mmpi_comm_get(self, comm), err, MMPI_CALL_Test);
+        err = mmpi_err_raise_request_owner(self, comm, err, MMPI_CALL_Test);
     return err;
 }
 
@@ -235,7 +235,7 @@ static int raise_multiple(struct mmpi_rank *self, MPI_Comm comm, int first_err,
 {
     int code = self->world->config.exit_convention == MMPI_EXIT_MPICH ? MPI_ERR_IN_STATUS
                                                                        : first_err;
-    mmpi_err_raise_comm(self, mmpi_comm_get(self, comm), code, call);
+    mmpi_err_raise_request_owner(self, comm, code, call); /* a file request: the file's */
     return MPI_ERR_IN_STATUS;
 }
 
@@ -332,7 +332,7 @@ static int waitany_or_testany(int count, MPI_Request *handles, int *index, int *
         err = mmpi_completion_finish(self, &handles[i], r, status, false);
         free(m.reqs);
         if (err != MPI_SUCCESS)
-            err = mmpi_err_raise_comm(self, mmpi_comm_get(self, comm), err, call);
+            err = mmpi_err_raise_request_owner(self, comm, err, call);
         return err;
     }
     free(m.reqs);

@@ -5019,4338 +5019,7222 @@ static void case_716(void)
 
 static void case_717(void)
 {
+    begin_case("MPI_File_open comm nonexistent");
+    int rc = MPI_File_open(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), (char*)scratch_area(), MPI_MODE_RDWR | MPI_MODE_CREATE, MPI_INFO_NULL, handle_array(test_file));
+    expect_class(rc, 1, (int[]){MPI_ERR_COMM});
+}
+
+static void case_718(void)
+{
+    begin_case("MPI_File_open comm wrong kind");
+    int rc = MPI_File_open((MPI_Comm)MPI_INT, (char*)scratch_area(), MPI_MODE_RDWR | MPI_MODE_CREATE, MPI_INFO_NULL, handle_array(test_file));
+    expect_class(rc, 1, (int[]){MPI_ERR_COMM});
+}
+
+static void case_719(void)
+{
+    begin_case("MPI_File_open info nonexistent");
+    int rc = MPI_File_open(MPI_COMM_WORLD, (char*)scratch_area(), MPI_MODE_RDWR | MPI_MODE_CREATE, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array(test_file));
+    expect_class(rc, 1, (int[]){MPI_ERR_INFO});
+}
+
+static void case_720(void)
+{
+    begin_case("MPI_File_open info wrong kind");
+    int rc = MPI_File_open(MPI_COMM_WORLD, (char*)scratch_area(), MPI_MODE_RDWR | MPI_MODE_CREATE, (MPI_Info)MPI_COMM_WORLD, handle_array(test_file));
+    expect_class(rc, 1, (int[]){MPI_ERR_INFO});
+}
+
+static void case_721(void)
+{
+    begin_case("MPI_File_open fh nonexistent in pointer");
+    int rc = MPI_File_open(MPI_COMM_WORLD, (char*)scratch_area(), MPI_MODE_RDWR | MPI_MODE_CREATE, MPI_INFO_NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_FILE)));
+    expect_class(rc, 0, (int[]){0});
+}
+
+static void case_722(void)
+{
+    begin_case("MPI_File_close fh nonexistent in pointer");
+    int rc = MPI_File_close(handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_FILE)));
+    expect_class(rc, 0, (int[]){0});
+}
+
+static void case_723(void)
+{
+    begin_case("MPI_File_delete info nonexistent");
+    int rc = MPI_File_delete((char*)scratch_area(), BAD_HANDLE(MMPI_HANDLE_KIND_INFO));
+    expect_class(rc, 1, (int[]){MPI_ERR_INFO});
+}
+
+static void case_724(void)
+{
+    begin_case("MPI_File_delete info wrong kind");
+    int rc = MPI_File_delete((char*)scratch_area(), (MPI_Info)MPI_COMM_WORLD);
+    expect_class(rc, 1, (int[]){MPI_ERR_INFO});
+}
+
+static void case_725(void)
+{
+    begin_case("MPI_File_set_size fh nonexistent");
+    int rc = MPI_File_set_size(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), 1);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_726(void)
+{
+    begin_case("MPI_File_set_size fh wrong kind");
+    int rc = MPI_File_set_size((MPI_File)MPI_INT, 1);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_727(void)
+{
+    begin_case("MPI_File_preallocate fh nonexistent");
+    int rc = MPI_File_preallocate(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), 1);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_728(void)
+{
+    begin_case("MPI_File_preallocate fh wrong kind");
+    int rc = MPI_File_preallocate((MPI_File)MPI_INT, 1);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_729(void)
+{
+    begin_case("MPI_File_get_size fh nonexistent");
+    int rc = MPI_File_get_size(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (MPI_Offset*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_730(void)
+{
+    begin_case("MPI_File_get_size fh wrong kind");
+    int rc = MPI_File_get_size((MPI_File)MPI_INT, (MPI_Offset*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_731(void)
+{
+    begin_case("MPI_File_get_group fh nonexistent");
+    int rc = MPI_File_get_group(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), handle_array(MPI_GROUP_EMPTY));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_732(void)
+{
+    begin_case("MPI_File_get_group fh wrong kind");
+    int rc = MPI_File_get_group((MPI_File)MPI_INT, handle_array(MPI_GROUP_EMPTY));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_733(void)
+{
+    begin_case("MPI_File_get_group group nonexistent in pointer");
+    int rc = MPI_File_get_group(test_file, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP)));
+    expect_class(rc, 0, (int[]){0});
+}
+
+static void case_734(void)
+{
+    begin_case("MPI_File_get_amode fh nonexistent");
+    int rc = MPI_File_get_amode(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (int*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_735(void)
+{
+    begin_case("MPI_File_get_amode fh wrong kind");
+    int rc = MPI_File_get_amode((MPI_File)MPI_INT, (int*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_736(void)
+{
+    begin_case("MPI_File_set_info fh nonexistent");
+    int rc = MPI_File_set_info(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), MPI_INFO_NULL);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_737(void)
+{
+    begin_case("MPI_File_set_info fh wrong kind");
+    int rc = MPI_File_set_info((MPI_File)MPI_INT, MPI_INFO_NULL);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_738(void)
+{
+    begin_case("MPI_File_set_info info nonexistent");
+    int rc = MPI_File_set_info(test_file, BAD_HANDLE(MMPI_HANDLE_KIND_INFO));
+    expect_class(rc, 1, (int[]){MPI_ERR_INFO});
+}
+
+static void case_739(void)
+{
+    begin_case("MPI_File_set_info info wrong kind");
+    int rc = MPI_File_set_info(test_file, (MPI_Info)MPI_COMM_WORLD);
+    expect_class(rc, 1, (int[]){MPI_ERR_INFO});
+}
+
+static void case_740(void)
+{
+    begin_case("MPI_File_get_info fh nonexistent");
+    int rc = MPI_File_get_info(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), handle_array(MPI_INFO_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_741(void)
+{
+    begin_case("MPI_File_get_info fh wrong kind");
+    int rc = MPI_File_get_info((MPI_File)MPI_INT, handle_array(MPI_INFO_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_742(void)
+{
+    begin_case("MPI_File_get_info info_used nonexistent in pointer");
+    int rc = MPI_File_get_info(test_file, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_INFO)));
+    expect_class(rc, 0, (int[]){0});
+}
+
+static void case_743(void)
+{
+    begin_case("MPI_File_set_view fh nonexistent");
+    int rc = MPI_File_set_view(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), 1, MPI_INT, MPI_INT, (char *)"native", MPI_INFO_NULL);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_744(void)
+{
+    begin_case("MPI_File_set_view fh wrong kind");
+    int rc = MPI_File_set_view((MPI_File)MPI_INT, 1, MPI_INT, MPI_INT, (char *)"native", MPI_INFO_NULL);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_745(void)
+{
+    begin_case("MPI_File_set_view etype nonexistent");
+    int rc = MPI_File_set_view(test_file, 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_INT, (char *)"native", MPI_INFO_NULL);
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_746(void)
+{
+    begin_case("MPI_File_set_view etype wrong kind");
+    int rc = MPI_File_set_view(test_file, 1, (MPI_Datatype)MPI_COMM_WORLD, MPI_INT, (char *)"native", MPI_INFO_NULL);
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_747(void)
+{
+    begin_case("MPI_File_set_view filetype nonexistent");
+    int rc = MPI_File_set_view(test_file, 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (char *)"native", MPI_INFO_NULL);
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_748(void)
+{
+    begin_case("MPI_File_set_view filetype wrong kind");
+    int rc = MPI_File_set_view(test_file, 1, MPI_INT, (MPI_Datatype)MPI_COMM_WORLD, (char *)"native", MPI_INFO_NULL);
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_749(void)
+{
+    begin_case("MPI_File_set_view info nonexistent");
+    int rc = MPI_File_set_view(test_file, 1, MPI_INT, MPI_INT, (char *)"native", BAD_HANDLE(MMPI_HANDLE_KIND_INFO));
+    expect_class(rc, 1, (int[]){MPI_ERR_INFO});
+}
+
+static void case_750(void)
+{
+    begin_case("MPI_File_set_view info wrong kind");
+    int rc = MPI_File_set_view(test_file, 1, MPI_INT, MPI_INT, (char *)"native", (MPI_Info)MPI_COMM_WORLD);
+    expect_class(rc, 1, (int[]){MPI_ERR_INFO});
+}
+
+static void case_751(void)
+{
+    begin_case("MPI_File_get_view fh nonexistent");
+    int rc = MPI_File_get_view(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (MPI_Offset*)scratch_area(), handle_array(MPI_INT), handle_array(MPI_INT), (char*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_752(void)
+{
+    begin_case("MPI_File_get_view fh wrong kind");
+    int rc = MPI_File_get_view((MPI_File)MPI_INT, (MPI_Offset*)scratch_area(), handle_array(MPI_INT), handle_array(MPI_INT), (char*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_753(void)
+{
+    begin_case("MPI_File_get_view etype nonexistent in pointer");
+    int rc = MPI_File_get_view(test_file, (MPI_Offset*)scratch_area(), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), handle_array(MPI_INT), (char*)scratch_area());
+    expect_class(rc, 0, (int[]){0});
+}
+
+static void case_754(void)
+{
+    begin_case("MPI_File_get_view filetype nonexistent in pointer");
+    int rc = MPI_File_get_view(test_file, (MPI_Offset*)scratch_area(), handle_array(MPI_INT), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), (char*)scratch_area());
+    expect_class(rc, 0, (int[]){0});
+}
+
+static void case_755(void)
+{
+    begin_case("MPI_File_read_at fh nonexistent");
+    int rc = MPI_File_read_at(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), 1, (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_756(void)
+{
+    begin_case("MPI_File_read_at fh wrong kind");
+    int rc = MPI_File_read_at((MPI_File)MPI_INT, 1, (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_757(void)
+{
+    begin_case("MPI_File_read_at buf NULL with count 1");
+    int rc = MPI_File_read_at(test_file, 1, NULL, 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_758(void)
+{
+    begin_case("MPI_File_read_at count count=-1");
+    int rc = MPI_File_read_at(test_file, 1, (void*)scratch_area(), -1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
+}
+
+static void case_759(void)
+{
+    begin_case("MPI_File_read_at datatype nonexistent");
+    int rc = MPI_File_read_at(test_file, 1, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_760(void)
+{
+    begin_case("MPI_File_read_at datatype wrong kind");
+    int rc = MPI_File_read_at(test_file, 1, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_761(void)
+{
+    begin_case("MPI_File_read_at_all fh nonexistent");
+    int rc = MPI_File_read_at_all(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), 1, (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_762(void)
+{
+    begin_case("MPI_File_read_at_all fh wrong kind");
+    int rc = MPI_File_read_at_all((MPI_File)MPI_INT, 1, (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_763(void)
+{
+    begin_case("MPI_File_read_at_all buf NULL with count 1");
+    int rc = MPI_File_read_at_all(test_file, 1, NULL, 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_764(void)
+{
+    begin_case("MPI_File_read_at_all count count=-1");
+    int rc = MPI_File_read_at_all(test_file, 1, (void*)scratch_area(), -1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
+}
+
+static void case_765(void)
+{
+    begin_case("MPI_File_read_at_all datatype nonexistent");
+    int rc = MPI_File_read_at_all(test_file, 1, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_766(void)
+{
+    begin_case("MPI_File_read_at_all datatype wrong kind");
+    int rc = MPI_File_read_at_all(test_file, 1, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_767(void)
+{
+    begin_case("MPI_File_write_at fh nonexistent");
+    int rc = MPI_File_write_at(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), 1, (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_768(void)
+{
+    begin_case("MPI_File_write_at fh wrong kind");
+    int rc = MPI_File_write_at((MPI_File)MPI_INT, 1, (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_769(void)
+{
+    begin_case("MPI_File_write_at buf NULL with count 1");
+    int rc = MPI_File_write_at(test_file, 1, NULL, 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_770(void)
+{
+    begin_case("MPI_File_write_at count count=-1");
+    int rc = MPI_File_write_at(test_file, 1, (void*)scratch_area(), -1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
+}
+
+static void case_771(void)
+{
+    begin_case("MPI_File_write_at datatype nonexistent");
+    int rc = MPI_File_write_at(test_file, 1, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_772(void)
+{
+    begin_case("MPI_File_write_at datatype wrong kind");
+    int rc = MPI_File_write_at(test_file, 1, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_773(void)
+{
+    begin_case("MPI_File_write_at_all fh nonexistent");
+    int rc = MPI_File_write_at_all(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), 1, (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_774(void)
+{
+    begin_case("MPI_File_write_at_all fh wrong kind");
+    int rc = MPI_File_write_at_all((MPI_File)MPI_INT, 1, (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_775(void)
+{
+    begin_case("MPI_File_write_at_all buf NULL with count 1");
+    int rc = MPI_File_write_at_all(test_file, 1, NULL, 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_776(void)
+{
+    begin_case("MPI_File_write_at_all count count=-1");
+    int rc = MPI_File_write_at_all(test_file, 1, (void*)scratch_area(), -1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
+}
+
+static void case_777(void)
+{
+    begin_case("MPI_File_write_at_all datatype nonexistent");
+    int rc = MPI_File_write_at_all(test_file, 1, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_778(void)
+{
+    begin_case("MPI_File_write_at_all datatype wrong kind");
+    int rc = MPI_File_write_at_all(test_file, 1, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_779(void)
+{
+    begin_case("MPI_File_iread_at fh nonexistent");
+    int rc = MPI_File_iread_at(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), 1, (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_780(void)
+{
+    begin_case("MPI_File_iread_at fh wrong kind");
+    int rc = MPI_File_iread_at((MPI_File)MPI_INT, 1, (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_781(void)
+{
+    begin_case("MPI_File_iread_at buf NULL with count 1");
+    int rc = MPI_File_iread_at(test_file, 1, NULL, 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_782(void)
+{
+    begin_case("MPI_File_iread_at count count=-1");
+    int rc = MPI_File_iread_at(test_file, 1, (void*)scratch_area(), -1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
+}
+
+static void case_783(void)
+{
+    begin_case("MPI_File_iread_at datatype nonexistent");
+    int rc = MPI_File_iread_at(test_file, 1, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_784(void)
+{
+    begin_case("MPI_File_iread_at datatype wrong kind");
+    int rc = MPI_File_iread_at(test_file, 1, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_785(void)
+{
+    begin_case("MPI_File_iread_at request nonexistent in pointer");
+    int rc = MPI_File_iread_at(test_file, 1, (void*)scratch_area(), 1, MPI_INT, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    expect_class(rc, 0, (int[]){0});
+}
+
+static void case_786(void)
+{
+    begin_case("MPI_File_iwrite_at fh nonexistent");
+    int rc = MPI_File_iwrite_at(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), 1, (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_787(void)
+{
+    begin_case("MPI_File_iwrite_at fh wrong kind");
+    int rc = MPI_File_iwrite_at((MPI_File)MPI_INT, 1, (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_788(void)
+{
+    begin_case("MPI_File_iwrite_at buf NULL with count 1");
+    int rc = MPI_File_iwrite_at(test_file, 1, NULL, 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_789(void)
+{
+    begin_case("MPI_File_iwrite_at count count=-1");
+    int rc = MPI_File_iwrite_at(test_file, 1, (void*)scratch_area(), -1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
+}
+
+static void case_790(void)
+{
+    begin_case("MPI_File_iwrite_at datatype nonexistent");
+    int rc = MPI_File_iwrite_at(test_file, 1, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_791(void)
+{
+    begin_case("MPI_File_iwrite_at datatype wrong kind");
+    int rc = MPI_File_iwrite_at(test_file, 1, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_792(void)
+{
+    begin_case("MPI_File_iwrite_at request nonexistent in pointer");
+    int rc = MPI_File_iwrite_at(test_file, 1, (void*)scratch_area(), 1, MPI_INT, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    expect_class(rc, 0, (int[]){0});
+}
+
+static void case_793(void)
+{
+    begin_case("MPI_File_iread_at_all fh nonexistent");
+    int rc = MPI_File_iread_at_all(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), 1, (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_794(void)
+{
+    begin_case("MPI_File_iread_at_all fh wrong kind");
+    int rc = MPI_File_iread_at_all((MPI_File)MPI_INT, 1, (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_795(void)
+{
+    begin_case("MPI_File_iread_at_all buf NULL with count 1");
+    int rc = MPI_File_iread_at_all(test_file, 1, NULL, 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_796(void)
+{
+    begin_case("MPI_File_iread_at_all count count=-1");
+    int rc = MPI_File_iread_at_all(test_file, 1, (void*)scratch_area(), -1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
+}
+
+static void case_797(void)
+{
+    begin_case("MPI_File_iread_at_all datatype nonexistent");
+    int rc = MPI_File_iread_at_all(test_file, 1, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_798(void)
+{
+    begin_case("MPI_File_iread_at_all datatype wrong kind");
+    int rc = MPI_File_iread_at_all(test_file, 1, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_799(void)
+{
+    begin_case("MPI_File_iread_at_all request nonexistent in pointer");
+    int rc = MPI_File_iread_at_all(test_file, 1, (void*)scratch_area(), 1, MPI_INT, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    expect_class(rc, 0, (int[]){0});
+}
+
+static void case_800(void)
+{
+    begin_case("MPI_File_iwrite_at_all fh nonexistent");
+    int rc = MPI_File_iwrite_at_all(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), 1, (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_801(void)
+{
+    begin_case("MPI_File_iwrite_at_all fh wrong kind");
+    int rc = MPI_File_iwrite_at_all((MPI_File)MPI_INT, 1, (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_802(void)
+{
+    begin_case("MPI_File_iwrite_at_all buf NULL with count 1");
+    int rc = MPI_File_iwrite_at_all(test_file, 1, NULL, 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_803(void)
+{
+    begin_case("MPI_File_iwrite_at_all count count=-1");
+    int rc = MPI_File_iwrite_at_all(test_file, 1, (void*)scratch_area(), -1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
+}
+
+static void case_804(void)
+{
+    begin_case("MPI_File_iwrite_at_all datatype nonexistent");
+    int rc = MPI_File_iwrite_at_all(test_file, 1, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_805(void)
+{
+    begin_case("MPI_File_iwrite_at_all datatype wrong kind");
+    int rc = MPI_File_iwrite_at_all(test_file, 1, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_806(void)
+{
+    begin_case("MPI_File_iwrite_at_all request nonexistent in pointer");
+    int rc = MPI_File_iwrite_at_all(test_file, 1, (void*)scratch_area(), 1, MPI_INT, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    expect_class(rc, 0, (int[]){0});
+}
+
+static void case_807(void)
+{
+    begin_case("MPI_File_read fh nonexistent");
+    int rc = MPI_File_read(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_808(void)
+{
+    begin_case("MPI_File_read fh wrong kind");
+    int rc = MPI_File_read((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_809(void)
+{
+    begin_case("MPI_File_read buf NULL with count 1");
+    int rc = MPI_File_read(test_file, NULL, 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_810(void)
+{
+    begin_case("MPI_File_read count count=-1");
+    int rc = MPI_File_read(test_file, (void*)scratch_area(), -1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
+}
+
+static void case_811(void)
+{
+    begin_case("MPI_File_read datatype nonexistent");
+    int rc = MPI_File_read(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_812(void)
+{
+    begin_case("MPI_File_read datatype wrong kind");
+    int rc = MPI_File_read(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_813(void)
+{
+    begin_case("MPI_File_read_all fh nonexistent");
+    int rc = MPI_File_read_all(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_814(void)
+{
+    begin_case("MPI_File_read_all fh wrong kind");
+    int rc = MPI_File_read_all((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_815(void)
+{
+    begin_case("MPI_File_read_all buf NULL with count 1");
+    int rc = MPI_File_read_all(test_file, NULL, 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_816(void)
+{
+    begin_case("MPI_File_read_all count count=-1");
+    int rc = MPI_File_read_all(test_file, (void*)scratch_area(), -1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
+}
+
+static void case_817(void)
+{
+    begin_case("MPI_File_read_all datatype nonexistent");
+    int rc = MPI_File_read_all(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_818(void)
+{
+    begin_case("MPI_File_read_all datatype wrong kind");
+    int rc = MPI_File_read_all(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_819(void)
+{
+    begin_case("MPI_File_write fh nonexistent");
+    int rc = MPI_File_write(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_820(void)
+{
+    begin_case("MPI_File_write fh wrong kind");
+    int rc = MPI_File_write((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_821(void)
+{
+    begin_case("MPI_File_write buf NULL with count 1");
+    int rc = MPI_File_write(test_file, NULL, 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_822(void)
+{
+    begin_case("MPI_File_write count count=-1");
+    int rc = MPI_File_write(test_file, (void*)scratch_area(), -1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
+}
+
+static void case_823(void)
+{
+    begin_case("MPI_File_write datatype nonexistent");
+    int rc = MPI_File_write(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_824(void)
+{
+    begin_case("MPI_File_write datatype wrong kind");
+    int rc = MPI_File_write(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_825(void)
+{
+    begin_case("MPI_File_write_all fh nonexistent");
+    int rc = MPI_File_write_all(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_826(void)
+{
+    begin_case("MPI_File_write_all fh wrong kind");
+    int rc = MPI_File_write_all((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_827(void)
+{
+    begin_case("MPI_File_write_all buf NULL with count 1");
+    int rc = MPI_File_write_all(test_file, NULL, 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_828(void)
+{
+    begin_case("MPI_File_write_all count count=-1");
+    int rc = MPI_File_write_all(test_file, (void*)scratch_area(), -1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
+}
+
+static void case_829(void)
+{
+    begin_case("MPI_File_write_all datatype nonexistent");
+    int rc = MPI_File_write_all(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_830(void)
+{
+    begin_case("MPI_File_write_all datatype wrong kind");
+    int rc = MPI_File_write_all(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_831(void)
+{
+    begin_case("MPI_File_iread fh nonexistent");
+    int rc = MPI_File_iread(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_832(void)
+{
+    begin_case("MPI_File_iread fh wrong kind");
+    int rc = MPI_File_iread((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_833(void)
+{
+    begin_case("MPI_File_iread buf NULL with count 1");
+    int rc = MPI_File_iread(test_file, NULL, 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_834(void)
+{
+    begin_case("MPI_File_iread count count=-1");
+    int rc = MPI_File_iread(test_file, (void*)scratch_area(), -1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
+}
+
+static void case_835(void)
+{
+    begin_case("MPI_File_iread datatype nonexistent");
+    int rc = MPI_File_iread(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_836(void)
+{
+    begin_case("MPI_File_iread datatype wrong kind");
+    int rc = MPI_File_iread(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_837(void)
+{
+    begin_case("MPI_File_iread request nonexistent in pointer");
+    int rc = MPI_File_iread(test_file, (void*)scratch_area(), 1, MPI_INT, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    expect_class(rc, 0, (int[]){0});
+}
+
+static void case_838(void)
+{
+    begin_case("MPI_File_iwrite fh nonexistent");
+    int rc = MPI_File_iwrite(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_839(void)
+{
+    begin_case("MPI_File_iwrite fh wrong kind");
+    int rc = MPI_File_iwrite((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_840(void)
+{
+    begin_case("MPI_File_iwrite buf NULL with count 1");
+    int rc = MPI_File_iwrite(test_file, NULL, 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_841(void)
+{
+    begin_case("MPI_File_iwrite count count=-1");
+    int rc = MPI_File_iwrite(test_file, (void*)scratch_area(), -1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
+}
+
+static void case_842(void)
+{
+    begin_case("MPI_File_iwrite datatype nonexistent");
+    int rc = MPI_File_iwrite(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_843(void)
+{
+    begin_case("MPI_File_iwrite datatype wrong kind");
+    int rc = MPI_File_iwrite(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_844(void)
+{
+    begin_case("MPI_File_iwrite request nonexistent in pointer");
+    int rc = MPI_File_iwrite(test_file, (void*)scratch_area(), 1, MPI_INT, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    expect_class(rc, 0, (int[]){0});
+}
+
+static void case_845(void)
+{
+    begin_case("MPI_File_iread_all fh nonexistent");
+    int rc = MPI_File_iread_all(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_846(void)
+{
+    begin_case("MPI_File_iread_all fh wrong kind");
+    int rc = MPI_File_iread_all((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_847(void)
+{
+    begin_case("MPI_File_iread_all buf NULL with count 1");
+    int rc = MPI_File_iread_all(test_file, NULL, 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_848(void)
+{
+    begin_case("MPI_File_iread_all count count=-1");
+    int rc = MPI_File_iread_all(test_file, (void*)scratch_area(), -1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
+}
+
+static void case_849(void)
+{
+    begin_case("MPI_File_iread_all datatype nonexistent");
+    int rc = MPI_File_iread_all(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_850(void)
+{
+    begin_case("MPI_File_iread_all datatype wrong kind");
+    int rc = MPI_File_iread_all(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_851(void)
+{
+    begin_case("MPI_File_iread_all request nonexistent in pointer");
+    int rc = MPI_File_iread_all(test_file, (void*)scratch_area(), 1, MPI_INT, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    expect_class(rc, 0, (int[]){0});
+}
+
+static void case_852(void)
+{
+    begin_case("MPI_File_iwrite_all fh nonexistent");
+    int rc = MPI_File_iwrite_all(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_853(void)
+{
+    begin_case("MPI_File_iwrite_all fh wrong kind");
+    int rc = MPI_File_iwrite_all((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_854(void)
+{
+    begin_case("MPI_File_iwrite_all buf NULL with count 1");
+    int rc = MPI_File_iwrite_all(test_file, NULL, 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_855(void)
+{
+    begin_case("MPI_File_iwrite_all count count=-1");
+    int rc = MPI_File_iwrite_all(test_file, (void*)scratch_area(), -1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
+}
+
+static void case_856(void)
+{
+    begin_case("MPI_File_iwrite_all datatype nonexistent");
+    int rc = MPI_File_iwrite_all(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_857(void)
+{
+    begin_case("MPI_File_iwrite_all datatype wrong kind");
+    int rc = MPI_File_iwrite_all(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_858(void)
+{
+    begin_case("MPI_File_iwrite_all request nonexistent in pointer");
+    int rc = MPI_File_iwrite_all(test_file, (void*)scratch_area(), 1, MPI_INT, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    expect_class(rc, 0, (int[]){0});
+}
+
+static void case_859(void)
+{
+    begin_case("MPI_File_seek fh nonexistent");
+    int rc = MPI_File_seek(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), 1, MPI_SEEK_SET);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_860(void)
+{
+    begin_case("MPI_File_seek fh wrong kind");
+    int rc = MPI_File_seek((MPI_File)MPI_INT, 1, MPI_SEEK_SET);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_861(void)
+{
+    begin_case("MPI_File_get_position fh nonexistent");
+    int rc = MPI_File_get_position(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (MPI_Offset*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_862(void)
+{
+    begin_case("MPI_File_get_position fh wrong kind");
+    int rc = MPI_File_get_position((MPI_File)MPI_INT, (MPI_Offset*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_863(void)
+{
+    begin_case("MPI_File_get_byte_offset fh nonexistent");
+    int rc = MPI_File_get_byte_offset(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), 1, (MPI_Offset*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_864(void)
+{
+    begin_case("MPI_File_get_byte_offset fh wrong kind");
+    int rc = MPI_File_get_byte_offset((MPI_File)MPI_INT, 1, (MPI_Offset*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_865(void)
+{
+    begin_case("MPI_File_read_shared fh nonexistent");
+    int rc = MPI_File_read_shared(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_866(void)
+{
+    begin_case("MPI_File_read_shared fh wrong kind");
+    int rc = MPI_File_read_shared((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_867(void)
+{
+    begin_case("MPI_File_read_shared buf NULL with count 1");
+    int rc = MPI_File_read_shared(test_file, NULL, 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_868(void)
+{
+    begin_case("MPI_File_read_shared count count=-1");
+    int rc = MPI_File_read_shared(test_file, (void*)scratch_area(), -1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
+}
+
+static void case_869(void)
+{
+    begin_case("MPI_File_read_shared datatype nonexistent");
+    int rc = MPI_File_read_shared(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_870(void)
+{
+    begin_case("MPI_File_read_shared datatype wrong kind");
+    int rc = MPI_File_read_shared(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_871(void)
+{
+    begin_case("MPI_File_write_shared fh nonexistent");
+    int rc = MPI_File_write_shared(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_872(void)
+{
+    begin_case("MPI_File_write_shared fh wrong kind");
+    int rc = MPI_File_write_shared((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_873(void)
+{
+    begin_case("MPI_File_write_shared buf NULL with count 1");
+    int rc = MPI_File_write_shared(test_file, NULL, 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_874(void)
+{
+    begin_case("MPI_File_write_shared count count=-1");
+    int rc = MPI_File_write_shared(test_file, (void*)scratch_area(), -1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
+}
+
+static void case_875(void)
+{
+    begin_case("MPI_File_write_shared datatype nonexistent");
+    int rc = MPI_File_write_shared(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_876(void)
+{
+    begin_case("MPI_File_write_shared datatype wrong kind");
+    int rc = MPI_File_write_shared(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_877(void)
+{
+    begin_case("MPI_File_iread_shared fh nonexistent");
+    int rc = MPI_File_iread_shared(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_878(void)
+{
+    begin_case("MPI_File_iread_shared fh wrong kind");
+    int rc = MPI_File_iread_shared((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_879(void)
+{
+    begin_case("MPI_File_iread_shared buf NULL with count 1");
+    int rc = MPI_File_iread_shared(test_file, NULL, 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_880(void)
+{
+    begin_case("MPI_File_iread_shared count count=-1");
+    int rc = MPI_File_iread_shared(test_file, (void*)scratch_area(), -1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
+}
+
+static void case_881(void)
+{
+    begin_case("MPI_File_iread_shared datatype nonexistent");
+    int rc = MPI_File_iread_shared(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_882(void)
+{
+    begin_case("MPI_File_iread_shared datatype wrong kind");
+    int rc = MPI_File_iread_shared(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_883(void)
+{
+    begin_case("MPI_File_iread_shared request nonexistent in pointer");
+    int rc = MPI_File_iread_shared(test_file, (void*)scratch_area(), 1, MPI_INT, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    expect_class(rc, 0, (int[]){0});
+}
+
+static void case_884(void)
+{
+    begin_case("MPI_File_iwrite_shared fh nonexistent");
+    int rc = MPI_File_iwrite_shared(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_885(void)
+{
+    begin_case("MPI_File_iwrite_shared fh wrong kind");
+    int rc = MPI_File_iwrite_shared((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_886(void)
+{
+    begin_case("MPI_File_iwrite_shared buf NULL with count 1");
+    int rc = MPI_File_iwrite_shared(test_file, NULL, 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_887(void)
+{
+    begin_case("MPI_File_iwrite_shared count count=-1");
+    int rc = MPI_File_iwrite_shared(test_file, (void*)scratch_area(), -1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
+}
+
+static void case_888(void)
+{
+    begin_case("MPI_File_iwrite_shared datatype nonexistent");
+    int rc = MPI_File_iwrite_shared(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_889(void)
+{
+    begin_case("MPI_File_iwrite_shared datatype wrong kind");
+    int rc = MPI_File_iwrite_shared(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_890(void)
+{
+    begin_case("MPI_File_iwrite_shared request nonexistent in pointer");
+    int rc = MPI_File_iwrite_shared(test_file, (void*)scratch_area(), 1, MPI_INT, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    expect_class(rc, 0, (int[]){0});
+}
+
+static void case_891(void)
+{
+    begin_case("MPI_File_read_ordered fh nonexistent");
+    int rc = MPI_File_read_ordered(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_892(void)
+{
+    begin_case("MPI_File_read_ordered fh wrong kind");
+    int rc = MPI_File_read_ordered((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_893(void)
+{
+    begin_case("MPI_File_read_ordered buf NULL with count 1");
+    int rc = MPI_File_read_ordered(test_file, NULL, 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_894(void)
+{
+    begin_case("MPI_File_read_ordered count count=-1");
+    int rc = MPI_File_read_ordered(test_file, (void*)scratch_area(), -1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
+}
+
+static void case_895(void)
+{
+    begin_case("MPI_File_read_ordered datatype nonexistent");
+    int rc = MPI_File_read_ordered(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_896(void)
+{
+    begin_case("MPI_File_read_ordered datatype wrong kind");
+    int rc = MPI_File_read_ordered(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_897(void)
+{
+    begin_case("MPI_File_write_ordered fh nonexistent");
+    int rc = MPI_File_write_ordered(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_898(void)
+{
+    begin_case("MPI_File_write_ordered fh wrong kind");
+    int rc = MPI_File_write_ordered((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_899(void)
+{
+    begin_case("MPI_File_write_ordered buf NULL with count 1");
+    int rc = MPI_File_write_ordered(test_file, NULL, 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_900(void)
+{
+    begin_case("MPI_File_write_ordered count count=-1");
+    int rc = MPI_File_write_ordered(test_file, (void*)scratch_area(), -1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
+}
+
+static void case_901(void)
+{
+    begin_case("MPI_File_write_ordered datatype nonexistent");
+    int rc = MPI_File_write_ordered(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_902(void)
+{
+    begin_case("MPI_File_write_ordered datatype wrong kind");
+    int rc = MPI_File_write_ordered(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_903(void)
+{
+    begin_case("MPI_File_seek_shared fh nonexistent");
+    int rc = MPI_File_seek_shared(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), 1, MPI_SEEK_SET);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_904(void)
+{
+    begin_case("MPI_File_seek_shared fh wrong kind");
+    int rc = MPI_File_seek_shared((MPI_File)MPI_INT, 1, MPI_SEEK_SET);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_905(void)
+{
+    begin_case("MPI_File_get_position_shared fh nonexistent");
+    int rc = MPI_File_get_position_shared(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (MPI_Offset*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_906(void)
+{
+    begin_case("MPI_File_get_position_shared fh wrong kind");
+    int rc = MPI_File_get_position_shared((MPI_File)MPI_INT, (MPI_Offset*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_907(void)
+{
+    begin_case("MPI_File_read_at_all_begin fh nonexistent");
+    int rc = MPI_File_read_at_all_begin(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), 1, (void*)scratch_area(), 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_908(void)
+{
+    begin_case("MPI_File_read_at_all_begin fh wrong kind");
+    int rc = MPI_File_read_at_all_begin((MPI_File)MPI_INT, 1, (void*)scratch_area(), 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_909(void)
+{
+    begin_case("MPI_File_read_at_all_begin buf NULL with count 1");
+    int rc = MPI_File_read_at_all_begin(test_file, 1, NULL, 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_910(void)
+{
+    begin_case("MPI_File_read_at_all_begin count count=-1");
+    int rc = MPI_File_read_at_all_begin(test_file, 1, (void*)scratch_area(), -1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
+}
+
+static void case_911(void)
+{
+    begin_case("MPI_File_read_at_all_begin datatype nonexistent");
+    int rc = MPI_File_read_at_all_begin(test_file, 1, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_912(void)
+{
+    begin_case("MPI_File_read_at_all_begin datatype wrong kind");
+    int rc = MPI_File_read_at_all_begin(test_file, 1, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD);
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_913(void)
+{
+    begin_case("MPI_File_read_at_all_end fh nonexistent");
+    int rc = MPI_File_read_at_all_end(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_914(void)
+{
+    begin_case("MPI_File_read_at_all_end fh wrong kind");
+    int rc = MPI_File_read_at_all_end((MPI_File)MPI_INT, (void*)scratch_area(), (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_915(void)
+{
+    begin_case("MPI_File_write_at_all_begin fh nonexistent");
+    int rc = MPI_File_write_at_all_begin(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), 1, (void*)scratch_area(), 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_916(void)
+{
+    begin_case("MPI_File_write_at_all_begin fh wrong kind");
+    int rc = MPI_File_write_at_all_begin((MPI_File)MPI_INT, 1, (void*)scratch_area(), 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_917(void)
+{
+    begin_case("MPI_File_write_at_all_begin buf NULL with count 1");
+    int rc = MPI_File_write_at_all_begin(test_file, 1, NULL, 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_918(void)
+{
+    begin_case("MPI_File_write_at_all_begin count count=-1");
+    int rc = MPI_File_write_at_all_begin(test_file, 1, (void*)scratch_area(), -1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
+}
+
+static void case_919(void)
+{
+    begin_case("MPI_File_write_at_all_begin datatype nonexistent");
+    int rc = MPI_File_write_at_all_begin(test_file, 1, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_920(void)
+{
+    begin_case("MPI_File_write_at_all_begin datatype wrong kind");
+    int rc = MPI_File_write_at_all_begin(test_file, 1, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD);
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_921(void)
+{
+    begin_case("MPI_File_write_at_all_end fh nonexistent");
+    int rc = MPI_File_write_at_all_end(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_922(void)
+{
+    begin_case("MPI_File_write_at_all_end fh wrong kind");
+    int rc = MPI_File_write_at_all_end((MPI_File)MPI_INT, (void*)scratch_area(), (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_923(void)
+{
+    begin_case("MPI_File_read_all_begin fh nonexistent");
+    int rc = MPI_File_read_all_begin(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_924(void)
+{
+    begin_case("MPI_File_read_all_begin fh wrong kind");
+    int rc = MPI_File_read_all_begin((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_925(void)
+{
+    begin_case("MPI_File_read_all_begin buf NULL with count 1");
+    int rc = MPI_File_read_all_begin(test_file, NULL, 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_926(void)
+{
+    begin_case("MPI_File_read_all_begin count count=-1");
+    int rc = MPI_File_read_all_begin(test_file, (void*)scratch_area(), -1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
+}
+
+static void case_927(void)
+{
+    begin_case("MPI_File_read_all_begin datatype nonexistent");
+    int rc = MPI_File_read_all_begin(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_928(void)
+{
+    begin_case("MPI_File_read_all_begin datatype wrong kind");
+    int rc = MPI_File_read_all_begin(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD);
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_929(void)
+{
+    begin_case("MPI_File_read_all_end fh nonexistent");
+    int rc = MPI_File_read_all_end(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_930(void)
+{
+    begin_case("MPI_File_read_all_end fh wrong kind");
+    int rc = MPI_File_read_all_end((MPI_File)MPI_INT, (void*)scratch_area(), (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_931(void)
+{
+    begin_case("MPI_File_write_all_begin fh nonexistent");
+    int rc = MPI_File_write_all_begin(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_932(void)
+{
+    begin_case("MPI_File_write_all_begin fh wrong kind");
+    int rc = MPI_File_write_all_begin((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_933(void)
+{
+    begin_case("MPI_File_write_all_begin buf NULL with count 1");
+    int rc = MPI_File_write_all_begin(test_file, NULL, 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_934(void)
+{
+    begin_case("MPI_File_write_all_begin count count=-1");
+    int rc = MPI_File_write_all_begin(test_file, (void*)scratch_area(), -1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
+}
+
+static void case_935(void)
+{
+    begin_case("MPI_File_write_all_begin datatype nonexistent");
+    int rc = MPI_File_write_all_begin(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_936(void)
+{
+    begin_case("MPI_File_write_all_begin datatype wrong kind");
+    int rc = MPI_File_write_all_begin(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD);
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_937(void)
+{
+    begin_case("MPI_File_write_all_end fh nonexistent");
+    int rc = MPI_File_write_all_end(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_938(void)
+{
+    begin_case("MPI_File_write_all_end fh wrong kind");
+    int rc = MPI_File_write_all_end((MPI_File)MPI_INT, (void*)scratch_area(), (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_939(void)
+{
+    begin_case("MPI_File_read_ordered_begin fh nonexistent");
+    int rc = MPI_File_read_ordered_begin(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_940(void)
+{
+    begin_case("MPI_File_read_ordered_begin fh wrong kind");
+    int rc = MPI_File_read_ordered_begin((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_941(void)
+{
+    begin_case("MPI_File_read_ordered_begin buf NULL with count 1");
+    int rc = MPI_File_read_ordered_begin(test_file, NULL, 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_942(void)
+{
+    begin_case("MPI_File_read_ordered_begin count count=-1");
+    int rc = MPI_File_read_ordered_begin(test_file, (void*)scratch_area(), -1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
+}
+
+static void case_943(void)
+{
+    begin_case("MPI_File_read_ordered_begin datatype nonexistent");
+    int rc = MPI_File_read_ordered_begin(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_944(void)
+{
+    begin_case("MPI_File_read_ordered_begin datatype wrong kind");
+    int rc = MPI_File_read_ordered_begin(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD);
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_945(void)
+{
+    begin_case("MPI_File_read_ordered_end fh nonexistent");
+    int rc = MPI_File_read_ordered_end(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_946(void)
+{
+    begin_case("MPI_File_read_ordered_end fh wrong kind");
+    int rc = MPI_File_read_ordered_end((MPI_File)MPI_INT, (void*)scratch_area(), (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_947(void)
+{
+    begin_case("MPI_File_write_ordered_begin fh nonexistent");
+    int rc = MPI_File_write_ordered_begin(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_948(void)
+{
+    begin_case("MPI_File_write_ordered_begin fh wrong kind");
+    int rc = MPI_File_write_ordered_begin((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_949(void)
+{
+    begin_case("MPI_File_write_ordered_begin buf NULL with count 1");
+    int rc = MPI_File_write_ordered_begin(test_file, NULL, 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_950(void)
+{
+    begin_case("MPI_File_write_ordered_begin count count=-1");
+    int rc = MPI_File_write_ordered_begin(test_file, (void*)scratch_area(), -1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
+}
+
+static void case_951(void)
+{
+    begin_case("MPI_File_write_ordered_begin datatype nonexistent");
+    int rc = MPI_File_write_ordered_begin(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_952(void)
+{
+    begin_case("MPI_File_write_ordered_begin datatype wrong kind");
+    int rc = MPI_File_write_ordered_begin(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD);
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_953(void)
+{
+    begin_case("MPI_File_write_ordered_end fh nonexistent");
+    int rc = MPI_File_write_ordered_end(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_954(void)
+{
+    begin_case("MPI_File_write_ordered_end fh wrong kind");
+    int rc = MPI_File_write_ordered_end((MPI_File)MPI_INT, (void*)scratch_area(), (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_955(void)
+{
+    begin_case("MPI_File_get_type_extent fh nonexistent");
+    int rc = MPI_File_get_type_extent(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), MPI_INT, (MPI_Aint*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_956(void)
+{
+    begin_case("MPI_File_get_type_extent fh wrong kind");
+    int rc = MPI_File_get_type_extent((MPI_File)MPI_INT, MPI_INT, (MPI_Aint*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_957(void)
+{
+    begin_case("MPI_File_get_type_extent datatype nonexistent");
+    int rc = MPI_File_get_type_extent(test_file, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (MPI_Aint*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_958(void)
+{
+    begin_case("MPI_File_get_type_extent datatype wrong kind");
+    int rc = MPI_File_get_type_extent(test_file, (MPI_Datatype)MPI_COMM_WORLD, (MPI_Aint*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_959(void)
+{
+    begin_case("MPI_File_set_atomicity fh nonexistent");
+    int rc = MPI_File_set_atomicity(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), 1);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_960(void)
+{
+    begin_case("MPI_File_set_atomicity fh wrong kind");
+    int rc = MPI_File_set_atomicity((MPI_File)MPI_INT, 1);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_961(void)
+{
+    begin_case("MPI_File_get_atomicity fh nonexistent");
+    int rc = MPI_File_get_atomicity(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (int*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_962(void)
+{
+    begin_case("MPI_File_get_atomicity fh wrong kind");
+    int rc = MPI_File_get_atomicity((MPI_File)MPI_INT, (int*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_963(void)
+{
+    begin_case("MPI_File_sync fh nonexistent");
+    int rc = MPI_File_sync(BAD_HANDLE(MMPI_HANDLE_KIND_FILE));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_964(void)
+{
+    begin_case("MPI_File_sync fh wrong kind");
+    int rc = MPI_File_sync((MPI_File)MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_965(void)
+{
+    begin_case("MPI_File_create_errhandler errhandler nonexistent in pointer");
+    int rc = MPI_File_create_errhandler(NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_ERRHANDLER)));
+    expect_class(rc, 0, (int[]){0});
+}
+
+static void case_966(void)
+{
+    begin_case("MPI_File_set_errhandler file nonexistent");
+    int rc = MPI_File_set_errhandler(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), MPI_ERRORS_RETURN);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_967(void)
+{
+    begin_case("MPI_File_set_errhandler file wrong kind");
+    int rc = MPI_File_set_errhandler((MPI_File)MPI_INT, MPI_ERRORS_RETURN);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_968(void)
+{
+    begin_case("MPI_File_set_errhandler errhandler nonexistent");
+    int rc = MPI_File_set_errhandler(test_file, BAD_HANDLE(MMPI_HANDLE_KIND_ERRHANDLER));
+    expect_class(rc, 2, (int[]){MPI_ERR_ERRHANDLER, MPI_ERR_ARG});
+}
+
+static void case_969(void)
+{
+    begin_case("MPI_File_set_errhandler errhandler wrong kind");
+    int rc = MPI_File_set_errhandler(test_file, (MPI_Errhandler)MPI_INT);
+    expect_class(rc, 2, (int[]){MPI_ERR_ERRHANDLER, MPI_ERR_ARG});
+}
+
+static void case_970(void)
+{
+    begin_case("MPI_File_get_errhandler file nonexistent");
+    int rc = MPI_File_get_errhandler(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), handle_array(MPI_ERRORS_RETURN));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_971(void)
+{
+    begin_case("MPI_File_get_errhandler file wrong kind");
+    int rc = MPI_File_get_errhandler((MPI_File)MPI_INT, handle_array(MPI_ERRORS_RETURN));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_972(void)
+{
+    begin_case("MPI_File_get_errhandler errhandler nonexistent in pointer");
+    int rc = MPI_File_get_errhandler(test_file, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_ERRHANDLER)));
+    expect_class(rc, 0, (int[]){0});
+}
+
+static void case_973(void)
+{
+    begin_case("MPI_File_call_errhandler fh nonexistent");
+    int rc = MPI_File_call_errhandler(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), 0);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_974(void)
+{
+    begin_case("MPI_File_call_errhandler fh wrong kind");
+    int rc = MPI_File_call_errhandler((MPI_File)MPI_INT, 0);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_975(void)
+{
+    begin_case("MPI_File_read_at_c fh nonexistent");
+    int rc = MPI_File_read_at_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), 1, (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_976(void)
+{
+    begin_case("MPI_File_read_at_c fh wrong kind");
+    int rc = MPI_File_read_at_c((MPI_File)MPI_INT, 1, (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_977(void)
+{
+    begin_case("MPI_File_read_at_c buf NULL with count 1");
+    int rc = MPI_File_read_at_c(test_file, 1, NULL, 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_978(void)
+{
+    begin_case("MPI_File_read_at_c datatype nonexistent");
+    int rc = MPI_File_read_at_c(test_file, 1, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_979(void)
+{
+    begin_case("MPI_File_read_at_c datatype wrong kind");
+    int rc = MPI_File_read_at_c(test_file, 1, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_980(void)
+{
+    begin_case("MPI_File_read_at_all_c fh nonexistent");
+    int rc = MPI_File_read_at_all_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), 1, (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_981(void)
+{
+    begin_case("MPI_File_read_at_all_c fh wrong kind");
+    int rc = MPI_File_read_at_all_c((MPI_File)MPI_INT, 1, (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_982(void)
+{
+    begin_case("MPI_File_read_at_all_c buf NULL with count 1");
+    int rc = MPI_File_read_at_all_c(test_file, 1, NULL, 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_983(void)
+{
+    begin_case("MPI_File_read_at_all_c datatype nonexistent");
+    int rc = MPI_File_read_at_all_c(test_file, 1, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_984(void)
+{
+    begin_case("MPI_File_read_at_all_c datatype wrong kind");
+    int rc = MPI_File_read_at_all_c(test_file, 1, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_985(void)
+{
+    begin_case("MPI_File_write_at_c fh nonexistent");
+    int rc = MPI_File_write_at_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), 1, (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_986(void)
+{
+    begin_case("MPI_File_write_at_c fh wrong kind");
+    int rc = MPI_File_write_at_c((MPI_File)MPI_INT, 1, (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_987(void)
+{
+    begin_case("MPI_File_write_at_c buf NULL with count 1");
+    int rc = MPI_File_write_at_c(test_file, 1, NULL, 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_988(void)
+{
+    begin_case("MPI_File_write_at_c datatype nonexistent");
+    int rc = MPI_File_write_at_c(test_file, 1, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_989(void)
+{
+    begin_case("MPI_File_write_at_c datatype wrong kind");
+    int rc = MPI_File_write_at_c(test_file, 1, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_990(void)
+{
+    begin_case("MPI_File_write_at_all_c fh nonexistent");
+    int rc = MPI_File_write_at_all_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), 1, (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_991(void)
+{
+    begin_case("MPI_File_write_at_all_c fh wrong kind");
+    int rc = MPI_File_write_at_all_c((MPI_File)MPI_INT, 1, (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_992(void)
+{
+    begin_case("MPI_File_write_at_all_c buf NULL with count 1");
+    int rc = MPI_File_write_at_all_c(test_file, 1, NULL, 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_993(void)
+{
+    begin_case("MPI_File_write_at_all_c datatype nonexistent");
+    int rc = MPI_File_write_at_all_c(test_file, 1, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_994(void)
+{
+    begin_case("MPI_File_write_at_all_c datatype wrong kind");
+    int rc = MPI_File_write_at_all_c(test_file, 1, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_995(void)
+{
+    begin_case("MPI_File_iread_at_c fh nonexistent");
+    int rc = MPI_File_iread_at_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), 1, (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_996(void)
+{
+    begin_case("MPI_File_iread_at_c fh wrong kind");
+    int rc = MPI_File_iread_at_c((MPI_File)MPI_INT, 1, (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_997(void)
+{
+    begin_case("MPI_File_iread_at_c buf NULL with count 1");
+    int rc = MPI_File_iread_at_c(test_file, 1, NULL, 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_998(void)
+{
+    begin_case("MPI_File_iread_at_c datatype nonexistent");
+    int rc = MPI_File_iread_at_c(test_file, 1, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_999(void)
+{
+    begin_case("MPI_File_iread_at_c datatype wrong kind");
+    int rc = MPI_File_iread_at_c(test_file, 1, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1000(void)
+{
+    begin_case("MPI_File_iread_at_c request nonexistent in pointer");
+    int rc = MPI_File_iread_at_c(test_file, 1, (void*)scratch_area(), 1, MPI_INT, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    expect_class(rc, 0, (int[]){0});
+}
+
+static void case_1001(void)
+{
+    begin_case("MPI_File_iwrite_at_c fh nonexistent");
+    int rc = MPI_File_iwrite_at_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), 1, (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1002(void)
+{
+    begin_case("MPI_File_iwrite_at_c fh wrong kind");
+    int rc = MPI_File_iwrite_at_c((MPI_File)MPI_INT, 1, (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1003(void)
+{
+    begin_case("MPI_File_iwrite_at_c buf NULL with count 1");
+    int rc = MPI_File_iwrite_at_c(test_file, 1, NULL, 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1004(void)
+{
+    begin_case("MPI_File_iwrite_at_c datatype nonexistent");
+    int rc = MPI_File_iwrite_at_c(test_file, 1, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1005(void)
+{
+    begin_case("MPI_File_iwrite_at_c datatype wrong kind");
+    int rc = MPI_File_iwrite_at_c(test_file, 1, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1006(void)
+{
+    begin_case("MPI_File_iwrite_at_c request nonexistent in pointer");
+    int rc = MPI_File_iwrite_at_c(test_file, 1, (void*)scratch_area(), 1, MPI_INT, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    expect_class(rc, 0, (int[]){0});
+}
+
+static void case_1007(void)
+{
+    begin_case("MPI_File_iread_at_all_c fh nonexistent");
+    int rc = MPI_File_iread_at_all_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), 1, (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1008(void)
+{
+    begin_case("MPI_File_iread_at_all_c fh wrong kind");
+    int rc = MPI_File_iread_at_all_c((MPI_File)MPI_INT, 1, (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1009(void)
+{
+    begin_case("MPI_File_iread_at_all_c buf NULL with count 1");
+    int rc = MPI_File_iread_at_all_c(test_file, 1, NULL, 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1010(void)
+{
+    begin_case("MPI_File_iread_at_all_c datatype nonexistent");
+    int rc = MPI_File_iread_at_all_c(test_file, 1, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1011(void)
+{
+    begin_case("MPI_File_iread_at_all_c datatype wrong kind");
+    int rc = MPI_File_iread_at_all_c(test_file, 1, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1012(void)
+{
+    begin_case("MPI_File_iread_at_all_c request nonexistent in pointer");
+    int rc = MPI_File_iread_at_all_c(test_file, 1, (void*)scratch_area(), 1, MPI_INT, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    expect_class(rc, 0, (int[]){0});
+}
+
+static void case_1013(void)
+{
+    begin_case("MPI_File_iwrite_at_all_c fh nonexistent");
+    int rc = MPI_File_iwrite_at_all_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), 1, (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1014(void)
+{
+    begin_case("MPI_File_iwrite_at_all_c fh wrong kind");
+    int rc = MPI_File_iwrite_at_all_c((MPI_File)MPI_INT, 1, (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1015(void)
+{
+    begin_case("MPI_File_iwrite_at_all_c buf NULL with count 1");
+    int rc = MPI_File_iwrite_at_all_c(test_file, 1, NULL, 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1016(void)
+{
+    begin_case("MPI_File_iwrite_at_all_c datatype nonexistent");
+    int rc = MPI_File_iwrite_at_all_c(test_file, 1, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1017(void)
+{
+    begin_case("MPI_File_iwrite_at_all_c datatype wrong kind");
+    int rc = MPI_File_iwrite_at_all_c(test_file, 1, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1018(void)
+{
+    begin_case("MPI_File_iwrite_at_all_c request nonexistent in pointer");
+    int rc = MPI_File_iwrite_at_all_c(test_file, 1, (void*)scratch_area(), 1, MPI_INT, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    expect_class(rc, 0, (int[]){0});
+}
+
+static void case_1019(void)
+{
+    begin_case("MPI_File_read_c fh nonexistent");
+    int rc = MPI_File_read_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1020(void)
+{
+    begin_case("MPI_File_read_c fh wrong kind");
+    int rc = MPI_File_read_c((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1021(void)
+{
+    begin_case("MPI_File_read_c buf NULL with count 1");
+    int rc = MPI_File_read_c(test_file, NULL, 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1022(void)
+{
+    begin_case("MPI_File_read_c datatype nonexistent");
+    int rc = MPI_File_read_c(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1023(void)
+{
+    begin_case("MPI_File_read_c datatype wrong kind");
+    int rc = MPI_File_read_c(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1024(void)
+{
+    begin_case("MPI_File_read_all_c fh nonexistent");
+    int rc = MPI_File_read_all_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1025(void)
+{
+    begin_case("MPI_File_read_all_c fh wrong kind");
+    int rc = MPI_File_read_all_c((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1026(void)
+{
+    begin_case("MPI_File_read_all_c buf NULL with count 1");
+    int rc = MPI_File_read_all_c(test_file, NULL, 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1027(void)
+{
+    begin_case("MPI_File_read_all_c datatype nonexistent");
+    int rc = MPI_File_read_all_c(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1028(void)
+{
+    begin_case("MPI_File_read_all_c datatype wrong kind");
+    int rc = MPI_File_read_all_c(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1029(void)
+{
+    begin_case("MPI_File_write_c fh nonexistent");
+    int rc = MPI_File_write_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1030(void)
+{
+    begin_case("MPI_File_write_c fh wrong kind");
+    int rc = MPI_File_write_c((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1031(void)
+{
+    begin_case("MPI_File_write_c buf NULL with count 1");
+    int rc = MPI_File_write_c(test_file, NULL, 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1032(void)
+{
+    begin_case("MPI_File_write_c datatype nonexistent");
+    int rc = MPI_File_write_c(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1033(void)
+{
+    begin_case("MPI_File_write_c datatype wrong kind");
+    int rc = MPI_File_write_c(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1034(void)
+{
+    begin_case("MPI_File_write_all_c fh nonexistent");
+    int rc = MPI_File_write_all_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1035(void)
+{
+    begin_case("MPI_File_write_all_c fh wrong kind");
+    int rc = MPI_File_write_all_c((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1036(void)
+{
+    begin_case("MPI_File_write_all_c buf NULL with count 1");
+    int rc = MPI_File_write_all_c(test_file, NULL, 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1037(void)
+{
+    begin_case("MPI_File_write_all_c datatype nonexistent");
+    int rc = MPI_File_write_all_c(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1038(void)
+{
+    begin_case("MPI_File_write_all_c datatype wrong kind");
+    int rc = MPI_File_write_all_c(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1039(void)
+{
+    begin_case("MPI_File_iread_c fh nonexistent");
+    int rc = MPI_File_iread_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1040(void)
+{
+    begin_case("MPI_File_iread_c fh wrong kind");
+    int rc = MPI_File_iread_c((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1041(void)
+{
+    begin_case("MPI_File_iread_c buf NULL with count 1");
+    int rc = MPI_File_iread_c(test_file, NULL, 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1042(void)
+{
+    begin_case("MPI_File_iread_c datatype nonexistent");
+    int rc = MPI_File_iread_c(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1043(void)
+{
+    begin_case("MPI_File_iread_c datatype wrong kind");
+    int rc = MPI_File_iread_c(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1044(void)
+{
+    begin_case("MPI_File_iread_c request nonexistent in pointer");
+    int rc = MPI_File_iread_c(test_file, (void*)scratch_area(), 1, MPI_INT, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    expect_class(rc, 0, (int[]){0});
+}
+
+static void case_1045(void)
+{
+    begin_case("MPI_File_iwrite_c fh nonexistent");
+    int rc = MPI_File_iwrite_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1046(void)
+{
+    begin_case("MPI_File_iwrite_c fh wrong kind");
+    int rc = MPI_File_iwrite_c((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1047(void)
+{
+    begin_case("MPI_File_iwrite_c buf NULL with count 1");
+    int rc = MPI_File_iwrite_c(test_file, NULL, 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1048(void)
+{
+    begin_case("MPI_File_iwrite_c datatype nonexistent");
+    int rc = MPI_File_iwrite_c(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1049(void)
+{
+    begin_case("MPI_File_iwrite_c datatype wrong kind");
+    int rc = MPI_File_iwrite_c(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1050(void)
+{
+    begin_case("MPI_File_iwrite_c request nonexistent in pointer");
+    int rc = MPI_File_iwrite_c(test_file, (void*)scratch_area(), 1, MPI_INT, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    expect_class(rc, 0, (int[]){0});
+}
+
+static void case_1051(void)
+{
+    begin_case("MPI_File_iread_all_c fh nonexistent");
+    int rc = MPI_File_iread_all_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1052(void)
+{
+    begin_case("MPI_File_iread_all_c fh wrong kind");
+    int rc = MPI_File_iread_all_c((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1053(void)
+{
+    begin_case("MPI_File_iread_all_c buf NULL with count 1");
+    int rc = MPI_File_iread_all_c(test_file, NULL, 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1054(void)
+{
+    begin_case("MPI_File_iread_all_c datatype nonexistent");
+    int rc = MPI_File_iread_all_c(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1055(void)
+{
+    begin_case("MPI_File_iread_all_c datatype wrong kind");
+    int rc = MPI_File_iread_all_c(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1056(void)
+{
+    begin_case("MPI_File_iread_all_c request nonexistent in pointer");
+    int rc = MPI_File_iread_all_c(test_file, (void*)scratch_area(), 1, MPI_INT, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    expect_class(rc, 0, (int[]){0});
+}
+
+static void case_1057(void)
+{
+    begin_case("MPI_File_iwrite_all_c fh nonexistent");
+    int rc = MPI_File_iwrite_all_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1058(void)
+{
+    begin_case("MPI_File_iwrite_all_c fh wrong kind");
+    int rc = MPI_File_iwrite_all_c((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1059(void)
+{
+    begin_case("MPI_File_iwrite_all_c buf NULL with count 1");
+    int rc = MPI_File_iwrite_all_c(test_file, NULL, 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1060(void)
+{
+    begin_case("MPI_File_iwrite_all_c datatype nonexistent");
+    int rc = MPI_File_iwrite_all_c(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1061(void)
+{
+    begin_case("MPI_File_iwrite_all_c datatype wrong kind");
+    int rc = MPI_File_iwrite_all_c(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1062(void)
+{
+    begin_case("MPI_File_iwrite_all_c request nonexistent in pointer");
+    int rc = MPI_File_iwrite_all_c(test_file, (void*)scratch_area(), 1, MPI_INT, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    expect_class(rc, 0, (int[]){0});
+}
+
+static void case_1063(void)
+{
+    begin_case("MPI_File_read_shared_c fh nonexistent");
+    int rc = MPI_File_read_shared_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1064(void)
+{
+    begin_case("MPI_File_read_shared_c fh wrong kind");
+    int rc = MPI_File_read_shared_c((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1065(void)
+{
+    begin_case("MPI_File_read_shared_c buf NULL with count 1");
+    int rc = MPI_File_read_shared_c(test_file, NULL, 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1066(void)
+{
+    begin_case("MPI_File_read_shared_c datatype nonexistent");
+    int rc = MPI_File_read_shared_c(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1067(void)
+{
+    begin_case("MPI_File_read_shared_c datatype wrong kind");
+    int rc = MPI_File_read_shared_c(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1068(void)
+{
+    begin_case("MPI_File_write_shared_c fh nonexistent");
+    int rc = MPI_File_write_shared_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1069(void)
+{
+    begin_case("MPI_File_write_shared_c fh wrong kind");
+    int rc = MPI_File_write_shared_c((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1070(void)
+{
+    begin_case("MPI_File_write_shared_c buf NULL with count 1");
+    int rc = MPI_File_write_shared_c(test_file, NULL, 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1071(void)
+{
+    begin_case("MPI_File_write_shared_c datatype nonexistent");
+    int rc = MPI_File_write_shared_c(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1072(void)
+{
+    begin_case("MPI_File_write_shared_c datatype wrong kind");
+    int rc = MPI_File_write_shared_c(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1073(void)
+{
+    begin_case("MPI_File_iread_shared_c fh nonexistent");
+    int rc = MPI_File_iread_shared_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1074(void)
+{
+    begin_case("MPI_File_iread_shared_c fh wrong kind");
+    int rc = MPI_File_iread_shared_c((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1075(void)
+{
+    begin_case("MPI_File_iread_shared_c buf NULL with count 1");
+    int rc = MPI_File_iread_shared_c(test_file, NULL, 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1076(void)
+{
+    begin_case("MPI_File_iread_shared_c datatype nonexistent");
+    int rc = MPI_File_iread_shared_c(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1077(void)
+{
+    begin_case("MPI_File_iread_shared_c datatype wrong kind");
+    int rc = MPI_File_iread_shared_c(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1078(void)
+{
+    begin_case("MPI_File_iread_shared_c request nonexistent in pointer");
+    int rc = MPI_File_iread_shared_c(test_file, (void*)scratch_area(), 1, MPI_INT, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    expect_class(rc, 0, (int[]){0});
+}
+
+static void case_1079(void)
+{
+    begin_case("MPI_File_iwrite_shared_c fh nonexistent");
+    int rc = MPI_File_iwrite_shared_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1080(void)
+{
+    begin_case("MPI_File_iwrite_shared_c fh wrong kind");
+    int rc = MPI_File_iwrite_shared_c((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1081(void)
+{
+    begin_case("MPI_File_iwrite_shared_c buf NULL with count 1");
+    int rc = MPI_File_iwrite_shared_c(test_file, NULL, 1, MPI_INT, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1082(void)
+{
+    begin_case("MPI_File_iwrite_shared_c datatype nonexistent");
+    int rc = MPI_File_iwrite_shared_c(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1083(void)
+{
+    begin_case("MPI_File_iwrite_shared_c datatype wrong kind");
+    int rc = MPI_File_iwrite_shared_c(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1084(void)
+{
+    begin_case("MPI_File_iwrite_shared_c request nonexistent in pointer");
+    int rc = MPI_File_iwrite_shared_c(test_file, (void*)scratch_area(), 1, MPI_INT, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    expect_class(rc, 0, (int[]){0});
+}
+
+static void case_1085(void)
+{
+    begin_case("MPI_File_read_ordered_c fh nonexistent");
+    int rc = MPI_File_read_ordered_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1086(void)
+{
+    begin_case("MPI_File_read_ordered_c fh wrong kind");
+    int rc = MPI_File_read_ordered_c((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1087(void)
+{
+    begin_case("MPI_File_read_ordered_c buf NULL with count 1");
+    int rc = MPI_File_read_ordered_c(test_file, NULL, 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1088(void)
+{
+    begin_case("MPI_File_read_ordered_c datatype nonexistent");
+    int rc = MPI_File_read_ordered_c(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1089(void)
+{
+    begin_case("MPI_File_read_ordered_c datatype wrong kind");
+    int rc = MPI_File_read_ordered_c(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1090(void)
+{
+    begin_case("MPI_File_write_ordered_c fh nonexistent");
+    int rc = MPI_File_write_ordered_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1091(void)
+{
+    begin_case("MPI_File_write_ordered_c fh wrong kind");
+    int rc = MPI_File_write_ordered_c((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1092(void)
+{
+    begin_case("MPI_File_write_ordered_c buf NULL with count 1");
+    int rc = MPI_File_write_ordered_c(test_file, NULL, 1, MPI_INT, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1093(void)
+{
+    begin_case("MPI_File_write_ordered_c datatype nonexistent");
+    int rc = MPI_File_write_ordered_c(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1094(void)
+{
+    begin_case("MPI_File_write_ordered_c datatype wrong kind");
+    int rc = MPI_File_write_ordered_c(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (MPI_Status*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1095(void)
+{
+    begin_case("MPI_File_read_at_all_begin_c fh nonexistent");
+    int rc = MPI_File_read_at_all_begin_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), 1, (void*)scratch_area(), 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1096(void)
+{
+    begin_case("MPI_File_read_at_all_begin_c fh wrong kind");
+    int rc = MPI_File_read_at_all_begin_c((MPI_File)MPI_INT, 1, (void*)scratch_area(), 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1097(void)
+{
+    begin_case("MPI_File_read_at_all_begin_c buf NULL with count 1");
+    int rc = MPI_File_read_at_all_begin_c(test_file, 1, NULL, 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1098(void)
+{
+    begin_case("MPI_File_read_at_all_begin_c datatype nonexistent");
+    int rc = MPI_File_read_at_all_begin_c(test_file, 1, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1099(void)
+{
+    begin_case("MPI_File_read_at_all_begin_c datatype wrong kind");
+    int rc = MPI_File_read_at_all_begin_c(test_file, 1, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD);
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1100(void)
+{
+    begin_case("MPI_File_write_at_all_begin_c fh nonexistent");
+    int rc = MPI_File_write_at_all_begin_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), 1, (void*)scratch_area(), 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1101(void)
+{
+    begin_case("MPI_File_write_at_all_begin_c fh wrong kind");
+    int rc = MPI_File_write_at_all_begin_c((MPI_File)MPI_INT, 1, (void*)scratch_area(), 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1102(void)
+{
+    begin_case("MPI_File_write_at_all_begin_c buf NULL with count 1");
+    int rc = MPI_File_write_at_all_begin_c(test_file, 1, NULL, 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1103(void)
+{
+    begin_case("MPI_File_write_at_all_begin_c datatype nonexistent");
+    int rc = MPI_File_write_at_all_begin_c(test_file, 1, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1104(void)
+{
+    begin_case("MPI_File_write_at_all_begin_c datatype wrong kind");
+    int rc = MPI_File_write_at_all_begin_c(test_file, 1, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD);
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1105(void)
+{
+    begin_case("MPI_File_read_all_begin_c fh nonexistent");
+    int rc = MPI_File_read_all_begin_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1106(void)
+{
+    begin_case("MPI_File_read_all_begin_c fh wrong kind");
+    int rc = MPI_File_read_all_begin_c((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1107(void)
+{
+    begin_case("MPI_File_read_all_begin_c buf NULL with count 1");
+    int rc = MPI_File_read_all_begin_c(test_file, NULL, 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1108(void)
+{
+    begin_case("MPI_File_read_all_begin_c datatype nonexistent");
+    int rc = MPI_File_read_all_begin_c(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1109(void)
+{
+    begin_case("MPI_File_read_all_begin_c datatype wrong kind");
+    int rc = MPI_File_read_all_begin_c(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD);
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1110(void)
+{
+    begin_case("MPI_File_write_all_begin_c fh nonexistent");
+    int rc = MPI_File_write_all_begin_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1111(void)
+{
+    begin_case("MPI_File_write_all_begin_c fh wrong kind");
+    int rc = MPI_File_write_all_begin_c((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1112(void)
+{
+    begin_case("MPI_File_write_all_begin_c buf NULL with count 1");
+    int rc = MPI_File_write_all_begin_c(test_file, NULL, 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1113(void)
+{
+    begin_case("MPI_File_write_all_begin_c datatype nonexistent");
+    int rc = MPI_File_write_all_begin_c(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1114(void)
+{
+    begin_case("MPI_File_write_all_begin_c datatype wrong kind");
+    int rc = MPI_File_write_all_begin_c(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD);
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1115(void)
+{
+    begin_case("MPI_File_read_ordered_begin_c fh nonexistent");
+    int rc = MPI_File_read_ordered_begin_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1116(void)
+{
+    begin_case("MPI_File_read_ordered_begin_c fh wrong kind");
+    int rc = MPI_File_read_ordered_begin_c((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1117(void)
+{
+    begin_case("MPI_File_read_ordered_begin_c buf NULL with count 1");
+    int rc = MPI_File_read_ordered_begin_c(test_file, NULL, 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1118(void)
+{
+    begin_case("MPI_File_read_ordered_begin_c datatype nonexistent");
+    int rc = MPI_File_read_ordered_begin_c(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1119(void)
+{
+    begin_case("MPI_File_read_ordered_begin_c datatype wrong kind");
+    int rc = MPI_File_read_ordered_begin_c(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD);
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1120(void)
+{
+    begin_case("MPI_File_write_ordered_begin_c fh nonexistent");
+    int rc = MPI_File_write_ordered_begin_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), (void*)scratch_area(), 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1121(void)
+{
+    begin_case("MPI_File_write_ordered_begin_c fh wrong kind");
+    int rc = MPI_File_write_ordered_begin_c((MPI_File)MPI_INT, (void*)scratch_area(), 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1122(void)
+{
+    begin_case("MPI_File_write_ordered_begin_c buf NULL with count 1");
+    int rc = MPI_File_write_ordered_begin_c(test_file, NULL, 1, MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1123(void)
+{
+    begin_case("MPI_File_write_ordered_begin_c datatype nonexistent");
+    int rc = MPI_File_write_ordered_begin_c(test_file, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE));
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1124(void)
+{
+    begin_case("MPI_File_write_ordered_begin_c datatype wrong kind");
+    int rc = MPI_File_write_ordered_begin_c(test_file, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD);
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1125(void)
+{
+    begin_case("MPI_File_get_type_extent_c fh nonexistent");
+    int rc = MPI_File_get_type_extent_c(BAD_HANDLE(MMPI_HANDLE_KIND_FILE), MPI_INT, (MPI_Count*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1126(void)
+{
+    begin_case("MPI_File_get_type_extent_c fh wrong kind");
+    int rc = MPI_File_get_type_extent_c((MPI_File)MPI_INT, MPI_INT, (MPI_Count*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1127(void)
+{
+    begin_case("MPI_File_get_type_extent_c datatype nonexistent");
+    int rc = MPI_File_get_type_extent_c(test_file, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (MPI_Count*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1128(void)
+{
+    begin_case("MPI_File_get_type_extent_c datatype wrong kind");
+    int rc = MPI_File_get_type_extent_c(test_file, (MPI_Datatype)MPI_COMM_WORLD, (MPI_Count*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
+}
+
+static void case_1129(void)
+{
     begin_case("MPI_Op_create op nonexistent in pointer");
     int rc = MPI_Op_create(NULL, 1, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_OP)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_718(void)
+static void case_1130(void)
 {
     begin_case("MPI_Op_free op nonexistent in pointer");
     int rc = MPI_Op_free(handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_OP)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_719(void)
+static void case_1131(void)
 {
     begin_case("MPI_Op_commutative op nonexistent");
     int rc = MPI_Op_commutative(BAD_HANDLE(MMPI_HANDLE_KIND_OP), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
-static void case_720(void)
+static void case_1132(void)
 {
     begin_case("MPI_Op_commutative op wrong kind");
     int rc = MPI_Op_commutative((MPI_Op)MPI_INT, (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
-static void case_721(void)
+static void case_1133(void)
 {
     begin_case("MPI_Reduce_local count count=-1");
     int rc = MPI_Reduce_local((void*)scratch_area(), (void*)scratch_area(), -1, MPI_INT, MPI_SUM);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_722(void)
+static void case_1134(void)
 {
     begin_case("MPI_Reduce_local datatype nonexistent");
     int rc = MPI_Reduce_local((void*)scratch_area(), (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_SUM);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_723(void)
+static void case_1135(void)
 {
     begin_case("MPI_Reduce_local datatype wrong kind");
     int rc = MPI_Reduce_local((void*)scratch_area(), (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, MPI_SUM);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_724(void)
+static void case_1136(void)
 {
     begin_case("MPI_Reduce_local op nonexistent");
     int rc = MPI_Reduce_local((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_OP));
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
-static void case_725(void)
+static void case_1137(void)
 {
     begin_case("MPI_Reduce_local op wrong kind");
     int rc = MPI_Reduce_local((void*)scratch_area(), (void*)scratch_area(), 1, MPI_INT, (MPI_Op)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
-static void case_726(void)
+static void case_1138(void)
 {
     begin_case("MPI_Send buf NULL with count 1");
     int rc = MPI_Send(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
-static void case_727(void)
+static void case_1139(void)
 {
     begin_case("MPI_Send count count=-1");
     int rc = MPI_Send((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_728(void)
+static void case_1140(void)
 {
     begin_case("MPI_Send datatype nonexistent");
     int rc = MPI_Send((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_729(void)
+static void case_1141(void)
 {
     begin_case("MPI_Send datatype wrong kind");
     int rc = MPI_Send((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_730(void)
+static void case_1142(void)
 {
     begin_case("MPI_Send dest dest=7");
     int rc = MPI_Send((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_731(void)
+static void case_1143(void)
 {
     begin_case("MPI_Send tag tag=-5");
     int rc = MPI_Send((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
-static void case_732(void)
+static void case_1144(void)
 {
     begin_case("MPI_Send comm nonexistent");
     int rc = MPI_Send((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_733(void)
+static void case_1145(void)
 {
     begin_case("MPI_Send comm wrong kind");
     int rc = MPI_Send((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_734(void)
+static void case_1146(void)
 {
     begin_case("MPI_Ssend buf NULL with count 1");
     int rc = MPI_Ssend(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
-static void case_735(void)
+static void case_1147(void)
 {
     begin_case("MPI_Ssend count count=-1");
     int rc = MPI_Ssend((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_736(void)
+static void case_1148(void)
 {
     begin_case("MPI_Ssend datatype nonexistent");
     int rc = MPI_Ssend((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_737(void)
+static void case_1149(void)
 {
     begin_case("MPI_Ssend datatype wrong kind");
     int rc = MPI_Ssend((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_738(void)
+static void case_1150(void)
 {
     begin_case("MPI_Ssend dest dest=7");
     int rc = MPI_Ssend((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_739(void)
+static void case_1151(void)
 {
     begin_case("MPI_Ssend tag tag=-5");
     int rc = MPI_Ssend((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
-static void case_740(void)
+static void case_1152(void)
 {
     begin_case("MPI_Ssend comm nonexistent");
     int rc = MPI_Ssend((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_741(void)
+static void case_1153(void)
 {
     begin_case("MPI_Ssend comm wrong kind");
     int rc = MPI_Ssend((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_742(void)
+static void case_1154(void)
 {
     begin_case("MPI_Rsend buf NULL with count 1");
     int rc = MPI_Rsend(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
-static void case_743(void)
+static void case_1155(void)
 {
     begin_case("MPI_Rsend count count=-1");
     int rc = MPI_Rsend((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_744(void)
+static void case_1156(void)
 {
     begin_case("MPI_Rsend datatype nonexistent");
     int rc = MPI_Rsend((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_745(void)
+static void case_1157(void)
 {
     begin_case("MPI_Rsend datatype wrong kind");
     int rc = MPI_Rsend((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_746(void)
+static void case_1158(void)
 {
     begin_case("MPI_Rsend dest dest=7");
     int rc = MPI_Rsend((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_747(void)
+static void case_1159(void)
 {
     begin_case("MPI_Rsend tag tag=-5");
     int rc = MPI_Rsend((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
-static void case_748(void)
+static void case_1160(void)
 {
     begin_case("MPI_Rsend comm nonexistent");
     int rc = MPI_Rsend((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_749(void)
+static void case_1161(void)
 {
     begin_case("MPI_Rsend comm wrong kind");
     int rc = MPI_Rsend((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_750(void)
+static void case_1162(void)
 {
     begin_case("MPI_Bsend buf NULL with count 1");
     int rc = MPI_Bsend(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
-static void case_751(void)
+static void case_1163(void)
 {
     begin_case("MPI_Bsend count count=-1");
     int rc = MPI_Bsend((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_752(void)
+static void case_1164(void)
 {
     begin_case("MPI_Bsend datatype nonexistent");
     int rc = MPI_Bsend((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_753(void)
+static void case_1165(void)
 {
     begin_case("MPI_Bsend datatype wrong kind");
     int rc = MPI_Bsend((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_754(void)
+static void case_1166(void)
 {
     begin_case("MPI_Bsend dest dest=7");
     int rc = MPI_Bsend((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_755(void)
+static void case_1167(void)
 {
     begin_case("MPI_Bsend tag tag=-5");
     int rc = MPI_Bsend((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
-static void case_756(void)
+static void case_1168(void)
 {
     begin_case("MPI_Bsend comm nonexistent");
     int rc = MPI_Bsend((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_757(void)
+static void case_1169(void)
 {
     begin_case("MPI_Bsend comm wrong kind");
     int rc = MPI_Bsend((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_758(void)
+static void case_1170(void)
 {
     begin_case("MPI_Isend buf NULL with count 1");
     int rc = MPI_Isend(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
-static void case_759(void)
+static void case_1171(void)
 {
     begin_case("MPI_Isend count count=-1");
     int rc = MPI_Isend((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_760(void)
+static void case_1172(void)
 {
     begin_case("MPI_Isend datatype nonexistent");
     int rc = MPI_Isend((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_761(void)
+static void case_1173(void)
 {
     begin_case("MPI_Isend datatype wrong kind");
     int rc = MPI_Isend((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_762(void)
+static void case_1174(void)
 {
     begin_case("MPI_Isend dest dest=7");
     int rc = MPI_Isend((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_763(void)
+static void case_1175(void)
 {
     begin_case("MPI_Isend tag tag=-5");
     int rc = MPI_Isend((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
-static void case_764(void)
+static void case_1176(void)
 {
     begin_case("MPI_Isend comm nonexistent");
     int rc = MPI_Isend((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_765(void)
+static void case_1177(void)
 {
     begin_case("MPI_Isend comm wrong kind");
     int rc = MPI_Isend((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_766(void)
+static void case_1178(void)
 {
     begin_case("MPI_Isend request nonexistent in pointer");
     int rc = MPI_Isend((void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_767(void)
+static void case_1179(void)
 {
     begin_case("MPI_Issend buf NULL with count 1");
     int rc = MPI_Issend(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
-static void case_768(void)
+static void case_1180(void)
 {
     begin_case("MPI_Issend count count=-1");
     int rc = MPI_Issend((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_769(void)
+static void case_1181(void)
 {
     begin_case("MPI_Issend datatype nonexistent");
     int rc = MPI_Issend((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_770(void)
+static void case_1182(void)
 {
     begin_case("MPI_Issend datatype wrong kind");
     int rc = MPI_Issend((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_771(void)
+static void case_1183(void)
 {
     begin_case("MPI_Issend dest dest=7");
     int rc = MPI_Issend((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_772(void)
+static void case_1184(void)
 {
     begin_case("MPI_Issend tag tag=-5");
     int rc = MPI_Issend((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
-static void case_773(void)
+static void case_1185(void)
 {
     begin_case("MPI_Issend comm nonexistent");
     int rc = MPI_Issend((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_774(void)
+static void case_1186(void)
 {
     begin_case("MPI_Issend comm wrong kind");
     int rc = MPI_Issend((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_775(void)
+static void case_1187(void)
 {
     begin_case("MPI_Issend request nonexistent in pointer");
     int rc = MPI_Issend((void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_776(void)
+static void case_1188(void)
 {
     begin_case("MPI_Irsend buf NULL with count 1");
     int rc = MPI_Irsend(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
-static void case_777(void)
+static void case_1189(void)
 {
     begin_case("MPI_Irsend count count=-1");
     int rc = MPI_Irsend((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_778(void)
+static void case_1190(void)
 {
     begin_case("MPI_Irsend datatype nonexistent");
     int rc = MPI_Irsend((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_779(void)
+static void case_1191(void)
 {
     begin_case("MPI_Irsend datatype wrong kind");
     int rc = MPI_Irsend((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_780(void)
+static void case_1192(void)
 {
     begin_case("MPI_Irsend dest dest=7");
     int rc = MPI_Irsend((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_781(void)
+static void case_1193(void)
 {
     begin_case("MPI_Irsend tag tag=-5");
     int rc = MPI_Irsend((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
-static void case_782(void)
+static void case_1194(void)
 {
     begin_case("MPI_Irsend comm nonexistent");
     int rc = MPI_Irsend((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_783(void)
+static void case_1195(void)
 {
     begin_case("MPI_Irsend comm wrong kind");
     int rc = MPI_Irsend((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_784(void)
+static void case_1196(void)
 {
     begin_case("MPI_Irsend request nonexistent in pointer");
     int rc = MPI_Irsend((void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_785(void)
+static void case_1197(void)
 {
     begin_case("MPI_Ibsend buf NULL with count 1");
     int rc = MPI_Ibsend(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
-static void case_786(void)
+static void case_1198(void)
 {
     begin_case("MPI_Ibsend count count=-1");
     int rc = MPI_Ibsend((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_787(void)
+static void case_1199(void)
 {
     begin_case("MPI_Ibsend datatype nonexistent");
     int rc = MPI_Ibsend((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_788(void)
+static void case_1200(void)
 {
     begin_case("MPI_Ibsend datatype wrong kind");
     int rc = MPI_Ibsend((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_789(void)
+static void case_1201(void)
 {
     begin_case("MPI_Ibsend dest dest=7");
     int rc = MPI_Ibsend((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_790(void)
+static void case_1202(void)
 {
     begin_case("MPI_Ibsend tag tag=-5");
     int rc = MPI_Ibsend((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
-static void case_791(void)
+static void case_1203(void)
 {
     begin_case("MPI_Ibsend comm nonexistent");
     int rc = MPI_Ibsend((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_792(void)
+static void case_1204(void)
 {
     begin_case("MPI_Ibsend comm wrong kind");
     int rc = MPI_Ibsend((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_793(void)
+static void case_1205(void)
 {
     begin_case("MPI_Ibsend request nonexistent in pointer");
     int rc = MPI_Ibsend((void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_794(void)
+static void case_1206(void)
 {
     begin_case("MPI_Recv buf NULL with count 1");
     int rc = MPI_Recv(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
-static void case_795(void)
+static void case_1207(void)
 {
     begin_case("MPI_Recv count count=-1");
     int rc = MPI_Recv((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_796(void)
+static void case_1208(void)
 {
     begin_case("MPI_Recv datatype nonexistent");
     int rc = MPI_Recv((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_797(void)
+static void case_1209(void)
 {
     begin_case("MPI_Recv datatype wrong kind");
     int rc = MPI_Recv((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_798(void)
+static void case_1210(void)
 {
     begin_case("MPI_Recv source source=7");
     int rc = MPI_Recv((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_799(void)
+static void case_1211(void)
 {
     begin_case("MPI_Recv tag tag=-5");
     int rc = MPI_Recv((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
-static void case_800(void)
+static void case_1212(void)
 {
     begin_case("MPI_Recv comm nonexistent");
     int rc = MPI_Recv((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_801(void)
+static void case_1213(void)
 {
     begin_case("MPI_Recv comm wrong kind");
     int rc = MPI_Recv((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_802(void)
+static void case_1214(void)
 {
     begin_case("MPI_Irecv buf NULL with count 1");
     int rc = MPI_Irecv(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
-static void case_803(void)
+static void case_1215(void)
 {
     begin_case("MPI_Irecv count count=-1");
     int rc = MPI_Irecv((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_804(void)
+static void case_1216(void)
 {
     begin_case("MPI_Irecv datatype nonexistent");
     int rc = MPI_Irecv((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_805(void)
+static void case_1217(void)
 {
     begin_case("MPI_Irecv datatype wrong kind");
     int rc = MPI_Irecv((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_806(void)
+static void case_1218(void)
 {
     begin_case("MPI_Irecv source source=7");
     int rc = MPI_Irecv((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_807(void)
+static void case_1219(void)
 {
     begin_case("MPI_Irecv tag tag=-5");
     int rc = MPI_Irecv((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
-static void case_808(void)
+static void case_1220(void)
 {
     begin_case("MPI_Irecv comm nonexistent");
     int rc = MPI_Irecv((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_809(void)
+static void case_1221(void)
 {
     begin_case("MPI_Irecv comm wrong kind");
     int rc = MPI_Irecv((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_810(void)
+static void case_1222(void)
 {
     begin_case("MPI_Irecv request nonexistent in pointer");
     int rc = MPI_Irecv((void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_811(void)
+static void case_1223(void)
 {
     begin_case("MPI_Sendrecv sendcount sendcount=-1");
     int rc = MPI_Sendrecv((void*)scratch_area(), -1, MPI_INT, 0, 0, (void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_812(void)
+static void case_1224(void)
 {
     begin_case("MPI_Sendrecv sendtype nonexistent");
     int rc = MPI_Sendrecv((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, (void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_813(void)
+static void case_1225(void)
 {
     begin_case("MPI_Sendrecv sendtype wrong kind");
     int rc = MPI_Sendrecv((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, (void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_814(void)
+static void case_1226(void)
 {
     begin_case("MPI_Sendrecv dest dest=7");
     int rc = MPI_Sendrecv((void*)scratch_area(), 1, MPI_INT, 7, 0, (void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_815(void)
+static void case_1227(void)
 {
     begin_case("MPI_Sendrecv sendtag sendtag=-5");
     int rc = MPI_Sendrecv((void*)scratch_area(), 1, MPI_INT, 0, -5, (void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
-static void case_816(void)
+static void case_1228(void)
 {
     begin_case("MPI_Sendrecv recvcount recvcount=-1");
     int rc = MPI_Sendrecv((void*)scratch_area(), 1, MPI_INT, 0, 0, (void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_817(void)
+static void case_1229(void)
 {
     begin_case("MPI_Sendrecv recvtype nonexistent");
     int rc = MPI_Sendrecv((void*)scratch_area(), 1, MPI_INT, 0, 0, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_818(void)
+static void case_1230(void)
 {
     begin_case("MPI_Sendrecv recvtype wrong kind");
     int rc = MPI_Sendrecv((void*)scratch_area(), 1, MPI_INT, 0, 0, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_819(void)
+static void case_1231(void)
 {
     begin_case("MPI_Sendrecv source source=7");
     int rc = MPI_Sendrecv((void*)scratch_area(), 1, MPI_INT, 0, 0, (void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_820(void)
+static void case_1232(void)
 {
     begin_case("MPI_Sendrecv recvtag recvtag=-5");
     int rc = MPI_Sendrecv((void*)scratch_area(), 1, MPI_INT, 0, 0, (void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
-static void case_821(void)
+static void case_1233(void)
 {
     begin_case("MPI_Sendrecv comm nonexistent");
     int rc = MPI_Sendrecv((void*)scratch_area(), 1, MPI_INT, 0, 0, (void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_822(void)
+static void case_1234(void)
 {
     begin_case("MPI_Sendrecv comm wrong kind");
     int rc = MPI_Sendrecv((void*)scratch_area(), 1, MPI_INT, 0, 0, (void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_823(void)
+static void case_1235(void)
 {
     begin_case("MPI_Sendrecv_replace buf NULL with count 1");
     int rc = MPI_Sendrecv_replace(NULL, 1, MPI_INT, 0, 0, 0, 0, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
-static void case_824(void)
+static void case_1236(void)
 {
     begin_case("MPI_Sendrecv_replace count count=-1");
     int rc = MPI_Sendrecv_replace((void*)scratch_area(), -1, MPI_INT, 0, 0, 0, 0, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_825(void)
+static void case_1237(void)
 {
     begin_case("MPI_Sendrecv_replace datatype nonexistent");
     int rc = MPI_Sendrecv_replace((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, 0, 0, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_826(void)
+static void case_1238(void)
 {
     begin_case("MPI_Sendrecv_replace datatype wrong kind");
     int rc = MPI_Sendrecv_replace((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, 0, 0, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_827(void)
+static void case_1239(void)
 {
     begin_case("MPI_Sendrecv_replace dest dest=7");
     int rc = MPI_Sendrecv_replace((void*)scratch_area(), 1, MPI_INT, 7, 0, 0, 0, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_828(void)
+static void case_1240(void)
 {
     begin_case("MPI_Sendrecv_replace sendtag sendtag=-5");
     int rc = MPI_Sendrecv_replace((void*)scratch_area(), 1, MPI_INT, 0, -5, 0, 0, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
-static void case_829(void)
+static void case_1241(void)
 {
     begin_case("MPI_Sendrecv_replace source source=7");
     int rc = MPI_Sendrecv_replace((void*)scratch_area(), 1, MPI_INT, 0, 0, 7, 0, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_830(void)
+static void case_1242(void)
 {
     begin_case("MPI_Sendrecv_replace recvtag recvtag=-5");
     int rc = MPI_Sendrecv_replace((void*)scratch_area(), 1, MPI_INT, 0, 0, 0, -5, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
-static void case_831(void)
+static void case_1243(void)
 {
     begin_case("MPI_Sendrecv_replace comm nonexistent");
     int rc = MPI_Sendrecv_replace((void*)scratch_area(), 1, MPI_INT, 0, 0, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_832(void)
+static void case_1244(void)
 {
     begin_case("MPI_Sendrecv_replace comm wrong kind");
     int rc = MPI_Sendrecv_replace((void*)scratch_area(), 1, MPI_INT, 0, 0, 0, 0, (MPI_Comm)MPI_INT, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_833(void)
+static void case_1245(void)
 {
     begin_case("MPI_Buffer_attach buffer NULL with count 1");
     int rc = MPI_Buffer_attach(NULL, 1);
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
-static void case_834(void)
+static void case_1246(void)
 {
     begin_case("MPI_Probe source source=7");
     int rc = MPI_Probe(7, 0, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_835(void)
+static void case_1247(void)
 {
     begin_case("MPI_Probe tag tag=-5");
     int rc = MPI_Probe(0, -5, MPI_COMM_WORLD, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
-static void case_836(void)
+static void case_1248(void)
 {
     begin_case("MPI_Probe comm nonexistent");
     int rc = MPI_Probe(0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_837(void)
+static void case_1249(void)
 {
     begin_case("MPI_Probe comm wrong kind");
     int rc = MPI_Probe(0, 0, (MPI_Comm)MPI_INT, (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_838(void)
+static void case_1250(void)
 {
     begin_case("MPI_Iprobe source source=7");
     int rc = MPI_Iprobe(7, 0, MPI_COMM_WORLD, (int*)scratch_area(), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_839(void)
+static void case_1251(void)
 {
     begin_case("MPI_Iprobe tag tag=-5");
     int rc = MPI_Iprobe(0, -5, MPI_COMM_WORLD, (int*)scratch_area(), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
-static void case_840(void)
+static void case_1252(void)
 {
     begin_case("MPI_Iprobe comm nonexistent");
     int rc = MPI_Iprobe(0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), (int*)scratch_area(), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_841(void)
+static void case_1253(void)
 {
     begin_case("MPI_Iprobe comm wrong kind");
     int rc = MPI_Iprobe(0, 0, (MPI_Comm)MPI_INT, (int*)scratch_area(), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_842(void)
+static void case_1254(void)
 {
     begin_case("MPI_Mprobe source source=7");
     int rc = MPI_Mprobe(7, 0, MPI_COMM_WORLD, handle_array(MPI_MESSAGE_NO_PROC), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_843(void)
+static void case_1255(void)
 {
     begin_case("MPI_Mprobe tag tag=-5");
     int rc = MPI_Mprobe(0, -5, MPI_COMM_WORLD, handle_array(MPI_MESSAGE_NO_PROC), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
-static void case_844(void)
+static void case_1256(void)
 {
     begin_case("MPI_Mprobe comm nonexistent");
     int rc = MPI_Mprobe(0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_MESSAGE_NO_PROC), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_845(void)
+static void case_1257(void)
 {
     begin_case("MPI_Mprobe comm wrong kind");
     int rc = MPI_Mprobe(0, 0, (MPI_Comm)MPI_INT, handle_array(MPI_MESSAGE_NO_PROC), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_846(void)
+static void case_1258(void)
 {
     begin_case("MPI_Mprobe message nonexistent in pointer");
     int rc = MPI_Mprobe(0, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_MESSAGE)), (MPI_Status*)scratch_area());
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_847(void)
+static void case_1259(void)
 {
     begin_case("MPI_Improbe source source=7");
     int rc = MPI_Improbe(7, 0, MPI_COMM_WORLD, (int*)scratch_area(), handle_array(MPI_MESSAGE_NO_PROC), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_848(void)
+static void case_1260(void)
 {
     begin_case("MPI_Improbe tag tag=-5");
     int rc = MPI_Improbe(0, -5, MPI_COMM_WORLD, (int*)scratch_area(), handle_array(MPI_MESSAGE_NO_PROC), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
-static void case_849(void)
+static void case_1261(void)
 {
     begin_case("MPI_Improbe comm nonexistent");
     int rc = MPI_Improbe(0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), (int*)scratch_area(), handle_array(MPI_MESSAGE_NO_PROC), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_850(void)
+static void case_1262(void)
 {
     begin_case("MPI_Improbe comm wrong kind");
     int rc = MPI_Improbe(0, 0, (MPI_Comm)MPI_INT, (int*)scratch_area(), handle_array(MPI_MESSAGE_NO_PROC), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_851(void)
+static void case_1263(void)
 {
     begin_case("MPI_Improbe message nonexistent in pointer");
     int rc = MPI_Improbe(0, 0, MPI_COMM_WORLD, (int*)scratch_area(), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_MESSAGE)), (MPI_Status*)scratch_area());
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_852(void)
+static void case_1264(void)
 {
     begin_case("MPI_Mrecv buf NULL with count 1");
     int rc = MPI_Mrecv(NULL, 1, MPI_INT, handle_array(MPI_MESSAGE_NO_PROC), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
-static void case_853(void)
+static void case_1265(void)
 {
     begin_case("MPI_Mrecv count count=-1");
     int rc = MPI_Mrecv((void*)scratch_area(), -1, MPI_INT, handle_array(MPI_MESSAGE_NO_PROC), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_854(void)
+static void case_1266(void)
 {
     begin_case("MPI_Mrecv datatype nonexistent");
     int rc = MPI_Mrecv((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array(MPI_MESSAGE_NO_PROC), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_855(void)
+static void case_1267(void)
 {
     begin_case("MPI_Mrecv datatype wrong kind");
     int rc = MPI_Mrecv((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, handle_array(MPI_MESSAGE_NO_PROC), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_856(void)
+static void case_1268(void)
 {
     begin_case("MPI_Mrecv message nonexistent in pointer");
     int rc = MPI_Mrecv((void*)scratch_area(), 1, MPI_INT, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_MESSAGE)), (MPI_Status*)scratch_area());
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_857(void)
+static void case_1269(void)
 {
     begin_case("MPI_Imrecv buf NULL with count 1");
     int rc = MPI_Imrecv(NULL, 1, MPI_INT, handle_array(MPI_MESSAGE_NO_PROC), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
-static void case_858(void)
+static void case_1270(void)
 {
     begin_case("MPI_Imrecv count count=-1");
     int rc = MPI_Imrecv((void*)scratch_area(), -1, MPI_INT, handle_array(MPI_MESSAGE_NO_PROC), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_859(void)
+static void case_1271(void)
 {
     begin_case("MPI_Imrecv datatype nonexistent");
     int rc = MPI_Imrecv((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), handle_array(MPI_MESSAGE_NO_PROC), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_860(void)
+static void case_1272(void)
 {
     begin_case("MPI_Imrecv datatype wrong kind");
     int rc = MPI_Imrecv((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, handle_array(MPI_MESSAGE_NO_PROC), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_861(void)
+static void case_1273(void)
 {
     begin_case("MPI_Imrecv message nonexistent in pointer");
     int rc = MPI_Imrecv((void*)scratch_area(), 1, MPI_INT, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_MESSAGE)), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_862(void)
+static void case_1274(void)
 {
     begin_case("MPI_Imrecv request nonexistent in pointer");
     int rc = MPI_Imrecv((void*)scratch_area(), 1, MPI_INT, handle_array(MPI_MESSAGE_NO_PROC), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_863(void)
+static void case_1275(void)
 {
     begin_case("MPI_Send_init buf NULL with count 1");
     int rc = MPI_Send_init(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
-static void case_864(void)
+static void case_1276(void)
 {
     begin_case("MPI_Send_init count count=-1");
     int rc = MPI_Send_init((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_865(void)
+static void case_1277(void)
 {
     begin_case("MPI_Send_init datatype nonexistent");
     int rc = MPI_Send_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_866(void)
+static void case_1278(void)
 {
     begin_case("MPI_Send_init datatype wrong kind");
     int rc = MPI_Send_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_867(void)
+static void case_1279(void)
 {
     begin_case("MPI_Send_init dest dest=7");
     int rc = MPI_Send_init((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_868(void)
+static void case_1280(void)
 {
     begin_case("MPI_Send_init tag tag=-5");
     int rc = MPI_Send_init((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
-static void case_869(void)
+static void case_1281(void)
 {
     begin_case("MPI_Send_init comm nonexistent");
     int rc = MPI_Send_init((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_870(void)
+static void case_1282(void)
 {
     begin_case("MPI_Send_init comm wrong kind");
     int rc = MPI_Send_init((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_871(void)
+static void case_1283(void)
 {
     begin_case("MPI_Send_init request nonexistent in pointer");
     int rc = MPI_Send_init((void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_872(void)
+static void case_1284(void)
 {
     begin_case("MPI_Ssend_init buf NULL with count 1");
     int rc = MPI_Ssend_init(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
-static void case_873(void)
+static void case_1285(void)
 {
     begin_case("MPI_Ssend_init count count=-1");
     int rc = MPI_Ssend_init((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_874(void)
+static void case_1286(void)
 {
     begin_case("MPI_Ssend_init datatype nonexistent");
     int rc = MPI_Ssend_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_875(void)
+static void case_1287(void)
 {
     begin_case("MPI_Ssend_init datatype wrong kind");
     int rc = MPI_Ssend_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_876(void)
+static void case_1288(void)
 {
     begin_case("MPI_Ssend_init dest dest=7");
     int rc = MPI_Ssend_init((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_877(void)
+static void case_1289(void)
 {
     begin_case("MPI_Ssend_init tag tag=-5");
     int rc = MPI_Ssend_init((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
-static void case_878(void)
+static void case_1290(void)
 {
     begin_case("MPI_Ssend_init comm nonexistent");
     int rc = MPI_Ssend_init((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_879(void)
+static void case_1291(void)
 {
     begin_case("MPI_Ssend_init comm wrong kind");
     int rc = MPI_Ssend_init((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_880(void)
+static void case_1292(void)
 {
     begin_case("MPI_Ssend_init request nonexistent in pointer");
     int rc = MPI_Ssend_init((void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_881(void)
+static void case_1293(void)
 {
     begin_case("MPI_Rsend_init buf NULL with count 1");
     int rc = MPI_Rsend_init(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
-static void case_882(void)
+static void case_1294(void)
 {
     begin_case("MPI_Rsend_init count count=-1");
     int rc = MPI_Rsend_init((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_883(void)
+static void case_1295(void)
 {
     begin_case("MPI_Rsend_init datatype nonexistent");
     int rc = MPI_Rsend_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_884(void)
+static void case_1296(void)
 {
     begin_case("MPI_Rsend_init datatype wrong kind");
     int rc = MPI_Rsend_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_885(void)
+static void case_1297(void)
 {
     begin_case("MPI_Rsend_init dest dest=7");
     int rc = MPI_Rsend_init((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_886(void)
+static void case_1298(void)
 {
     begin_case("MPI_Rsend_init tag tag=-5");
     int rc = MPI_Rsend_init((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
-static void case_887(void)
+static void case_1299(void)
 {
     begin_case("MPI_Rsend_init comm nonexistent");
     int rc = MPI_Rsend_init((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_888(void)
+static void case_1300(void)
 {
     begin_case("MPI_Rsend_init comm wrong kind");
     int rc = MPI_Rsend_init((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_889(void)
+static void case_1301(void)
 {
     begin_case("MPI_Rsend_init request nonexistent in pointer");
     int rc = MPI_Rsend_init((void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_890(void)
+static void case_1302(void)
 {
     begin_case("MPI_Bsend_init buf NULL with count 1");
     int rc = MPI_Bsend_init(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
-static void case_891(void)
+static void case_1303(void)
 {
     begin_case("MPI_Bsend_init count count=-1");
     int rc = MPI_Bsend_init((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_892(void)
+static void case_1304(void)
 {
     begin_case("MPI_Bsend_init datatype nonexistent");
     int rc = MPI_Bsend_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_893(void)
+static void case_1305(void)
 {
     begin_case("MPI_Bsend_init datatype wrong kind");
     int rc = MPI_Bsend_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_894(void)
+static void case_1306(void)
 {
     begin_case("MPI_Bsend_init dest dest=7");
     int rc = MPI_Bsend_init((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_895(void)
+static void case_1307(void)
 {
     begin_case("MPI_Bsend_init tag tag=-5");
     int rc = MPI_Bsend_init((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
-static void case_896(void)
+static void case_1308(void)
 {
     begin_case("MPI_Bsend_init comm nonexistent");
     int rc = MPI_Bsend_init((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_897(void)
+static void case_1309(void)
 {
     begin_case("MPI_Bsend_init comm wrong kind");
     int rc = MPI_Bsend_init((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_898(void)
+static void case_1310(void)
 {
     begin_case("MPI_Bsend_init request nonexistent in pointer");
     int rc = MPI_Bsend_init((void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_899(void)
+static void case_1311(void)
 {
     begin_case("MPI_Recv_init buf NULL with count 1");
     int rc = MPI_Recv_init(NULL, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
 }
 
-static void case_900(void)
+static void case_1312(void)
 {
     begin_case("MPI_Recv_init count count=-1");
     int rc = MPI_Recv_init((void*)scratch_area(), -1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_901(void)
+static void case_1313(void)
 {
     begin_case("MPI_Recv_init datatype nonexistent");
     int rc = MPI_Recv_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_902(void)
+static void case_1314(void)
 {
     begin_case("MPI_Recv_init datatype wrong kind");
     int rc = MPI_Recv_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_903(void)
+static void case_1315(void)
 {
     begin_case("MPI_Recv_init source source=7");
     int rc = MPI_Recv_init((void*)scratch_area(), 1, MPI_INT, 7, 0, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_904(void)
+static void case_1316(void)
 {
     begin_case("MPI_Recv_init tag tag=-5");
     int rc = MPI_Recv_init((void*)scratch_area(), 1, MPI_INT, 0, -5, MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TAG});
 }
 
-static void case_905(void)
+static void case_1317(void)
 {
     begin_case("MPI_Recv_init comm nonexistent");
     int rc = MPI_Recv_init((void*)scratch_area(), 1, MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_906(void)
+static void case_1318(void)
 {
     begin_case("MPI_Recv_init comm wrong kind");
     int rc = MPI_Recv_init((void*)scratch_area(), 1, MPI_INT, 0, 0, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_907(void)
+static void case_1319(void)
 {
     begin_case("MPI_Recv_init request nonexistent in pointer");
     int rc = MPI_Recv_init((void*)scratch_area(), 1, MPI_INT, 0, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_908(void)
+static void case_1320(void)
 {
     begin_case("MPI_Start request nonexistent in pointer");
     int rc = MPI_Start(handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_909(void)
+static void case_1321(void)
 {
     begin_case("MPI_Startall count count=-1");
     int rc = MPI_Startall(-1, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_910(void)
+static void case_1322(void)
 {
     begin_case("MPI_Startall array_of_requests nonexistent in pointer");
     int rc = MPI_Startall(1, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_911(void)
+static void case_1323(void)
 {
     begin_case("MPI_Wait request nonexistent in pointer");
     int rc = MPI_Wait(handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)), (MPI_Status*)scratch_area());
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_912(void)
+static void case_1324(void)
 {
     begin_case("MPI_Test request nonexistent in pointer");
     int rc = MPI_Test(handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)), (int*)scratch_area(), (MPI_Status*)scratch_area());
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_913(void)
+static void case_1325(void)
 {
     begin_case("MPI_Waitall count count=-1");
     int rc = MPI_Waitall(-1, handle_array(MPI_REQUEST_NULL), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_914(void)
+static void case_1326(void)
 {
     begin_case("MPI_Waitall array_of_requests nonexistent in pointer");
     int rc = MPI_Waitall(1, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)), (MPI_Status*)scratch_area());
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_915(void)
+static void case_1327(void)
 {
     begin_case("MPI_Testall count count=-1");
     int rc = MPI_Testall(-1, handle_array(MPI_REQUEST_NULL), (int*)scratch_area(), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_916(void)
+static void case_1328(void)
 {
     begin_case("MPI_Testall array_of_requests nonexistent in pointer");
     int rc = MPI_Testall(1, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)), (int*)scratch_area(), (MPI_Status*)scratch_area());
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_917(void)
+static void case_1329(void)
 {
     begin_case("MPI_Waitany count count=-1");
     int rc = MPI_Waitany(-1, handle_array(MPI_REQUEST_NULL), (int*)scratch_area(), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_918(void)
+static void case_1330(void)
 {
     begin_case("MPI_Waitany array_of_requests nonexistent in pointer");
     int rc = MPI_Waitany(1, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)), (int*)scratch_area(), (MPI_Status*)scratch_area());
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_919(void)
+static void case_1331(void)
 {
     begin_case("MPI_Testany count count=-1");
     int rc = MPI_Testany(-1, handle_array(MPI_REQUEST_NULL), (int*)scratch_area(), (int*)scratch_area(), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_920(void)
+static void case_1332(void)
 {
     begin_case("MPI_Testany array_of_requests nonexistent in pointer");
     int rc = MPI_Testany(1, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)), (int*)scratch_area(), (int*)scratch_area(), (MPI_Status*)scratch_area());
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_921(void)
+static void case_1333(void)
 {
     begin_case("MPI_Waitsome incount incount=-1");
     int rc = MPI_Waitsome(-1, handle_array(MPI_REQUEST_NULL), (int*)scratch_area(), int_array(1), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_922(void)
+static void case_1334(void)
 {
     begin_case("MPI_Waitsome array_of_requests nonexistent in pointer");
     int rc = MPI_Waitsome(1, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)), (int*)scratch_area(), int_array(1), (MPI_Status*)scratch_area());
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_923(void)
+static void case_1335(void)
 {
     begin_case("MPI_Testsome incount incount=-1");
     int rc = MPI_Testsome(-1, handle_array(MPI_REQUEST_NULL), (int*)scratch_area(), int_array(1), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_924(void)
+static void case_1336(void)
 {
     begin_case("MPI_Testsome array_of_requests nonexistent in pointer");
     int rc = MPI_Testsome(1, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)), (int*)scratch_area(), int_array(1), (MPI_Status*)scratch_area());
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_925(void)
+static void case_1337(void)
 {
     begin_case("MPI_Request_free request nonexistent in pointer");
     int rc = MPI_Request_free(handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_926(void)
+static void case_1338(void)
 {
     begin_case("MPI_Request_get_status request nonexistent");
     int rc = MPI_Request_get_status(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST), (int*)scratch_area(), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_REQUEST});
 }
 
-static void case_927(void)
+static void case_1339(void)
 {
     begin_case("MPI_Request_get_status request wrong kind");
     int rc = MPI_Request_get_status((MPI_Request)MPI_INT, (int*)scratch_area(), (MPI_Status*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_REQUEST});
 }
 
-static void case_928(void)
+static void case_1340(void)
 {
     begin_case("MPI_Cancel request nonexistent in pointer");
     int rc = MPI_Cancel(handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_929(void)
+static void case_1341(void)
 {
     begin_case("MPI_Grequest_start request nonexistent in pointer");
     int rc = MPI_Grequest_start(NULL, NULL, NULL, (void*)scratch_area(), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_930(void)
+static void case_1342(void)
 {
     begin_case("MPI_Grequest_complete request nonexistent");
     int rc = MPI_Grequest_complete(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST));
     expect_class(rc, 1, (int[]){MPI_ERR_REQUEST});
 }
 
-static void case_931(void)
+static void case_1343(void)
 {
     begin_case("MPI_Grequest_complete request wrong kind");
     int rc = MPI_Grequest_complete((MPI_Request)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_REQUEST});
 }
 
-static void case_932(void)
+static void case_1344(void)
 {
     begin_case("MPIX_Comm_restart_rank comm nonexistent");
     int rc = MPIX_Comm_restart_rank(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 0);
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_933(void)
+static void case_1345(void)
 {
     begin_case("MPIX_Comm_restart_rank comm wrong kind");
     int rc = MPIX_Comm_restart_rank((MPI_Comm)MPI_INT, 0);
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_934(void)
+static void case_1346(void)
 {
     begin_case("MPIX_Comm_irestart_rank comm nonexistent");
     int rc = MPIX_Comm_irestart_rank(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 0, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_935(void)
+static void case_1347(void)
 {
     begin_case("MPIX_Comm_irestart_rank comm wrong kind");
     int rc = MPIX_Comm_irestart_rank((MPI_Comm)MPI_INT, 0, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_936(void)
+static void case_1348(void)
 {
     begin_case("MPIX_Comm_irestart_rank request nonexistent in pointer");
     int rc = MPIX_Comm_irestart_rank(MPI_COMM_WORLD, 0, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_937(void)
+static void case_1349(void)
 {
     begin_case("MPI_Comm_restart_rank comm nonexistent");
     int rc = MPI_Comm_restart_rank(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 0);
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_938(void)
+static void case_1350(void)
 {
     begin_case("MPI_Comm_restart_rank comm wrong kind");
     int rc = MPI_Comm_restart_rank((MPI_Comm)MPI_INT, 0);
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_939(void)
+static void case_1351(void)
 {
     begin_case("MPI_Comm_irestart_rank comm nonexistent");
     int rc = MPI_Comm_irestart_rank(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 0, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_940(void)
+static void case_1352(void)
 {
     begin_case("MPI_Comm_irestart_rank comm wrong kind");
     int rc = MPI_Comm_irestart_rank((MPI_Comm)MPI_INT, 0, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_941(void)
+static void case_1353(void)
 {
     begin_case("MPI_Comm_irestart_rank request nonexistent in pointer");
     int rc = MPI_Comm_irestart_rank(MPI_COMM_WORLD, 0, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_942(void)
+static void case_1354(void)
 {
     begin_case("MPI_Win_create info nonexistent");
     int rc = MPI_Win_create((void*)scratch_area(), 1, 1, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), MPI_COMM_WORLD, handle_array(test_win));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_943(void)
+static void case_1355(void)
 {
     begin_case("MPI_Win_create info wrong kind");
     int rc = MPI_Win_create((void*)scratch_area(), 1, 1, (MPI_Info)MPI_COMM_WORLD, MPI_COMM_WORLD, handle_array(test_win));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_944(void)
+static void case_1356(void)
 {
     begin_case("MPI_Win_create comm nonexistent");
     int rc = MPI_Win_create((void*)scratch_area(), 1, 1, MPI_INFO_NULL, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(test_win));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_945(void)
+static void case_1357(void)
 {
     begin_case("MPI_Win_create comm wrong kind");
     int rc = MPI_Win_create((void*)scratch_area(), 1, 1, MPI_INFO_NULL, (MPI_Comm)MPI_INT, handle_array(test_win));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_946(void)
+static void case_1358(void)
 {
     begin_case("MPI_Win_create win nonexistent in pointer");
     int rc = MPI_Win_create((void*)scratch_area(), 1, 1, MPI_INFO_NULL, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_WIN)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_947(void)
+static void case_1359(void)
 {
     begin_case("MPI_Win_allocate info nonexistent");
     int rc = MPI_Win_allocate(1, 1, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), MPI_COMM_WORLD, (void*)scratch_area(), handle_array(test_win));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_948(void)
+static void case_1360(void)
 {
     begin_case("MPI_Win_allocate info wrong kind");
     int rc = MPI_Win_allocate(1, 1, (MPI_Info)MPI_COMM_WORLD, MPI_COMM_WORLD, (void*)scratch_area(), handle_array(test_win));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_949(void)
+static void case_1361(void)
 {
     begin_case("MPI_Win_allocate comm nonexistent");
     int rc = MPI_Win_allocate(1, 1, MPI_INFO_NULL, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), (void*)scratch_area(), handle_array(test_win));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_950(void)
+static void case_1362(void)
 {
     begin_case("MPI_Win_allocate comm wrong kind");
     int rc = MPI_Win_allocate(1, 1, MPI_INFO_NULL, (MPI_Comm)MPI_INT, (void*)scratch_area(), handle_array(test_win));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_951(void)
+static void case_1363(void)
 {
     begin_case("MPI_Win_allocate win nonexistent in pointer");
     int rc = MPI_Win_allocate(1, 1, MPI_INFO_NULL, MPI_COMM_WORLD, (void*)scratch_area(), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_WIN)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_952(void)
+static void case_1364(void)
 {
     begin_case("MPI_Win_allocate_shared info nonexistent");
     int rc = MPI_Win_allocate_shared(1, 1, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), MPI_COMM_WORLD, (void*)scratch_area(), handle_array(test_win));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_953(void)
+static void case_1365(void)
 {
     begin_case("MPI_Win_allocate_shared info wrong kind");
     int rc = MPI_Win_allocate_shared(1, 1, (MPI_Info)MPI_COMM_WORLD, MPI_COMM_WORLD, (void*)scratch_area(), handle_array(test_win));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_954(void)
+static void case_1366(void)
 {
     begin_case("MPI_Win_allocate_shared comm nonexistent");
     int rc = MPI_Win_allocate_shared(1, 1, MPI_INFO_NULL, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), (void*)scratch_area(), handle_array(test_win));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_955(void)
+static void case_1367(void)
 {
     begin_case("MPI_Win_allocate_shared comm wrong kind");
     int rc = MPI_Win_allocate_shared(1, 1, MPI_INFO_NULL, (MPI_Comm)MPI_INT, (void*)scratch_area(), handle_array(test_win));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_956(void)
+static void case_1368(void)
 {
     begin_case("MPI_Win_allocate_shared win nonexistent in pointer");
     int rc = MPI_Win_allocate_shared(1, 1, MPI_INFO_NULL, MPI_COMM_WORLD, (void*)scratch_area(), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_WIN)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_957(void)
+static void case_1369(void)
 {
     begin_case("MPI_Win_shared_query win nonexistent");
     int rc = MPI_Win_shared_query(BAD_HANDLE(MMPI_HANDLE_KIND_WIN), 0, (MPI_Aint*)scratch_area(), (int*)scratch_area(), (void*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_958(void)
+static void case_1370(void)
 {
     begin_case("MPI_Win_shared_query win wrong kind");
     int rc = MPI_Win_shared_query((MPI_Win)MPI_INT, 0, (MPI_Aint*)scratch_area(), (int*)scratch_area(), (void*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_959(void)
+static void case_1371(void)
 {
     begin_case("MPI_Win_create_dynamic info nonexistent");
     int rc = MPI_Win_create_dynamic(BAD_HANDLE(MMPI_HANDLE_KIND_INFO), MPI_COMM_WORLD, handle_array(test_win));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_960(void)
+static void case_1372(void)
 {
     begin_case("MPI_Win_create_dynamic info wrong kind");
     int rc = MPI_Win_create_dynamic((MPI_Info)MPI_COMM_WORLD, MPI_COMM_WORLD, handle_array(test_win));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_961(void)
+static void case_1373(void)
 {
     begin_case("MPI_Win_create_dynamic comm nonexistent");
     int rc = MPI_Win_create_dynamic(MPI_INFO_NULL, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(test_win));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_962(void)
+static void case_1374(void)
 {
     begin_case("MPI_Win_create_dynamic comm wrong kind");
     int rc = MPI_Win_create_dynamic(MPI_INFO_NULL, (MPI_Comm)MPI_INT, handle_array(test_win));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_963(void)
+static void case_1375(void)
 {
     begin_case("MPI_Win_create_dynamic win nonexistent in pointer");
     int rc = MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_WIN)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_964(void)
+static void case_1376(void)
 {
     begin_case("MPI_Win_attach win nonexistent");
     int rc = MPI_Win_attach(BAD_HANDLE(MMPI_HANDLE_KIND_WIN), (void*)scratch_area(), 1);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_965(void)
+static void case_1377(void)
 {
     begin_case("MPI_Win_attach win wrong kind");
     int rc = MPI_Win_attach((MPI_Win)MPI_INT, (void*)scratch_area(), 1);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_966(void)
+static void case_1378(void)
 {
     begin_case("MPI_Win_detach win nonexistent");
     int rc = MPI_Win_detach(BAD_HANDLE(MMPI_HANDLE_KIND_WIN), (void*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_967(void)
+static void case_1379(void)
 {
     begin_case("MPI_Win_detach win wrong kind");
     int rc = MPI_Win_detach((MPI_Win)MPI_INT, (void*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_968(void)
+static void case_1380(void)
 {
     begin_case("MPI_Win_free win nonexistent in pointer");
     int rc = MPI_Win_free(handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_WIN)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_969(void)
+static void case_1381(void)
 {
     begin_case("MPI_Win_get_group win nonexistent");
     int rc = MPI_Win_get_group(BAD_HANDLE(MMPI_HANDLE_KIND_WIN), handle_array(MPI_GROUP_EMPTY));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_970(void)
+static void case_1382(void)
 {
     begin_case("MPI_Win_get_group win wrong kind");
     int rc = MPI_Win_get_group((MPI_Win)MPI_INT, handle_array(MPI_GROUP_EMPTY));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_971(void)
+static void case_1383(void)
 {
     begin_case("MPI_Win_get_group group nonexistent in pointer");
     int rc = MPI_Win_get_group(test_win, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_972(void)
+static void case_1384(void)
 {
     begin_case("MPI_Win_set_info win nonexistent");
     int rc = MPI_Win_set_info(BAD_HANDLE(MMPI_HANDLE_KIND_WIN), MPI_INFO_NULL);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_973(void)
+static void case_1385(void)
 {
     begin_case("MPI_Win_set_info win wrong kind");
     int rc = MPI_Win_set_info((MPI_Win)MPI_INT, MPI_INFO_NULL);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_974(void)
+static void case_1386(void)
 {
     begin_case("MPI_Win_set_info info nonexistent");
     int rc = MPI_Win_set_info(test_win, BAD_HANDLE(MMPI_HANDLE_KIND_INFO));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_975(void)
+static void case_1387(void)
 {
     begin_case("MPI_Win_set_info info wrong kind");
     int rc = MPI_Win_set_info(test_win, (MPI_Info)MPI_COMM_WORLD);
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_976(void)
+static void case_1388(void)
 {
     begin_case("MPI_Win_get_info win nonexistent");
     int rc = MPI_Win_get_info(BAD_HANDLE(MMPI_HANDLE_KIND_WIN), handle_array(MPI_INFO_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_977(void)
+static void case_1389(void)
 {
     begin_case("MPI_Win_get_info win wrong kind");
     int rc = MPI_Win_get_info((MPI_Win)MPI_INT, handle_array(MPI_INFO_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_978(void)
+static void case_1390(void)
 {
     begin_case("MPI_Win_get_info info_used nonexistent in pointer");
     int rc = MPI_Win_get_info(test_win, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_INFO)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_979(void)
+static void case_1391(void)
 {
     begin_case("MPI_Win_set_name win nonexistent");
     int rc = MPI_Win_set_name(BAD_HANDLE(MMPI_HANDLE_KIND_WIN), (char*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_980(void)
+static void case_1392(void)
 {
     begin_case("MPI_Win_set_name win wrong kind");
     int rc = MPI_Win_set_name((MPI_Win)MPI_INT, (char*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_981(void)
+static void case_1393(void)
 {
     begin_case("MPI_Win_get_name win nonexistent");
     int rc = MPI_Win_get_name(BAD_HANDLE(MMPI_HANDLE_KIND_WIN), (char*)scratch_area(), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_982(void)
+static void case_1394(void)
 {
     begin_case("MPI_Win_get_name win wrong kind");
     int rc = MPI_Win_get_name((MPI_Win)MPI_INT, (char*)scratch_area(), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_983(void)
+static void case_1395(void)
 {
     begin_case("MPI_Win_set_attr win nonexistent");
     int rc = MPI_Win_set_attr(BAD_HANDLE(MMPI_HANDLE_KIND_WIN), 1, (void*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_984(void)
+static void case_1396(void)
 {
     begin_case("MPI_Win_set_attr win wrong kind");
     int rc = MPI_Win_set_attr((MPI_Win)MPI_INT, 1, (void*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_985(void)
+static void case_1397(void)
 {
     begin_case("MPI_Win_get_attr win nonexistent");
     int rc = MPI_Win_get_attr(BAD_HANDLE(MMPI_HANDLE_KIND_WIN), 1, (void*)scratch_area(), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_986(void)
+static void case_1398(void)
 {
     begin_case("MPI_Win_get_attr win wrong kind");
     int rc = MPI_Win_get_attr((MPI_Win)MPI_INT, 1, (void*)scratch_area(), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_987(void)
+static void case_1399(void)
 {
     begin_case("MPI_Win_delete_attr win nonexistent");
     int rc = MPI_Win_delete_attr(BAD_HANDLE(MMPI_HANDLE_KIND_WIN), 1);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_988(void)
+static void case_1400(void)
 {
     begin_case("MPI_Win_delete_attr win wrong kind");
     int rc = MPI_Win_delete_attr((MPI_Win)MPI_INT, 1);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_989(void)
+static void case_1401(void)
 {
     begin_case("MPI_Win_create_errhandler errhandler nonexistent in pointer");
     int rc = MPI_Win_create_errhandler(NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_ERRHANDLER)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_990(void)
+static void case_1402(void)
 {
     begin_case("MPI_Win_set_errhandler win nonexistent");
     int rc = MPI_Win_set_errhandler(BAD_HANDLE(MMPI_HANDLE_KIND_WIN), MPI_ERRORS_RETURN);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_991(void)
+static void case_1403(void)
 {
     begin_case("MPI_Win_set_errhandler win wrong kind");
     int rc = MPI_Win_set_errhandler((MPI_Win)MPI_INT, MPI_ERRORS_RETURN);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_992(void)
+static void case_1404(void)
 {
     begin_case("MPI_Win_set_errhandler errhandler nonexistent");
     int rc = MPI_Win_set_errhandler(test_win, BAD_HANDLE(MMPI_HANDLE_KIND_ERRHANDLER));
     expect_class(rc, 2, (int[]){MPI_ERR_ERRHANDLER, MPI_ERR_ARG});
 }
 
-static void case_993(void)
+static void case_1405(void)
 {
     begin_case("MPI_Win_set_errhandler errhandler wrong kind");
     int rc = MPI_Win_set_errhandler(test_win, (MPI_Errhandler)MPI_INT);
     expect_class(rc, 2, (int[]){MPI_ERR_ERRHANDLER, MPI_ERR_ARG});
 }
 
-static void case_994(void)
+static void case_1406(void)
 {
     begin_case("MPI_Win_get_errhandler win nonexistent");
     int rc = MPI_Win_get_errhandler(BAD_HANDLE(MMPI_HANDLE_KIND_WIN), handle_array(MPI_ERRORS_RETURN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_995(void)
+static void case_1407(void)
 {
     begin_case("MPI_Win_get_errhandler win wrong kind");
     int rc = MPI_Win_get_errhandler((MPI_Win)MPI_INT, handle_array(MPI_ERRORS_RETURN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_996(void)
+static void case_1408(void)
 {
     begin_case("MPI_Win_get_errhandler errhandler nonexistent in pointer");
     int rc = MPI_Win_get_errhandler(test_win, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_ERRHANDLER)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_997(void)
+static void case_1409(void)
 {
     begin_case("MPI_Win_call_errhandler win nonexistent");
     int rc = MPI_Win_call_errhandler(BAD_HANDLE(MMPI_HANDLE_KIND_WIN), 0);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_998(void)
+static void case_1410(void)
 {
     begin_case("MPI_Win_call_errhandler win wrong kind");
     int rc = MPI_Win_call_errhandler((MPI_Win)MPI_INT, 0);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_999(void)
+static void case_1411(void)
 {
     begin_case("MPI_Put origin_count origin_count=-1");
     int rc = MPI_Put((void*)scratch_area(), -1, MPI_INT, 0, 0, 1, MPI_INT, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1000(void)
+static void case_1412(void)
 {
     begin_case("MPI_Put origin_datatype nonexistent");
     int rc = MPI_Put((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, 1, MPI_INT, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1001(void)
+static void case_1413(void)
 {
     begin_case("MPI_Put origin_datatype wrong kind");
     int rc = MPI_Put((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, 1, MPI_INT, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1002(void)
+static void case_1414(void)
 {
     begin_case("MPI_Put target_rank target_rank=7");
     int rc = MPI_Put((void*)scratch_area(), 1, MPI_INT, 7, 0, 1, MPI_INT, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1003(void)
+static void case_1415(void)
 {
     begin_case("MPI_Put target_count target_count=-1");
     int rc = MPI_Put((void*)scratch_area(), 1, MPI_INT, 0, 0, -1, MPI_INT, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1004(void)
+static void case_1416(void)
 {
     begin_case("MPI_Put target_datatype nonexistent");
     int rc = MPI_Put((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1005(void)
+static void case_1417(void)
 {
     begin_case("MPI_Put target_datatype wrong kind");
     int rc = MPI_Put((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, (MPI_Datatype)MPI_COMM_WORLD, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1006(void)
+static void case_1418(void)
 {
     begin_case("MPI_Put win nonexistent");
     int rc = MPI_Put((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1007(void)
+static void case_1419(void)
 {
     begin_case("MPI_Put win wrong kind");
     int rc = MPI_Put((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, (MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1008(void)
+static void case_1420(void)
 {
     begin_case("MPI_Get origin_count origin_count=-1");
     int rc = MPI_Get((void*)scratch_area(), -1, MPI_INT, 0, 0, 1, MPI_INT, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1009(void)
+static void case_1421(void)
 {
     begin_case("MPI_Get origin_datatype nonexistent");
     int rc = MPI_Get((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, 1, MPI_INT, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1010(void)
+static void case_1422(void)
 {
     begin_case("MPI_Get origin_datatype wrong kind");
     int rc = MPI_Get((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, 1, MPI_INT, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1011(void)
+static void case_1423(void)
 {
     begin_case("MPI_Get target_rank target_rank=7");
     int rc = MPI_Get((void*)scratch_area(), 1, MPI_INT, 7, 0, 1, MPI_INT, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1012(void)
+static void case_1424(void)
 {
     begin_case("MPI_Get target_count target_count=-1");
     int rc = MPI_Get((void*)scratch_area(), 1, MPI_INT, 0, 0, -1, MPI_INT, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1013(void)
+static void case_1425(void)
 {
     begin_case("MPI_Get target_datatype nonexistent");
     int rc = MPI_Get((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1014(void)
+static void case_1426(void)
 {
     begin_case("MPI_Get target_datatype wrong kind");
     int rc = MPI_Get((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, (MPI_Datatype)MPI_COMM_WORLD, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1015(void)
+static void case_1427(void)
 {
     begin_case("MPI_Get win nonexistent");
     int rc = MPI_Get((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1016(void)
+static void case_1428(void)
 {
     begin_case("MPI_Get win wrong kind");
     int rc = MPI_Get((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, (MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1017(void)
+static void case_1429(void)
 {
     begin_case("MPI_Accumulate origin_count origin_count=-1");
     int rc = MPI_Accumulate((void*)scratch_area(), -1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1018(void)
+static void case_1430(void)
 {
     begin_case("MPI_Accumulate origin_datatype nonexistent");
     int rc = MPI_Accumulate((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, 1, MPI_INT, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1019(void)
+static void case_1431(void)
 {
     begin_case("MPI_Accumulate origin_datatype wrong kind");
     int rc = MPI_Accumulate((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, 1, MPI_INT, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1020(void)
+static void case_1432(void)
 {
     begin_case("MPI_Accumulate target_rank target_rank=7");
     int rc = MPI_Accumulate((void*)scratch_area(), 1, MPI_INT, 7, 0, 1, MPI_INT, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1021(void)
+static void case_1433(void)
 {
     begin_case("MPI_Accumulate target_count target_count=-1");
     int rc = MPI_Accumulate((void*)scratch_area(), 1, MPI_INT, 0, 0, -1, MPI_INT, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1022(void)
+static void case_1434(void)
 {
     begin_case("MPI_Accumulate target_datatype nonexistent");
     int rc = MPI_Accumulate((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1023(void)
+static void case_1435(void)
 {
     begin_case("MPI_Accumulate target_datatype wrong kind");
     int rc = MPI_Accumulate((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, (MPI_Datatype)MPI_COMM_WORLD, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1024(void)
+static void case_1436(void)
 {
     begin_case("MPI_Accumulate op nonexistent");
     int rc = MPI_Accumulate((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_OP), test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
-static void case_1025(void)
+static void case_1437(void)
 {
     begin_case("MPI_Accumulate op wrong kind");
     int rc = MPI_Accumulate((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, (MPI_Op)MPI_INT, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
-static void case_1026(void)
+static void case_1438(void)
 {
     begin_case("MPI_Accumulate win nonexistent");
     int rc = MPI_Accumulate((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1027(void)
+static void case_1439(void)
 {
     begin_case("MPI_Accumulate win wrong kind");
     int rc = MPI_Accumulate((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, (MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1028(void)
+static void case_1440(void)
 {
     begin_case("MPI_Get_accumulate origin_count origin_count=-1");
     int rc = MPI_Get_accumulate((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1029(void)
+static void case_1441(void)
 {
     begin_case("MPI_Get_accumulate origin_datatype nonexistent");
     int rc = MPI_Get_accumulate((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1030(void)
+static void case_1442(void)
 {
     begin_case("MPI_Get_accumulate origin_datatype wrong kind");
     int rc = MPI_Get_accumulate((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1031(void)
+static void case_1443(void)
 {
     begin_case("MPI_Get_accumulate result_count result_count=-1");
     int rc = MPI_Get_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1032(void)
+static void case_1444(void)
 {
     begin_case("MPI_Get_accumulate result_datatype nonexistent");
     int rc = MPI_Get_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, 1, MPI_INT, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1033(void)
+static void case_1445(void)
 {
     begin_case("MPI_Get_accumulate result_datatype wrong kind");
     int rc = MPI_Get_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, 1, MPI_INT, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1034(void)
+static void case_1446(void)
 {
     begin_case("MPI_Get_accumulate target_rank target_rank=7");
     int rc = MPI_Get_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 7, 0, 1, MPI_INT, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1035(void)
+static void case_1447(void)
 {
     begin_case("MPI_Get_accumulate target_count target_count=-1");
     int rc = MPI_Get_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, -1, MPI_INT, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1036(void)
+static void case_1448(void)
 {
     begin_case("MPI_Get_accumulate target_datatype nonexistent");
     int rc = MPI_Get_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1037(void)
+static void case_1449(void)
 {
     begin_case("MPI_Get_accumulate target_datatype wrong kind");
     int rc = MPI_Get_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, (MPI_Datatype)MPI_COMM_WORLD, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1038(void)
+static void case_1450(void)
 {
     begin_case("MPI_Get_accumulate op nonexistent");
     int rc = MPI_Get_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_OP), test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
-static void case_1039(void)
+static void case_1451(void)
 {
     begin_case("MPI_Get_accumulate op wrong kind");
     int rc = MPI_Get_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, (MPI_Op)MPI_INT, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
-static void case_1040(void)
+static void case_1452(void)
 {
     begin_case("MPI_Get_accumulate win nonexistent");
     int rc = MPI_Get_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1041(void)
+static void case_1453(void)
 {
     begin_case("MPI_Get_accumulate win wrong kind");
     int rc = MPI_Get_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, (MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1042(void)
+static void case_1454(void)
 {
     begin_case("MPI_Fetch_and_op datatype nonexistent");
     int rc = MPI_Fetch_and_op((void*)scratch_area(), (void*)scratch_area(), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1043(void)
+static void case_1455(void)
 {
     begin_case("MPI_Fetch_and_op datatype wrong kind");
     int rc = MPI_Fetch_and_op((void*)scratch_area(), (void*)scratch_area(), (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1044(void)
+static void case_1456(void)
 {
     begin_case("MPI_Fetch_and_op target_rank target_rank=7");
     int rc = MPI_Fetch_and_op((void*)scratch_area(), (void*)scratch_area(), MPI_INT, 7, 0, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1045(void)
+static void case_1457(void)
 {
     begin_case("MPI_Fetch_and_op op nonexistent");
     int rc = MPI_Fetch_and_op((void*)scratch_area(), (void*)scratch_area(), MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_OP), test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
-static void case_1046(void)
+static void case_1458(void)
 {
     begin_case("MPI_Fetch_and_op op wrong kind");
     int rc = MPI_Fetch_and_op((void*)scratch_area(), (void*)scratch_area(), MPI_INT, 0, 0, (MPI_Op)MPI_INT, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
-static void case_1047(void)
+static void case_1459(void)
 {
     begin_case("MPI_Fetch_and_op win nonexistent");
     int rc = MPI_Fetch_and_op((void*)scratch_area(), (void*)scratch_area(), MPI_INT, 0, 0, MPI_SUM, BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1048(void)
+static void case_1460(void)
 {
     begin_case("MPI_Fetch_and_op win wrong kind");
     int rc = MPI_Fetch_and_op((void*)scratch_area(), (void*)scratch_area(), MPI_INT, 0, 0, MPI_SUM, (MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1049(void)
+static void case_1461(void)
 {
     begin_case("MPI_Compare_and_swap datatype nonexistent");
     int rc = MPI_Compare_and_swap((void*)scratch_area(), (void*)scratch_area(), (void*)scratch_area(), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1050(void)
+static void case_1462(void)
 {
     begin_case("MPI_Compare_and_swap datatype wrong kind");
     int rc = MPI_Compare_and_swap((void*)scratch_area(), (void*)scratch_area(), (void*)scratch_area(), (MPI_Datatype)MPI_COMM_WORLD, 0, 0, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1051(void)
+static void case_1463(void)
 {
     begin_case("MPI_Compare_and_swap target_rank target_rank=7");
     int rc = MPI_Compare_and_swap((void*)scratch_area(), (void*)scratch_area(), (void*)scratch_area(), MPI_INT, 7, 0, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1052(void)
+static void case_1464(void)
 {
     begin_case("MPI_Compare_and_swap win nonexistent");
     int rc = MPI_Compare_and_swap((void*)scratch_area(), (void*)scratch_area(), (void*)scratch_area(), MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1053(void)
+static void case_1465(void)
 {
     begin_case("MPI_Compare_and_swap win wrong kind");
     int rc = MPI_Compare_and_swap((void*)scratch_area(), (void*)scratch_area(), (void*)scratch_area(), MPI_INT, 0, 0, (MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1054(void)
+static void case_1466(void)
 {
     begin_case("MPI_Rput origin_count origin_count=-1");
     int rc = MPI_Rput((void*)scratch_area(), -1, MPI_INT, 0, 0, 1, MPI_INT, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1055(void)
+static void case_1467(void)
 {
     begin_case("MPI_Rput origin_datatype nonexistent");
     int rc = MPI_Rput((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, 1, MPI_INT, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1056(void)
+static void case_1468(void)
 {
     begin_case("MPI_Rput origin_datatype wrong kind");
     int rc = MPI_Rput((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, 1, MPI_INT, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1057(void)
+static void case_1469(void)
 {
     begin_case("MPI_Rput target_rank target_rank=7");
     int rc = MPI_Rput((void*)scratch_area(), 1, MPI_INT, 7, 0, 1, MPI_INT, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1058(void)
+static void case_1470(void)
 {
     begin_case("MPI_Rput target_count target_count=-1");
     int rc = MPI_Rput((void*)scratch_area(), 1, MPI_INT, 0, 0, -1, MPI_INT, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1059(void)
+static void case_1471(void)
 {
     begin_case("MPI_Rput target_datatype nonexistent");
     int rc = MPI_Rput((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1060(void)
+static void case_1472(void)
 {
     begin_case("MPI_Rput target_datatype wrong kind");
     int rc = MPI_Rput((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, (MPI_Datatype)MPI_COMM_WORLD, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1061(void)
+static void case_1473(void)
 {
     begin_case("MPI_Rput win nonexistent");
     int rc = MPI_Rput((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_WIN), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1062(void)
+static void case_1474(void)
 {
     begin_case("MPI_Rput win wrong kind");
     int rc = MPI_Rput((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, (MPI_Win)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1063(void)
+static void case_1475(void)
 {
     begin_case("MPI_Rput request nonexistent in pointer");
     int rc = MPI_Rput((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, test_win, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1064(void)
+static void case_1476(void)
 {
     begin_case("MPI_Rget origin_count origin_count=-1");
     int rc = MPI_Rget((void*)scratch_area(), -1, MPI_INT, 0, 0, 1, MPI_INT, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1065(void)
+static void case_1477(void)
 {
     begin_case("MPI_Rget origin_datatype nonexistent");
     int rc = MPI_Rget((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, 1, MPI_INT, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1066(void)
+static void case_1478(void)
 {
     begin_case("MPI_Rget origin_datatype wrong kind");
     int rc = MPI_Rget((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, 1, MPI_INT, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1067(void)
+static void case_1479(void)
 {
     begin_case("MPI_Rget target_rank target_rank=7");
     int rc = MPI_Rget((void*)scratch_area(), 1, MPI_INT, 7, 0, 1, MPI_INT, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1068(void)
+static void case_1480(void)
 {
     begin_case("MPI_Rget target_count target_count=-1");
     int rc = MPI_Rget((void*)scratch_area(), 1, MPI_INT, 0, 0, -1, MPI_INT, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1069(void)
+static void case_1481(void)
 {
     begin_case("MPI_Rget target_datatype nonexistent");
     int rc = MPI_Rget((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1070(void)
+static void case_1482(void)
 {
     begin_case("MPI_Rget target_datatype wrong kind");
     int rc = MPI_Rget((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, (MPI_Datatype)MPI_COMM_WORLD, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1071(void)
+static void case_1483(void)
 {
     begin_case("MPI_Rget win nonexistent");
     int rc = MPI_Rget((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_WIN), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1072(void)
+static void case_1484(void)
 {
     begin_case("MPI_Rget win wrong kind");
     int rc = MPI_Rget((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, (MPI_Win)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1073(void)
+static void case_1485(void)
 {
     begin_case("MPI_Rget request nonexistent in pointer");
     int rc = MPI_Rget((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, test_win, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1074(void)
+static void case_1486(void)
 {
     begin_case("MPI_Raccumulate origin_count origin_count=-1");
     int rc = MPI_Raccumulate((void*)scratch_area(), -1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1075(void)
+static void case_1487(void)
 {
     begin_case("MPI_Raccumulate origin_datatype nonexistent");
     int rc = MPI_Raccumulate((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, 1, MPI_INT, MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1076(void)
+static void case_1488(void)
 {
     begin_case("MPI_Raccumulate origin_datatype wrong kind");
     int rc = MPI_Raccumulate((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, 1, MPI_INT, MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1077(void)
+static void case_1489(void)
 {
     begin_case("MPI_Raccumulate target_rank target_rank=7");
     int rc = MPI_Raccumulate((void*)scratch_area(), 1, MPI_INT, 7, 0, 1, MPI_INT, MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1078(void)
+static void case_1490(void)
 {
     begin_case("MPI_Raccumulate target_count target_count=-1");
     int rc = MPI_Raccumulate((void*)scratch_area(), 1, MPI_INT, 0, 0, -1, MPI_INT, MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1079(void)
+static void case_1491(void)
 {
     begin_case("MPI_Raccumulate target_datatype nonexistent");
     int rc = MPI_Raccumulate((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1080(void)
+static void case_1492(void)
 {
     begin_case("MPI_Raccumulate target_datatype wrong kind");
     int rc = MPI_Raccumulate((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, (MPI_Datatype)MPI_COMM_WORLD, MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1081(void)
+static void case_1493(void)
 {
     begin_case("MPI_Raccumulate op nonexistent");
     int rc = MPI_Raccumulate((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_OP), test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
-static void case_1082(void)
+static void case_1494(void)
 {
     begin_case("MPI_Raccumulate op wrong kind");
     int rc = MPI_Raccumulate((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, (MPI_Op)MPI_INT, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
-static void case_1083(void)
+static void case_1495(void)
 {
     begin_case("MPI_Raccumulate win nonexistent");
     int rc = MPI_Raccumulate((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, BAD_HANDLE(MMPI_HANDLE_KIND_WIN), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1084(void)
+static void case_1496(void)
 {
     begin_case("MPI_Raccumulate win wrong kind");
     int rc = MPI_Raccumulate((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, (MPI_Win)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1085(void)
+static void case_1497(void)
 {
     begin_case("MPI_Raccumulate request nonexistent in pointer");
     int rc = MPI_Raccumulate((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, test_win, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1086(void)
+static void case_1498(void)
 {
     begin_case("MPI_Rget_accumulate origin_count origin_count=-1");
     int rc = MPI_Rget_accumulate((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1087(void)
+static void case_1499(void)
 {
     begin_case("MPI_Rget_accumulate origin_datatype nonexistent");
     int rc = MPI_Rget_accumulate((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1088(void)
+static void case_1500(void)
 {
     begin_case("MPI_Rget_accumulate origin_datatype wrong kind");
     int rc = MPI_Rget_accumulate((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1089(void)
+static void case_1501(void)
 {
     begin_case("MPI_Rget_accumulate result_count result_count=-1");
     int rc = MPI_Rget_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1090(void)
+static void case_1502(void)
 {
     begin_case("MPI_Rget_accumulate result_datatype nonexistent");
     int rc = MPI_Rget_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, 1, MPI_INT, MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1091(void)
+static void case_1503(void)
 {
     begin_case("MPI_Rget_accumulate result_datatype wrong kind");
     int rc = MPI_Rget_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, 1, MPI_INT, MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1092(void)
+static void case_1504(void)
 {
     begin_case("MPI_Rget_accumulate target_rank target_rank=7");
     int rc = MPI_Rget_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 7, 0, 1, MPI_INT, MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1093(void)
+static void case_1505(void)
 {
     begin_case("MPI_Rget_accumulate target_count target_count=-1");
     int rc = MPI_Rget_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, -1, MPI_INT, MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1094(void)
+static void case_1506(void)
 {
     begin_case("MPI_Rget_accumulate target_datatype nonexistent");
     int rc = MPI_Rget_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1095(void)
+static void case_1507(void)
 {
     begin_case("MPI_Rget_accumulate target_datatype wrong kind");
     int rc = MPI_Rget_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, (MPI_Datatype)MPI_COMM_WORLD, MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1096(void)
+static void case_1508(void)
 {
     begin_case("MPI_Rget_accumulate op nonexistent");
     int rc = MPI_Rget_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_OP), test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
-static void case_1097(void)
+static void case_1509(void)
 {
     begin_case("MPI_Rget_accumulate op wrong kind");
     int rc = MPI_Rget_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, (MPI_Op)MPI_INT, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
-static void case_1098(void)
+static void case_1510(void)
 {
     begin_case("MPI_Rget_accumulate win nonexistent");
     int rc = MPI_Rget_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, BAD_HANDLE(MMPI_HANDLE_KIND_WIN), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1099(void)
+static void case_1511(void)
 {
     begin_case("MPI_Rget_accumulate win wrong kind");
     int rc = MPI_Rget_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, (MPI_Win)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1100(void)
+static void case_1512(void)
 {
     begin_case("MPI_Rget_accumulate request nonexistent in pointer");
     int rc = MPI_Rget_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, test_win, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1101(void)
+static void case_1513(void)
 {
     begin_case("MPI_Win_fence win nonexistent");
     int rc = MPI_Win_fence(1, BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1102(void)
+static void case_1514(void)
 {
     begin_case("MPI_Win_fence win wrong kind");
     int rc = MPI_Win_fence(1, (MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1103(void)
+static void case_1515(void)
 {
     begin_case("MPI_Win_start group nonexistent");
     int rc = MPI_Win_start(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP), 1, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_GROUP});
 }
 
-static void case_1104(void)
+static void case_1516(void)
 {
     begin_case("MPI_Win_start group wrong kind");
     int rc = MPI_Win_start((MPI_Group)MPI_COMM_WORLD, 1, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_GROUP});
 }
 
-static void case_1105(void)
+static void case_1517(void)
 {
     begin_case("MPI_Win_start win nonexistent");
     int rc = MPI_Win_start(MPI_GROUP_EMPTY, 1, BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1106(void)
+static void case_1518(void)
 {
     begin_case("MPI_Win_start win wrong kind");
     int rc = MPI_Win_start(MPI_GROUP_EMPTY, 1, (MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1107(void)
+static void case_1519(void)
 {
     begin_case("MPI_Win_complete win nonexistent");
     int rc = MPI_Win_complete(BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1108(void)
+static void case_1520(void)
 {
     begin_case("MPI_Win_complete win wrong kind");
     int rc = MPI_Win_complete((MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1109(void)
+static void case_1521(void)
 {
     begin_case("MPI_Win_post group nonexistent");
     int rc = MPI_Win_post(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP), 1, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_GROUP});
 }
 
-static void case_1110(void)
+static void case_1522(void)
 {
     begin_case("MPI_Win_post group wrong kind");
     int rc = MPI_Win_post((MPI_Group)MPI_COMM_WORLD, 1, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_GROUP});
 }
 
-static void case_1111(void)
+static void case_1523(void)
 {
     begin_case("MPI_Win_post win nonexistent");
     int rc = MPI_Win_post(MPI_GROUP_EMPTY, 1, BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1112(void)
+static void case_1524(void)
 {
     begin_case("MPI_Win_post win wrong kind");
     int rc = MPI_Win_post(MPI_GROUP_EMPTY, 1, (MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1113(void)
+static void case_1525(void)
 {
     begin_case("MPI_Win_wait win nonexistent");
     int rc = MPI_Win_wait(BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1114(void)
+static void case_1526(void)
 {
     begin_case("MPI_Win_wait win wrong kind");
     int rc = MPI_Win_wait((MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1115(void)
+static void case_1527(void)
 {
     begin_case("MPI_Win_test win nonexistent");
     int rc = MPI_Win_test(BAD_HANDLE(MMPI_HANDLE_KIND_WIN), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1116(void)
+static void case_1528(void)
 {
     begin_case("MPI_Win_test win wrong kind");
     int rc = MPI_Win_test((MPI_Win)MPI_INT, (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1117(void)
+static void case_1529(void)
 {
     begin_case("MPI_Win_lock win nonexistent");
     int rc = MPI_Win_lock(1, 0, 1, BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1118(void)
+static void case_1530(void)
 {
     begin_case("MPI_Win_lock win wrong kind");
     int rc = MPI_Win_lock(1, 0, 1, (MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1119(void)
+static void case_1531(void)
 {
     begin_case("MPI_Win_lock_all win nonexistent");
     int rc = MPI_Win_lock_all(1, BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1120(void)
+static void case_1532(void)
 {
     begin_case("MPI_Win_lock_all win wrong kind");
     int rc = MPI_Win_lock_all(1, (MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1121(void)
+static void case_1533(void)
 {
     begin_case("MPI_Win_unlock win nonexistent");
     int rc = MPI_Win_unlock(0, BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1122(void)
+static void case_1534(void)
 {
     begin_case("MPI_Win_unlock win wrong kind");
     int rc = MPI_Win_unlock(0, (MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1123(void)
+static void case_1535(void)
 {
     begin_case("MPI_Win_unlock_all win nonexistent");
     int rc = MPI_Win_unlock_all(BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1124(void)
+static void case_1536(void)
 {
     begin_case("MPI_Win_unlock_all win wrong kind");
     int rc = MPI_Win_unlock_all((MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1125(void)
+static void case_1537(void)
 {
     begin_case("MPI_Win_flush win nonexistent");
     int rc = MPI_Win_flush(0, BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1126(void)
+static void case_1538(void)
 {
     begin_case("MPI_Win_flush win wrong kind");
     int rc = MPI_Win_flush(0, (MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1127(void)
+static void case_1539(void)
 {
     begin_case("MPI_Win_flush_all win nonexistent");
     int rc = MPI_Win_flush_all(BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1128(void)
+static void case_1540(void)
 {
     begin_case("MPI_Win_flush_all win wrong kind");
     int rc = MPI_Win_flush_all((MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1129(void)
+static void case_1541(void)
 {
     begin_case("MPI_Win_flush_local win nonexistent");
     int rc = MPI_Win_flush_local(0, BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1130(void)
+static void case_1542(void)
 {
     begin_case("MPI_Win_flush_local win wrong kind");
     int rc = MPI_Win_flush_local(0, (MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1131(void)
+static void case_1543(void)
 {
     begin_case("MPI_Win_flush_local_all win nonexistent");
     int rc = MPI_Win_flush_local_all(BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1132(void)
+static void case_1544(void)
 {
     begin_case("MPI_Win_flush_local_all win wrong kind");
     int rc = MPI_Win_flush_local_all((MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1133(void)
+static void case_1545(void)
 {
     begin_case("MPI_Win_sync win nonexistent");
     int rc = MPI_Win_sync(BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1134(void)
+static void case_1546(void)
 {
     begin_case("MPI_Win_sync win wrong kind");
     int rc = MPI_Win_sync((MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1135(void)
+static void case_1547(void)
 {
     begin_case("MPI_Comm_spawn info nonexistent");
     int rc = MPI_Comm_spawn((char*)scratch_area(), (char**)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), 0, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1136(void)
+static void case_1548(void)
 {
     begin_case("MPI_Comm_spawn info wrong kind");
     int rc = MPI_Comm_spawn((char*)scratch_area(), (char**)scratch_area(), 1, (MPI_Info)MPI_COMM_WORLD, 0, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1137(void)
+static void case_1549(void)
 {
     begin_case("MPI_Comm_spawn root root=7");
     int rc = MPI_Comm_spawn((char*)scratch_area(), (char**)scratch_area(), 1, MPI_INFO_NULL, 7, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_ROOT});
 }
 
-static void case_1138(void)
+static void case_1550(void)
 {
     begin_case("MPI_Comm_spawn comm nonexistent");
     int rc = MPI_Comm_spawn((char*)scratch_area(), (char**)scratch_area(), 1, MPI_INFO_NULL, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1139(void)
+static void case_1551(void)
 {
     begin_case("MPI_Comm_spawn comm wrong kind");
     int rc = MPI_Comm_spawn((char*)scratch_area(), (char**)scratch_area(), 1, MPI_INFO_NULL, 0, (MPI_Comm)MPI_INT, handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1140(void)
+static void case_1552(void)
 {
     begin_case("MPI_Comm_spawn intercomm nonexistent in pointer");
     int rc = MPI_Comm_spawn((char*)scratch_area(), (char**)scratch_area(), 1, MPI_INFO_NULL, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)), int_array(1));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1141(void)
+static void case_1553(void)
 {
     begin_case("MPI_Comm_spawn_multiple count count=-1");
     int rc = MPI_Comm_spawn_multiple(-1, (char**)scratch_area(), (char***)scratch_area(), int_array(1), handle_array(MPI_INFO_NULL), 0, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 2, (int[]){MPI_ERR_COUNT, MPI_ERR_ARG});
 }
 
-static void case_1142(void)
+static void case_1554(void)
 {
     begin_case("MPI_Comm_spawn_multiple array_of_info nonexistent in pointer");
     int rc = MPI_Comm_spawn_multiple(1, (char**)scratch_area(), (char***)scratch_area(), int_array(1), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_INFO)), 0, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1143(void)
+static void case_1555(void)
 {
     begin_case("MPI_Comm_spawn_multiple root root=7");
     int rc = MPI_Comm_spawn_multiple(1, (char**)scratch_area(), (char***)scratch_area(), int_array(1), handle_array(MPI_INFO_NULL), 7, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_ROOT});
 }
 
-static void case_1144(void)
+static void case_1556(void)
 {
     begin_case("MPI_Comm_spawn_multiple comm nonexistent");
     int rc = MPI_Comm_spawn_multiple(1, (char**)scratch_area(), (char***)scratch_area(), int_array(1), handle_array(MPI_INFO_NULL), 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1145(void)
+static void case_1557(void)
 {
     begin_case("MPI_Comm_spawn_multiple comm wrong kind");
     int rc = MPI_Comm_spawn_multiple(1, (char**)scratch_area(), (char***)scratch_area(), int_array(1), handle_array(MPI_INFO_NULL), 0, (MPI_Comm)MPI_INT, handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1146(void)
+static void case_1558(void)
 {
     begin_case("MPI_Comm_spawn_multiple intercomm nonexistent in pointer");
     int rc = MPI_Comm_spawn_multiple(1, (char**)scratch_area(), (char***)scratch_area(), int_array(1), handle_array(MPI_INFO_NULL), 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)), int_array(1));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1147(void)
+static void case_1559(void)
 {
     begin_case("MPI_Comm_get_parent parent nonexistent in pointer");
     int rc = MPI_Comm_get_parent(handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1148(void)
+static void case_1560(void)
 {
     begin_case("MPI_Open_port info nonexistent");
     int rc = MPI_Open_port(BAD_HANDLE(MMPI_HANDLE_KIND_INFO), (char*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1149(void)
+static void case_1561(void)
 {
     begin_case("MPI_Open_port info wrong kind");
     int rc = MPI_Open_port((MPI_Info)MPI_COMM_WORLD, (char*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1150(void)
+static void case_1562(void)
 {
     begin_case("MPI_Comm_accept info nonexistent");
     int rc = MPI_Comm_accept((char*)scratch_area(), BAD_HANDLE(MMPI_HANDLE_KIND_INFO), 0, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1151(void)
+static void case_1563(void)
 {
     begin_case("MPI_Comm_accept info wrong kind");
     int rc = MPI_Comm_accept((char*)scratch_area(), (MPI_Info)MPI_COMM_WORLD, 0, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1152(void)
+static void case_1564(void)
 {
     begin_case("MPI_Comm_accept root root=7");
     int rc = MPI_Comm_accept((char*)scratch_area(), MPI_INFO_NULL, 7, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_ROOT});
 }
 
-static void case_1153(void)
+static void case_1565(void)
 {
     begin_case("MPI_Comm_accept comm nonexistent");
     int rc = MPI_Comm_accept((char*)scratch_area(), MPI_INFO_NULL, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1154(void)
+static void case_1566(void)
 {
     begin_case("MPI_Comm_accept comm wrong kind");
     int rc = MPI_Comm_accept((char*)scratch_area(), MPI_INFO_NULL, 0, (MPI_Comm)MPI_INT, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1155(void)
+static void case_1567(void)
 {
     begin_case("MPI_Comm_accept newcomm nonexistent in pointer");
     int rc = MPI_Comm_accept((char*)scratch_area(), MPI_INFO_NULL, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1156(void)
+static void case_1568(void)
 {
     begin_case("MPI_Comm_connect info nonexistent");
     int rc = MPI_Comm_connect((char*)scratch_area(), BAD_HANDLE(MMPI_HANDLE_KIND_INFO), 0, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1157(void)
+static void case_1569(void)
 {
     begin_case("MPI_Comm_connect info wrong kind");
     int rc = MPI_Comm_connect((char*)scratch_area(), (MPI_Info)MPI_COMM_WORLD, 0, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1158(void)
+static void case_1570(void)
 {
     begin_case("MPI_Comm_connect root root=7");
     int rc = MPI_Comm_connect((char*)scratch_area(), MPI_INFO_NULL, 7, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_ROOT});
 }
 
-static void case_1159(void)
+static void case_1571(void)
 {
     begin_case("MPI_Comm_connect comm nonexistent");
     int rc = MPI_Comm_connect((char*)scratch_area(), MPI_INFO_NULL, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1160(void)
+static void case_1572(void)
 {
     begin_case("MPI_Comm_connect comm wrong kind");
     int rc = MPI_Comm_connect((char*)scratch_area(), MPI_INFO_NULL, 0, (MPI_Comm)MPI_INT, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1161(void)
+static void case_1573(void)
 {
     begin_case("MPI_Comm_connect newcomm nonexistent in pointer");
     int rc = MPI_Comm_connect((char*)scratch_area(), MPI_INFO_NULL, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1162(void)
+static void case_1574(void)
 {
     begin_case("MPI_Publish_name info nonexistent");
     int rc = MPI_Publish_name((char*)scratch_area(), BAD_HANDLE(MMPI_HANDLE_KIND_INFO), (char*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1163(void)
+static void case_1575(void)
 {
     begin_case("MPI_Publish_name info wrong kind");
     int rc = MPI_Publish_name((char*)scratch_area(), (MPI_Info)MPI_COMM_WORLD, (char*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1164(void)
+static void case_1576(void)
 {
     begin_case("MPI_Unpublish_name info nonexistent");
     int rc = MPI_Unpublish_name((char*)scratch_area(), BAD_HANDLE(MMPI_HANDLE_KIND_INFO), (char*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1165(void)
+static void case_1577(void)
 {
     begin_case("MPI_Unpublish_name info wrong kind");
     int rc = MPI_Unpublish_name((char*)scratch_area(), (MPI_Info)MPI_COMM_WORLD, (char*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1166(void)
+static void case_1578(void)
 {
     begin_case("MPI_Lookup_name info nonexistent");
     int rc = MPI_Lookup_name((char*)scratch_area(), BAD_HANDLE(MMPI_HANDLE_KIND_INFO), (char*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1167(void)
+static void case_1579(void)
 {
     begin_case("MPI_Lookup_name info wrong kind");
     int rc = MPI_Lookup_name((char*)scratch_area(), (MPI_Info)MPI_COMM_WORLD, (char*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1168(void)
+static void case_1580(void)
 {
     begin_case("MPI_Comm_join intercomm nonexistent in pointer");
     int rc = MPI_Comm_join(1, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1169(void)
+static void case_1581(void)
 {
     begin_case("MPI_Cart_create comm_old nonexistent");
     int rc = MPI_Cart_create(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, int_array(1), int_array(1), 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1170(void)
+static void case_1582(void)
 {
     begin_case("MPI_Cart_create comm_old wrong kind");
     int rc = MPI_Cart_create((MPI_Comm)MPI_INT, 1, int_array(1), int_array(1), 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1171(void)
+static void case_1583(void)
 {
     begin_case("MPI_Cart_create comm_cart nonexistent in pointer");
     int rc = MPI_Cart_create(MPI_COMM_WORLD, 1, int_array(1), int_array(1), 0, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1172(void)
+static void case_1584(void)
 {
     begin_case("MPI_Graph_create comm_old nonexistent");
     int rc = MPI_Graph_create(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, int_array(1), int_array(0), 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1173(void)
+static void case_1585(void)
 {
     begin_case("MPI_Graph_create comm_old wrong kind");
     int rc = MPI_Graph_create((MPI_Comm)MPI_INT, 1, int_array(1), int_array(0), 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1174(void)
+static void case_1586(void)
 {
     begin_case("MPI_Graph_create comm_graph nonexistent in pointer");
     int rc = MPI_Graph_create(MPI_COMM_WORLD, 1, int_array(1), int_array(0), 0, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1175(void)
+static void case_1587(void)
 {
     begin_case("MPI_Dist_graph_create_adjacent comm_old nonexistent");
     int rc = MPI_Dist_graph_create_adjacent(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, int_array(0), int_array(0), 1, int_array(0), int_array(0), MPI_INFO_NULL, 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1176(void)
+static void case_1588(void)
 {
     begin_case("MPI_Dist_graph_create_adjacent comm_old wrong kind");
     int rc = MPI_Dist_graph_create_adjacent((MPI_Comm)MPI_INT, 1, int_array(0), int_array(0), 1, int_array(0), int_array(0), MPI_INFO_NULL, 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1177(void)
+static void case_1589(void)
 {
     begin_case("MPI_Dist_graph_create_adjacent info nonexistent");
     int rc = MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, int_array(0), int_array(0), 1, int_array(0), int_array(0), BAD_HANDLE(MMPI_HANDLE_KIND_INFO), 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1178(void)
+static void case_1590(void)
 {
     begin_case("MPI_Dist_graph_create_adjacent info wrong kind");
     int rc = MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, int_array(0), int_array(0), 1, int_array(0), int_array(0), (MPI_Info)MPI_COMM_WORLD, 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1179(void)
+static void case_1591(void)
 {
     begin_case("MPI_Dist_graph_create_adjacent comm_dist_graph nonexistent in pointer");
     int rc = MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, int_array(0), int_array(0), 1, int_array(0), int_array(0), MPI_INFO_NULL, 0, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1180(void)
+static void case_1592(void)
 {
     begin_case("MPI_Dist_graph_create comm_old nonexistent");
     int rc = MPI_Dist_graph_create(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, int_array(0), int_array(1), int_array(0), int_array(1), MPI_INFO_NULL, 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1181(void)
+static void case_1593(void)
 {
     begin_case("MPI_Dist_graph_create comm_old wrong kind");
     int rc = MPI_Dist_graph_create((MPI_Comm)MPI_INT, 1, int_array(0), int_array(1), int_array(0), int_array(1), MPI_INFO_NULL, 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1182(void)
+static void case_1594(void)
 {
     begin_case("MPI_Dist_graph_create info nonexistent");
     int rc = MPI_Dist_graph_create(MPI_COMM_WORLD, 1, int_array(0), int_array(1), int_array(0), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_INFO), 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1183(void)
+static void case_1595(void)
 {
     begin_case("MPI_Dist_graph_create info wrong kind");
     int rc = MPI_Dist_graph_create(MPI_COMM_WORLD, 1, int_array(0), int_array(1), int_array(0), int_array(1), (MPI_Info)MPI_COMM_WORLD, 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1184(void)
+static void case_1596(void)
 {
     begin_case("MPI_Dist_graph_create comm_dist_graph nonexistent in pointer");
     int rc = MPI_Dist_graph_create(MPI_COMM_WORLD, 1, int_array(0), int_array(1), int_array(0), int_array(1), MPI_INFO_NULL, 0, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1185(void)
+static void case_1597(void)
 {
     begin_case("MPI_Topo_test comm nonexistent");
     int rc = MPI_Topo_test(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1186(void)
+static void case_1598(void)
 {
     begin_case("MPI_Topo_test comm wrong kind");
     int rc = MPI_Topo_test((MPI_Comm)MPI_INT, (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1187(void)
+static void case_1599(void)
 {
     begin_case("MPI_Graphdims_get comm nonexistent");
     int rc = MPI_Graphdims_get(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), (int*)scratch_area(), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1188(void)
+static void case_1600(void)
 {
     begin_case("MPI_Graphdims_get comm wrong kind");
     int rc = MPI_Graphdims_get((MPI_Comm)MPI_INT, (int*)scratch_area(), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1189(void)
+static void case_1601(void)
 {
     begin_case("MPI_Graph_get comm nonexistent");
     int rc = MPI_Graph_get(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, 1, int_array(1), int_array(0));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1190(void)
+static void case_1602(void)
 {
     begin_case("MPI_Graph_get comm wrong kind");
     int rc = MPI_Graph_get((MPI_Comm)MPI_INT, 1, 1, int_array(1), int_array(0));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1191(void)
+static void case_1603(void)
 {
     begin_case("MPI_Cartdim_get comm nonexistent");
     int rc = MPI_Cartdim_get(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1192(void)
+static void case_1604(void)
 {
     begin_case("MPI_Cartdim_get comm wrong kind");
     int rc = MPI_Cartdim_get((MPI_Comm)MPI_INT, (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1193(void)
+static void case_1605(void)
 {
     begin_case("MPI_Cart_get comm nonexistent");
     int rc = MPI_Cart_get(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, int_array(1), int_array(1), int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1194(void)
+static void case_1606(void)
 {
     begin_case("MPI_Cart_get comm wrong kind");
     int rc = MPI_Cart_get((MPI_Comm)MPI_INT, 1, int_array(1), int_array(1), int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1195(void)
+static void case_1607(void)
 {
     begin_case("MPI_Cart_rank comm nonexistent");
     int rc = MPI_Cart_rank(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), int_array(1), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1196(void)
+static void case_1608(void)
 {
     begin_case("MPI_Cart_rank comm wrong kind");
     int rc = MPI_Cart_rank((MPI_Comm)MPI_INT, int_array(1), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1197(void)
+static void case_1609(void)
 {
     begin_case("MPI_Cart_coords comm nonexistent");
     int rc = MPI_Cart_coords(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 0, 1, int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1198(void)
+static void case_1610(void)
 {
     begin_case("MPI_Cart_coords comm wrong kind");
     int rc = MPI_Cart_coords((MPI_Comm)MPI_INT, 0, 1, int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1199(void)
+static void case_1611(void)
 {
     begin_case("MPI_Graph_neighbors_count comm nonexistent");
     int rc = MPI_Graph_neighbors_count(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 0, (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1200(void)
+static void case_1612(void)
 {
     begin_case("MPI_Graph_neighbors_count comm wrong kind");
     int rc = MPI_Graph_neighbors_count((MPI_Comm)MPI_INT, 0, (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1201(void)
+static void case_1613(void)
 {
     begin_case("MPI_Graph_neighbors comm nonexistent");
     int rc = MPI_Graph_neighbors(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 0, 1, int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1202(void)
+static void case_1614(void)
 {
     begin_case("MPI_Graph_neighbors comm wrong kind");
     int rc = MPI_Graph_neighbors((MPI_Comm)MPI_INT, 0, 1, int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1203(void)
+static void case_1615(void)
 {
     begin_case("MPI_Dist_graph_neighbors_count comm nonexistent");
     int rc = MPI_Dist_graph_neighbors_count(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), (int*)scratch_area(), (int*)scratch_area(), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1204(void)
+static void case_1616(void)
 {
     begin_case("MPI_Dist_graph_neighbors_count comm wrong kind");
     int rc = MPI_Dist_graph_neighbors_count((MPI_Comm)MPI_INT, (int*)scratch_area(), (int*)scratch_area(), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1205(void)
+static void case_1617(void)
 {
     begin_case("MPI_Dist_graph_neighbors comm nonexistent");
     int rc = MPI_Dist_graph_neighbors(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, int_array(0), int_array(0), 1, int_array(0), int_array(0));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1206(void)
+static void case_1618(void)
 {
     begin_case("MPI_Dist_graph_neighbors comm wrong kind");
     int rc = MPI_Dist_graph_neighbors((MPI_Comm)MPI_INT, 1, int_array(0), int_array(0), 1, int_array(0), int_array(0));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1207(void)
+static void case_1619(void)
 {
     begin_case("MPI_Cart_shift comm nonexistent");
     int rc = MPI_Cart_shift(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, 1, (int*)scratch_area(), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1208(void)
+static void case_1620(void)
 {
     begin_case("MPI_Cart_shift comm wrong kind");
     int rc = MPI_Cart_shift((MPI_Comm)MPI_INT, 1, 1, (int*)scratch_area(), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1209(void)
+static void case_1621(void)
 {
     begin_case("MPI_Cart_sub comm nonexistent");
     int rc = MPI_Cart_sub(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), int_array(1), handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1210(void)
+static void case_1622(void)
 {
     begin_case("MPI_Cart_sub comm wrong kind");
     int rc = MPI_Cart_sub((MPI_Comm)MPI_INT, int_array(1), handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1211(void)
+static void case_1623(void)
 {
     begin_case("MPI_Cart_sub newcomm nonexistent in pointer");
     int rc = MPI_Cart_sub(MPI_COMM_WORLD, int_array(1), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1212(void)
+static void case_1624(void)
 {
     begin_case("MPI_Cart_map comm nonexistent");
     int rc = MPI_Cart_map(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, int_array(1), int_array(1), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1213(void)
+static void case_1625(void)
 {
     begin_case("MPI_Cart_map comm wrong kind");
     int rc = MPI_Cart_map((MPI_Comm)MPI_INT, 1, int_array(1), int_array(1), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1214(void)
+static void case_1626(void)
 {
     begin_case("MPI_Graph_map comm nonexistent");
     int rc = MPI_Graph_map(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, int_array(1), int_array(0), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1215(void)
+static void case_1627(void)
 {
     begin_case("MPI_Graph_map comm wrong kind");
     int rc = MPI_Graph_map((MPI_Comm)MPI_INT, 1, int_array(1), int_array(0), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1216(void)
+static void case_1628(void)
 {
     begin_case("MPI_Neighbor_allgather sendcount sendcount=-1");
     int rc = MPI_Neighbor_allgather((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1217(void)
+static void case_1629(void)
 {
     begin_case("MPI_Neighbor_allgather sendtype nonexistent");
     int rc = MPI_Neighbor_allgather((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1218(void)
+static void case_1630(void)
 {
     begin_case("MPI_Neighbor_allgather sendtype wrong kind");
     int rc = MPI_Neighbor_allgather((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1219(void)
+static void case_1631(void)
 {
     begin_case("MPI_Neighbor_allgather recvcount recvcount=-1");
     int rc = MPI_Neighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1220(void)
+static void case_1632(void)
 {
     begin_case("MPI_Neighbor_allgather recvtype nonexistent");
     int rc = MPI_Neighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1221(void)
+static void case_1633(void)
 {
     begin_case("MPI_Neighbor_allgather recvtype wrong kind");
     int rc = MPI_Neighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1222(void)
+static void case_1634(void)
 {
     begin_case("MPI_Neighbor_allgather comm nonexistent");
     int rc = MPI_Neighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1223(void)
+static void case_1635(void)
 {
     begin_case("MPI_Neighbor_allgather comm wrong kind");
     int rc = MPI_Neighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Comm)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1224(void)
+static void case_1636(void)
 {
     begin_case("MPI_Neighbor_allgatherv sendcount sendcount=-1");
     int rc = MPI_Neighbor_allgatherv((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1225(void)
+static void case_1637(void)
 {
     begin_case("MPI_Neighbor_allgatherv sendtype nonexistent");
     int rc = MPI_Neighbor_allgatherv((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1226(void)
+static void case_1638(void)
 {
     begin_case("MPI_Neighbor_allgatherv sendtype wrong kind");
     int rc = MPI_Neighbor_allgatherv((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1227(void)
+static void case_1639(void)
 {
     begin_case("MPI_Neighbor_allgatherv recvtype nonexistent");
     int rc = MPI_Neighbor_allgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1228(void)
+static void case_1640(void)
 {
     begin_case("MPI_Neighbor_allgatherv recvtype wrong kind");
     int rc = MPI_Neighbor_allgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1229(void)
+static void case_1641(void)
 {
     begin_case("MPI_Neighbor_allgatherv comm nonexistent");
     int rc = MPI_Neighbor_allgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1230(void)
+static void case_1642(void)
 {
     begin_case("MPI_Neighbor_allgatherv comm wrong kind");
     int rc = MPI_Neighbor_allgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (MPI_Comm)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1231(void)
+static void case_1643(void)
 {
     begin_case("MPI_Neighbor_alltoall sendcount sendcount=-1");
     int rc = MPI_Neighbor_alltoall((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1232(void)
+static void case_1644(void)
 {
     begin_case("MPI_Neighbor_alltoall sendtype nonexistent");
     int rc = MPI_Neighbor_alltoall((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1233(void)
+static void case_1645(void)
 {
     begin_case("MPI_Neighbor_alltoall sendtype wrong kind");
     int rc = MPI_Neighbor_alltoall((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1234(void)
+static void case_1646(void)
 {
     begin_case("MPI_Neighbor_alltoall recvcount recvcount=-1");
     int rc = MPI_Neighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1235(void)
+static void case_1647(void)
 {
     begin_case("MPI_Neighbor_alltoall recvtype nonexistent");
     int rc = MPI_Neighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1236(void)
+static void case_1648(void)
 {
     begin_case("MPI_Neighbor_alltoall recvtype wrong kind");
     int rc = MPI_Neighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1237(void)
+static void case_1649(void)
 {
     begin_case("MPI_Neighbor_alltoall comm nonexistent");
     int rc = MPI_Neighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1238(void)
+static void case_1650(void)
 {
     begin_case("MPI_Neighbor_alltoall comm wrong kind");
     int rc = MPI_Neighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Comm)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1239(void)
+static void case_1651(void)
 {
     begin_case("MPI_Neighbor_alltoallv sendtype nonexistent");
     int rc = MPI_Neighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1240(void)
+static void case_1652(void)
 {
     begin_case("MPI_Neighbor_alltoallv sendtype wrong kind");
     int rc = MPI_Neighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1241(void)
+static void case_1653(void)
 {
     begin_case("MPI_Neighbor_alltoallv recvtype nonexistent");
     int rc = MPI_Neighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1242(void)
+static void case_1654(void)
 {
     begin_case("MPI_Neighbor_alltoallv recvtype wrong kind");
     int rc = MPI_Neighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1243(void)
+static void case_1655(void)
 {
     begin_case("MPI_Neighbor_alltoallv comm nonexistent");
     int rc = MPI_Neighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1244(void)
+static void case_1656(void)
 {
     begin_case("MPI_Neighbor_alltoallv comm wrong kind");
     int rc = MPI_Neighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (MPI_Comm)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1245(void)
+static void case_1657(void)
 {
     begin_case("MPI_Neighbor_alltoallw sendtypes nonexistent in pointer");
     int rc = MPI_Neighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), topo_comm);
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1246(void)
+static void case_1658(void)
 {
     begin_case("MPI_Neighbor_alltoallw recvtypes nonexistent in pointer");
     int rc = MPI_Neighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), topo_comm);
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1247(void)
+static void case_1659(void)
 {
     begin_case("MPI_Neighbor_alltoallw comm nonexistent");
     int rc = MPI_Neighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), BAD_HANDLE(MMPI_HANDLE_KIND_COMM));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1248(void)
+static void case_1660(void)
 {
     begin_case("MPI_Neighbor_alltoallw comm wrong kind");
     int rc = MPI_Neighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (MPI_Comm)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1249(void)
+static void case_1661(void)
 {
     begin_case("MPI_Ineighbor_allgather sendcount sendcount=-1");
     int rc = MPI_Ineighbor_allgather((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1250(void)
+static void case_1662(void)
 {
     begin_case("MPI_Ineighbor_allgather sendtype nonexistent");
     int rc = MPI_Ineighbor_allgather((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1251(void)
+static void case_1663(void)
 {
     begin_case("MPI_Ineighbor_allgather sendtype wrong kind");
     int rc = MPI_Ineighbor_allgather((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1252(void)
+static void case_1664(void)
 {
     begin_case("MPI_Ineighbor_allgather recvcount recvcount=-1");
     int rc = MPI_Ineighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1253(void)
+static void case_1665(void)
 {
     begin_case("MPI_Ineighbor_allgather recvtype nonexistent");
     int rc = MPI_Ineighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1254(void)
+static void case_1666(void)
 {
     begin_case("MPI_Ineighbor_allgather recvtype wrong kind");
     int rc = MPI_Ineighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1255(void)
+static void case_1667(void)
 {
     begin_case("MPI_Ineighbor_allgather comm nonexistent");
     int rc = MPI_Ineighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1256(void)
+static void case_1668(void)
 {
     begin_case("MPI_Ineighbor_allgather comm wrong kind");
     int rc = MPI_Ineighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1257(void)
+static void case_1669(void)
 {
     begin_case("MPI_Ineighbor_allgather request nonexistent in pointer");
     int rc = MPI_Ineighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1258(void)
+static void case_1670(void)
 {
     begin_case("MPI_Ineighbor_allgatherv sendcount sendcount=-1");
     int rc = MPI_Ineighbor_allgatherv((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1259(void)
+static void case_1671(void)
 {
     begin_case("MPI_Ineighbor_allgatherv sendtype nonexistent");
     int rc = MPI_Ineighbor_allgatherv((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1260(void)
+static void case_1672(void)
 {
     begin_case("MPI_Ineighbor_allgatherv sendtype wrong kind");
     int rc = MPI_Ineighbor_allgatherv((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1261(void)
+static void case_1673(void)
 {
     begin_case("MPI_Ineighbor_allgatherv recvtype nonexistent");
     int rc = MPI_Ineighbor_allgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1262(void)
+static void case_1674(void)
 {
     begin_case("MPI_Ineighbor_allgatherv recvtype wrong kind");
     int rc = MPI_Ineighbor_allgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1263(void)
+static void case_1675(void)
 {
     begin_case("MPI_Ineighbor_allgatherv comm nonexistent");
     int rc = MPI_Ineighbor_allgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1264(void)
+static void case_1676(void)
 {
     begin_case("MPI_Ineighbor_allgatherv comm wrong kind");
     int rc = MPI_Ineighbor_allgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1265(void)
+static void case_1677(void)
 {
     begin_case("MPI_Ineighbor_allgatherv request nonexistent in pointer");
     int rc = MPI_Ineighbor_allgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1266(void)
+static void case_1678(void)
 {
     begin_case("MPI_Ineighbor_alltoall sendcount sendcount=-1");
     int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1267(void)
+static void case_1679(void)
 {
     begin_case("MPI_Ineighbor_alltoall sendtype nonexistent");
     int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1268(void)
+static void case_1680(void)
 {
     begin_case("MPI_Ineighbor_alltoall sendtype wrong kind");
     int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1269(void)
+static void case_1681(void)
 {
     begin_case("MPI_Ineighbor_alltoall recvcount recvcount=-1");
     int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1270(void)
+static void case_1682(void)
 {
     begin_case("MPI_Ineighbor_alltoall recvtype nonexistent");
     int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1271(void)
+static void case_1683(void)
 {
     begin_case("MPI_Ineighbor_alltoall recvtype wrong kind");
     int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1272(void)
+static void case_1684(void)
 {
     begin_case("MPI_Ineighbor_alltoall comm nonexistent");
     int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1273(void)
+static void case_1685(void)
 {
     begin_case("MPI_Ineighbor_alltoall comm wrong kind");
     int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1274(void)
+static void case_1686(void)
 {
     begin_case("MPI_Ineighbor_alltoall request nonexistent in pointer");
     int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1275(void)
+static void case_1687(void)
 {
     begin_case("MPI_Ineighbor_alltoallv sendtype nonexistent");
     int rc = MPI_Ineighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1276(void)
+static void case_1688(void)
 {
     begin_case("MPI_Ineighbor_alltoallv sendtype wrong kind");
     int rc = MPI_Ineighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1277(void)
+static void case_1689(void)
 {
     begin_case("MPI_Ineighbor_alltoallv recvtype nonexistent");
     int rc = MPI_Ineighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1278(void)
+static void case_1690(void)
 {
     begin_case("MPI_Ineighbor_alltoallv recvtype wrong kind");
     int rc = MPI_Ineighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1279(void)
+static void case_1691(void)
 {
     begin_case("MPI_Ineighbor_alltoallv comm nonexistent");
     int rc = MPI_Ineighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1280(void)
+static void case_1692(void)
 {
     begin_case("MPI_Ineighbor_alltoallv comm wrong kind");
     int rc = MPI_Ineighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1281(void)
+static void case_1693(void)
 {
     begin_case("MPI_Ineighbor_alltoallv request nonexistent in pointer");
     int rc = MPI_Ineighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1282(void)
+static void case_1694(void)
 {
     begin_case("MPI_Ineighbor_alltoallw sendtypes nonexistent in pointer");
     int rc = MPI_Ineighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1283(void)
+static void case_1695(void)
 {
     begin_case("MPI_Ineighbor_alltoallw recvtypes nonexistent in pointer");
     int rc = MPI_Ineighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1284(void)
+static void case_1696(void)
 {
     begin_case("MPI_Ineighbor_alltoallw comm nonexistent");
     int rc = MPI_Ineighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1285(void)
+static void case_1697(void)
 {
     begin_case("MPI_Ineighbor_alltoallw comm wrong kind");
     int rc = MPI_Ineighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1286(void)
+static void case_1698(void)
 {
     begin_case("MPI_Ineighbor_alltoallw request nonexistent in pointer");
     int rc = MPI_Ineighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), topo_comm, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1287(void)
+static void case_1699(void)
 {
     begin_case("MPI_Neighbor_allgather_init sendcount sendcount=-1");
     int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1288(void)
+static void case_1700(void)
 {
     begin_case("MPI_Neighbor_allgather_init sendtype nonexistent");
     int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1289(void)
+static void case_1701(void)
 {
     begin_case("MPI_Neighbor_allgather_init sendtype wrong kind");
     int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1290(void)
+static void case_1702(void)
 {
     begin_case("MPI_Neighbor_allgather_init recvcount recvcount=-1");
     int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1291(void)
+static void case_1703(void)
 {
     begin_case("MPI_Neighbor_allgather_init recvtype nonexistent");
     int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1292(void)
+static void case_1704(void)
 {
     begin_case("MPI_Neighbor_allgather_init recvtype wrong kind");
     int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1293(void)
+static void case_1705(void)
 {
     begin_case("MPI_Neighbor_allgather_init comm nonexistent");
     int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1294(void)
+static void case_1706(void)
 {
     begin_case("MPI_Neighbor_allgather_init comm wrong kind");
     int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1295(void)
+static void case_1707(void)
 {
     begin_case("MPI_Neighbor_allgather_init info nonexistent");
     int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1296(void)
+static void case_1708(void)
 {
     begin_case("MPI_Neighbor_allgather_init info wrong kind");
     int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, (MPI_Info)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1297(void)
+static void case_1709(void)
 {
     begin_case("MPI_Neighbor_allgather_init request nonexistent in pointer");
     int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1298(void)
+static void case_1710(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init sendcount sendcount=-1");
     int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1299(void)
+static void case_1711(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init sendtype nonexistent");
     int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1300(void)
+static void case_1712(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init sendtype wrong kind");
     int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1301(void)
+static void case_1713(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init recvtype nonexistent");
     int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1302(void)
+static void case_1714(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init recvtype wrong kind");
     int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1303(void)
+static void case_1715(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init comm nonexistent");
     int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1304(void)
+static void case_1716(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init comm wrong kind");
     int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1305(void)
+static void case_1717(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init info nonexistent");
     int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1306(void)
+static void case_1718(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init info wrong kind");
     int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, (MPI_Info)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1307(void)
+static void case_1719(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init request nonexistent in pointer");
     int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1308(void)
+static void case_1720(void)
 {
     begin_case("MPI_Neighbor_alltoall_init sendcount sendcount=-1");
     int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1309(void)
+static void case_1721(void)
 {
     begin_case("MPI_Neighbor_alltoall_init sendtype nonexistent");
     int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1310(void)
+static void case_1722(void)
 {
     begin_case("MPI_Neighbor_alltoall_init sendtype wrong kind");
     int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1311(void)
+static void case_1723(void)
 {
     begin_case("MPI_Neighbor_alltoall_init recvcount recvcount=-1");
     int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1312(void)
+static void case_1724(void)
 {
     begin_case("MPI_Neighbor_alltoall_init recvtype nonexistent");
     int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1313(void)
+static void case_1725(void)
 {
     begin_case("MPI_Neighbor_alltoall_init recvtype wrong kind");
     int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1314(void)
+static void case_1726(void)
 {
     begin_case("MPI_Neighbor_alltoall_init comm nonexistent");
     int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1315(void)
+static void case_1727(void)
 {
     begin_case("MPI_Neighbor_alltoall_init comm wrong kind");
     int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1316(void)
+static void case_1728(void)
 {
     begin_case("MPI_Neighbor_alltoall_init info nonexistent");
     int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1317(void)
+static void case_1729(void)
 {
     begin_case("MPI_Neighbor_alltoall_init info wrong kind");
     int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, (MPI_Info)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1318(void)
+static void case_1730(void)
 {
     begin_case("MPI_Neighbor_alltoall_init request nonexistent in pointer");
     int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1319(void)
+static void case_1731(void)
 {
     begin_case("MPI_Neighbor_alltoallv_init sendtype nonexistent");
     int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1320(void)
+static void case_1732(void)
 {
     begin_case("MPI_Neighbor_alltoallv_init sendtype wrong kind");
     int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1321(void)
+static void case_1733(void)
 {
     begin_case("MPI_Neighbor_alltoallv_init recvtype nonexistent");
     int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1322(void)
+static void case_1734(void)
 {
     begin_case("MPI_Neighbor_alltoallv_init recvtype wrong kind");
     int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1323(void)
+static void case_1735(void)
 {
     begin_case("MPI_Neighbor_alltoallv_init comm nonexistent");
     int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1324(void)
+static void case_1736(void)
 {
     begin_case("MPI_Neighbor_alltoallv_init comm wrong kind");
     int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1325(void)
+static void case_1737(void)
 {
     begin_case("MPI_Neighbor_alltoallv_init info nonexistent");
     int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1326(void)
+static void case_1738(void)
 {
     begin_case("MPI_Neighbor_alltoallv_init info wrong kind");
     int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, (MPI_Info)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1327(void)
+static void case_1739(void)
 {
     begin_case("MPI_Neighbor_alltoallv_init request nonexistent in pointer");
     int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1328(void)
+static void case_1740(void)
 {
     begin_case("MPI_Neighbor_alltoallw_init sendtypes nonexistent in pointer");
     int rc = MPI_Neighbor_alltoallw_init((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1329(void)
+static void case_1741(void)
 {
     begin_case("MPI_Neighbor_alltoallw_init recvtypes nonexistent in pointer");
     int rc = MPI_Neighbor_alltoallw_init((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1330(void)
+static void case_1742(void)
 {
     begin_case("MPI_Neighbor_alltoallw_init comm nonexistent");
     int rc = MPI_Neighbor_alltoallw_init((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1331(void)
+static void case_1743(void)
 {
     begin_case("MPI_Neighbor_alltoallw_init comm wrong kind");
     int rc = MPI_Neighbor_alltoallw_init((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1332(void)
+static void case_1744(void)
 {
     begin_case("MPI_Neighbor_alltoallw_init info nonexistent");
     int rc = MPI_Neighbor_alltoallw_init((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), topo_comm, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1333(void)
+static void case_1745(void)
 {
     begin_case("MPI_Neighbor_alltoallw_init info wrong kind");
     int rc = MPI_Neighbor_alltoallw_init((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), topo_comm, (MPI_Info)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1334(void)
+static void case_1746(void)
 {
     begin_case("MPI_Neighbor_alltoallw_init request nonexistent in pointer");
     int rc = MPI_Neighbor_alltoallw_init((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), topo_comm, MPI_INFO_NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1335(void)
+static void case_1747(void)
 {
     begin_case("MPIX_Comm_validate comm nonexistent");
     int rc = MPIX_Comm_validate(BAD_HANDLE(MMPI_HANDLE_KIND_COMM));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1336(void)
+static void case_1748(void)
 {
     begin_case("MPIX_Comm_validate comm wrong kind");
     int rc = MPIX_Comm_validate((MPI_Comm)MPI_INT);
@@ -10694,6 +13578,418 @@ static void (*const cases[])(void) = {
     case_1334,
     case_1335,
     case_1336,
+    case_1337,
+    case_1338,
+    case_1339,
+    case_1340,
+    case_1341,
+    case_1342,
+    case_1343,
+    case_1344,
+    case_1345,
+    case_1346,
+    case_1347,
+    case_1348,
+    case_1349,
+    case_1350,
+    case_1351,
+    case_1352,
+    case_1353,
+    case_1354,
+    case_1355,
+    case_1356,
+    case_1357,
+    case_1358,
+    case_1359,
+    case_1360,
+    case_1361,
+    case_1362,
+    case_1363,
+    case_1364,
+    case_1365,
+    case_1366,
+    case_1367,
+    case_1368,
+    case_1369,
+    case_1370,
+    case_1371,
+    case_1372,
+    case_1373,
+    case_1374,
+    case_1375,
+    case_1376,
+    case_1377,
+    case_1378,
+    case_1379,
+    case_1380,
+    case_1381,
+    case_1382,
+    case_1383,
+    case_1384,
+    case_1385,
+    case_1386,
+    case_1387,
+    case_1388,
+    case_1389,
+    case_1390,
+    case_1391,
+    case_1392,
+    case_1393,
+    case_1394,
+    case_1395,
+    case_1396,
+    case_1397,
+    case_1398,
+    case_1399,
+    case_1400,
+    case_1401,
+    case_1402,
+    case_1403,
+    case_1404,
+    case_1405,
+    case_1406,
+    case_1407,
+    case_1408,
+    case_1409,
+    case_1410,
+    case_1411,
+    case_1412,
+    case_1413,
+    case_1414,
+    case_1415,
+    case_1416,
+    case_1417,
+    case_1418,
+    case_1419,
+    case_1420,
+    case_1421,
+    case_1422,
+    case_1423,
+    case_1424,
+    case_1425,
+    case_1426,
+    case_1427,
+    case_1428,
+    case_1429,
+    case_1430,
+    case_1431,
+    case_1432,
+    case_1433,
+    case_1434,
+    case_1435,
+    case_1436,
+    case_1437,
+    case_1438,
+    case_1439,
+    case_1440,
+    case_1441,
+    case_1442,
+    case_1443,
+    case_1444,
+    case_1445,
+    case_1446,
+    case_1447,
+    case_1448,
+    case_1449,
+    case_1450,
+    case_1451,
+    case_1452,
+    case_1453,
+    case_1454,
+    case_1455,
+    case_1456,
+    case_1457,
+    case_1458,
+    case_1459,
+    case_1460,
+    case_1461,
+    case_1462,
+    case_1463,
+    case_1464,
+    case_1465,
+    case_1466,
+    case_1467,
+    case_1468,
+    case_1469,
+    case_1470,
+    case_1471,
+    case_1472,
+    case_1473,
+    case_1474,
+    case_1475,
+    case_1476,
+    case_1477,
+    case_1478,
+    case_1479,
+    case_1480,
+    case_1481,
+    case_1482,
+    case_1483,
+    case_1484,
+    case_1485,
+    case_1486,
+    case_1487,
+    case_1488,
+    case_1489,
+    case_1490,
+    case_1491,
+    case_1492,
+    case_1493,
+    case_1494,
+    case_1495,
+    case_1496,
+    case_1497,
+    case_1498,
+    case_1499,
+    case_1500,
+    case_1501,
+    case_1502,
+    case_1503,
+    case_1504,
+    case_1505,
+    case_1506,
+    case_1507,
+    case_1508,
+    case_1509,
+    case_1510,
+    case_1511,
+    case_1512,
+    case_1513,
+    case_1514,
+    case_1515,
+    case_1516,
+    case_1517,
+    case_1518,
+    case_1519,
+    case_1520,
+    case_1521,
+    case_1522,
+    case_1523,
+    case_1524,
+    case_1525,
+    case_1526,
+    case_1527,
+    case_1528,
+    case_1529,
+    case_1530,
+    case_1531,
+    case_1532,
+    case_1533,
+    case_1534,
+    case_1535,
+    case_1536,
+    case_1537,
+    case_1538,
+    case_1539,
+    case_1540,
+    case_1541,
+    case_1542,
+    case_1543,
+    case_1544,
+    case_1545,
+    case_1546,
+    case_1547,
+    case_1548,
+    case_1549,
+    case_1550,
+    case_1551,
+    case_1552,
+    case_1553,
+    case_1554,
+    case_1555,
+    case_1556,
+    case_1557,
+    case_1558,
+    case_1559,
+    case_1560,
+    case_1561,
+    case_1562,
+    case_1563,
+    case_1564,
+    case_1565,
+    case_1566,
+    case_1567,
+    case_1568,
+    case_1569,
+    case_1570,
+    case_1571,
+    case_1572,
+    case_1573,
+    case_1574,
+    case_1575,
+    case_1576,
+    case_1577,
+    case_1578,
+    case_1579,
+    case_1580,
+    case_1581,
+    case_1582,
+    case_1583,
+    case_1584,
+    case_1585,
+    case_1586,
+    case_1587,
+    case_1588,
+    case_1589,
+    case_1590,
+    case_1591,
+    case_1592,
+    case_1593,
+    case_1594,
+    case_1595,
+    case_1596,
+    case_1597,
+    case_1598,
+    case_1599,
+    case_1600,
+    case_1601,
+    case_1602,
+    case_1603,
+    case_1604,
+    case_1605,
+    case_1606,
+    case_1607,
+    case_1608,
+    case_1609,
+    case_1610,
+    case_1611,
+    case_1612,
+    case_1613,
+    case_1614,
+    case_1615,
+    case_1616,
+    case_1617,
+    case_1618,
+    case_1619,
+    case_1620,
+    case_1621,
+    case_1622,
+    case_1623,
+    case_1624,
+    case_1625,
+    case_1626,
+    case_1627,
+    case_1628,
+    case_1629,
+    case_1630,
+    case_1631,
+    case_1632,
+    case_1633,
+    case_1634,
+    case_1635,
+    case_1636,
+    case_1637,
+    case_1638,
+    case_1639,
+    case_1640,
+    case_1641,
+    case_1642,
+    case_1643,
+    case_1644,
+    case_1645,
+    case_1646,
+    case_1647,
+    case_1648,
+    case_1649,
+    case_1650,
+    case_1651,
+    case_1652,
+    case_1653,
+    case_1654,
+    case_1655,
+    case_1656,
+    case_1657,
+    case_1658,
+    case_1659,
+    case_1660,
+    case_1661,
+    case_1662,
+    case_1663,
+    case_1664,
+    case_1665,
+    case_1666,
+    case_1667,
+    case_1668,
+    case_1669,
+    case_1670,
+    case_1671,
+    case_1672,
+    case_1673,
+    case_1674,
+    case_1675,
+    case_1676,
+    case_1677,
+    case_1678,
+    case_1679,
+    case_1680,
+    case_1681,
+    case_1682,
+    case_1683,
+    case_1684,
+    case_1685,
+    case_1686,
+    case_1687,
+    case_1688,
+    case_1689,
+    case_1690,
+    case_1691,
+    case_1692,
+    case_1693,
+    case_1694,
+    case_1695,
+    case_1696,
+    case_1697,
+    case_1698,
+    case_1699,
+    case_1700,
+    case_1701,
+    case_1702,
+    case_1703,
+    case_1704,
+    case_1705,
+    case_1706,
+    case_1707,
+    case_1708,
+    case_1709,
+    case_1710,
+    case_1711,
+    case_1712,
+    case_1713,
+    case_1714,
+    case_1715,
+    case_1716,
+    case_1717,
+    case_1718,
+    case_1719,
+    case_1720,
+    case_1721,
+    case_1722,
+    case_1723,
+    case_1724,
+    case_1725,
+    case_1726,
+    case_1727,
+    case_1728,
+    case_1729,
+    case_1730,
+    case_1731,
+    case_1732,
+    case_1733,
+    case_1734,
+    case_1735,
+    case_1736,
+    case_1737,
+    case_1738,
+    case_1739,
+    case_1740,
+    case_1741,
+    case_1742,
+    case_1743,
+    case_1744,
+    case_1745,
+    case_1746,
+    case_1747,
+    case_1748,
 };
 
 int main(int argc, char **argv)

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* A handle of the right kind whose index names no object (mpi.h documents the layout). */
 #define BAD_HANDLE(kind) ((int)(0x40000000 | ((kind) << 24) | 0x7fff00))
@@ -22,6 +23,7 @@ static int errors, checked, verbose;
 static MPI_Comm topo_comm; /* a ring: the plausible communicator of neighbour collectives */
 static MPI_Win test_win;   /* the plausible window: 64 bytes, no epoch open, errors return */
 static char test_win_mem[64];
+static MPI_File test_file; /* an open file, read-write: the plausible file of I/O calls */
 
 static void begin_case(const char *what)
 {
@@ -100,6 +102,12 @@ static int run_cases(int argc, char **argv, void (*const *cases)(void), size_t n
     MPI_Cart_create(MPI_COMM_WORLD, 1, &size, &periodic, 0, &topo_comm);
     MPI_Win_create(test_win_mem, sizeof test_win_mem, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &test_win);
     MPI_Win_set_errhandler(test_win, MPI_ERRORS_RETURN);
+    char fname[256];
+    snprintf(fname, sizeof fname, "%s/bad_args_file.%d", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
+             (int)getpid());
+    MPI_File_open(MPI_COMM_SELF, fname,
+                  MPI_MODE_RDWR | MPI_MODE_CREATE | MPI_MODE_DELETE_ON_CLOSE, MPI_INFO_NULL,
+                  &test_file);
     for (size_t i = 0; i < n; i++)
         cases[i]();
     int rank;
@@ -112,6 +120,7 @@ static int run_cases(int argc, char **argv, void (*const *cases)(void), size_t n
     }
     MPI_Comm_free(&topo_comm);
     MPI_Win_free(&test_win);
+    MPI_File_close(&test_file);
     MPI_Finalize();
     return 0;
 }

@@ -1,0 +1,53 @@
+/*
+ * io/coll_link.c: where the members of a file meet: its private communicator's collective
+ * board (coll/board.h), through the library's internal collectives, never the MPI_ entry
+ * points (no argument checks, no user error handler mid-way). The board owns what happens when
+ * a member fails or the communicator is revoked, and the cut of `kill R during CALL`: these
+ * helpers only fill the parts. Everything moved is bytes (MPI_BYTE).
+ */
+#include <string.h>
+
+#include "coll/coll.h"
+#include "datatype/datatype.h"
+#include "io/io.h"
+#include "pt2pt/request.h"
+
+struct mmpi_request *mmpi_file_meet_start(struct mmpi_rank *self, struct mmpi_file *f)
+{
+    return mmpi_coll_ibarrier_start(self, f->comm);
+}
+
+int mmpi_file_barrier(struct mmpi_rank *self, struct mmpi_comm *c)
+{
+    struct mmpi_request *req = mmpi_coll_ibarrier_start(self, c);
+    mmpi_request_wait(self, req);
+    int err = req->error;
+    mmpi_request_release(req);
+    return err;
+}
+
+int mmpi_file_allgather(struct mmpi_rank *self, struct mmpi_comm *c, const void *mine,
+                        size_t bytes, void *all)
+{
+    struct mmpi_coll x;
+    memset(&x, 0, sizeof(x));
+    x.send.buf = (char *)mine;
+    x.send.count = bytes;
+    x.send.dt = mmpi_datatype_get(self, MPI_BYTE);
+    x.recv.buf = all;
+    x.recv.count = bytes;
+    x.recv.dt = x.send.dt;
+    return mmpi_allgather(self, c, &x, NULL);
+}
+
+int mmpi_file_bcast(struct mmpi_rank *self, struct mmpi_comm *c, void *buf, size_t bytes,
+                    int root)
+{
+    struct mmpi_coll x;
+    memset(&x, 0, sizeof(x));
+    x.recv.buf = buf;
+    x.recv.count = bytes;
+    x.recv.dt = mmpi_datatype_get(self, MPI_BYTE);
+    x.root = root;
+    return mmpi_bcast(self, c, &x, NULL);
+}

@@ -1,0 +1,182 @@
+/*
+ * io/io.h: MPI-IO (MPI-4.1 chapter 14) inside the library: file objects, views, the data access
+ * engine and the shared file pointer.
+ *
+ * Theory of operation. A file opened by a group has one shared core (struct mmpi_file_core:
+ * the descriptor of the real file, the access mode, the shared file pointer) and, per member
+ * rank, one handle object (struct mmpi_file: the view, the individual file pointer, the error
+ * handler, the hints): state the standard makes local lives with the rank (DESIGN §4). Data
+ * moves with pread/pwrite on the one descriptor, so what a program writes is at once visible to
+ * every other tool. The file's group lives in a private duplicate of the opening communicator,
+ * whose collective board (coll/board.h) is the only meeting point of the members:
+ *
+ * - Collective data access (the _all, _ordered and split forms) is a rendezvous on that board
+ *   (a barrier), after which every member moves its own pieces with its own pread/pwrite. No
+ *   data passes between ranks and no step waits for a particular peer, so a member that dies
+ *   makes the rendezvous complete with MPI_ERR_PROC_FAILED (the board's rule and its cut of a
+ *   collective apply as to any collective) instead of hanging, as a token ring or the
+ *   all-to-all of two-phase I/O would.
+ * - The shared file pointer is an atomic counter in the core (etype units of the view):
+ *   read_shared/write_shared claim their range with one fetch-and-add. Ordered access gathers
+ *   every member's size on the board (an allgather), computes its offset by a prefix sum, and
+ *   the first member to get there advances the counter by the total under the core's lock
+ *   (the claim; shared.c explains why two claim slots suffice).
+ * - Atomic mode (MPI_File_set_atomicity) takes the core's reader/writer lock around each
+ *   access: whole accesses exclude each other, as §14.6.1 requires.
+ * - Nonblocking access is a request (pt2pt/request.h, MMPI_REQ_OTHER) whose poll performs the
+ *   transfer: at once for independent access, once the rendezvous completed for collective
+ *   access; MPI_Wait/Test and friends complete it like any other request.
+ *
+ * Files: file.c (open, close, delete, size, hints), view.c (views and mapping view positions to
+ * file bytes), access.c (the transfer engine), request.c (file requests: every data access goes
+ * through one), shared.c (the shared pointer's claims), coll_link.c (the board meetings),
+ * api_*.c (bindings). Nothing here asks whether a peer failed: every wait for another member
+ * is a board meeting (coll_link.c), and the board (the fault layer under it) decides when a
+ * failure completes it, so the rules of failure reporting stay in one place.
+ */
+#ifndef MMPI_IO_IO_H
+#define MMPI_IO_IO_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mmpi.h"
+
+struct mmpi_datatype;
+struct mmpi_file_open;
+struct mmpi_info;
+struct mmpi_request;
+
+struct mmpi_file_core {
+    int fd;                      /* immutable: the open file (pread/pwrite; never seeked) */
+    char *path;                  /* immutable: the file name as opened, prefix removed */
+    int amode;                   /* immutable: MPI_MODE_* bits */
+    struct mmpi_file_open *opened; /* immutable: its entry in file.c's table of open files */
+    int refcount;                /* atomic: member handle objects */
+    MPI_Offset shared_fp;        /* atomic: the shared file pointer, in etype units */
+    pthread_mutex_t lock;        /* protects claimed, claim_base; never held across a wait */
+    uint64_t claimed;            /* collective shared-pointer operations claimed so far */
+    MPI_Offset claim_base[2];    /* the shared pointer each of the last two claims started at */
+    pthread_rwlock_t atomic_lock; /* atomic mode: readers share, writers exclude */
+};
+
+struct mmpi_file_view {
+    MPI_Offset disp;                    /* bytes from the start of the file */
+    struct mmpi_datatype *etype;        /* one reference held (no-op if predefined) */
+    struct mmpi_datatype *filetype;     /* one reference held */
+    char datarep[MPI_MAX_DATAREP_STRING];
+    bool external32;                    /* datarep "external32": big-endian in the file */
+};
+
+struct mmpi_file {
+    struct mmpi_file_core *core;        /* immutable; one reference */
+    struct mmpi_comm *comm;             /* immutable: the private duplicate (group, board) */
+    MPI_File handle;                    /* immutable */
+    struct mmpi_errhandler *errhandler; /* owning rank; one reference */
+    struct mmpi_file_view view;         /* owning rank */
+    MPI_Offset fp;                      /* owning rank: individual file pointer, etype units */
+    bool atomic;                        /* owning rank: MPI_File_set_atomicity */
+    struct mmpi_info *info;             /* owning rank: hints in use; never NULL */
+    uint64_t shared_seq;                /* owning rank: collective shared-pointer operations */
+    bool split_active;                  /* owning rank: a split collective is pending (§14.4.5) */
+    int split_call;                     /* owning rank: the enum mmpi_call of its _begin */
+    struct mmpi_request *split;         /* owning rank: its request, or NULL when done already
+                                         * (ordered forms complete in _begin) */
+    int split_err;                      /* owning rank: outcome of a split done in _begin */
+    MPI_Status split_status;
+};
+
+/* Resolves a file handle of the calling rank; NULL if invalid or closed. */
+struct mmpi_file *mmpi_file_get(struct mmpi_rank *self, MPI_File handle);
+
+/* ---- file.c ---------------------------------------------------------------------------- */
+/* MPI_File_open: collective over c. Returns an MPI error class (MPI_ERR_AMODE, NO_SUCH_FILE,
+ * FILE_EXISTS, ACCESS, READ_ONLY, BAD_FILE, NO_SPACE, QUOTA, IO, NOT_SAME, PROC_FAILED). */
+int mmpi_file_open(struct mmpi_rank *self, struct mmpi_comm *c, const char *name, int amode,
+                   struct mmpi_info *info, MPI_File *fh);
+/* MPI_File_close: collective; frees the handle object whatever the outcome. */
+int mmpi_file_close(struct mmpi_rank *self, struct mmpi_file *f);
+int mmpi_file_delete(const char *name);
+int mmpi_file_set_size(struct mmpi_rank *self, struct mmpi_file *f, MPI_Offset size,
+                       bool preallocate);
+int mmpi_file_get_size(struct mmpi_file *f, MPI_Offset *size);
+int mmpi_file_sync(struct mmpi_rank *self, struct mmpi_file *f);
+/* Merges hints into f->info (known ones checked, unknown kept). */
+int mmpi_file_set_info(struct mmpi_file *f, struct mmpi_info *info);
+/* The error class of an errno from open/pread/pwrite/ftruncate. */
+int mmpi_file_errno_class(int e);
+/* The name with a "ufs:"-style file system prefix removed. */
+const char *mmpi_file_strip_prefix(const char *name);
+
+/* ---- view.c ---------------------------------------------------------------------------- */
+/* Sets the view (references taken on etype and filetype). MPI_ERR_TYPE, ARG,
+ * UNSUPPORTED_DATAREP. */
+int mmpi_file_set_view(struct mmpi_file *f, MPI_Offset disp, struct mmpi_datatype *etype,
+                       struct mmpi_datatype *filetype, const char *datarep);
+/* A copy of v holding its own references (a pending access keeps the view it started with:
+ * the program may set another before it completes). Release with mmpi_file_view_release. */
+void mmpi_file_view_copy(struct mmpi_file_view *to, const struct mmpi_file_view *v);
+/* Initial view: displacement 0, MPI_BYTE, MPI_BYTE, "native". */
+void mmpi_file_view_default(struct mmpi_file_view *v);
+void mmpi_file_view_release(struct mmpi_file_view *v);
+/* Byte b of the view's data stream (b = position * etype size + i): its file offset, and how
+ * many data bytes of the stream follow contiguously in the file from there (at least 1). */
+void mmpi_file_view_map(const struct mmpi_file_view *v, uint64_t b, MPI_Offset *off,
+                        uint64_t *contig);
+/* The first view position (etype units) whose data byte lies at or after file byte `off`
+ * (MPI_SEEK_END, MPI_File_get_size in view terms). */
+MPI_Offset mmpi_file_view_position_of(const struct mmpi_file_view *v, MPI_Offset off);
+
+/* ---- access.c -------------------------------------------------------------------------- */
+/* Moves count elements of dt between buf and the positions of view v from pos on (etype units):
+ * writes when `write`, reads otherwise (stopping at end of file: *bytes is then short).
+ * Takes the core's atomic lock in atomic mode. MPI_SUCCESS or MPI_ERR_IO, NO_SPACE, QUOTA. */
+int mmpi_file_transfer(struct mmpi_file *f, const struct mmpi_file_view *v, bool write,
+                       MPI_Offset pos, void *buf, size_t count, const struct mmpi_datatype *dt,
+                       size_t *bytes);
+
+/* ---- request.c ------------------------------------------------------------------------- */
+enum mmpi_file_pointer { MMPI_FP_EXPLICIT, MMPI_FP_INDIVIDUAL, MMPI_FP_SHARED, MMPI_FP_ORDERED };
+struct mmpi_file_op {
+    bool write;
+    bool collective;           /* meets the other members first (the _all and ordered forms) */
+    enum mmpi_file_pointer fp;
+    MPI_Offset offset;         /* MMPI_FP_EXPLICIT: etype units */
+    void *buf;
+    size_t count;
+    struct mmpi_datatype *dt;  /* checked and committed */
+};
+/* Starts one data access of f as a request (two references: engine and caller; no handle).
+ * Individual and shared positions are claimed now, in call order (§14.4.4). Never blocks. */
+struct mmpi_request *mmpi_file_start(struct mmpi_rank *self, struct mmpi_file *f,
+                                     const struct mmpi_file_op *op);
+/* Blocking access: start, wait, copy the status out. Returns the access's error class. */
+int mmpi_file_access(struct mmpi_rank *self, struct mmpi_file *f, const struct mmpi_file_op *op,
+                     MPI_Status *status);
+
+/* ---- shared.c -------------------------------------------------------------------------- */
+/* Independent: claims `n` etypes at the shared pointer; returns where they start. */
+MPI_Offset mmpi_file_shared_claim(struct mmpi_file *f, MPI_Offset n);
+/* Collective claim number f->shared_seq (after the members met): the first member to get
+ * here moves the shared pointer to `value` (absolute) or by `value` (relative), and every
+ * member gets the pointer's value before the move. Takes the core's lock. */
+MPI_Offset mmpi_file_shared_claim_collective(struct mmpi_file *f, MPI_Offset value,
+                                             bool relative);
+/* MPI_File_read_ordered / write_ordered: collective, may block. Returns an MPI error class. */
+int mmpi_file_ordered(struct mmpi_rank *self, struct mmpi_file *f, const struct mmpi_file_op *op,
+                      MPI_Status *status);
+/* MPI_File_seek_shared: collective; every member passes the same new position. */
+int mmpi_file_seek_shared(struct mmpi_rank *self, struct mmpi_file *f, MPI_Offset pos);
+
+/* ---- coll_link.c: meetings of the file's members on its private communicator's board ----- */
+/* Starts a barrier of the members (request, two references). */
+struct mmpi_request *mmpi_file_meet_start(struct mmpi_rank *self, struct mmpi_file *f);
+/* Blocking forms: each returns MPI_SUCCESS, MPI_ERR_PROC_FAILED or MPI_ERR_REVOKED. May block. */
+int mmpi_file_barrier(struct mmpi_rank *self, struct mmpi_comm *c);
+int mmpi_file_allgather(struct mmpi_rank *self, struct mmpi_comm *c, const void *mine,
+                        size_t bytes, void *all);
+int mmpi_file_bcast(struct mmpi_rank *self, struct mmpi_comm *c, void *buf, size_t bytes,
+                    int root);
+
+#endif

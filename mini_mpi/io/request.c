@@ -1,0 +1,153 @@
+/*
+ * io/request.c: every data access of a file, blocking or not, as one operation: resolve the
+ * position (explicit offset, individual pointer, shared pointer), meet the other members when
+ * the access is collective, then transfer (access.c). Nonblocking and split forms are
+ * requests of kind MMPI_REQ_OTHER whose poll runs those steps, so MPI_Wait/Test and friends
+ * complete them like any other request; blocking independent access transfers at once.
+ *
+ * File pointers move when the operation starts (§14.4.4: "updated by the amount of data
+ * requested"), so several nonblocking accesses in a row take consecutive ranges. A blocking
+ * read that ends short at end of file leaves the pointer after what it read, as ROMIO does.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "datatype/datatype.h"
+#include "io/io.h"
+#include "pt2pt/request.h"
+
+struct file_req {
+    struct mmpi_file *f;
+    struct mmpi_file_op op;
+    MPI_Offset pos;             /* resolved position, etype units */
+    struct mmpi_file_view view; /* the view when the access started (own references) */
+    struct mmpi_request *meet;  /* collective: the members' barrier until it completed */
+};
+
+/* Resolves where the access starts and moves the pointer it uses. */
+static MPI_Offset claim_position(struct mmpi_file *f, const struct mmpi_file_op *op)
+{
+    MPI_Offset n = (MPI_Offset)(op->count * op->dt->size / f->view.etype->size);
+    MPI_Offset pos;
+    switch (op->fp) {
+    case MMPI_FP_EXPLICIT:
+        return op->offset;
+    case MMPI_FP_INDIVIDUAL:
+        pos = f->fp;
+        f->fp += n;
+        return pos;
+    default:
+        return mmpi_file_shared_claim(f, n);
+    }
+}
+
+static void set_status(MPI_Status *st, size_t bytes)
+{
+    st->MPI_SOURCE = MPI_ANY_SOURCE;
+    st->MPI_TAG = MPI_ANY_TAG;
+    st->mmpi_cancelled = 0;
+    st->mmpi_count = (long long)bytes;
+}
+
+static bool file_poll(struct mmpi_request *req)
+{
+    struct file_req *s = req->state;
+    if (mmpi_request_is_done(req))
+        return true;
+    if (s->meet) {
+        if (!mmpi_request_poll(s->meet))
+            return false;
+        int err = s->meet->error;
+        mmpi_request_release(s->meet);
+        s->meet = NULL;
+        if (err != MPI_SUCCESS) {
+            set_status(&req->status, 0);
+            mmpi_request_complete(req, err);
+            return true;
+        }
+    }
+    size_t bytes;
+    int err = mmpi_file_transfer(s->f, &s->view, s->op.write, s->pos, s->op.buf, s->op.count, s->op.dt,
+                                 &bytes);
+    set_status(&req->status, bytes);
+    mmpi_request_complete(req, err);
+    return true;
+}
+
+static void file_req_free(struct mmpi_request *req)
+{
+    struct file_req *s = req->state;
+    if (s->meet)
+        mmpi_request_release(s->meet);
+    mmpi_file_view_release(&s->view);
+    free(s);
+}
+
+struct mmpi_request *mmpi_file_start(struct mmpi_rank *self, struct mmpi_file *f,
+                                     const struct mmpi_file_op *op)
+{
+    struct file_req *s = mmpi_xcalloc(1, sizeof(*s));
+    s->f = f;
+    s->op = *op;
+    s->pos = claim_position(f, op);
+    mmpi_file_view_copy(&s->view, &f->view);
+    if (op->collective)
+        s->meet = mmpi_file_meet_start(self, f);
+    struct mmpi_request *req = mmpi_request_new(self, MMPI_REQ_OTHER);
+    mmpi_datatype_retain(op->dt);
+    req->dt = op->dt;
+    req->collective = op->collective;
+    req->comm = f->handle;
+    req->state = s;
+    req->poll = file_poll;
+    req->free_state = file_req_free;
+    return req;
+}
+
+static bool file_ready(void *arg)
+{
+    return mmpi_request_poll(arg);
+}
+
+/* The hang report's line for a rank waiting in a collective access. */
+static void file_describe(const void *arg, char *buf, size_t len)
+{
+    const struct mmpi_request *req = arg;
+    const struct file_req *s = req->state;
+    snprintf(buf, len, "collective access to file %s: waiting for the other members",
+             s->f->core->path);
+}
+
+static void status_out(MPI_Status *out, size_t bytes)
+{
+    if (out == MPI_STATUS_IGNORE)
+        return;
+    set_status(out, bytes);
+}
+
+int mmpi_file_access(struct mmpi_rank *self, struct mmpi_file *f, const struct mmpi_file_op *op,
+                     MPI_Status *status)
+{
+    size_t bytes = 0;
+    int err;
+
+    if (!op->collective) {
+        MPI_Offset pos = claim_position(f, op);
+        err = mmpi_file_transfer(f, &f->view, op->write, pos, op->buf, op->count, op->dt, &bytes);
+        if (op->fp == MMPI_FP_INDIVIDUAL && !op->write)
+            f->fp = pos + (MPI_Offset)(bytes / f->view.etype->size);
+        status_out(status, bytes);
+        return err;
+    }
+    struct mmpi_request *req = mmpi_file_start(self, f, op);
+    struct file_req *s = req->state;
+    mmpi_wait_until_described(self, file_ready, req, file_describe);
+    err = req->error;
+    bytes = (size_t)req->status.mmpi_count;
+    if (op->fp == MMPI_FP_INDIVIDUAL && !op->write)
+        f->fp = s->pos + (MPI_Offset)(bytes / f->view.etype->size);
+    mmpi_request_release(req); /* the engine's reference went at completion */
+    status_out(status, bytes);
+    return err;
+}

@@ -1,0 +1,17 @@
+# tests/mpi/testlist.io: MPI-IO (files, views, data access, the shared file pointer, file error
+# handlers), MPICH testlist format (see tests/mpi/testlist). Files go to $TMPDIR (or /tmp).
+io_file 1
+io_file 3
+io_access 1
+io_access 4
+io_shared 4
+io_shared 16
+# A member killed inside a collective access: members ranked below it complete, the others
+# get MPI_ERR_PROC_FAILED, in finite time (argument: the rank that dies).
+io_fault 4
+io_fault 4 arg=2 env=MINI_MPI_FAULTS=kill 2 during MPI_File_write_at_all#1
+io_fault 5 arg=0 env=MINI_MPI_FAULTS=kill 0 during MPI_File_write_at_all#1
+io_fault 4 arg=0 env=MINI_MPI_FAULTS=kill 3 at MPI_File_write_at_all#1
+# Checkpoint with write_at_all, restart with read_at_all, verified against an uninterrupted run.
+io_checkpoint 4 dir=examples grep=^20 steps, restarted from step 10
+io_checkpoint 1 dir=examples
