@@ -297,7 +297,7 @@ static int start_thread(struct mmpi_rank *r)
     MMPI_CHECK_PTHREAD(pthread_attr_init(&attr));
     int rc = pthread_attr_setstack(&attr, r->stack, r->stack_size);
     if (rc == 0)
-        rc = mmpi_real_pthread_create(&r->thread, &attr, rank_thread, r);
+        rc = mmpi_thread_create_unowned(&r->thread, &attr, rank_thread, r);
     pthread_attr_destroy(&attr);
     r->started = rc == 0;
     return rc;
