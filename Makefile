@@ -16,13 +16,18 @@ CFLAGS  ?= -O2 -g
 # or the fast collectives' checks gets inlined: 2-5% of a 2-rank collective or message). The
 # objects keep machine code too, for the static archive of the unit tests. GCC only (the flags
 # are GCC's); LTO= turns it off.
-LTO     ?= $(if $(shell $(CC) --version 2>/dev/null | grep -q 'Free Software Foundation' && \
-                echo gcc),-flto=auto -ffat-lto-objects)
+LTO     ?= $(if $(SAN),,$(if $(shell $(CC) --version 2>/dev/null | grep -q 'Free Software Foundation' && \
+                echo gcc),-flto=auto -ffat-lto-objects))
 LIB_CFLAGS := -std=c11 -D_GNU_SOURCE -pthread -fPIC -fvisibility=hidden $(WARN) \
               -Imini_mpi -Imini_mpi/include $(URCU_CFLAGS) -MMD -MP $(LTO)
+# SAN=thread or SAN=address,undefined: the library, unit tests and MPI programs built with that
+# sanitizer (without LTO: faster to build, and the reports name the real functions). Use
+# another BUILD directory (make check-tsan / check-asan do). The library records its sanitizer
+# in libmini_mpi.sanitize, from which bin/mpicc links every program with it.
 ifdef SAN
   CFLAGS += -fsanitize=$(SAN) -fno-omit-frame-pointer
   LDFLAGS += -fsanitize=$(SAN)
+  MPICC_SAN := -fsanitize=$(SAN) -fno-omit-frame-pointer
 endif
 
 # Every .c under mini_mpi/ is part of the library; launch_hook.c only of the shared one.
@@ -40,7 +45,7 @@ MPI_BINS   := $(patsubst tests/mpi/%.c,$(BUILD)/tests/mpi/%,$(MPI_SRCS))
 EXAMPLE_SRCS := $(sort $(wildcard examples/*.c))
 EXAMPLE_BINS := $(patsubst examples/%.c,$(BUILD)/examples/%,$(EXAMPLE_SRCS))
 
-.PHONY: all lib tests test check check-long check-valgrind check-conformance bench bench-compare demo deps \
+.PHONY: all lib tests test check check-long check-valgrind check-tsan check-asan check-conformance bench bench-compare demo deps \
         install uninstall clean help
 
 all: lib tests
@@ -55,6 +60,7 @@ $(SHARED_LIB): $(LIB_OBJS) mini_mpi/exports.map
 	@mkdir -p $(dir $@)
 	$(CC) -shared -pthread $(CFLAGS) $(LTO) $(LDFLAGS) -Wl,--version-script=mini_mpi/exports.map \
 	    -Wl,-soname,libmini_mpi.so -o $@ $(LIB_OBJS) $(URCU_LIBS) -ldl
+	$(if $(SAN),echo '$(SAN)' > $(dir $@)libmini_mpi.sanitize,rm -f $(dir $@)libmini_mpi.sanitize)
 
 $(STATIC_LIB): $(CORE_OBJS)
 	@mkdir -p $(dir $@)
@@ -72,7 +78,7 @@ $(BUILD)/tests/unit/%: tests/unit/%.c $(STATIC_LIB) tests/unit/unit_world.h
 # MPI programs are built exactly as users build theirs.
 $(BUILD)/tests/mpi/%: tests/mpi/%.c $(wildcard tests/mpi/include/*.h) $(SHARED_LIB) bin/mpicc
 	@mkdir -p $(dir $@)
-	bin/mpicc -std=gnu11 -O1 -g -Wall -Itests/mpi/include $< -o $@
+	MINI_MPI_BUILD=$(BUILD) bin/mpicc $(MPICC_SAN) -std=gnu11 -O1 -g -Wall -Itests/mpi/include $< -o $@
 
 # The per-rank C library tests again, compiled as executable code (-fPIE, the compiler's
 # default) instead of mpicc's -fPIC: the program then reaches libc variables such as optind
@@ -85,7 +91,7 @@ $(BUILD)/tests/mpi/%_pie: tests/mpi/%.c $(wildcard tests/mpi/include/*.h) $(SHAR
 
 $(BUILD)/examples/%: examples/%.c $(SHARED_LIB) bin/mpicc
 	@mkdir -p $(dir $@)
-	bin/mpicc -std=gnu11 -O2 -g -Wall $< -o $@
+	MINI_MPI_BUILD=$(BUILD) bin/mpicc $(MPICC_SAN) -std=gnu11 -O2 -g -Wall $< -o $@
 
 deps:
 	@scripts/install-deps.sh
@@ -114,6 +120,23 @@ check-valgrind: all
 	MINI_MPI_TEST_TIMEOUT_SCALE=10 tests/run.sh --list tests/valgrind.list
 	MINI_MPI_TEST_PREFIX="$(VALGRIND) --errors-for-leak-kinds=none" \
 	MINI_MPI_TEST_TIMEOUT_SCALE=10 tests/run.sh --list tests/valgrind-faults.list
+
+# The same subset (tests/sanitizer.list) built with a sanitizer in its own directory: library,
+# unit tests and MPI programs (bin/mpicc links them as a user's would). Any report fails the test
+# (MINI_MPI_TEST_FAIL_GREP). Leak checking is off under ASan: a killed rank's heap blocks can
+# never be freed (check-valgrind checks leaks where no rank dies). Neither is part of .ci/run: each
+# builds the tree again without LTO (~3-5 min on 2 cores) and runs for 5-20 min.
+SAN_REPORT := ThreadSanitizer|AddressSanitizer|LeakSanitizer|runtime error:
+check-tsan:
+	$(MAKE) SAN=thread BUILD=build-tsan all
+	MINI_MPI_TEST_BUILD=build-tsan MINI_MPI_TEST_TIMEOUT_SCALE=10 \
+	MINI_MPI_TEST_FAIL_GREP='$(SAN_REPORT)' TSAN_OPTIONS='halt_on_error=0 history_size=4' \
+	tests/run.sh --list tests/sanitizer.list
+check-asan:
+	$(MAKE) SAN=address,undefined BUILD=build-asan all
+	MINI_MPI_TEST_BUILD=build-asan MINI_MPI_TEST_TIMEOUT_SCALE=5 \
+	MINI_MPI_TEST_FAIL_GREP='$(SAN_REPORT)' ASAN_OPTIONS='detect_leaks=0' \
+	UBSAN_OPTIONS='print_stacktrace=1' tests/run.sh --list tests/sanitizer.list
 
 # The public ULFM suites (docs/conformance.md), from local checkouts: SUITES=dir (holding
 # them), or MINI_MPI_CONFORMANCE_CACHE=dir to fetch them. Needs no network otherwise.
@@ -160,6 +183,7 @@ help:
 	@echo "make test         install missing dependencies, build, fast test gate (tests/run.sh)"
 	@echo "make check-long   long soaks and sweeps"
 	@echo "make check-valgrind  memcheck on tests/valgrind.list"
+	@echo "make check-tsan / check-asan  tests/sanitizer.list under ThreadSanitizer / ASan+UBSan"
 	@echo "make check-conformance SUITES=dir  public ULFM suites (docs/conformance.md)"
 	@echo "make bench        benchmarks (numbers, never pass/fail)"
 	@echo "make bench-compare  side by side with Debian's MPICH and Open MPI"

@@ -237,7 +237,7 @@ static int start_thread(struct mmpi_rank *r)
     MMPI_CHECK_PTHREAD(pthread_attr_init(&attr));
     int rc = pthread_attr_setstack(&attr, r->stack, r->stack_size);
     if (rc == 0)
-        rc = mmpi_real_pthread_create(&r->thread, &attr, rank_thread, r);
+        rc = mmpi_thread_create_unowned(&r->thread, &attr, rank_thread, r);
     pthread_attr_destroy(&attr);
     r->started = rc == 0;
     return rc;
@@ -353,7 +353,7 @@ static void reclaim_later(struct mmpi_world *w, bool *joined)
     pthread_attr_t attr;
     MMPI_CHECK_PTHREAD(pthread_attr_init(&attr));
     MMPI_CHECK_PTHREAD(pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED));
-    if (mmpi_real_pthread_create(&reaper, &attr, reap_world, sw) != 0) {
+    if (mmpi_thread_create_unowned(&reaper, &attr, reap_world, sw) != 0) {
         /* No reaper: keep the world reachable (never freed) rather than free it under a
          * straggler. */
         unreaped_world = w;

@@ -41,7 +41,9 @@
 # MINI_MPI_TEST_PREFIX (a command put before each unit binary and MPI program, e.g. valgrind;
 # MPI programs then run directly with the environment `bin/mpiexec --print-env` gives),
 # MINI_MPI_TESTLIST (default tests/mpi/testlist), MINI_MPI_TEST_BUILD (default build),
-# MINI_MPI_TEST_LONG.
+# MINI_MPI_TEST_LONG, MINI_MPI_TEST_FAIL_GREP (an ERE: a unit or MPI test whose output has a
+# matching line fails, whatever its status; make check-tsan/check-asan fail on any sanitizer
+# report this way).
 # Output: one line per result, `PASS name (0.12 s)`, `FAIL name: reason` followed by the last
 # output lines, `SKIP name: reason`; the last line is exactly `N passed, M failed`. Exit status 0
 # only when something ran and nothing failed.
@@ -64,6 +66,7 @@ testlist=${testlists[0]}
 scale=${MINI_MPI_TEST_TIMEOUT_SCALE:-1}
 read -ra prefix <<<"${MINI_MPI_TEST_PREFIX:-}"
 long=${MINI_MPI_TEST_LONG:-0}
+fail_grep=${MINI_MPI_TEST_FAIL_GREP:-}
 unit_limit=120
 tool_limit=600
 mpi_default_limit=30
@@ -294,6 +297,8 @@ run_unit() {
     local reason=
     if [ $timed_out = 1 ]; then
         reason="timeout after ${limit}s"
+    elif [ -n "$fail_grep" ] && cat "$out" "$err" | grep -Eq -- "$fail_grep"; then
+        reason="output matches MINI_MPI_TEST_FAIL_GREP"
     elif [ "$rc" -gt 128 ] || { [ "$rc" != 0 ] && [ $nfail = 0 ]; }; then
         reason=$(describe_status "$rc")
     fi
@@ -382,6 +387,9 @@ run_mpi() {
     local reason='' re
     if [ $timed_out = 1 ]; then
         reason="timeout after ${limit}s"
+    elif [ -n "$fail_grep" ] && cat "$out" "$err" | grep -Eq -- "$fail_grep"; then
+        reason="output matches MINI_MPI_TEST_FAIL_GREP: $(cat "$out" "$err" |
+                 grep -Em1 -- "$fail_grep")"
     elif [ "$expect" = nonzero ] && [ "$rc" = 0 ]; then
         reason="exit status 0, expected non-zero"
     elif [ "$expect" != nonzero ] && [ "$rc" != "$expect" ]; then

@@ -362,8 +362,10 @@ void mmpi_board_describe(struct mmpi_rank *self, struct mmpi_comm_core *core, ui
 {
     char comm[96];
     mmpi_comm_describe(self, core, comm, sizeof comm);
-    snprintf(buf, len, "collective #%llu on %s, waiting for ranks to %s:",
-             (unsigned long long)seq, comm, stage);
+    /* Numbered as the mismatch report numbers them: from 1, agreement and shrink apart. */
+    snprintf(buf, len, "%scollective #%llu on %s, waiting for ranks to %s:",
+             seq >> 63 ? "fault-tolerant " : "", (unsigned long long)(seq & ~(1ULL << 63)) + 1,
+             comm, stage);
     list_members(core->size, missing, arg, buf, len);
 }
 

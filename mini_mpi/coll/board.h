@@ -135,7 +135,8 @@ void mmpi_board_leave(struct mmpi_comm_core *core, struct mmpi_board_instance *i
 void mmpi_board_print_mismatch(int member, int size, const char *call, bool ft,
                                uint64_t number, int first, const char *first_call);
 /* The hang monitor's text for a collective waiting on the members `missing` selects:
- * "collective #seq on COMM, waiting for ranks to STAGE: 3 5". */
+ * "collective #N on COMM, waiting for ranks to STAGE: 3 5", N counted from 1 (agreement and
+ * shrink apart, as "fault-tolerant collective #N": seq has bit 63 set, ulfm/ulfm.h). */
 void mmpi_board_describe(struct mmpi_rank *self, struct mmpi_comm_core *core, uint64_t seq,
                          const char *stage, bool (*missing)(const void *arg, int i),
                          const void *arg, char *buf, size_t len);

@@ -18,10 +18,13 @@
 
 #include "inject/call_counts.h"
 #include "mmpi.h"
+#include "util/parse.h"
 
 static bool bad(const char *path, const char *why)
 {
-    fprintf(stderr, "mini_mpi: MINI_MPI_CALL_COUNTS='%s' is invalid: %s\n", path, why);
+    char shown[160];
+    fprintf(stderr, "mini_mpi: MINI_MPI_CALL_COUNTS='%s' is invalid: %s\n",
+            mmpi_parse_escape(path, shown, sizeof shown), why);
     return false;
 }
 

@@ -154,7 +154,7 @@ void mmpi_inject_world_start(struct mmpi_world *w)
     for (int i = 0; i < p->n; i++)
         timed |= p->faults[i].when == MMPI_FAULT_AT_TIME;
     timer_stop = 0;
-    timer_running = timed && mmpi_real_pthread_create(&timer_thread, NULL, timer_main, w) == 0;
+    timer_running = timed && mmpi_thread_create_unowned(&timer_thread, NULL, timer_main, w) == 0;
 }
 
 void mmpi_inject_world_stop(struct mmpi_world *w)

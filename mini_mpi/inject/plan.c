@@ -1,6 +1,7 @@
 /*
  * plan.c: parsing MINI_MPI_FAULTS (and run-time directives of the C API) into a fault plan.
- * Whitespace-tolerant, case-sensitive; any error is one line naming the bad token.
+ * Whitespace-tolerant, case-sensitive, numbers as util/parse.h reads them (plain decimal); any
+ * error is one line naming the bad token.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,10 +23,15 @@ struct cursor {
     size_t error_len;
 };
 
+/* The error names the token and its directive escaped (util/parse.h), so that the message stays
+ * one line whatever the spec holds (a newline separates words, other control characters do
+ * not). */
 static bool fail(struct cursor *c, const char *what, const char *token)
 {
-    snprintf(c->error, c->error_len, "%s '%s' in '%s'", what, token ? token : "(end)",
-             c->directive);
+    char t[96], d[192];
+    snprintf(c->error, c->error_len, "%s '%s' in '%s'", what,
+             token ? mmpi_parse_escape(token, t, sizeof t) : "(end)",
+             mmpi_parse_escape(c->directive, d, sizeof d));
     return false;
 }
 

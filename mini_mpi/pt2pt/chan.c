@@ -336,10 +336,10 @@ static long claim(struct mmpi_chan *ch, const struct mmpi_chan_cell *c, uint64_t
                   void *dst, size_t room, int tag, int *got_tag)
 {
     size_t bytes = cell_bytes(c);
-    int t = c->tag;
+    int t = __atomic_load_n(&c->tag, __ATOMIC_RELAXED); /* may be rewritten: see copy.h */
     if (bytes > room || (t != tag && tag != MPI_ANY_TAG))
         return -1;
-    mmpi_copy_small(dst, cell_data(c), bytes);
+    mmpi_cell_get(dst, (const uint64_t *)(c + 1), bytes);
     uint64_t old = want - 1;
     if (!__atomic_compare_exchange_n(&ch->taken, &old, want, false, __ATOMIC_ACQ_REL,
                                      __ATOMIC_RELAXED))

@@ -90,19 +90,19 @@
 /* A cell's header; the payload follows it. */
 struct mmpi_chan_cell {
     uint64_t seqb;               /* seq << 8 | bytes once it holds message seq - 1 (release) */
-    int tag;
+    int tag;                     /* relaxed atomic (pt2pt/copy.h mmpi_cell_put) */
     uint32_t ack;                /* in a shared half: the writer's mailbox had taken this many
                                   * messages of the other direction (release, before seqb) */
 };
 
 struct mmpi_chan_slot {
     _Alignas(64) struct mmpi_chan_cell c;
-    unsigned char data[MMPI_CHAN_MAX];
+    uint64_t data[MMPI_CHAN_MAX / 8]; /* payload words (pt2pt/copy.h mmpi_cell_put) */
 };
 
 struct mmpi_chan_half {
     struct mmpi_chan_cell c;
-    unsigned char data[MMPI_CHAN_HOT_MAX];
+    uint64_t data[MMPI_CHAN_HOT_MAX / 8];
 };
 
 /* The line a pair of ranks shares: half[0] carries the lower rank's messages. */

@@ -12,6 +12,8 @@
 #include "pt2pt/mbox_lock.h"
 #include "pt2pt/pt2pt.h"
 
+_Static_assert(MMPI_CHAN_MAX <= 8 * MMPI_CELL_WORDS, "a ring slot's payload fits the words");
+
 /* Raises tail_seen by the acknowledgement in the other half of the line. Believed only when
  * that half received a message since we last wrote ours (so the count is recent: our messages
  * not taken are then at most a ring and a half, and 32 bits tell it apart), and only up to
@@ -81,15 +83,20 @@ static bool push(struct mmpi_rank *self, struct mmpi_mbox *box, struct mmpi_chan
     struct mmpi_chan_cell *s = pick_cell(ch, bytes);
     if (!s)
         return false; /* full: the engine drains it first */
-    s->tag = tag;
+    /* Tag and payload as relaxed atomics: a receive may still be copying the cell's previous
+     * message, which the drain took from it (copy.h, mmpi_cell_put). */
+    __atomic_store_n(&s->tag, tag, __ATOMIC_RELAXED);
     struct mmpi_chan *rev = __atomic_load_n(&ch->rev, __ATOMIC_ACQUIRE);
     if (s == &ch->tx->c && rev)
         __atomic_store_n(&s->ack, (uint32_t)__atomic_load_n(&rev->taken, __ATOMIC_ACQUIRE),
                          __ATOMIC_RELEASE);
-    if (dt->contiguous)
-        mmpi_copy_small((unsigned char *)(s + 1), (const char *)buf + dt->true_lb, bytes);
-    else
-        mmpi_typed_pack(buf, count, dt, (unsigned char *)(s + 1));
+    if (dt->contiguous) {
+        mmpi_cell_put((uint64_t *)(s + 1), (const char *)buf + dt->true_lb, bytes);
+    } else {
+        uint64_t packed[MMPI_CELL_WORDS];
+        mmpi_typed_pack(buf, count, dt, packed);
+        mmpi_cell_put((uint64_t *)(s + 1), packed, bytes);
+    }
     __atomic_store_n(&s->seqb, (head + 1) << 8 | bytes, __ATOMIC_RELEASE);
     ch->head = head + 1;
     /* A receive posted meanwhile did not see the message, or we see it now (chan.h). The

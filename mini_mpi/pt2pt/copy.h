@@ -57,4 +57,35 @@ static inline void mmpi_copy_small(void *dst, const void *src, size_t n)
     }
 }
 
+/* A channel cell's payload (pt2pt/chan.h) as words accessed with relaxed atomics. A receive
+ * taking without the lock copies a cell and then claims its message; when the sender's drain
+ * claimed it first, the sender may already be rewriting the cell while the receive copies, and
+ * the receive's failed claim discards what it read. C11 allows such overlapping accesses only
+ * on atomics, and ThreadSanitizer can check the pattern only then. A relaxed 8-byte atomic load
+ * or store is a plain move on x86-64 and AArch64; the payload passes through a small stack
+ * buffer so that the words can be whole (the cell holds a multiple of 8 bytes). */
+#define MMPI_CELL_WORDS 6 /* words of the largest payload: MMPI_CHAN_MAX bytes */
+
+/* Writes n <= 8 * MMPI_CELL_WORDS bytes of src into the cell payload `cell`. */
+static inline void mmpi_cell_put(uint64_t *cell, const void *src, size_t n)
+{
+    uint64_t tmp[MMPI_CELL_WORDS];
+    size_t words = (n + 7) / 8;
+    if (words)
+        tmp[words - 1] = 0; /* the bytes past n: defined, though nobody reads them */
+    mmpi_copy_small(tmp, src, n);
+    for (size_t i = 0; i < words; i++)
+        __atomic_store_n(&cell[i], tmp[i], __ATOMIC_RELAXED);
+}
+
+/* Reads n <= 8 * MMPI_CELL_WORDS bytes of the cell payload `cell` into dst. */
+static inline void mmpi_cell_get(void *dst, const uint64_t *cell, size_t n)
+{
+    uint64_t tmp[MMPI_CELL_WORDS];
+    size_t words = (n + 7) / 8;
+    for (size_t i = 0; i < words; i++)
+        tmp[i] = __atomic_load_n(&cell[i], __ATOMIC_RELAXED);
+    mmpi_copy_small(dst, tmp, n);
+}
+
 #endif

@@ -72,7 +72,8 @@ static bool all_blocked(struct mmpi_world *w, uint32_t *words)
             int st = __atomic_load_n(&t->state, __ATOMIC_SEQ_CST);
             if (st == MMPI_THREAD_UNUSED)
                 continue;
-            if (st == MMPI_THREAD_RUNNING || t->seen != word)
+            if (st == MMPI_THREAD_RUNNING ||
+                __atomic_load_n(&t->seen, __ATOMIC_RELAXED) != word)
                 return false;
         }
     }
@@ -110,6 +111,14 @@ static void thaw(struct mmpi_world *w)
         }
     __atomic_fetch_add(&thaw_word, 1, __ATOMIC_SEQ_CST);
     mmpi_futex_wake_all(&thaw_word);
+}
+
+/* When t's current wait began to sleep (relaxed, thread.h). */
+static double thread_since(const struct mmpi_thread *t)
+{
+    double since;
+    __atomic_load(&t->since, &since, __ATOMIC_RELAXED);
+    return since;
 }
 
 static const char *call_name(int call)
@@ -169,7 +178,7 @@ static void report(struct mmpi_world *w, const char *headline)
             if (t->describe)
                 t->describe(t->arg, what, sizeof what);
             fprintf(stderr, "mini_mpi:   %s: %s, blocked for %.3f s%s%s\n", who,
-                    call_name(call), now - t->since, what[0] ? ": " : "", what);
+                    call_name(call), now - thread_since(t), what[0] ? ": " : "", what);
         }
         if (more)
             fprintf(stderr, "mini_mpi:   %s: and %d more threads\n", rank_name, more);
@@ -227,7 +236,7 @@ static bool long_sleeper(struct mmpi_world *w, double now)
         for (struct mmpi_thread *t = __atomic_load_n(&r->threads, __ATOMIC_ACQUIRE); t;
              t = t->next)
             if (__atomic_load_n(&t->state, __ATOMIC_ACQUIRE) == MMPI_THREAD_ASLEEP &&
-                now - t->since > LONG_SLEEP)
+                now - thread_since(t) > LONG_SLEEP)
                 return true;
     }
     return false;
@@ -321,7 +330,7 @@ void mmpi_hang_world_start(struct mmpi_world *w)
     if (!w->config.hang_check && !(w->config.timeout > 0) && !w->config.fault_tolerant)
         return;
     __atomic_store_n(&monitor_stop, 0, __ATOMIC_RELEASE);
-    monitor_running = mmpi_real_pthread_create(&monitor, NULL, monitor_main, w) == 0;
+    monitor_running = mmpi_thread_create_unowned(&monitor, NULL, monitor_main, w) == 0;
     if (!monitor_running) {
         /* Nobody would ever release what waits for the monitor: defer nothing from now on,
          * and let go of what early deaths already queued. */

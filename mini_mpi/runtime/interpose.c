@@ -118,49 +118,64 @@ MMPI_EXPORT int kill(pid_t pid, int sig)
 }
 
 /* A thread created by a rank belongs to that rank: it carries the rank's identity, so its
- * MPI calls act for the rank and its exit()/kill() end the rank. */
-struct inherited_start {
-    void *(*start)(void *);
-    void *arg;
-    struct mmpi_rank *rank;
-    struct mmpi_thread *record; /* reserved by the creator (runtime/thread.h) */
-};
-
+ * MPI calls act for the rank and its exit()/kill() end the rank. The creator reserves the
+ * thread's record and leaves the start routine in it (runtime/thread.h).
+ *
+ * start_with_rank may run before a sanitizer knows the thread: when the program is built with
+ * -fsanitize=thread, the user's pthread_create reaches the sanitizer's interceptor first, which
+ * calls ours with its own start routine, so ours runs first in the new thread. Until that
+ * routine has run, the thread must touch nothing the sanitizer watches: no allocation, no
+ * instrumented access (TSan has no state for the thread yet and crashes). Hence the record
+ * (no malloc/free) and plain thread-local stores in an uninstrumented function. */
 static void detach_thread(void *unused)
 {
     (void)unused;
     mmpi_thread_detach();
 }
 
-static void *start_with_rank(void *p)
+__attribute__((no_sanitize("thread", "address", "undefined"))) static void *
+start_with_rank(void *p)
 {
-    struct inherited_start s = *(struct inherited_start *)p;
+    struct mmpi_thread *record = p;
+    void *(*start)(void *) = record->start;
+    void *arg = record->start_arg;
     void *result;
-    free(p);
-    mmpi_self = s.rank;
-    mmpi_thread_adopt(s.record);
+    mmpi_self = record->rank;
+    mmpi_thread_self = record; /* mmpi_thread_adopt, written here: see above */
     pthread_cleanup_push(detach_thread, NULL);
-    result = s.start(s.arg);
+    result = start(arg);
     pthread_cleanup_pop(1);
     return result;
+}
+
+/* Set while the library starts one of its own threads (a rank, the hang monitor, the injector's
+ * timer), which belongs to no rank even when a rank thread starts it (a spawn). */
+static __thread bool creating_unowned __attribute__((tls_model("initial-exec")));
+
+int mmpi_thread_create_unowned(pthread_t *thread, const pthread_attr_t *attr,
+                               void *(*start)(void *), void *arg)
+{
+    /* Through the first pthread_create of the search order, not straight to libc's: when the
+     * program is built with -fsanitize=thread (or address), the sanitizer's runtime precedes
+     * libmini_mpi and must see every thread start, or its per-thread state is missing (TSan
+     * crashes on the first access). Its interceptor then calls ours, which forwards. */
+    bool outer = creating_unowned;
+    creating_unowned = true;
+    int rc = mmpi_first_pthread_create(thread, attr, start, arg);
+    creating_unowned = outer;
+    return rc;
 }
 
 MMPI_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
                                void *(*start)(void *), void *arg)
 {
-    if (!mmpi_self)
+    if (!mmpi_self || creating_unowned)
         return mmpi_real_pthread_create(thread, attr, start, arg);
-    struct inherited_start *s = malloc(sizeof(*s));
-    if (!s)
-        return EAGAIN;
-    s->start = start;
-    s->arg = arg;
-    s->rank = mmpi_self;
-    s->record = mmpi_thread_reserve(mmpi_self); /* counted by the hang detector from now */
-    int rc = mmpi_real_pthread_create(thread, attr, start_with_rank, s);
-    if (rc != 0) {
-        mmpi_thread_release(s->record);
-        free(s);
-    }
+    struct mmpi_thread *record = mmpi_thread_reserve(mmpi_self); /* counted from now */
+    record->start = start;
+    record->start_arg = arg;
+    int rc = mmpi_real_pthread_create(thread, attr, start_with_rank, record);
+    if (rc != 0)
+        mmpi_thread_release(record);
     return rc;
 }

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "inject/call_counts.h"
 #include "inject/inject.h"
@@ -16,35 +15,40 @@
 #include "util/die.h"
 #include "util/parse.h"
 
+/* The one line of a bad value: the value escaped (util/parse.h), so that a newline or a control
+ * character in it cannot break the line. */
 static bool bad(const char *var, const char *value, const char *expected)
 {
-    fprintf(stderr, "mini_mpi: %s='%s' is invalid: expected %s\n", var, value, expected);
+    char shown[160];
+    fprintf(stderr, "mini_mpi: %s='%s' is invalid: expected %s\n", var,
+            mmpi_parse_escape(value, shown, sizeof shown), expected);
     return false;
 }
 
 static bool read_bool(const char *var, bool *out)
 {
+    static const char *const words[] = {"0", "1"};
     const char *v = getenv(var);
     if (!v)
         return true;
-    if (!strcmp(v, "1") || !strcasecmp(v, "yes") || !strcasecmp(v, "true") || !strcasecmp(v, "on"))
-        *out = true;
-    else if (!strcmp(v, "0") || !strcasecmp(v, "no") || !strcasecmp(v, "false") ||
-             !strcasecmp(v, "off"))
-        *out = false;
-    else
+    int i = mmpi_parse_word(v, words, 2);
+    if (i < 0)
         return bad(var, v, "0 or 1");
+    *out = i == 1;
     return true;
 }
 
-/* "30", "0.5": a positive, finite number of seconds, at most a year. */
-static bool parse_seconds(const char *v, double *out)
+/* A keyword variable: *out = the index of its value among words, unchanged when unset. */
+static bool read_word(const char *var, const char *const *words, int n, const char *expected,
+                      int *out)
 {
-    char *end;
-    double d = strtod(v, &end);
-    if (end == v || *end || !(d > 0) || d > 365 * 86400.0)
-        return false;
-    *out = d;
+    const char *v = getenv(var);
+    if (!v)
+        return true;
+    int i = mmpi_parse_word(v, words, n);
+    if (i < 0)
+        return bad(var, v, expected);
+    *out = i;
     return true;
 }
 
@@ -81,38 +85,24 @@ bool mmpi_launch_config_read(struct mmpi_launch_config *c)
         return false;
     if ((v = getenv("MINI_MPI_STACK")) &&
         !mmpi_parse_size(v, 64u << 10, (size_t)1 << 32, &c->stack_size))
-        return bad("MINI_MPI_STACK", v, "a size from 64k to 4g (suffix k, m or g)");
+        return bad("MINI_MPI_STACK", v, "a size from 64k to 4g (digits, suffix k, m or g)");
     c->stack_size = (c->stack_size + 4095) & ~(size_t)4095;
-    if ((v = getenv("MINI_MPI_FT"))) {
-        if (!strcasecmp(v, "ulfm") || !strcasecmp(v, "mpi"))
-            c->fault_tolerant = true;
-        else if (!strcasecmp(v, "no"))
-            c->fault_tolerant = false;
-        else
-            return bad("MINI_MPI_FT", v, "ulfm, mpi or no");
-    }
-    if ((v = getenv("MINI_MPI_EXIT_STATUS"))) {
-        if (!strcasecmp(v, "ompi"))
-            c->exit_convention = MMPI_EXIT_OMPI;
-        else if (!strcasecmp(v, "mpich"))
-            c->exit_convention = MMPI_EXIT_MPICH;
-        else
-            return bad("MINI_MPI_EXIT_STATUS", v, "ompi or mpich");
-    }
-    if ((v = getenv("MINI_MPI_INITIAL_ERRHANDLER"))) {
-        unsigned i;
-        for (i = 0; i < sizeof(handlers) / sizeof(handlers[0]); i++)
-            if (!strcasecmp(v, handlers[i]))
-                break;
-        if (i == sizeof(handlers) / sizeof(handlers[0]))
-            return bad("MINI_MPI_INITIAL_ERRHANDLER", v,
-                       "mpi_errors_are_fatal, mpi_errors_abort or mpi_errors_return");
-        c->initial_errhandler = handlers[i];
-    }
+    static const char *const ft_words[] = {"ulfm", "mpi", "no"};
+    static const char *const exit_words[] = {"ompi", "mpich"};
+    int ft = 0, exit_word = 0, handler = 0;
+    if (!read_word("MINI_MPI_FT", ft_words, 3, "ulfm, mpi or no", &ft) ||
+        !read_word("MINI_MPI_EXIT_STATUS", exit_words, 2, "ompi or mpich", &exit_word) ||
+        !read_word("MINI_MPI_INITIAL_ERRHANDLER", handlers, 3,
+                   "mpi_errors_are_fatal, mpi_errors_abort or mpi_errors_return", &handler))
+        return false;
+    c->fault_tolerant = ft != 2;
+    c->exit_convention = exit_word ? MMPI_EXIT_MPICH : MMPI_EXIT_OMPI;
+    c->initial_errhandler = handlers[handler];
     /* MPIEXEC_TIMEOUT is MPICH's name for the same watchdog. */
     const char *timeout_var = getenv("MINI_MPI_TIMEOUT") ? "MINI_MPI_TIMEOUT" : "MPIEXEC_TIMEOUT";
-    if ((v = getenv(timeout_var)) && !parse_seconds(v, &c->timeout))
-        return bad(timeout_var, v, "a number of seconds greater than 0 (e.g. 30 or 0.5)");
+    if ((v = getenv(timeout_var)) && !mmpi_parse_seconds(v, 365 * 86400.0, &c->timeout))
+        return bad(timeout_var, v,
+                   "a number of seconds greater than 0, at most a year (e.g. 30 or 0.5)");
     /* bin/mpiexec marks a value that came from its option, so the report names what was typed. */
     c->timeout_by = timeout_var;
     if (!strcmp(timeout_var, "MINI_MPI_TIMEOUT") && (v = getenv("MINI_MPI_TIMEOUT_SOURCE")))

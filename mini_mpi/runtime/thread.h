@@ -11,6 +11,7 @@
 #ifndef MMPI_RUNTIME_THREAD_H
 #define MMPI_RUNTIME_THREAD_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -33,11 +34,22 @@ struct mmpi_thread {
     struct mmpi_rank *rank;          /* immutable while in use */
     int state;                       /* atomic: enum mmpi_thread_state */
     int call;                        /* atomic: the last MPI call the thread entered, or -1 */
-    uint32_t seen;                   /* wake-word value it sleeps on; written before ASLEEP */
-    double since;                    /* mmpi_now() when the current wait began to sleep */
+    /* Atomic, relaxed: the wake-word value it sleeps on, written before the seq_cst store of
+     * ASLEEP that publishes it. The monitor may read it while the thread wakes and sleeps again
+     * (it then sees either value); its rule needs no more, since it trusts only two equal
+     * looks confirmed with the sleepers frozen (hang.c). */
+    uint32_t seen;
+    /* Atomic (__atomic_load/__atomic_store), relaxed: mmpi_now() when the current wait began
+     * to sleep; the monitor reads it for its report and the long-sleeper test, where a value
+     * one wait old is harmless. */
+    double since;
     mmpi_wait_describe_fn *describe; /* the current wait's describer (may be NULL) */
     const void *arg;                 /* the current wait's argument */
     struct mmpi_thread *next;        /* rank's list; immutable once linked */
+    /* A thread a rank creates: its start routine and argument, written by the creator before
+     * pthread_create, read once by the new thread (runtime/interpose.c). */
+    void *(*start)(void *);
+    void *start_arg;
 };
 
 /* The calling thread's record, NULL in threads that belong to no rank. */
@@ -60,6 +72,12 @@ void mmpi_thread_park_self(void);
 bool mmpi_thread_all_parked(struct mmpi_rank *rank);
 /* Frees every record of a rank (world end). */
 void mmpi_thread_free_all(struct mmpi_rank *rank);
+
+/* Starts one of the library's own threads (a rank's, the hang monitor, the injector's timer):
+ * it belongs to no rank, and a sanitizer the program was built with sees it start
+ * (runtime/interpose.c). Returns 0 or an errno value, like pthread_create. */
+int mmpi_thread_create_unowned(pthread_t *thread, const pthread_attr_t *attr,
+                               void *(*start)(void *), void *arg);
 
 /* Entry of an MPI call: remembered for the hang report. */
 static inline void mmpi_thread_note_call(int call)

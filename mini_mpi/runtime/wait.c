@@ -116,7 +116,7 @@ static bool sleep_on_word(struct mmpi_rank *self, struct mmpi_thread *t, uint32_
         return true;
     }
     if (t) {
-        t->seen = seen;
+        __atomic_store_n(&t->seen, seen, __ATOMIC_RELAXED); /* published by the store below */
         __atomic_store_n(&t->state, MMPI_THREAD_ASLEEP, __ATOMIC_SEQ_CST);
     }
     mmpi_futex_wait(&self->wake_word, seen, NULL);
@@ -214,7 +214,8 @@ static void wait_loop(struct mmpi_rank *self, bool (*ready)(void *arg), void *ar
     if (t) {
         t->describe = describe;
         t->arg = arg;
-        t->since = mmpi_now();
+        double now = mmpi_now();
+        __atomic_store(&t->since, &now, __ATOMIC_RELAXED); /* the monitor reads it (thread.h) */
     }
     for (;;) {
         uint32_t seen = __atomic_load_n(&self->wake_word, __ATOMIC_SEQ_CST);

@@ -1,6 +1,9 @@
 /*
  * real.c: resolves the libc definitions of the symbols runtime/interpose.c takes over. dlsym with
- * RTLD_NEXT finds the next definition after this object in the search order, which is libc's.
+ * RTLD_NEXT finds the next definition after this object in the search order, which is libc's (or
+ * a sanitizer runtime's that the program's link put after libmini_mpi). The first definition
+ * of pthread_create (RTLD_DEFAULT) is resolved too: the library's own threads start through it,
+ * so that a sanitizer whose runtime comes first sees them.
  * Resolution is lazy and idempotent (a benign race: every thread stores the same pointer).
  */
 #include "util/real.h"
@@ -10,15 +13,20 @@
 #include <stdio.h>
 #include <unistd.h>
 
-static void *resolve(const char *name)
+static void *resolve_in(void *handle, const char *name)
 {
-    void *fn = dlsym(RTLD_NEXT, name);
+    void *fn = dlsym(handle, name);
     if (!fn) {
         /* Cannot use mmpi_die here: it needs the real abort. */
         fprintf(stderr, "mini_mpi: cannot resolve libc's %s: %s\n", name, dlerror());
         _exit(127);
     }
     return fn;
+}
+
+static void *resolve(const char *name)
+{
+    return resolve_in(RTLD_NEXT, name);
 }
 
 #define REAL(type, name)                                                   \
@@ -78,4 +86,16 @@ int mmpi_real_pthread_create(pthread_t *thread, const pthread_attr_t *attr,
                              void *(*start)(void *), void *arg)
 {
     return real_pthread_create()(thread, attr, start, arg);
+}
+
+int mmpi_first_pthread_create(pthread_t *thread, const pthread_attr_t *attr,
+                              void *(*start)(void *), void *arg)
+{
+    static pthread_create_fn fn;
+    pthread_create_fn f = __atomic_load_n(&fn, __ATOMIC_ACQUIRE);
+    if (!f) {
+        f = (pthread_create_fn)resolve_in(RTLD_DEFAULT, "pthread_create");
+        __atomic_store_n(&fn, f, __ATOMIC_RELEASE);
+    }
+    return f(thread, attr, start, arg);
 }

@@ -17,5 +17,10 @@ int mmpi_real_raise(int sig);
 int mmpi_real_kill(pid_t pid, int sig);
 int mmpi_real_pthread_create(pthread_t *thread, const pthread_attr_t *attr,
                              void *(*start)(void *), void *arg);
+/* The first pthread_create in the process's search order: a sanitizer's interceptor when the
+ * program was built with -fsanitize=thread or address (its runtime comes before libmini_mpi),
+ * else libmini_mpi's own. runtime/interpose.c's mmpi_thread_create_unowned goes through it. */
+int mmpi_first_pthread_create(pthread_t *thread, const pthread_attr_t *attr,
+                              void *(*start)(void *), void *arg);
 
 #endif

@@ -3,6 +3,8 @@
  * (runtime/hang.c). argv[1] picks one:
  *   recv-recv      ranks 0 and 1 both MPI_Recv from each other (a user-code deadlock)
  *   coll-missing   every rank but the last enters MPI_Barrier; the last waits in MPI_Recv
+ *   agree-missing  as coll-missing with MPIX_Comm_agree (the second one on the communicator,
+ *                  after a barrier): the report numbers it "fault-tolerant collective #2"
  *   wait-any       rank 0 waits in MPI_Waitall on two receives nobody sends, the rest in Barrier
  *   after-finalize rank 1 finalizes; rank 0 waits for a message rank 1 never sent
  *   threads        rank 0's main thread and two threads it created each block in MPI_Recv
@@ -49,6 +51,14 @@ int main(int argc, char **argv)
             MPI_Recv(&v, 1, MPI_INT, 0, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         else
             MPI_Barrier(dup);
+    } else if (!strcmp(mode, "agree-missing")) {
+        int flag = 1;
+        MPIX_Comm_agree(MPI_COMM_WORLD, &flag);
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (rank == size - 1)
+            MPI_Recv(&v, 1, MPI_INT, 0, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        else
+            MPIX_Comm_agree(MPI_COMM_WORLD, &flag);
     } else if (!strcmp(mode, "wait-any")) {
         if (rank == 0) {
             MPI_Request r[2];

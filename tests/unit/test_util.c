@@ -65,8 +65,9 @@ static void parse_size_suffixes(void **state)
     size_t v;
     assert_true(mmpi_parse_size("64k", 1, SIZE_MAX, &v));
     assert_int_equal(v, 64 * 1024);
-    assert_true(mmpi_parse_size("2M", 1, SIZE_MAX, &v));
+    assert_true(mmpi_parse_size("2m", 1, SIZE_MAX, &v));
     assert_int_equal(v, 2 * 1024 * 1024);
+    assert_false(mmpi_parse_size("2M", 1, SIZE_MAX, &v)); /* suffixes are lower case */
     assert_true(mmpi_parse_size("1g", 1, SIZE_MAX, &v));
     assert_int_equal(v, 1024UL * 1024 * 1024);
     assert_true(mmpi_parse_size("4096", 1, SIZE_MAX, &v));
@@ -74,6 +75,34 @@ static void parse_size_suffixes(void **state)
     assert_false(mmpi_parse_size("4q", 1, SIZE_MAX, &v));
     assert_false(mmpi_parse_size("k", 1, SIZE_MAX, &v));
     assert_false(mmpi_parse_size("1kk", 1, SIZE_MAX, &v));
+    assert_false(mmpi_parse_size("+1k", 1, SIZE_MAX, &v));
+    assert_false(mmpi_parse_size("01k", 1, SIZE_MAX, &v));
+}
+
+static void parse_strict_forms(void **state)
+{
+    long v;
+    double d;
+    const char *const words[] = {"ulfm", "no"};
+    assert_false(mmpi_parse_long("+8", 0, 100, &v));
+    assert_false(mmpi_parse_long("-0", 0, 100, &v));
+    assert_false(mmpi_parse_long("010", 0, 100, &v));
+    assert_false(mmpi_parse_long("0x1", 0, 100, &v));
+    assert_true(mmpi_parse_long("0", 0, 100, &v));
+    assert_true(mmpi_parse_seconds("0.5", 10, &d));
+    assert_true(d == 0.5);
+    assert_false(mmpi_parse_seconds("0x10", 100, &d));
+    assert_false(mmpi_parse_seconds(".5", 100, &d));
+    assert_false(mmpi_parse_seconds("5.", 100, &d));
+    assert_false(mmpi_parse_seconds("1e3", 10000, &d));
+    assert_false(mmpi_parse_seconds("0", 100, &d));
+    assert_false(mmpi_parse_seconds("11", 10, &d));
+    assert_int_equal(mmpi_parse_word("no", words, 2), 1);
+    assert_int_equal(mmpi_parse_word("ULFM", words, 2), -1);
+    char buf[16];
+    assert_string_equal(mmpi_parse_escape("a\nb'\x01", buf, sizeof buf), "a\\nb\\'\\x01");
+    assert_string_equal(mmpi_parse_escape("abcdefghijklmnopqrstuvwxyz", buf, sizeof buf),
+                        "abcdefghijkl...");
 }
 
 int main(void)
@@ -83,6 +112,7 @@ int main(void)
         cmocka_unit_test(slots_chunk_boundaries),
         cmocka_unit_test(parse_long_strict),
         cmocka_unit_test(parse_size_suffixes),
+        cmocka_unit_test(parse_strict_forms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
