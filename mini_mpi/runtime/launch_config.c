@@ -99,6 +99,12 @@ bool mmpi_launch_config_read(struct mmpi_launch_config *c)
         else
             return bad("MINI_MPI_EXIT_STATUS", v, "ompi or mpich");
     }
+    /* Strict: exactly 0 or 1 (one switch for windows and files). */
+    if ((v = getenv("MINI_MPI_POISON"))) {
+        if (strcmp(v, "0") && strcmp(v, "1"))
+            return bad("MINI_MPI_POISON", v, "0 or 1");
+        c->poison = v[0] == '1';
+    }
     if ((v = getenv("MINI_MPI_INITIAL_ERRHANDLER"))) {
         unsigned i;
         for (i = 0; i < sizeof(handlers) / sizeof(handlers[0]); i++)
