@@ -30,9 +30,11 @@
  * Files: file.c (open, close, delete, size, hints), view.c (views and mapping view positions to
  * file bytes), access.c (the transfer engine), request.c (file requests: every data access goes
  * through one), shared.c (the shared pointer's claims), coll_link.c (the board meetings),
- * api_*.c (bindings). Nothing here asks whether a peer failed: every wait for another member
+ * fault.c (process failures and revoke), *_api.c (bindings). Every wait for another member
  * is a board meeting (coll_link.c), and the board (the fault layer under it) decides when a
- * failure completes it, so the rules of failure reporting stay in one place.
+ * failure completes it, so the rules of failure reporting stay in one place; fault.c only
+ * ties the file to the fault layer (revoke, open and close with failed members, pointers
+ * left undefined by a failure, seek_shared among the survivors).
  */
 #ifndef MMPI_IO_IO_H
 #define MMPI_IO_IO_H
