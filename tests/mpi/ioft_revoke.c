@@ -23,6 +23,7 @@ int main(int argc, char **argv)
     CHECK(MPI_File_write_at_all(fh, rank * 4, &v, 1, MPI_INT, MPI_STATUS_IGNORE) ==
           MPI_SUCCESS);
     if (rank == 0) {
+        usleep(20000); /* most often the others are blocked by then: the pending case */
         CHECK((argc > 1 ? MPI_File_revoke(fh) : MPIX_File_revoke(fh)) == MPI_SUCCESS);
     } else {
         int err = MPI_File_write_at_all(fh, rank * 4, &v, 1, MPI_INT, MPI_STATUS_IGNORE);
