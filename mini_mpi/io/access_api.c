@@ -27,6 +27,8 @@ static int check(struct mmpi_rank *self, struct mmpi_file *f, struct how how, MP
 {
     if (!f)
         return MPI_ERR_FILE;
+    if (mmpi_file_check_revoked(f))
+        return MPI_ERR_REVOKED; /* every later access, independent ones included */
     if (count < 0)
         return MPI_ERR_COUNT;
     if (mmpi_datatype_check(self, datatype, dt))

@@ -3,12 +3,16 @@
  * board (coll/board.h), through the library's internal collectives, never the MPI_ entry
  * points (no argument checks, no user error handler mid-way). The board owns what happens when
  * a member fails or the communicator is revoked, and the cut of `kill R during CALL`: these
- * helpers only fill the parts. Everything moved is bytes (MPI_BYTE).
+ * helpers only fill the parts. Everything moved is bytes (MPI_BYTE). A meeting on a revoked
+ * communicator (a revoked file, io/fault.c) fails at once and touches no board: after a revoke
+ * the members may have started different numbers of meetings, so their instances no longer
+ * pair up.
  */
 #include <string.h>
 
 #include "coll/coll.h"
 #include "datatype/datatype.h"
+#include "fault/fault.h"
 #include "io/io.h"
 #include "pt2pt/request.h"
 
@@ -17,8 +21,15 @@ struct mmpi_request *mmpi_file_meet_start(struct mmpi_rank *self, struct mmpi_fi
     return mmpi_coll_ibarrier_start(self, f->comm);
 }
 
+static bool revoked(const struct mmpi_comm *c)
+{
+    return mmpi_fault_revoked(&c->core->fault);
+}
+
 int mmpi_file_barrier(struct mmpi_rank *self, struct mmpi_comm *c)
 {
+    if (revoked(c))
+        return MPI_ERR_REVOKED;
     struct mmpi_request *req = mmpi_coll_ibarrier_start(self, c);
     mmpi_request_wait(self, req);
     int err = req->error;
@@ -29,6 +40,8 @@ int mmpi_file_barrier(struct mmpi_rank *self, struct mmpi_comm *c)
 int mmpi_file_allgather(struct mmpi_rank *self, struct mmpi_comm *c, const void *mine,
                         size_t bytes, void *all)
 {
+    if (revoked(c))
+        return MPI_ERR_REVOKED;
     struct mmpi_coll x;
     memset(&x, 0, sizeof(x));
     x.send.buf = (char *)mine;
@@ -43,6 +56,8 @@ int mmpi_file_allgather(struct mmpi_rank *self, struct mmpi_comm *c, const void 
 int mmpi_file_bcast(struct mmpi_rank *self, struct mmpi_comm *c, void *buf, size_t bytes,
                     int root)
 {
+    if (revoked(c))
+        return MPI_ERR_REVOKED;
     struct mmpi_coll x;
     memset(&x, 0, sizeof(x));
     x.recv.buf = buf;

@@ -14,6 +14,7 @@
 
 #include "comm/create.h"
 #include "comm/info.h"
+#include "fault/fault.h"
 #include "io/io.h"
 
 struct mmpi_file *mmpi_file_get(struct mmpi_rank *self, MPI_File handle)
@@ -107,7 +108,7 @@ static void open_unregister(struct mmpi_file_open *e)
     pthread_mutex_unlock(&open_lock);
 }
 
-static void core_release(struct mmpi_file_core *core)
+void mmpi_file_core_release(struct mmpi_file_core *core)
 {
     if (__atomic_sub_fetch(&core->refcount, 1, __ATOMIC_ACQ_REL) != 0)
         return;
@@ -115,6 +116,7 @@ static void core_release(struct mmpi_file_core *core)
     close(core->fd);
     if (core->amode & MPI_MODE_DELETE_ON_CLOSE)
         unlink(core->path);
+    mmpi_file_fault_fini(core);
     pthread_mutex_destroy(&core->lock);
     pthread_rwlock_destroy(&core->atomic_lock);
     free(core->path);
@@ -122,7 +124,8 @@ static void core_release(struct mmpi_file_core *core)
 }
 
 /* Opens the real file for `members` handle objects. Returns an MPI error class. */
-static int core_open(const char *name, int amode, int members, struct mmpi_file_core **out)
+static int core_open(const char *name, int amode, struct mmpi_comm *dup,
+                     struct mmpi_file_core **out)
 {
     int flags = (amode & MPI_MODE_RDONLY) ? O_RDONLY : (amode & MPI_MODE_WRONLY) ? O_WRONLY
                                                                                  : O_RDWR;
@@ -151,11 +154,12 @@ static int core_open(const char *name, int amode, int members, struct mmpi_file_
     core->fd = fd;
     core->path = strdup(name);
     core->amode = amode;
-    core->refcount = members;
+    core->refcount = dup->core->size;
     pthread_mutex_init(&core->lock, NULL);
     pthread_rwlock_init(&core->atomic_lock, NULL);
     if (!core->path)
         mmpi_die("strdup");
+    mmpi_file_fault_init(core, dup);
     /* §14.4.3: with MPI_MODE_APPEND both pointers start at the end of the file (the initial
      * view has etype MPI_BYTE, so etype units are bytes). */
     if (amode & MPI_MODE_APPEND)
@@ -231,6 +235,14 @@ int mmpi_file_open(struct mmpi_rank *self, struct mmpi_comm *c, const char *name
         int err;
         struct mmpi_file_core *core;
     } outcome = {MPI_SUCCESS, NULL};
+    /* A member of c has failed: the open cannot complete at every member, so it raises at
+     * once at each live one and opens nothing (docs/io.md, "Files and process failures"). */
+    if (mmpi_fault_any(self->world))
+        for (int i = 0; i < c->core->size; i++)
+            if (mmpi_fault_world_rank_failed(self->world, c->core->world_ranks[i])) {
+                mmpi_fault_notice(self, c->core->world_ranks[i]);
+                return MPI_ERR_PROC_FAILED;
+            }
     int err = mmpi_comm_dup(self, c, &dup);
     if (err != MPI_SUCCESS)
         return err;
@@ -246,13 +258,13 @@ int mmpi_file_open(struct mmpi_rank *self, struct mmpi_comm *c, const char *name
             goto fn_fail;
         }
     if (dup->rank == 0)
-        outcome.err = core_open(mmpi_file_strip_prefix(name), amode, size, &outcome.core);
+        outcome.err = core_open(mmpi_file_strip_prefix(name), amode, dup, &outcome.core);
     if ((err = mmpi_file_bcast(self, dup, &outcome, sizeof(outcome), 0)))
         goto fn_fail;
     if ((err = outcome.err))
         goto fn_fail;
     if ((err = new_handle(self, dup, outcome.core, info, fh))) {
-        core_release(outcome.core);
+        mmpi_file_core_release(outcome.core);
         goto fn_fail;
     }
 fn_exit:
@@ -267,10 +279,18 @@ fn_fail:
 int mmpi_file_close(struct mmpi_rank *self, struct mmpi_file *f)
 {
     /* §14.2.2: collective; every member's accesses are over before the file goes (so
-     * DELETE_ON_CLOSE never removes it under a member still writing). */
-    int err = mmpi_file_barrier(self, f->comm);
+     * DELETE_ON_CLOSE never removes it under a member still writing). A revoked file has no
+     * pending access anywhere to wait for: it is released locally, successfully. After a
+     * member failed the meeting raises MPI_ERR_PROC_FAILED, and the handle goes all the same;
+     * the survivors give back the failed members' references (fault.c). */
+    int err = MPI_SUCCESS;
+    if (mmpi_file_check_revoked(f) == MPI_SUCCESS) {
+        err = mmpi_file_barrier(self, f->comm);
+        if (err == MPI_ERR_REVOKED && mmpi_file_check_revoked(f) != MPI_SUCCESS)
+            err = MPI_SUCCESS;
+    }
     mmpi_handle_remove(self, MMPI_HANDLE_KIND_FILE, f->handle);
-    core_release(f->core);
+    mmpi_file_core_leave(f);
     mmpi_comm_release(self, f->comm);
     mmpi_errhandler_release(f->errhandler);
     mmpi_info_release(f->info);

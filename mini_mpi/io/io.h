@@ -30,9 +30,11 @@
  * Files: file.c (open, close, delete, size, hints), view.c (views and mapping view positions to
  * file bytes), access.c (the transfer engine), request.c (file requests: every data access goes
  * through one), shared.c (the shared pointer's claims), coll_link.c (the board meetings),
- * api_*.c (bindings). Nothing here asks whether a peer failed: every wait for another member
+ * fault.c (process failures and revoke), *_api.c (bindings). Every wait for another member
  * is a board meeting (coll_link.c), and the board (the fault layer under it) decides when a
- * failure completes it, so the rules of failure reporting stay in one place.
+ * failure completes it, so the rules of failure reporting stay in one place; fault.c only
+ * ties the file to the fault layer (revoke, open and close with failed members, pointers
+ * left undefined by a failure, seek_shared among the survivors).
  */
 #ifndef MMPI_IO_IO_H
 #define MMPI_IO_IO_H
@@ -41,6 +43,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "fault/state.h"
 #include "mmpi.h"
 
 struct mmpi_datatype;
@@ -59,7 +62,20 @@ struct mmpi_file_core {
     uint64_t claimed;            /* collective shared-pointer operations claimed so far */
     MPI_Offset claim_base[2];    /* the shared pointer each of the last two claims started at */
     pthread_rwlock_t atomic_lock; /* atomic mode: readers share, writers exclude */
+    /* Process failure and revoke (fault.c). The fault core's members are the file's group;
+     * it is linked to the private communicator's core, so a file revoke ends board waits. */
+    struct mmpi_fault_core fault;
+    int size;                    /* immutable: members */
+    int *world_ranks;            /* immutable: member -> world rank (owned) */
+    int *closed;                 /* atomic per member: its reference was given back (closed,
+                                  * or released for it after it failed) */
+    uint64_t degraded_seeks;     /* under lock: seek_shared claims made among the survivors */
 };
+
+/* MINI_MPI_POISON=1: where a file pointer is left after a process-failure error made it
+ * undefined (etype units; far past any real data, so an access that forgot to seek reads
+ * nothing and writes where a test looks for it). */
+#define MMPI_FILE_POISON_FP ((MPI_Offset)1 << 30)
 
 struct mmpi_file_view {
     MPI_Offset disp;                    /* bytes from the start of the file */
@@ -84,6 +100,7 @@ struct mmpi_file {
     struct mmpi_request *split;         /* owning rank: its request, or NULL when done already
                                          * (ordered forms complete in _begin) */
     int split_err;                      /* owning rank: outcome of a split done in _begin */
+    uint64_t degraded_seeks;            /* owning rank: seek_shared among the survivors */
     MPI_Status split_status;
 };
 
@@ -97,6 +114,8 @@ int mmpi_file_open(struct mmpi_rank *self, struct mmpi_comm *c, const char *name
                    struct mmpi_info *info, MPI_File *fh);
 /* MPI_File_close: collective; frees the handle object whatever the outcome. */
 int mmpi_file_close(struct mmpi_rank *self, struct mmpi_file *f);
+/* Drops one member's reference to the core; the last one closes the file and frees it. */
+void mmpi_file_core_release(struct mmpi_file_core *core);
 int mmpi_file_delete(const char *name);
 int mmpi_file_set_size(struct mmpi_rank *self, struct mmpi_file *f, MPI_Offset size,
                        bool preallocate);
@@ -168,6 +187,26 @@ int mmpi_file_ordered(struct mmpi_rank *self, struct mmpi_file *f, const struct 
                       MPI_Status *status);
 /* MPI_File_seek_shared: collective; every member passes the same new position. */
 int mmpi_file_seek_shared(struct mmpi_rank *self, struct mmpi_file *f, MPI_Offset pos);
+
+/* ---- fault.c: process failures and revoke ------------------------------------------------ */
+/* Registers the core's fault part (members: the private communicator's group) and links it
+ * to that communicator's core. Before the core is shared. */
+void mmpi_file_fault_init(struct mmpi_file_core *core, struct mmpi_comm *dup);
+/* Unregisters it (before the core is freed). */
+void mmpi_file_fault_fini(struct mmpi_file_core *core);
+/* MPI_ERR_REVOKED once the file was revoked, else MPI_SUCCESS. Lock-free. */
+int mmpi_file_check_revoked(const struct mmpi_file *f);
+/* Whether some member of the file has failed (the calling rank is told of each). */
+bool mmpi_file_member_failed(struct mmpi_rank *self, const struct mmpi_file *f);
+/* An operation using pointer `fp` raised err: after MPI_ERR_PROC_FAILED the pointer it used is
+ * undefined (MINI_MPI_POISON=1: MMPI_FILE_POISON_FP). The owning rank's threads. */
+void mmpi_file_pointer_failed(struct mmpi_rank *self, struct mmpi_file *f,
+                              enum mmpi_file_pointer fp, int err);
+/* Gives back the calling member's reference to the core, and the reference of every failed
+ * member that never will; the last one frees the core. */
+void mmpi_file_core_leave(struct mmpi_file *f);
+/* MPI_File_seek_shared on a file with a failed member: among the survivors, no meeting. */
+void mmpi_file_seek_shared_degraded(struct mmpi_file *f, MPI_Offset pos);
 
 /* ---- coll_link.c: meetings of the file's members on its private communicator's board ----- */
 /* Starts a barrier of the members (request, two references). */

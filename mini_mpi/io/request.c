@@ -18,11 +18,13 @@
 #include "pt2pt/request.h"
 
 struct file_req {
+    struct mmpi_rank *self;     /* the owning rank */
     struct mmpi_file *f;
     struct mmpi_file_op op;
     MPI_Offset pos;             /* resolved position, etype units */
     struct mmpi_file_view view; /* the view when the access started (own references) */
     struct mmpi_request *meet;  /* collective: the members' barrier until it completed */
+    int early_err;              /* collective on a revoked file: fails without meeting */
 };
 
 /* Resolves where the access starts and moves the pointer it uses. */
@@ -55,6 +57,11 @@ static bool file_poll(struct mmpi_request *req)
     struct file_req *s = req->state;
     if (mmpi_request_is_done(req))
         return true;
+    if (s->early_err) {
+        set_status(&req->status, 0);
+        mmpi_request_complete(req, s->early_err);
+        return true;
+    }
     if (s->meet) {
         if (!mmpi_request_poll(s->meet))
             return false;
@@ -62,6 +69,7 @@ static bool file_poll(struct mmpi_request *req)
         mmpi_request_release(s->meet);
         s->meet = NULL;
         if (err != MPI_SUCCESS) {
+            mmpi_file_pointer_failed(s->self, s->f, s->op.fp, err);
             set_status(&req->status, 0);
             mmpi_request_complete(req, err);
             return true;
@@ -88,11 +96,14 @@ struct mmpi_request *mmpi_file_start(struct mmpi_rank *self, struct mmpi_file *f
                                      const struct mmpi_file_op *op)
 {
     struct file_req *s = mmpi_xcalloc(1, sizeof(*s));
+    s->self = self;
     s->f = f;
     s->op = *op;
     s->pos = claim_position(f, op);
     mmpi_file_view_copy(&s->view, &f->view);
-    if (op->collective)
+    if (op->collective && mmpi_file_check_revoked(f))
+        s->early_err = MPI_ERR_REVOKED; /* see coll_link.c */
+    else if (op->collective)
         s->meet = mmpi_file_meet_start(self, f);
     struct mmpi_request *req = mmpi_request_new(self, MMPI_REQ_OTHER);
     mmpi_datatype_retain(op->dt);
@@ -115,8 +126,11 @@ static void file_describe(const void *arg, char *buf, size_t len)
 {
     const struct mmpi_request *req = arg;
     const struct file_req *s = req->state;
-    snprintf(buf, len, "collective access to file %s: waiting for the other members",
-             s->f->core->path);
+    snprintf(buf, len,
+             "collective access to file %s at position %lld (individual pointer %lld, shared "
+             "pointer %lld): waiting for the other members",
+             s->f->core->path, (long long)s->pos, (long long)s->f->fp,
+             (long long)__atomic_load_n(&s->f->core->shared_fp, __ATOMIC_RELAXED));
 }
 
 static void status_out(MPI_Status *out, size_t bytes)
@@ -147,6 +161,7 @@ int mmpi_file_access(struct mmpi_rank *self, struct mmpi_file *f, const struct m
     bytes = (size_t)req->status.mmpi_count;
     if (op->fp == MMPI_FP_INDIVIDUAL && !op->write)
         f->fp = s->pos + (MPI_Offset)(bytes / f->view.etype->size);
+    mmpi_file_pointer_failed(self, f, op->fp, err); /* again: the line above moved it */
     mmpi_request_release(req); /* the engine's reference went at completion */
     status_out(status, bytes);
     return err;

@@ -65,6 +65,7 @@ int mmpi_file_ordered(struct mmpi_rank *self, struct mmpi_file *f, const struct 
                                  &bytes);
     }
     free(all);
+    mmpi_file_pointer_failed(self, f, MMPI_FP_ORDERED, err);
     if (status != MPI_STATUS_IGNORE) {
         status->MPI_SOURCE = MPI_ANY_SOURCE;
         status->MPI_TAG = MPI_ANY_TAG;
@@ -76,6 +77,15 @@ int mmpi_file_ordered(struct mmpi_rank *self, struct mmpi_file *f, const struct 
 
 int mmpi_file_seek_shared(struct mmpi_rank *self, struct mmpi_file *f, MPI_Offset pos)
 {
+    /* With a failed member the meeting could never complete; the fault-tolerance chapter
+     * tells users to call seek_shared to give the pointer a defined state again after a
+     * failure, so the survivors set it without meeting (fault.c). */
+    if (mmpi_file_check_revoked(f))
+        return MPI_ERR_REVOKED;
+    if (mmpi_file_member_failed(self, f)) {
+        mmpi_file_seek_shared_degraded(f, pos);
+        return MPI_SUCCESS;
+    }
     int size = f->comm->core->size;
     MPI_Offset *all = mmpi_xmalloc((size_t)size * sizeof(*all));
     int err = mmpi_file_allgather(self, f->comm, &pos, sizeof(pos), all);
@@ -85,5 +95,6 @@ int mmpi_file_seek_shared(struct mmpi_rank *self, struct mmpi_file *f, MPI_Offse
     free(all);
     if (err == MPI_SUCCESS)
         mmpi_file_shared_claim_collective(f, pos, false);
+    mmpi_file_pointer_failed(self, f, MMPI_FP_SHARED, err);
     return err;
 }

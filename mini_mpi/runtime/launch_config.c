@@ -98,6 +98,9 @@ bool mmpi_launch_config_read(struct mmpi_launch_config *c)
     c->fault_tolerant = ft != 2;
     c->exit_convention = exit_word ? MMPI_EXIT_MPICH : MMPI_EXIT_OMPI;
     c->initial_errhandler = handlers[handler];
+    /* One switch for windows and files: poison what a failure left undefined. */
+    if (!read_bool("MINI_MPI_POISON", &c->poison))
+        return false;
     /* MPIEXEC_TIMEOUT is MPICH's name for the same watchdog. */
     const char *timeout_var = getenv("MINI_MPI_TIMEOUT") ? "MINI_MPI_TIMEOUT" : "MPIEXEC_TIMEOUT";
     if ((v = getenv(timeout_var)) && !mmpi_parse_seconds(v, 365 * 86400.0, &c->timeout))

@@ -70,6 +70,8 @@ struct mmpi_launch_config {
     double timeout;                  /* MINI_MPI_TIMEOUT seconds (watchdog), 0 = none */
     const char *timeout_by;          /* how the user set it, as the report names it: "--timeout",
                                       * "-timeout", "MINI_MPI_TIMEOUT" or "MPIEXEC_TIMEOUT" */
+    bool poison;                     /* MINI_MPI_POISON=1: what a failure leaves undefined
+                                      * (window memory, file pointers) gets documented values */
     const char *call_counts;         /* MINI_MPI_CALL_COUNTS: file to write the per-rank MPI call
                                       * counts to at world end (inject/call_counts.c), or NULL */
 };

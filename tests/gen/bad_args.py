@@ -16,6 +16,8 @@ count 1, rank 0, scratch memory for pointers), then one argument at a time is ma
     root out of range (MPI_ERR_ROOT), tag -5 (MPI_ERR_TAG);
   - a handle passed by pointer or in an array: a nonexistent handle (the call may treat it as
     an output, so only "no crash, no hang" is required).
+Prototypes are the MMPI_API, MMPIX_API and MMPI_FT_API declarations (the fault-tolerance calls
+are tested under their MPIX_ names).
 Usage: bad_args.py HEADER... > bad_args.c
 """
 import re
@@ -64,7 +66,7 @@ ZERO_INTS = {"dest", "source", "rank", "root", "tag", "sendtag", "recvtag", "col
 
 def prototypes(text):
     text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
-    for m in re.finditer(r"MMPI(X?)_API\(\s*([^,]+?)\s*,\s*(\w+)\s*,\s*\((.*?)\)\s*\)\s*;", text, re.S):
+    for m in re.finditer(r"MMPI(X|_FT)?_API\(\s*([^,]+?)\s*,\s*(\w+)\s*,\s*\((.*?)\)\s*\)\s*;", text, re.S):
         prefix = "MPIX_" if m.group(1) else "MPI_"
         yield m.group(2).strip(), prefix, m.group(3), " ".join(m.group(4).split())
 

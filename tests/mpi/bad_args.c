@@ -12229,16 +12229,212 @@ static void case_1746(void)
 
 static void case_1747(void)
 {
-    begin_case("MPIX_Comm_validate comm nonexistent");
-    int rc = MPIX_Comm_validate(BAD_HANDLE(MMPI_HANDLE_KIND_COMM));
+    begin_case("MPIX_Comm_revoke comm nonexistent");
+    int rc = MPIX_Comm_revoke(BAD_HANDLE(MMPI_HANDLE_KIND_COMM));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
 static void case_1748(void)
 {
+    begin_case("MPIX_Comm_revoke comm wrong kind");
+    int rc = MPIX_Comm_revoke((MPI_Comm)MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_COMM});
+}
+
+static void case_1749(void)
+{
+    begin_case("MPIX_Comm_is_revoked comm nonexistent");
+    int rc = MPIX_Comm_is_revoked(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), (int*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_COMM});
+}
+
+static void case_1750(void)
+{
+    begin_case("MPIX_Comm_is_revoked comm wrong kind");
+    int rc = MPIX_Comm_is_revoked((MPI_Comm)MPI_INT, (int*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_COMM});
+}
+
+static void case_1751(void)
+{
+    begin_case("MPIX_Comm_shrink comm nonexistent");
+    int rc = MPIX_Comm_shrink(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_COMM_WORLD));
+    expect_class(rc, 1, (int[]){MPI_ERR_COMM});
+}
+
+static void case_1752(void)
+{
+    begin_case("MPIX_Comm_shrink comm wrong kind");
+    int rc = MPIX_Comm_shrink((MPI_Comm)MPI_INT, handle_array(MPI_COMM_WORLD));
+    expect_class(rc, 1, (int[]){MPI_ERR_COMM});
+}
+
+static void case_1753(void)
+{
+    begin_case("MPIX_Comm_shrink newcomm nonexistent in pointer");
+    int rc = MPIX_Comm_shrink(MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
+    expect_class(rc, 0, (int[]){0});
+}
+
+static void case_1754(void)
+{
+    begin_case("MPIX_Comm_ishrink comm nonexistent");
+    int rc = MPIX_Comm_ishrink(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_COMM_WORLD), handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_COMM});
+}
+
+static void case_1755(void)
+{
+    begin_case("MPIX_Comm_ishrink comm wrong kind");
+    int rc = MPIX_Comm_ishrink((MPI_Comm)MPI_INT, handle_array(MPI_COMM_WORLD), handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_COMM});
+}
+
+static void case_1756(void)
+{
+    begin_case("MPIX_Comm_ishrink newcomm nonexistent in pointer");
+    int rc = MPIX_Comm_ishrink(MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)), handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 0, (int[]){0});
+}
+
+static void case_1757(void)
+{
+    begin_case("MPIX_Comm_ishrink request nonexistent in pointer");
+    int rc = MPIX_Comm_ishrink(MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    expect_class(rc, 0, (int[]){0});
+}
+
+static void case_1758(void)
+{
+    begin_case("MPIX_Comm_agree comm nonexistent");
+    int rc = MPIX_Comm_agree(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), (int*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_COMM});
+}
+
+static void case_1759(void)
+{
+    begin_case("MPIX_Comm_agree comm wrong kind");
+    int rc = MPIX_Comm_agree((MPI_Comm)MPI_INT, (int*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_COMM});
+}
+
+static void case_1760(void)
+{
+    begin_case("MPIX_Comm_iagree comm nonexistent");
+    int rc = MPIX_Comm_iagree(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), (int*)scratch_area(), handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_COMM});
+}
+
+static void case_1761(void)
+{
+    begin_case("MPIX_Comm_iagree comm wrong kind");
+    int rc = MPIX_Comm_iagree((MPI_Comm)MPI_INT, (int*)scratch_area(), handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_COMM});
+}
+
+static void case_1762(void)
+{
+    begin_case("MPIX_Comm_iagree request nonexistent in pointer");
+    int rc = MPIX_Comm_iagree(MPI_COMM_WORLD, (int*)scratch_area(), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
+    expect_class(rc, 0, (int[]){0});
+}
+
+static void case_1763(void)
+{
+    begin_case("MPIX_Comm_failure_ack comm nonexistent");
+    int rc = MPIX_Comm_failure_ack(BAD_HANDLE(MMPI_HANDLE_KIND_COMM));
+    expect_class(rc, 1, (int[]){MPI_ERR_COMM});
+}
+
+static void case_1764(void)
+{
+    begin_case("MPIX_Comm_failure_ack comm wrong kind");
+    int rc = MPIX_Comm_failure_ack((MPI_Comm)MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_COMM});
+}
+
+static void case_1765(void)
+{
+    begin_case("MPIX_Comm_failure_get_acked comm nonexistent");
+    int rc = MPIX_Comm_failure_get_acked(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_GROUP_EMPTY));
+    expect_class(rc, 1, (int[]){MPI_ERR_COMM});
+}
+
+static void case_1766(void)
+{
+    begin_case("MPIX_Comm_failure_get_acked comm wrong kind");
+    int rc = MPIX_Comm_failure_get_acked((MPI_Comm)MPI_INT, handle_array(MPI_GROUP_EMPTY));
+    expect_class(rc, 1, (int[]){MPI_ERR_COMM});
+}
+
+static void case_1767(void)
+{
+    begin_case("MPIX_Comm_failure_get_acked failedgrp nonexistent in pointer");
+    int rc = MPIX_Comm_failure_get_acked(MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP)));
+    expect_class(rc, 0, (int[]){0});
+}
+
+static void case_1768(void)
+{
+    begin_case("MPIX_Comm_get_failed comm nonexistent");
+    int rc = MPIX_Comm_get_failed(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_GROUP_EMPTY));
+    expect_class(rc, 1, (int[]){MPI_ERR_COMM});
+}
+
+static void case_1769(void)
+{
+    begin_case("MPIX_Comm_get_failed comm wrong kind");
+    int rc = MPIX_Comm_get_failed((MPI_Comm)MPI_INT, handle_array(MPI_GROUP_EMPTY));
+    expect_class(rc, 1, (int[]){MPI_ERR_COMM});
+}
+
+static void case_1770(void)
+{
+    begin_case("MPIX_Comm_get_failed failedgrp nonexistent in pointer");
+    int rc = MPIX_Comm_get_failed(MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP)));
+    expect_class(rc, 0, (int[]){0});
+}
+
+static void case_1771(void)
+{
+    begin_case("MPIX_Comm_ack_failed comm nonexistent");
+    int rc = MPIX_Comm_ack_failed(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, (int*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_COMM});
+}
+
+static void case_1772(void)
+{
+    begin_case("MPIX_Comm_ack_failed comm wrong kind");
+    int rc = MPIX_Comm_ack_failed((MPI_Comm)MPI_INT, 1, (int*)scratch_area());
+    expect_class(rc, 1, (int[]){MPI_ERR_COMM});
+}
+
+static void case_1773(void)
+{
+    begin_case("MPIX_Comm_validate comm nonexistent");
+    int rc = MPIX_Comm_validate(BAD_HANDLE(MMPI_HANDLE_KIND_COMM));
+    expect_class(rc, 1, (int[]){MPI_ERR_COMM});
+}
+
+static void case_1774(void)
+{
     begin_case("MPIX_Comm_validate comm wrong kind");
     int rc = MPIX_Comm_validate((MPI_Comm)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
+}
+
+static void case_1775(void)
+{
+    begin_case("MPIX_File_revoke fh nonexistent");
+    int rc = MPIX_File_revoke(BAD_HANDLE(MMPI_HANDLE_KIND_FILE));
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
+}
+
+static void case_1776(void)
+{
+    begin_case("MPIX_File_revoke fh wrong kind");
+    int rc = MPIX_File_revoke((MPI_File)MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_FILE});
 }
 
 static void (*const cases[])(void) = {
@@ -13990,6 +14186,34 @@ static void (*const cases[])(void) = {
     case_1746,
     case_1747,
     case_1748,
+    case_1749,
+    case_1750,
+    case_1751,
+    case_1752,
+    case_1753,
+    case_1754,
+    case_1755,
+    case_1756,
+    case_1757,
+    case_1758,
+    case_1759,
+    case_1760,
+    case_1761,
+    case_1762,
+    case_1763,
+    case_1764,
+    case_1765,
+    case_1766,
+    case_1767,
+    case_1768,
+    case_1769,
+    case_1770,
+    case_1771,
+    case_1772,
+    case_1773,
+    case_1774,
+    case_1775,
+    case_1776,
 };
 
 int main(int argc, char **argv)

@@ -31,6 +31,9 @@ MMPI_FT_API(int, Comm_ack_failed, (MPI_Comm comm, int num_to_ack, int *num_acked
 /* Collective: MPI_SUCCESS at every live member when none failed, else MPI_ERR_PROC_FAILED at
  * every live member. An extension: MPIX_ and PMPIX_ names only. */
 MMPIX_API(int, Comm_validate, (MPI_Comm comm));
+/* Files: local, non-collective; every pending and later operation on the file completes with
+ * MPI_ERR_REVOKED at every process. */
+MMPI_FT_API(int, File_revoke, (MPI_File fh));
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,20 @@
+/*
+ * io/revoke_api.c: MPIX_File_revoke (the fault-tolerance chapter's I/O section). Local and
+ * non-collective: it revokes the file's shared fault core and, linked to it, the core of the
+ * file's private communicator (io/fault.c), then wakes every member, so that every pending and
+ * later operation on the file at every process completes with MPI_ERR_REVOKED.
+ */
+#include "fault/fault.h"
+#include "io/io.h"
+#include "ulfm/ulfm.h"
+
+MMPI_FT_PROFILED(File_revoke);
+int PMPIX_File_revoke(MPI_File fh)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPIX_CALL_File_revoke);
+    struct mmpi_file *f = mmpi_file_get(self, fh);
+    if (!f)
+        return mmpi_err_raise_file(self, NULL, MPI_ERR_FILE, MMPIX_CALL_File_revoke);
+    mmpi_fault_revoke(self->world, &f->core->fault);
+    return MPI_SUCCESS;
+}
