@@ -126,7 +126,7 @@ static int flush(struct mmpi_win *w, int rank, bool all)
     if (!w->lock_all && (all ? w->nlocks == 0 : !w->locks[rank]))
         return MPI_ERR_RMA_SYNC;
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    return MPI_SUCCESS;
+    return mmpi_fault_revoked(&w->core->fault) ? MPI_ERR_REVOKED : MPI_SUCCESS;
 }
 
 MMPI_PROFILED(Win_flush);
