@@ -125,6 +125,9 @@ struct mmpi_win {
     int nlocks;                          /* targets locked with MPI_Win_lock */
     bool lock_all;                       /* MPI_Win_lock_all epoch */
     int lock_all_nocheck;                /* ... taken with MPI_MODE_NOCHECK */
+    bool proc_failed;                    /* sticky: a call on this window raised
+                                          * MPI_ERR_PROC_FAILED here; every later one does
+                                          * (failure_link.h), until the window is freed */
 };
 
 /* ---- Handles and errors (create.c) --------------------------------------------------- */
