@@ -213,6 +213,10 @@ int mmpi_win_free(struct mmpi_rank *self, struct mmpi_win *w, bool *freed)
     /* Collective: nobody's memory goes while another member may still access it. The window
      * goes whatever the synchronization reports (a failed member never frees its part). */
     err = mmpi_win_barrier(self, w);
+    /* A revoked window is freed locally, without synchronizing: that is the whole operation,
+     * so it succeeds (a handler that aborts on errors must not fire on the recovery path). */
+    if (err == MPI_ERR_REVOKED)
+        err = MPI_SUCCESS;
     *freed = true;
     if (w->handle != MPI_WIN_NULL)
         mmpi_handle_remove(self, MMPI_HANDLE_KIND_WIN, w->handle);

@@ -212,7 +212,9 @@ int mmpi_win_wait(struct mmpi_rank *self, struct mmpi_win *w, int *flag)
     if (flag) {
         /* MPI_Win_test: all or nothing, so that a false return leaves the epoch as it was. */
         *flag = 0;
-        for (int i = 0; i < w->nexposure; i++) {
+        /* A revoked window's test ends the epoch at once (the waits below report it). */
+        bool revoked = mmpi_fault_revoked(&w->core->fault);
+        for (int i = 0; i < w->nexposure && !revoked; i++) {
             int o = w->exposure[i];
             uint32_t *word = &w->core->completed[(size_t)w->rank * size + o];
             uint32_t need = 0;

@@ -4,6 +4,9 @@
  *           waits for rank 0's exclusive lock, ranks 2.. wait in a fence, rank 0 revokes; each
  *           wait ends with MPI_ERR_REVOKED, rank 0's put and unlock report it too, and
  *           MPI_Win_free then frees locally and returns MPI_WIN_NULL.
+ *   pscw    (2 ranks) rank 0 exposes its window to rank 1, rank 1 revokes: rank 0's Win_test
+ *           ends the exposure epoch with MPI_ERR_REVOKED (a later Win_wait has no epoch to end),
+ *           and rank 1's start/complete epoch ends with MPI_ERR_REVOKED.
  *   failed  MINI_MPI_FAULTS='kill 3 at MPI_Barrier#1': "MPI_Win_get_failed returns the group of
  *           failed processes of the window": exactly world rank 3, and before any failure the
  *           group is empty. */
@@ -74,7 +77,30 @@ int main(int argc, char **argv)
         CHECK(eclass(MPI_Win_fence(0, win)) == MPI_ERR_REVOKED);
         CHECK(failed_world_ranks(win, got) == 0);
         int rc = eclass(MPI_Win_free(&win));
-        CHECK(rc == MPI_SUCCESS || rc == MPI_ERR_REVOKED);
+        CHECK(rc == MPI_SUCCESS);
+    } else if (!strcmp(mode, "pscw")) {
+        MPI_Group world, g;
+        int other = 1 - rank, flag = 0;
+        MPI_Comm_group(MPI_COMM_WORLD, &world);
+        MPI_Group_incl(world, 1, &other, &g);
+        if (rank == 0)
+            CHECK(MPI_Win_post(g, 0, win) == MPI_SUCCESS);
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (rank == 1)
+            CHECK(MPIX_Win_revoke(win) == MPI_SUCCESS);
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (rank == 0) {
+            CHECK(eclass(MPI_Win_test(win, &flag)) == MPI_ERR_REVOKED && flag);
+            CHECK(eclass(MPI_Win_wait(win)) == MPI_ERR_RMA_SYNC);
+        } else {
+            MPI_Win_start(g, 0, win);
+            CHECK(eclass(MPI_Win_complete(win)) == MPI_ERR_REVOKED);
+            CHECK(eclass(MPI_Win_complete(win)) == MPI_ERR_RMA_SYNC);
+        }
+        MPI_Group_free(&g);
+        MPI_Group_free(&world);
+        int rc = eclass(MPI_Win_free(&win));
+        CHECK(rc == MPI_SUCCESS);
     } else {
         int rc = eclass(MPI_Barrier(MPI_COMM_WORLD)); /* rank 3 dies here */
         CHECK(rc == MPI_ERR_PROC_FAILED);
