@@ -41,8 +41,12 @@ struct mmpi_win *mmpi_win_get(struct mmpi_rank *self, MPI_Win handle)
     return mmpi_handle_lookup(self, MMPI_HANDLE_KIND_WIN, handle);
 }
 
+static const struct mmpi_fault_ops win_fault_ops = {"window", NULL, NULL};
+
 static void core_destroy(struct mmpi_win_core *core)
 {
+    mmpi_fault_core_unregister(&core->fault);
+    free(core->world_ranks);
     for (int i = 0; i < core->size; i++) {
         struct mmpi_win_target *t = &core->targets[i];
         pthread_mutex_destroy(&t->acc_lock);
@@ -78,6 +82,7 @@ static void create_combine(struct mmpi_board_instance *inst, struct mmpi_comm_co
     core->targets = mmpi_xcalloc((size_t)n, sizeof(*core->targets));
     core->posted = mmpi_xcalloc((size_t)n * (size_t)n, sizeof(uint32_t));
     core->completed = mmpi_xcalloc((size_t)n * (size_t)n, sizeof(uint32_t));
+    core->world_ranks = mmpi_xcalloc((size_t)n, sizeof(int));
     const struct deposit *d0 = mmpi_board_deposit(inst, 0);
     core->flavor = d0->flavor;
     MPI_Aint total = 0;
@@ -88,6 +93,7 @@ static void create_combine(struct mmpi_board_instance *inst, struct mmpi_comm_co
         t->size = d->size;
         t->disp_unit = d->disp_unit;
         t->world_rank = pc->world_ranks[i];
+        core->world_ranks[i] = pc->world_ranks[i];
         t->exclusive = -1;
         t->holds = mmpi_xcalloc((size_t)n, 1);
         t->waits = mmpi_xcalloc((size_t)n, 1);
@@ -113,6 +119,10 @@ static void create_combine(struct mmpi_board_instance *inst, struct mmpi_comm_co
             p += core->targets[i].size;
         }
     }
+    /* Revoking the window revokes its private communicator too, so a fence or free blocked in
+     * its barrier ends with MPI_ERR_REVOKED (the registry takes only its own leaf mutex). */
+    mmpi_fault_core_register(&core->fault, &win_fault_ops, n, core->world_ranks);
+    mmpi_fault_core_link(&core->fault, &pc->fault);
     struct outcome *o = mmpi_xmalloc(sizeof(*o));
     o->core = core;
     inst->result = o;
@@ -203,6 +213,10 @@ int mmpi_win_free(struct mmpi_rank *self, struct mmpi_win *w, bool *freed)
     /* Collective: nobody's memory goes while another member may still access it. The window
      * goes whatever the synchronization reports (a failed member never frees its part). */
     err = mmpi_win_barrier(self, w);
+    /* A revoked window is freed locally, without synchronizing: that is the whole operation,
+     * so it succeeds (a handler that aborts on errors must not fire on the recovery path). */
+    if (err == MPI_ERR_REVOKED)
+        err = MPI_SUCCESS;
     *freed = true;
     if (w->handle != MPI_WIN_NULL)
         mmpi_handle_remove(self, MMPI_HANDLE_KIND_WIN, w->handle);

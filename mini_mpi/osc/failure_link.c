@@ -10,6 +10,17 @@ bool mmpi_osc_member_failed(const struct mmpi_win_core *core, int r)
     return mmpi_fault_world_rank_failed(mmpi_world, core->targets[r].world_rank);
 }
 
+int mmpi_osc_sticky(struct mmpi_win *w, int err)
+{
+    if (!w)
+        return err;
+    if (err == MPI_ERR_PROC_FAILED)
+        w->proc_failed = true;
+    else if (w->proc_failed && err == MPI_SUCCESS)
+        err = MPI_ERR_PROC_FAILED;
+    return err;
+}
+
 void mmpi_osc_member_reported(struct mmpi_rank *self, const struct mmpi_win_core *core, int r)
 {
     mmpi_fault_notice(self, core->targets[r].world_rank);

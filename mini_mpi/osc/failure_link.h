@@ -20,4 +20,12 @@ bool mmpi_osc_member_failed(const struct mmpi_win_core *core, int r);
  * member r failed, as every other subsystem records what it reports. Owning rank only. */
 void mmpi_osc_member_reported(struct mmpi_rank *self, const struct mmpi_win_core *core, int r);
 
+/* The sticky rule of process failures on a window (Process Fault Tolerance, one-sided
+ * sections): once a call on w raised MPI_ERR_PROC_FAILED at this process, every later call on
+ * w here raises it too, until w is freed. Filters a call's result err (w may be NULL: no
+ * window). Calls that would open an epoch check w->proc_failed first and open nothing;
+ * calls that end one still end it and then report. Owning rank only. */
+struct mmpi_win;
+int mmpi_osc_sticky(struct mmpi_win *w, int err);
+
 #endif

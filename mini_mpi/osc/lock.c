@@ -65,7 +65,10 @@ static bool lock_ready(void *arg)
     struct lock_wait *a = arg;
     struct mmpi_win_target *t = &a->w->core->targets[a->target];
     pthread_mutex_lock(&t->lock);
-    if (grantable(t, a->type)) {
+    if (mmpi_fault_revoked(&a->w->core->fault)) {
+        t->waits[a->w->rank] = 0;
+        a->result = MPI_ERR_REVOKED;
+    } else if (grantable(t, a->type)) {
         grant(t, a->w->rank, a->type);
         a->result = MPI_SUCCESS;
     } else if (holder_failed(a->w->core, t, a->type)) {
@@ -98,6 +101,8 @@ static int acquire(struct mmpi_rank *self, struct mmpi_win *w, int target, int t
 {
     struct lock_wait a = {w, target, type, -1};
     struct mmpi_win_target *t = &w->core->targets[target];
+    if (mmpi_fault_revoked(&w->core->fault))
+        return MPI_ERR_REVOKED;
     if (mmpi_osc_member_failed(w->core, target)) {
         mmpi_osc_member_reported(self, w->core, target);
         return MPI_ERR_PROC_FAILED;
@@ -189,7 +194,8 @@ int mmpi_win_unlock(struct mmpi_rank *self, struct mmpi_win *w, int target)
         release(w, target);
     w->locks[target] = 0;
     w->nlocks--;
-    return MPI_SUCCESS;
+    /* A revoked window's epoch still ends (the lock is released), and reports the revoke. */
+    return mmpi_fault_revoked(&w->core->fault) ? MPI_ERR_REVOKED : MPI_SUCCESS;
 }
 
 int mmpi_win_lock_all(struct mmpi_rank *self, struct mmpi_win *w, int assert)
@@ -226,7 +232,7 @@ int mmpi_win_unlock_all(struct mmpi_rank *self, struct mmpi_win *w)
         for (int r = 0; r < w->core->size; r++)
             release(w, r);
     w->lock_all = false;
-    return MPI_SUCCESS;
+    return mmpi_fault_revoked(&w->core->fault) ? MPI_ERR_REVOKED : MPI_SUCCESS;
 }
 
 void mmpi_win_locks_drop(struct mmpi_win *w)

@@ -47,6 +47,10 @@ int mmpi_win_target_addr(struct mmpi_rank *self, struct mmpi_win *w, int target,
     int err = epoch_covers(self, w, target, passive);
     if (err != MPI_SUCCESS)
         return err;
+    if (mmpi_fault_revoked(&w->core->fault))
+        return MPI_ERR_REVOKED; /* every later operation on a revoked window */
+    if (w->proc_failed)
+        return MPI_ERR_PROC_FAILED; /* sticky (failure_link.h) */
     if (disp < 0 && w->core->flavor != MPI_WIN_FLAVOR_DYNAMIC)
         return MPI_ERR_DISP;
     struct mmpi_win_target *t = &w->core->targets[target];

@@ -31,10 +31,16 @@
 
 int mmpi_win_barrier(struct mmpi_rank *self, struct mmpi_win *w)
 {
+    /* A revoked window synchronizes nobody: fence and free end at once. */
+    if (mmpi_fault_revoked(&w->core->fault))
+        return MPI_ERR_REVOKED;
     /* MPI_Barrier's own choice: the fast path (or its crowd form) when the communicator
-     * qualifies, else the board; all three keep the failure and `kill R during` rules. */
-    return mmpi_coll_fast_ok(w->comm) ? mmpi_coll_fast_barrier(self, w->comm)
-                                      : mmpi_comm_sync(self, w->comm);
+     * qualifies, else the board; all three keep the failure and `kill R during` rules. A
+     * revoke while waiting reaches the barrier through the private communicator's core,
+     * which is linked to the window's (create.c). */
+    int err = mmpi_coll_fast_ok(w->comm) ? mmpi_coll_fast_barrier(self, w->comm)
+                                         : mmpi_comm_sync(self, w->comm);
+    return err;
 }
 
 int mmpi_win_fence(struct mmpi_rank *self, struct mmpi_win *w, int assert)
@@ -131,7 +137,9 @@ struct counter_wait {
 static bool counter_ready(void *arg)
 {
     struct counter_wait *a = arg;
-    if (__atomic_load_n(a->word, __ATOMIC_ACQUIRE) > 0)
+    if (mmpi_fault_revoked(&a->w->core->fault))
+        a->result = MPI_ERR_REVOKED;
+    else if (__atomic_load_n(a->word, __ATOMIC_ACQUIRE) > 0)
         a->result = MPI_SUCCESS;
     else if (mmpi_osc_member_failed(a->w->core, a->peer))
         a->result = MPI_ERR_PROC_FAILED;
@@ -154,7 +162,8 @@ static int wait_counter(struct mmpi_rank *self, struct mmpi_win *w, uint32_t *wo
     if (!counter_ready(&a))
         mmpi_wait_until_described(self, counter_ready, &a, counter_describe);
     if (a.result != MPI_SUCCESS) {
-        mmpi_osc_member_reported(self, w->core, peer);
+        if (a.result == MPI_ERR_PROC_FAILED)
+            mmpi_osc_member_reported(self, w->core, peer);
         return a.result;
     }
     __atomic_sub_fetch(word, 1, __ATOMIC_ACQ_REL);
@@ -203,7 +212,9 @@ int mmpi_win_wait(struct mmpi_rank *self, struct mmpi_win *w, int *flag)
     if (flag) {
         /* MPI_Win_test: all or nothing, so that a false return leaves the epoch as it was. */
         *flag = 0;
-        for (int i = 0; i < w->nexposure; i++) {
+        /* A revoked window's test ends the epoch at once (the waits below report it). */
+        bool revoked = mmpi_fault_revoked(&w->core->fault);
+        for (int i = 0; i < w->nexposure && !revoked; i++) {
             int o = w->exposure[i];
             uint32_t *word = &w->core->completed[(size_t)w->rank * size + o];
             uint32_t need = 0;

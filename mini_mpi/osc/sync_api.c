@@ -3,6 +3,9 @@
  * order. Bindings only: the window and group checks, then one call into sync.c or lock.c,
  * whose MPI_ERR_RMA_SYNC reports every misuse of epochs. Errors go to the window's handler.
  */
+#include <stdlib.h>
+
+#include "osc/failure_link.h"
 #include "osc/win.h"
 
 /* The common shape: resolve the window, run fn, raise on error. */
@@ -16,6 +19,7 @@
     }
 
 #define END(call)                                                                            \
+    err = mmpi_osc_sticky(w, err);                                                           \
     if (err != MPI_SUCCESS)                                                                  \
         goto fn_fail;                                                                        \
     fn_exit:                                                                                 \
@@ -38,8 +42,12 @@ int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
     WIN_OR_FAIL(MMPI_CALL_Win_start)
     int *ranks, n;
     err = mmpi_win_group_ranks(w, group, self, &ranks, &n);
-    if (err == MPI_SUCCESS)
+    if (err == MPI_SUCCESS && w->proc_failed) {
+        free(ranks); /* sticky: no epoch opens */
+        err = MPI_ERR_PROC_FAILED;
+    } else if (err == MPI_SUCCESS) {
         err = mmpi_win_start(self, w, ranks, n, assert);
+    }
     END(MMPI_CALL_Win_start)
 }
 
@@ -57,8 +65,12 @@ int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
     WIN_OR_FAIL(MMPI_CALL_Win_post)
     int *ranks, n;
     err = mmpi_win_group_ranks(w, group, self, &ranks, &n);
-    if (err == MPI_SUCCESS)
+    if (err == MPI_SUCCESS && w->proc_failed) {
+        free(ranks); /* sticky: no epoch opens */
+        err = MPI_ERR_PROC_FAILED;
+    } else if (err == MPI_SUCCESS) {
         err = mmpi_win_post(self, w, ranks, n, assert);
+    }
     END(MMPI_CALL_Win_post)
 }
 
@@ -86,7 +98,7 @@ MMPI_PROFILED(Win_lock);
 int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
 {
     WIN_OR_FAIL(MMPI_CALL_Win_lock)
-    err = mmpi_win_lock(self, w, lock_type, rank, assert);
+    err = w->proc_failed ? MPI_ERR_PROC_FAILED : mmpi_win_lock(self, w, lock_type, rank, assert);
     END(MMPI_CALL_Win_lock)
 }
 
@@ -94,7 +106,7 @@ MMPI_PROFILED(Win_lock_all);
 int PMPI_Win_lock_all(int assert, MPI_Win win)
 {
     WIN_OR_FAIL(MMPI_CALL_Win_lock_all)
-    err = mmpi_win_lock_all(self, w, assert);
+    err = w->proc_failed ? MPI_ERR_PROC_FAILED : mmpi_win_lock_all(self, w, assert);
     END(MMPI_CALL_Win_lock_all)
 }
 
@@ -126,7 +138,7 @@ static int flush(struct mmpi_win *w, int rank, bool all)
     if (!w->lock_all && (all ? w->nlocks == 0 : !w->locks[rank]))
         return MPI_ERR_RMA_SYNC;
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    return MPI_SUCCESS;
+    return mmpi_fault_revoked(&w->core->fault) ? MPI_ERR_REVOKED : MPI_SUCCESS;
 }
 
 MMPI_PROFILED(Win_flush);

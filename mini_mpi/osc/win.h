@@ -31,7 +31,7 @@
  * entry points), attr_api.c (attributes, keyvals, names, hints, error handlers), move.c and
  * move_api.c (data movement), sync.c and sync_api.c (fence, PSCW, flush, sync), lock.c
  * (passive-target locks),
- * failure_link.c (failure queries).
+ * failure_link.c (failure queries), revoke_api.c (MPIX_Win_revoke, MPIX_Win_get_failed).
  */
 #ifndef MMPI_OSC_WIN_H
 #define MMPI_OSC_WIN_H
@@ -88,6 +88,10 @@ struct mmpi_win_core {
     uint32_t *completed;       /* [size*size] atomic: completed[t*size+o]: completes of o to t
                                 * not yet consumed by t's wait/test */
     int refcount;              /* atomic: member handles not yet freed */
+    int *world_ranks;          /* immutable [size]: member -> world rank, for the fault core */
+    struct mmpi_fault_core fault; /* registered while the core lives (fault/fault.h): revoke,
+                                   * failed members; linked to the private communicator's core
+                                   * so that a revoked window's fence and free end at once */
 };
 
 /* One PSCW access target of the calling member: whether its post was consumed. */
@@ -121,6 +125,9 @@ struct mmpi_win {
     int nlocks;                          /* targets locked with MPI_Win_lock */
     bool lock_all;                       /* MPI_Win_lock_all epoch */
     int lock_all_nocheck;                /* ... taken with MPI_MODE_NOCHECK */
+    bool proc_failed;                    /* sticky: a call on this window raised
+                                          * MPI_ERR_PROC_FAILED here; every later one does
+                                          * (failure_link.h), until the window is freed */
 };
 
 /* ---- Handles and errors (create.c) --------------------------------------------------- */

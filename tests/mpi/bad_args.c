@@ -12411,26 +12411,61 @@ static void case_1772(void)
 
 static void case_1773(void)
 {
+    begin_case("MPIX_Win_revoke win nonexistent");
+    int rc = MPIX_Win_revoke(BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
+    expect_class(rc, 1, (int[]){MPI_ERR_WIN});
+}
+
+static void case_1774(void)
+{
+    begin_case("MPIX_Win_revoke win wrong kind");
+    int rc = MPIX_Win_revoke((MPI_Win)MPI_INT);
+    expect_class(rc, 1, (int[]){MPI_ERR_WIN});
+}
+
+static void case_1775(void)
+{
+    begin_case("MPIX_Win_get_failed win nonexistent");
+    int rc = MPIX_Win_get_failed(BAD_HANDLE(MMPI_HANDLE_KIND_WIN), handle_array(MPI_GROUP_EMPTY));
+    expect_class(rc, 1, (int[]){MPI_ERR_WIN});
+}
+
+static void case_1776(void)
+{
+    begin_case("MPIX_Win_get_failed win wrong kind");
+    int rc = MPIX_Win_get_failed((MPI_Win)MPI_INT, handle_array(MPI_GROUP_EMPTY));
+    expect_class(rc, 1, (int[]){MPI_ERR_WIN});
+}
+
+static void case_1777(void)
+{
+    begin_case("MPIX_Win_get_failed failedgrp nonexistent in pointer");
+    int rc = MPIX_Win_get_failed(test_win, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP)));
+    expect_class(rc, 0, (int[]){0});
+}
+
+static void case_1778(void)
+{
     begin_case("MPIX_Comm_validate comm nonexistent");
     int rc = MPIX_Comm_validate(BAD_HANDLE(MMPI_HANDLE_KIND_COMM));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1774(void)
+static void case_1779(void)
 {
     begin_case("MPIX_Comm_validate comm wrong kind");
     int rc = MPIX_Comm_validate((MPI_Comm)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1775(void)
+static void case_1780(void)
 {
     begin_case("MPIX_File_revoke fh nonexistent");
     int rc = MPIX_File_revoke(BAD_HANDLE(MMPI_HANDLE_KIND_FILE));
     expect_class(rc, 1, (int[]){MPI_ERR_FILE});
 }
 
-static void case_1776(void)
+static void case_1781(void)
 {
     begin_case("MPIX_File_revoke fh wrong kind");
     int rc = MPIX_File_revoke((MPI_File)MPI_INT);
@@ -14214,6 +14249,11 @@ static void (*const cases[])(void) = {
     case_1774,
     case_1775,
     case_1776,
+    case_1777,
+    case_1778,
+    case_1779,
+    case_1780,
+    case_1781,
 };
 
 int main(int argc, char **argv)

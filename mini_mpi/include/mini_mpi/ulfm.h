@@ -28,6 +28,8 @@ MMPI_FT_API(int, Comm_failure_ack, (MPI_Comm comm));
 MMPI_FT_API(int, Comm_failure_get_acked, (MPI_Comm comm, MPI_Group *failedgrp));
 MMPI_FT_API(int, Comm_get_failed, (MPI_Comm comm, MPI_Group *failedgrp));
 MMPI_FT_API(int, Comm_ack_failed, (MPI_Comm comm, int num_to_ack, int *num_acked));
+MMPI_FT_API(int, Win_revoke, (MPI_Win win));
+MMPI_FT_API(int, Win_get_failed, (MPI_Win win, MPI_Group *failedgrp));
 /* Collective: MPI_SUCCESS at every live member when none failed, else MPI_ERR_PROC_FAILED at
  * every live member. An extension: MPIX_ and PMPIX_ names only. */
 MMPIX_API(int, Comm_validate, (MPI_Comm comm));
