@@ -17,14 +17,16 @@ CFLAGS  ?= -O2 -g
 LTO     ?= $(if $(shell $(CC) --version 2>/dev/null | grep -q 'Free Software Foundation' && \
                 echo gcc),-flto=auto -ffat-lto-objects)
 LIB_CFLAGS := -std=c11 -D_GNU_SOURCE -pthread -fPIC -fvisibility=hidden $(WARN) \
-              -Imini_mpi -Imini_mpi/include $(URCU_CFLAGS) -MMD -MP $(LTO)
+              -Imini_mpi -Imini_mpi/include -Iinject $(URCU_CFLAGS) -MMD -MP $(LTO)
 ifdef SAN
   CFLAGS += -fsanitize=$(SAN) -fno-omit-frame-pointer
   LDFLAGS += -fsanitize=$(SAN)
 endif
 
-# Every .c under mini_mpi/ is part of the library; launch_hook.c only of the shared one.
-LIB_SRCS   := $(sort $(shell find mini_mpi -name '*.c'))
+# Every .c under mini_mpi/ is part of the library; launch_hook.c only of the shared one. So are
+# the parts of the fault injector shared with the PMPI injector for other MPIs (inject/).
+INJECT_SHARED_SRCS := inject/fault_spec.c inject/call_names.c inject/call_counts_file.c
+LIB_SRCS   := $(sort $(shell find mini_mpi -name '*.c') $(INJECT_SHARED_SRCS))
 HOOK_SRC   := mini_mpi/runtime/launch_hook.c
 LIB_OBJS   := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
 CORE_OBJS  := $(filter-out $(BUILD)/obj/$(HOOK_SRC:.c=.o),$(LIB_OBJS))
@@ -41,7 +43,7 @@ EXAMPLE_BINS := $(patsubst examples/%.c,$(BUILD)/examples/%,$(EXAMPLE_SRCS))
 .PHONY: all lib tests test check check-long check-valgrind check-conformance bench bench-compare demo deps \
         install uninstall clean help
 
-all: lib tests
+all: lib tests inject
 
 lib: $(SHARED_LIB) $(STATIC_LIB)
 
@@ -146,5 +148,7 @@ help:
 	@echo "make bench-compare  side by side with Debian's MPICH and Open MPI"
 	@echo "make demo         install dependencies, build, run the flagship example"
 	@echo "make install PREFIX=/path"
+
+include inject/inject.mk
 
 -include $(LIB_OBJS:.o=.d)
