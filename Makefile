@@ -37,6 +37,9 @@ UNIT_SRCS  := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(UNIT_SRCS))
 MPI_SRCS   := $(sort $(wildcard tests/mpi/*.c))
 MPI_BINS   := $(patsubst tests/mpi/%.c,$(BUILD)/tests/mpi/%,$(MPI_SRCS))
+# C++ MPI programs, built by bin/mpicxx.
+MPI_CXX_SRCS := $(sort $(wildcard tests/mpi/*.cpp))
+MPI_BINS   += $(patsubst tests/mpi/%.cpp,$(BUILD)/tests/mpi/%,$(MPI_CXX_SRCS))
 EXAMPLE_SRCS := $(sort $(wildcard examples/*.c))
 EXAMPLE_BINS := $(patsubst examples/%.c,$(BUILD)/examples/%,$(EXAMPLE_SRCS))
 
@@ -73,6 +76,10 @@ $(BUILD)/tests/unit/%: tests/unit/%.c $(STATIC_LIB) tests/unit/unit_world.h
 $(BUILD)/tests/mpi/%: tests/mpi/%.c $(wildcard tests/mpi/include/*.h) $(SHARED_LIB) bin/mpicc
 	@mkdir -p $(dir $@)
 	bin/mpicc -std=gnu11 -O1 -g -Wall -Itests/mpi/include $< -o $@
+
+$(BUILD)/tests/mpi/%: tests/mpi/%.cpp $(SHARED_LIB) bin/mpicc
+	@mkdir -p $(dir $@)
+	bin/mpicxx -std=c++17 -O1 -g -Wall -Wextra -pedantic $< -o $@
 
 $(BUILD)/examples/%: examples/%.c $(SHARED_LIB) bin/mpicc
 	@mkdir -p $(dir $@)
@@ -121,6 +128,7 @@ install: lib
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/mini_mpi \
 	    $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 755 bin/mpicc bin/mpiexec bin/mini_mpi_sweep $(DESTDIR)$(PREFIX)/bin/
+	for w in mpicxx mpic++ mpiCC; do ln -sf mpicc $(DESTDIR)$(PREFIX)/bin/$$w; done
 	ln -sf mpiexec $(DESTDIR)$(PREFIX)/bin/mpirun
 	install -m 644 mini_mpi/include/*.h $(DESTDIR)$(PREFIX)/include/
 	if ls mini_mpi/include/mini_mpi/*.h >/dev/null 2>&1; then \
@@ -129,6 +137,7 @@ install: lib
 	sed -e 's|@PREFIX@|$(PREFIX)|g' mini_mpi/mini_mpi.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/mini_mpi.pc
 
 uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/mpicxx $(DESTDIR)$(PREFIX)/bin/mpic++ $(DESTDIR)$(PREFIX)/bin/mpiCC
 	rm -f $(DESTDIR)$(PREFIX)/bin/mpicc $(DESTDIR)$(PREFIX)/bin/mpiexec $(DESTDIR)$(PREFIX)/bin/mpirun \
 	    $(DESTDIR)$(PREFIX)/bin/mini_mpi_sweep
 	rm -f $(DESTDIR)$(PREFIX)/include/mpi.h $(DESTDIR)$(PREFIX)/include/mpi-ext.h

@@ -131,11 +131,19 @@ static void *start_with_rank(void *p)
 {
     struct inherited_start s = *(struct inherited_start *)p;
     void *result;
+    jmp_buf killed;
     free(p);
     mmpi_self = s.rank;
     mmpi_thread_adopt(s.record);
+    if (setjmp(killed)) { /* its rank failed: released at world end without unwinding */
+        mmpi_thread_end_jump = NULL;
+        mmpi_thread_detach();
+        return NULL;
+    }
+    mmpi_thread_end_jump = &killed;
     pthread_cleanup_push(detach_thread, NULL);
     result = s.start(s.arg);
+    mmpi_thread_end_jump = NULL;
     pthread_cleanup_pop(1);
     return result;
 }
