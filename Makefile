@@ -19,7 +19,7 @@ CFLAGS  ?= -O2 -g
 LTO     ?= $(if $(SAN),,$(if $(shell $(CC) --version 2>/dev/null | grep -q 'Free Software Foundation' && \
                 echo gcc),-flto=auto -ffat-lto-objects))
 LIB_CFLAGS := -std=c11 -D_GNU_SOURCE -pthread -fPIC -fvisibility=hidden $(WARN) \
-              -Imini_mpi -Imini_mpi/include $(URCU_CFLAGS) -MMD -MP $(LTO)
+              -Imini_mpi -Imini_mpi/include -Iinject $(URCU_CFLAGS) -MMD -MP $(LTO)
 # SAN=thread or SAN=address,undefined: the library, unit tests and MPI programs built with that
 # sanitizer (without LTO: faster to build, and the reports name the real functions). Use
 # another BUILD directory (make check-tsan / check-asan do). The library records its sanitizer
@@ -30,8 +30,10 @@ ifdef SAN
   MPICC_SAN := -fsanitize=$(SAN) -fno-omit-frame-pointer
 endif
 
-# Every .c under mini_mpi/ is part of the library; launch_hook.c only of the shared one.
-LIB_SRCS   := $(sort $(shell find mini_mpi -name '*.c'))
+# Every .c under mini_mpi/ is part of the library; launch_hook.c only of the shared one. So are
+# the parts of the fault injector shared with the PMPI injector for other MPIs (inject/).
+INJECT_SHARED_SRCS := inject/fault_spec.c inject/call_names.c inject/call_counts_file.c
+LIB_SRCS   := $(sort $(shell find mini_mpi -name '*.c') $(INJECT_SHARED_SRCS))
 HOOK_SRC   := mini_mpi/runtime/launch_hook.c
 LIB_OBJS   := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
 CORE_OBJS  := $(filter-out $(BUILD)/obj/$(HOOK_SRC:.c=.o),$(LIB_OBJS))
@@ -42,13 +44,16 @@ UNIT_SRCS  := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(UNIT_SRCS))
 MPI_SRCS   := $(sort $(wildcard tests/mpi/*.c))
 MPI_BINS   := $(patsubst tests/mpi/%.c,$(BUILD)/tests/mpi/%,$(MPI_SRCS))
+# C++ MPI programs, built by bin/mpicxx.
+MPI_CXX_SRCS := $(sort $(wildcard tests/mpi/*.cpp))
+MPI_BINS   += $(patsubst tests/mpi/%.cpp,$(BUILD)/tests/mpi/%,$(MPI_CXX_SRCS))
 EXAMPLE_SRCS := $(sort $(wildcard examples/*.c))
 EXAMPLE_BINS := $(patsubst examples/%.c,$(BUILD)/examples/%,$(EXAMPLE_SRCS))
 
 .PHONY: all lib tests test check check-long check-valgrind check-tsan check-asan check-conformance bench bench-compare demo deps \
         install uninstall clean help
 
-all: lib tests
+all: lib tests inject
 
 lib: $(SHARED_LIB) $(STATIC_LIB)
 
@@ -88,6 +93,10 @@ tests: $(LIBC_PIE_BINS)
 $(BUILD)/tests/mpi/%_pie: tests/mpi/%.c $(wildcard tests/mpi/include/*.h) $(SHARED_LIB) bin/mpicc
 	@mkdir -p $(dir $@)
 	bin/mpicc -std=gnu11 -O1 -g -Wall -Itests/mpi/include -fPIE $< -o $@
+
+$(BUILD)/tests/mpi/%: tests/mpi/%.cpp $(SHARED_LIB) bin/mpicc
+	@mkdir -p $(dir $@)
+	bin/mpicxx -std=c++17 -O1 -g -Wall -Wextra -pedantic $< -o $@
 
 $(BUILD)/examples/%: examples/%.c $(SHARED_LIB) bin/mpicc
 	@mkdir -p $(dir $@)
@@ -161,6 +170,7 @@ install: lib
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/mini_mpi \
 	    $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 755 bin/mpicc bin/mpiexec bin/mini_mpi_sweep $(DESTDIR)$(PREFIX)/bin/
+	for w in mpicxx mpic++ mpiCC; do ln -sf mpicc $(DESTDIR)$(PREFIX)/bin/$$w; done
 	ln -sf mpiexec $(DESTDIR)$(PREFIX)/bin/mpirun
 	install -m 644 mini_mpi/include/*.h $(DESTDIR)$(PREFIX)/include/
 	if ls mini_mpi/include/mini_mpi/*.h >/dev/null 2>&1; then \
@@ -169,6 +179,7 @@ install: lib
 	sed -e 's|@PREFIX@|$(PREFIX)|g' mini_mpi/mini_mpi.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/mini_mpi.pc
 
 uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/mpicxx $(DESTDIR)$(PREFIX)/bin/mpic++ $(DESTDIR)$(PREFIX)/bin/mpiCC
 	rm -f $(DESTDIR)$(PREFIX)/bin/mpicc $(DESTDIR)$(PREFIX)/bin/mpiexec $(DESTDIR)$(PREFIX)/bin/mpirun \
 	    $(DESTDIR)$(PREFIX)/bin/mini_mpi_sweep
 	rm -f $(DESTDIR)$(PREFIX)/include/mpi.h $(DESTDIR)$(PREFIX)/include/mpi-ext.h
@@ -189,5 +200,7 @@ help:
 	@echo "make bench-compare  side by side with Debian's MPICH and Open MPI"
 	@echo "make demo         install missing dependencies, build quietly, run the examples"
 	@echo "make install PREFIX=/path"
+
+include inject/inject.mk
 
 -include $(LIB_OBJS:.o=.d)

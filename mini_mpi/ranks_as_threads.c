@@ -105,6 +105,8 @@ __attribute__((noreturn)) static void park_until_world_end(struct mmpi_rank *sel
     mmpi_thread_park_self(); /* from now on its board instances may be freed (coll/board.h) */
     while (!__atomic_load_n(&w->ending, __ATOMIC_ACQUIRE))
         mmpi_futex_wait(&w->ending, 0, NULL);
+    if (mmpi_thread_end_jump)
+        longjmp(*mmpi_thread_end_jump, 1); /* no unwinding: see runtime/thread.h */
     pthread_exit(NULL);
 }
 
@@ -143,12 +145,23 @@ static void *rank_thread(void *arg)
 {
     struct mmpi_rank *r = arg;
     int code;
+    jmp_buf killed;
 
     mmpi_self = r;
     mmpi_thread_adopt(r->threads); /* reserved by mmpi_world_run, the rank's first record */
+    if (setjmp(killed)) {
+        /* Failed and released at world end (park_until_world_end): the frames of main are
+         * abandoned, as a killed process's are. The cleanup pushed below is not run by
+         * glibc on this path (only pthread_exit runs it), so run it here. */
+        mmpi_thread_end_jump = NULL;
+        rank_thread_cleanup(r);
+        return NULL;
+    }
+    mmpi_thread_end_jump = &killed;
     pthread_cleanup_push(rank_thread_cleanup, r);
     mmpi_libc_rank_start(r); /* its own getopt, rand, strtok, ... (libc/libc.h) */
     code = r->main(r->argc, r->argv, environ);
+    mmpi_thread_end_jump = NULL;
     mmpi_inject_die_if_pending(r); /* `kill after` its last call (MPI_Finalize, say) */
     mmpi_libc_run_exit_handlers(r, code); /* returning from main is exit(code) */
     __atomic_store_n(&r->main_thread_done, true, __ATOMIC_RELEASE);

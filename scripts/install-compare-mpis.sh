@@ -1,7 +1,8 @@
 #!/bin/sh
 # scripts/install-compare-mpis.sh: installs the MPI libraries that `make bench-compare` measures
-# mini_mpi against: Debian's MPICH (mpicc.mpich, mpiexec.mpich) and Open MPI (mpicc.openmpi,
-# mpiexec.openmpi), runtime and development packages.
+# mini_mpi against and that the PMPI injector (inject/) is built and tested for: Debian's MPICH
+# (mpicc.mpich, mpiexec.mpich) and Open MPI (mpicc.openmpi, mpiexec.openmpi), runtime and
+# development packages. .ci/run calls it.
 #
 # Uses apt-get only (one `apt-get update`, only if something is missing); runs through sudo when
 # not root. A no-op when everything is already installed. Safe to run repeatedly.

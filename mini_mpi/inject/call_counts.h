@@ -10,11 +10,9 @@
 
 #include <stdbool.h>
 
-struct mmpi_world;
+#include "call_counts_file.h" /* the path check and the format, shared with inject/pmpi/ */
 
-/* Validates a MINI_MPI_CALL_COUNTS value: non-empty, in an existing writable directory, not a
- * directory itself. On a bad value prints one line naming the variable and returns false. */
-bool mmpi_call_counts_check(const char *path);
+struct mmpi_world;
 
 /* Writes the counts of every rank of w to w->config.call_counts (nothing when it is NULL).
  * Called once every rank has ended, before the counters are freed. A write error is reported in

@@ -61,20 +61,17 @@ void mmpi_inject_on_enter(struct mmpi_rank *self, enum mmpi_call call)
     uint32_t n_call = __atomic_add_fetch(&self->inject_counts[call], 1, __ATOMIC_RELAXED);
     uint32_t n_any = __atomic_add_fetch(&self->inject_total, 1, __ATOMIC_RELAXED);
     const struct mmpi_fault_plan *p = self->world->config.faults;
-    int n = __atomic_load_n(&p->n, __ATOMIC_ACQUIRE);
-    const struct mmpi_fault *f = __atomic_load_n(&p->faults, __ATOMIC_ACQUIRE);
-    for (int i = 0; i < n; i++) {
-        if (!names(&f[i], self) || f[i].when == MMPI_FAULT_AT_TIME)
-            continue;
-        bool any = f[i].call == MMPI_FAULT_ANY_CALL;
-        if (any ? n_any != f[i].nth : (f[i].call != (int)call || n_call != f[i].nth))
-            continue;
-        if (f[i].when == MMPI_FAULT_AT_CALL) {
+    for (int i = -1;
+         (i = mmpi_fault_plan_match(p, i + 1, self->incarnation ? self->app_rank : self->world_rank,
+                                         self->incarnation, call, n_call, n_any)) >= 0;) {
+        const struct mmpi_fault *f = __atomic_load_n(&p->faults, __ATOMIC_ACQUIRE) + i;
+        bool any = f->call == MMPI_FAULT_ANY_CALL;
+        if (f->when == MMPI_FAULT_AT_CALL) {
             report(self, "at", any ? (enum mmpi_call)MMPI_FAULT_ANY_CALL : call,
                    any ? n_any : n_call);
             die_now(self);
         }
-        if (f[i].when == MMPI_FAULT_DURING_CALL) {
+        if (f->when == MMPI_FAULT_DURING_CALL) {
             self->inject_during = 1 + (int)call;
             continue;
         }

@@ -1,7 +1,8 @@
 /*
- * inject.h: the fault injector (DESIGN §6). MINI_MPI_FAULTS is parsed once at launch
- * into a plan of directives, each naming a rank of the job (the launcher's 0..N-1, then spawned
- * ranks in spawn order, up to the universe size) and where it dies:
+ * inject.h: the fault injector (DESIGN §6). MINI_MPI_FAULTS is parsed once at launch, by the
+ * parser shared with the PMPI injector (inject/fault_spec.h), into a plan of directives, each
+ * naming a rank of the job (the launcher's 0..N-1, then spawned ranks in spawn order, up to the
+ * universe size) and where it dies:
  *   kill R at CALL[#N]     on entering its N-th call of CALL (the call has no effect)
  *   kill R after CALL[#N]  once that call has returned (at its next MPI entry, before any effect,
  *                          or as main returns)
@@ -25,44 +26,10 @@
 #include <stdint.h>
 
 #include "calls.h"
-
-enum mmpi_fault_when {
-    MMPI_FAULT_AT_CALL,
-    MMPI_FAULT_AFTER_CALL,
-    MMPI_FAULT_DURING_CALL,
-    MMPI_FAULT_AT_TIME,
-};
-
-#define MMPI_FAULT_ANY_CALL (-1)
-
-struct mmpi_fault {
-    int rank;          /* world rank; with incarnation > 0: rank of the launcher's world */
-    int when;          /* enum mmpi_fault_when */
-    int call;          /* enum mmpi_call, or MMPI_FAULT_ANY_CALL */
-    uint32_t nth;      /* 1-based occurrence of the call */
-    uint64_t time_ns;  /* MMPI_FAULT_AT_TIME: delay after MPI_Init returned */
-    int incarnation;   /* 0: the rank as started; k: its k-th restart (`kill R.k ...`,
-                        * MPIX_Comm_restart_rank) */
-};
-
-struct mmpi_fault_plan {
-    int n;
-    struct mmpi_fault *faults;   /* owned */
-};
+#include "fault_spec.h" /* the spec, the plan and its parser: shared with inject/pmpi/ */
 
 struct mmpi_rank;
 struct mmpi_world;
-
-/* Parses spec for a world of nranks started by the launcher in a universe of `universe`
- * (>= nranks): call directives may name ranks up to universe - 1, i.e. ranks MPI_Comm_spawn
- * will add, numbered on in spawn order; time and random directives name the nranks only. On
- * error prints one line naming the bad token and returns false. An empty or blank spec gives
- * an empty plan. */
-bool mmpi_fault_plan_parse(const char *spec, int nranks, int universe,
-                           struct mmpi_fault_plan *plan);
-/* Adds directives at run time (the C API); same syntax. */
-bool mmpi_fault_plan_append(struct mmpi_fault_plan *plan, const char *spec, int nranks,
-                            int universe, char *error, size_t error_len);
 
 /* True when any directive is armed: MPI entry points call mmpi_inject_on_enter only then. */
 extern bool mmpi_inject_active;

@@ -1,34 +1,12 @@
 /*
- * calls.c: names of the MPI entry points (from calls.def) and the entry checks shared by every
- * MPI function: the calling rank, its liveness, and the MPI_Init/MPI_Finalize window.
+ * calls.c: the entry checks shared by every MPI function: the calling rank, its liveness, and
+ * the MPI_Init/MPI_Finalize window. The names of the entry points are inject/call_names.c's.
  */
 #include <stdio.h>
-#include <string.h>
 
 #include "inject/inject.h"
 #include "mmpi.h"
 #include "runtime/enter.h"
-
-static const char *const call_names[] = {
-#define MMPI_CALL(name) "MPI_" #name,
-#define MMPIX_CALL(name) "MPIX_" #name,
-#include "calls.def"
-#undef MMPI_CALL
-#undef MMPIX_CALL
-};
-
-const char *mmpi_call_name(enum mmpi_call call)
-{
-    return (unsigned)call < MMPI_CALL_COUNT ? call_names[call] : "MPI_(unknown)";
-}
-
-int mmpi_call_by_name(const char *name)
-{
-    for (int i = 0; i < MMPI_CALL_COUNT; i++)
-        if (!strcmp(call_names[i], name))
-            return i;
-    return -1;
-}
 
 struct mmpi_rank *mmpi_enter_anytime(enum mmpi_call call)
 {

@@ -140,10 +140,18 @@ start_with_rank(void *p)
     void *(*start)(void *) = record->start;
     void *arg = record->start_arg;
     void *result;
+    jmp_buf killed;
     mmpi_self = record->rank;
     mmpi_thread_self = record; /* mmpi_thread_adopt, written here: see above */
+    if (setjmp(killed)) { /* its rank failed: released at world end without unwinding */
+        mmpi_thread_end_jump = NULL;
+        mmpi_thread_detach();
+        return NULL;
+    }
+    mmpi_thread_end_jump = &killed;
     pthread_cleanup_push(detach_thread, NULL);
     result = start(arg);
+    mmpi_thread_end_jump = NULL;
     pthread_cleanup_pop(1);
     return result;
 }

@@ -52,6 +52,8 @@ void mmpi_thread_detach(void)
     mmpi_thread_release(t);
 }
 
+__thread jmp_buf *mmpi_thread_end_jump;
+
 void mmpi_thread_park_self(void)
 {
     struct mmpi_thread *t = mmpi_thread_self;

@@ -12,6 +12,7 @@
 #define MMPI_RUNTIME_THREAD_H
 
 #include <pthread.h>
+#include <setjmp.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -68,6 +69,12 @@ void mmpi_thread_detach(void);
 /* The calling thread stops for good (its rank failed): its record says PARKED, published after
  * every access it made to shared state. */
 void mmpi_thread_park_self(void);
+/* Where the calling thread of a rank ends without unwinding its stack (set by the thread's start
+ * routine around the user's code, NULL outside it): a failed rank's threads, released at world
+ * end, jump there instead of calling pthread_exit, whose forced unwinding would run the C++
+ * destructors of a rank that was killed (a killed process runs none) and, from a destructor
+ * that calls MPI again, std::terminate the whole job. */
+extern __thread jmp_buf *mmpi_thread_end_jump;
 /* Whether every thread of `rank` is parked or gone: none can touch shared state any more. */
 bool mmpi_thread_all_parked(struct mmpi_rank *rank);
 /* Frees every record of a rank (world end). */

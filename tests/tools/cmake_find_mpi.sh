@@ -21,10 +21,12 @@ fail() {
 # CC=cc with MPI_C_COMPILER=mpicc (FindMPI interrogates it with -showme:compile/-showme:link).
 for mode in wrapper interrogate; do
     build=$work/$mode
-    if [ "$mode" = wrapper ]; then cc=$repo/bin/mpicc; else cc=${MINI_MPI_CC:-cc}; fi
-    echo "== CC=$cc MPI_C_COMPILER=bin/mpicc"
-    CC=$cc cmake -S "$repo/tests/cmake" -B "$build" \
-        -DMPI_C_COMPILER="$repo/bin/mpicc" >"$work/configure.log" 2>&1 || {
+    if [ "$mode" = wrapper ]; then cc=$repo/bin/mpicc cxx=$repo/bin/mpicxx
+    else cc=${MINI_MPI_CC:-cc} cxx=${MINI_MPI_CXX:-c++}; fi
+    echo "== CC=$cc CXX=$cxx MPI_C_COMPILER=bin/mpicc MPI_CXX_COMPILER=bin/mpicxx"
+    CC=$cc CXX=$cxx cmake -S "$repo/tests/cmake" -B "$build" \
+        -DMPI_C_COMPILER="$repo/bin/mpicc" -DMPI_CXX_COMPILER="$repo/bin/mpicxx" \
+        >"$work/configure.log" 2>&1 || {
         tail -n 30 "$work/configure.log"
         fail "$mode: cmake configure failed"
     }
@@ -32,6 +34,8 @@ for mode in wrapper interrogate; do
     if [ "$mode" = interrogate ]; then
         grep -q 'MPI_C_LIBRARIES=.*libmini_mpi\.so' "$work/configure.log" ||
             fail "$mode: FindMPI did not find libmini_mpi.so through bin/mpicc"
+        grep -q 'MPI_CXX_LIBRARIES=.*libmini_mpi\.so' "$work/configure.log" ||
+            fail "$mode: FindMPI did not find libmini_mpi.so through bin/mpicxx"
     fi
     cmake --build "$build" >"$work/build.log" 2>&1 || {
         tail -n 30 "$work/build.log"
@@ -42,5 +46,7 @@ for mode in wrapper interrogate; do
     printf '%s\n' "$out"
     [ "$status" = 0 ] || fail "$mode: hello exited with status $status"
     printf '%s\n' "$out" | grep -q '^ *No Errors$' || fail "$mode: hello did not print No Errors"
+    out=$(cd "$build" && "$repo/bin/mpiexec" -n 3 ./hello_cxx 2>&1) || fail "$mode: hello_cxx failed"
+    printf '%s\n' "$out" | grep -q '^ *No Errors$' || fail "$mode: hello_cxx did not print No Errors"
 done
 exit 0

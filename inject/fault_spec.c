@@ -1,7 +1,9 @@
 /*
- * plan.c: parsing MINI_MPI_FAULTS (and run-time directives of the C API) into a fault plan.
- * Whitespace-tolerant, case-sensitive, numbers as util/parse.h reads them (plain decimal); any
- * error is one line naming the bad token.
+ * fault_spec.c: parsing MINI_MPI_FAULTS (and run-time directives of the C API) into a fault plan,
+ * and the rule of which directive fires at an MPI entry (fault_spec.h). Compiled into both the
+ * library and the PMPI injector, so that one spec, `random` draw included, means the same thing
+ * on both. Whitespace-tolerant, case-sensitive, numbers as util/parse.h reads them (plain
+ * decimal); any error is one line naming the bad token.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "inject/inject.h"
+#include "fault_spec.h"
 #include "util/die.h"
 #include "util/parse.h"
 
@@ -19,6 +21,7 @@ struct cursor {
     char *tokens[16];
     int n, i;
     const char *directive; /* for messages */
+    enum mmpi_fault_dialect dialect;
     char *error;
     size_t error_len;
 };
@@ -50,7 +53,10 @@ static bool parse_rank(struct cursor *c, int nranks, int universe, int *rank)
         return fail(c, "expected a rank, got", t);
     if (v >= universe) { /* universe >= nranks */
         char what[160];
-        if (universe > nranks)
+        if (c->dialect == MMPI_FAULT_DIALECT_REAL_MPI)
+            snprintf(what, sizeof what, "rank out of range (MPI_COMM_WORLD has %d ranks):",
+                     nranks);
+        else if (universe > nranks)
             snprintf(what, sizeof what,
                      "rank out of range (the world has %d ranks, the universe %d):", nranks,
                      universe);
@@ -73,6 +79,9 @@ static bool split_incarnation(struct cursor *c, int nranks, int *incarnation)
     long v;
     if (!dot)
         return true;
+    if (c->dialect == MMPI_FAULT_DIALECT_REAL_MPI)
+        return fail(c, "not possible on another MPI (no restarted incarnations; name a rank of "
+                       "MPI_COMM_WORLD):", t);
     if (!mmpi_parse_long(dot + 1, 0, 1L << 20, &v))
         return fail(c, "expected an incarnation after the dot, got", t);
     *dot = '\0';
@@ -246,6 +255,9 @@ static bool parse_directive(struct cursor *c, int nranks, int universe,
     if (!t || (strcmp(t, "at") && strcmp(t, "after") && strcmp(t, "during")))
         return fail(c, "expected 'at', 'after' or 'during', got", t);
     bool after = !strcmp(t, "after"), during = !strcmp(t, "during");
+    if (during && c->dialect == MMPI_FAULT_DIALECT_REAL_MPI)
+        return fail(c, "not possible on another MPI (only mini_mpi can cut a collective; use "
+                       "'at' or 'after'):", t);
     const char *when = t;
     t = next(c);
     bool is_time;
@@ -283,14 +295,16 @@ static bool parse_directive(struct cursor *c, int nranks, int universe,
     return true;
 }
 
-bool mmpi_fault_plan_append(struct mmpi_fault_plan *plan, const char *spec, int nranks,
-                            int universe, char *error, size_t error_len)
+bool mmpi_fault_plan_append_dialect(struct mmpi_fault_plan *plan, const char *spec, int nranks,
+                                    int universe, enum mmpi_fault_dialect dialect, char *error,
+                                    size_t error_len)
 {
     char *copy = mmpi_xstrdup(spec ? spec : "");
     bool ok = true;
     char *save = NULL;
     for (char *d = strtok_r(copy, ";", &save); ok && d; d = strtok_r(NULL, ";", &save)) {
-        struct cursor c = {.directive = d, .error = error, .error_len = error_len};
+        struct cursor c = {.directive = d, .dialect = dialect, .error = error,
+                           .error_len = error_len};
         char *dcopy = mmpi_xstrdup(d), *s2 = NULL;
         for (char *t = strtok_r(dcopy, " \t\n", &s2); t; t = strtok_r(NULL, " \t\n", &s2)) {
             if (c.n == (int)(sizeof c.tokens / sizeof c.tokens[0])) {
@@ -310,6 +324,13 @@ bool mmpi_fault_plan_append(struct mmpi_fault_plan *plan, const char *spec, int 
     return ok;
 }
 
+bool mmpi_fault_plan_append(struct mmpi_fault_plan *plan, const char *spec, int nranks,
+                            int universe, char *error, size_t error_len)
+{
+    return mmpi_fault_plan_append_dialect(plan, spec, nranks, universe,
+                                          MMPI_FAULT_DIALECT_MINI_MPI, error, error_len);
+}
+
 bool mmpi_fault_plan_parse(const char *spec, int nranks, int universe,
                            struct mmpi_fault_plan *plan)
 {
@@ -320,4 +341,20 @@ bool mmpi_fault_plan_parse(const char *spec, int nranks, int universe,
         return true;
     fprintf(stderr, "mini_mpi: MINI_MPI_FAULTS: %s\n", error);
     return false;
+}
+
+int mmpi_fault_plan_match(const struct mmpi_fault_plan *plan, int from, int rank,
+                          int incarnation, enum mmpi_call call, uint32_t n_call, uint32_t n_any)
+{
+    int n = __atomic_load_n(&plan->n, __ATOMIC_ACQUIRE);
+    const struct mmpi_fault *f = __atomic_load_n(&plan->faults, __ATOMIC_ACQUIRE);
+    for (int i = from; i < n; i++) {
+        if (f[i].rank != rank || f[i].incarnation != incarnation ||
+            f[i].when == MMPI_FAULT_AT_TIME)
+            continue;
+        bool any = f[i].call == MMPI_FAULT_ANY_CALL;
+        if (any ? n_any == f[i].nth : (f[i].call == (int)call && n_call == f[i].nth))
+            return i;
+    }
+    return -1;
 }
