@@ -194,10 +194,15 @@ static void add(struct mmpi_fault_plan *p, struct mmpi_fault f)
     if (p->n)
         memcpy(grown, p->faults, (size_t)p->n * sizeof(*grown));
     grown[p->n] = f;
-    /* The old array is left to readers that may still walk it (the C API appends while ranks
-     * run); plans are tiny. */
+    struct mmpi_fault *old = p->faults;
+    /* A reader that sees the new count sees the new array (both release; readers load n
+     * first); one that still holds the old array reads at most the old count. */
     __atomic_store_n(&p->faults, grown, __ATOMIC_RELEASE);
     __atomic_store_n(&p->n, p->n + 1, __ATOMIC_RELEASE);
+    if (p->retire)
+        p->retire(old);
+    else
+        free(old);
 }
 
 static bool parse_random(struct cursor *c, int nranks, struct mmpi_fault_plan *p)
@@ -337,6 +342,7 @@ bool mmpi_fault_plan_parse(const char *spec, int nranks, int universe,
     char error[512];
     plan->n = 0;
     plan->faults = NULL;
+    plan->retire = NULL;
     if (mmpi_fault_plan_append(plan, spec, nranks, universe, error, sizeof error))
         return true;
     fprintf(stderr, "mini_mpi: MINI_MPI_FAULTS: %s\n", error);

@@ -44,7 +44,11 @@ struct mmpi_fault {
 
 struct mmpi_fault_plan {
     int n;                       /* published with release order after faults (appends) */
-    struct mmpi_fault *faults;   /* owned; an append leaves the old array to readers */
+    struct mmpi_fault *faults;   /* owned; an append publishes a grown copy */
+    /* What an append does with the array it replaced: NULL frees it at once (no reader runs
+     * concurrently: the PMPI injector, a launch-time parse); the library, whose rank-threads
+     * read while mini_mpi_arm appends, frees it after an RCU grace period. */
+    void (*retire)(struct mmpi_fault *old);
 };
 
 /* What the parser accepts beyond the common syntax. */

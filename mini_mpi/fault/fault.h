@@ -190,6 +190,14 @@ static inline bool mmpi_fault_revoked(const struct mmpi_fault_core *fc)
  * pending operations complete with MPI_ERR_REVOKED. Any thread; lock-free but for the wake. */
 void mmpi_fault_revoke(struct mmpi_world *w, struct mmpi_fault_core *fc);
 
+/* An RCU read-side section (liburcu memb; the calling thread is registered the first time) and
+ * a grace period, for other read-mostly state reclaimed the registry's way (the injector's
+ * plan). Sections nest, must not block, and never enclose a rank's death. */
+void mmpi_fault_read_begin(void);
+void mmpi_fault_read_end(void);
+/* Waits until every section begun before the call has ended. Not inside a section. */
+void mmpi_fault_synchronize(void);
+
 /* The registry walk of a publication: runs on_death of every registered core that has world
  * rank `dead` as a member (fault/publish.c; inside an RCU read-side section). */
 void mmpi_fault_registry_death(int dead);

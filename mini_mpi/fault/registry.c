@@ -8,7 +8,8 @@
  * mmpi_fault_core_unregister returns.
  *
  * A thread is registered with liburcu the first time it walks (reader_enter), and unregistered
- * by a thread-specific-data destructor when it exits, as liburcu requires.
+ * by a thread-specific-data destructor when it exits, as liburcu requires. The same read-side
+ * sections and grace periods serve the injector's plan (mmpi_fault_read_begin, inject/inject.c).
  *
  * Revoke sets the flag of the core and its linked cores (seq_cst), runs each kind's hook, and
  * wakes every member: a waiter re-checks its condition, sees the flag and completes with
@@ -51,6 +52,21 @@ static void reader_enter(void)
         reader_registered = true;
     }
     urcu_memb_read_lock();
+}
+
+void mmpi_fault_read_begin(void)
+{
+    reader_enter();
+}
+
+void mmpi_fault_read_end(void)
+{
+    urcu_memb_read_unlock();
+}
+
+void mmpi_fault_synchronize(void)
+{
+    urcu_memb_synchronize_rcu();
 }
 
 void mmpi_fault_core_register(struct mmpi_fault_core *fc, const struct mmpi_fault_ops *ops,

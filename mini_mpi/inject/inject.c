@@ -3,12 +3,18 @@
  * ranks at the planned calls, the timer thread for time directives, and the public C API of
  * mini_mpi_inject.h. An injected death is the death of a rank that raised SIGKILL: it fails in
  * the ULFM sense, its status is 137, and nothing is printed unless MINI_MPI_VERBOSE=1.
+ *
+ * The plan is read by every rank at every MPI entry and appended to by mini_mpi_arm while
+ * ranks run: readers walk it inside an RCU read-side section of the fault layer and never die
+ * inside one (they note what fires, leave, then act); an append frees the array it replaced
+ * after a grace period (retire_directives).
  */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
+#include "fault/fault.h"
 #include "inject/call_counts.h"
 #include "inject/inject.h"
 #include "mini_mpi_inject.h"
@@ -61,15 +67,17 @@ void mmpi_inject_on_enter(struct mmpi_rank *self, enum mmpi_call call)
     uint32_t n_call = __atomic_add_fetch(&self->inject_counts[call], 1, __ATOMIC_RELAXED);
     uint32_t n_any = __atomic_add_fetch(&self->inject_total, 1, __ATOMIC_RELAXED);
     const struct mmpi_fault_plan *p = self->world->config.faults;
+    int rank = self->incarnation ? self->app_rank : self->world_rank;
+    bool die_at = false, die_at_any = false;
+    mmpi_fault_read_begin();
     for (int i = -1;
-         (i = mmpi_fault_plan_match(p, i + 1, self->incarnation ? self->app_rank : self->world_rank,
-                                         self->incarnation, call, n_call, n_any)) >= 0;) {
+         (i = mmpi_fault_plan_match(p, i + 1, rank, self->incarnation, call, n_call, n_any)) >=
+         0;) {
         const struct mmpi_fault *f = __atomic_load_n(&p->faults, __ATOMIC_ACQUIRE) + i;
-        bool any = f->call == MMPI_FAULT_ANY_CALL;
         if (f->when == MMPI_FAULT_AT_CALL) {
-            report(self, "at", any ? (enum mmpi_call)MMPI_FAULT_ANY_CALL : call,
-                   any ? n_any : n_call);
-            die_now(self);
+            die_at = true;
+            die_at_any = f->call == MMPI_FAULT_ANY_CALL;
+            break;
         }
         if (f->when == MMPI_FAULT_DURING_CALL) {
             self->inject_during = 1 + (int)call;
@@ -77,6 +85,12 @@ void mmpi_inject_on_enter(struct mmpi_rank *self, enum mmpi_call call)
         }
         report(self, "after", call, n_call);
         __atomic_store_n(&self->inject_die_next, 1 + (int)call, __ATOMIC_RELEASE);
+    }
+    mmpi_fault_read_end();
+    if (die_at) {
+        report(self, "at", die_at_any ? (enum mmpi_call)MMPI_FAULT_ANY_CALL : call,
+               die_at_any ? n_any : n_call);
+        die_now(self);
     }
 }
 
@@ -113,20 +127,22 @@ static void *timer_main(void *arg)
     int planned = __atomic_load_n(&p->n, __ATOMIC_ACQUIRE); /* later mini_mpi_arm: no timers */
     char *fired = mmpi_xcalloc((size_t)planned + 1, 1);
     while (!__atomic_load_n(&timer_stop, __ATOMIC_ACQUIRE)) {
-        const struct mmpi_fault *f = __atomic_load_n(&p->faults, __ATOMIC_ACQUIRE);
         double now = mmpi_now();
         for (int i = 0; i < planned; i++) {
-            if (f[i].when != MMPI_FAULT_AT_TIME || fired[i])
+            mmpi_fault_read_begin();
+            const struct mmpi_fault f = __atomic_load_n(&p->faults, __ATOMIC_ACQUIRE)[i];
+            mmpi_fault_read_end();
+            if (f.when != MMPI_FAULT_AT_TIME || fired[i])
                 continue;
-            struct mmpi_rank *r = w->ranks[f[i].rank];
+            struct mmpi_rank *r = w->ranks[f.rank];
             double t0;
             __atomic_load(&r->init_done_time, &t0, __ATOMIC_ACQUIRE);
-            if (t0 > 0 && now >= t0 + (double)f[i].time_ns * 1e-9) {
+            if (t0 > 0 && now >= t0 + (double)f.time_ns * 1e-9) {
                 fired[i] = 1;
                 if (!mmpi_fault_is_failed(r) && r->end == MMPI_END_RUNNING) {
                     if (w->config.verbose)
                         fprintf(stderr, "mini_mpi: injected death: rank %d at %.3f ms\n",
-                                r->world_rank, (double)f[i].time_ns * 1e-6);
+                                r->world_rank, (double)f.time_ns * 1e-6);
                     __atomic_add_fetch(&injected_deaths, 1, __ATOMIC_RELAXED);
                     mmpi_rank_mark_failed(r, KILLED_STATUS, "killed by MINI_MPI_FAULTS");
                 }
@@ -163,6 +179,7 @@ void mmpi_inject_world_stop(struct mmpi_world *w)
     }
     mmpi_call_counts_write(w);
     const struct mmpi_fault_plan *p = w->config.faults;
+    pthread_mutex_lock(&plan_lock); /* a thread of a rank may still be in mini_mpi_arm */
     for (int i = 0; i < p->n; i++) {
         const struct mmpi_fault *f = &p->faults[i];
         bool existed = f->incarnation == 0 && f->rank < w->size &&
@@ -176,6 +193,7 @@ void mmpi_inject_world_stop(struct mmpi_world *w)
             fprintf(stderr, "mini_mpi: MINI_MPI_FAULTS: rank %d never existed (the job had %d "
                             "ranks): its directive did nothing\n", p->faults[i].rank, w->size);
     }
+    pthread_mutex_unlock(&plan_lock);
     for (int i = 0; i < w->size; i++) {
         free(w->ranks[i]->inject_counts);
         w->ranks[i]->inject_counts = NULL;
@@ -188,13 +206,22 @@ bool mmpi_inject_timer_pending(struct mmpi_world *w)
     if (!timer_running)
         return false;
     const struct mmpi_fault_plan *p = w->config.faults;
+    bool pending = false;
+    mmpi_fault_read_begin();
     int n = __atomic_load_n(&p->n, __ATOMIC_ACQUIRE);
     const struct mmpi_fault *f = __atomic_load_n(&p->faults, __ATOMIC_ACQUIRE);
-    for (int i = 0; i < n; i++)
-        if (f[i].when == MMPI_FAULT_AT_TIME &&
-            __atomic_load_n(&w->ranks[f[i].rank]->end, __ATOMIC_ACQUIRE) == MMPI_END_RUNNING)
-            return true;
-    return false;
+    for (int i = 0; i < n && !pending; i++)
+        pending = f[i].when == MMPI_FAULT_AT_TIME &&
+                  __atomic_load_n(&w->ranks[f[i].rank]->end, __ATOMIC_ACQUIRE) ==
+                      MMPI_END_RUNNING;
+    mmpi_fault_read_end();
+    return pending;
+}
+
+void mmpi_inject_retire_directives(struct mmpi_fault *old)
+{
+    mmpi_fault_synchronize();
+    free(old);
 }
 
 /* ---- Public C API (mini_mpi_inject.h) -------------------------------------------------- */

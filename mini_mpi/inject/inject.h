@@ -34,6 +34,10 @@ struct mmpi_world;
 /* True when any directive is armed: MPI entry points call mmpi_inject_on_enter only then. */
 extern bool mmpi_inject_active;
 
+/* The plan's retire hook once ranks may read it (launch_config.c sets it after the launch-time
+ * parse): frees a replaced directive array after an RCU grace period. Not inside a read-side
+ * section; mini_mpi_arm calls it (through the append) with only its own mutex held. */
+void mmpi_inject_retire_directives(struct mmpi_fault *old);
 /* Counts an MPI entry of the calling rank and kills it if a directive says so. */
 void mmpi_inject_on_enter(struct mmpi_rank *self, enum mmpi_call call);
 /* Called by a rank arriving on a collective board: true if a `during` directive is armed for

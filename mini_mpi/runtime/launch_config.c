@@ -125,6 +125,7 @@ bool mmpi_launch_config_read(struct mmpi_launch_config *c)
     c->faults = &plan;
     if (!mmpi_fault_plan_parse(getenv("MINI_MPI_FAULTS"), c->nranks, c->universe_size, &plan))
         return false;
+    plan.retire = mmpi_inject_retire_directives; /* ranks read while mini_mpi_arm appends */
     /* Copied: the program may change its environment before the world ends. */
     if ((v = getenv("MINI_MPI_CALL_COUNTS"))) {
         if (!mmpi_call_counts_check(v))
