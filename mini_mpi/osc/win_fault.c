@@ -243,7 +243,7 @@ void mmpi_win_state_describe(const struct mmpi_win *w, char *buf, size_t len)
 {
     char name[128];
     mmpi_win_describe(w, name, sizeof name);
-    int n = snprintf(buf, len, "%s rank %d:", name, w->rank);
+    int n = snprintf(buf, len, "%s, member %d:", name, w->rank);
     if (w->fence && n > 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, " fence epoch");
     if (w->access && n > 0 && (size_t)n < len)
