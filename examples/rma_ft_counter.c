@@ -25,6 +25,9 @@
  *   MINI_MPI_FAULTS='kill 2 after MPI_Win_lock#3' mpiexec -n 4 ./rma_ft_counter
  */
 #include <mpi.h>
+#if defined(OPEN_MPI) || defined(MINI_MPI) /* MPICH declares MPIX_ in mpi.h, has no mpi-ext.h */
+#include <mpi-ext.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 

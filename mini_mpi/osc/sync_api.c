@@ -143,8 +143,10 @@ static int flush(struct mmpi_rank *self, struct mmpi_win *w, int rank, bool all)
     if (mmpi_fault_revoked(&w->core->fault))
         return MPI_ERR_REVOKED;
     if (!all) {
-        if (!mmpi_osc_member_failed(w->core, rank))
+        if (!mmpi_osc_member_failed(w->core, rank)) {
+            mmpi_win_epoch_ended(w, MMPI_WIN_EPOCH_LOCK, (uint64_t)rank, MPI_SUCCESS);
             return MPI_SUCCESS;
+        }
         mmpi_osc_member_reported(self, w->core, rank);
         return MPI_ERR_PROC_FAILED;
     }
@@ -154,6 +156,8 @@ static int flush(struct mmpi_rank *self, struct mmpi_win *w, int rank, bool all)
             mmpi_osc_member_reported(self, w->core, r);
             failed = true;
         }
+    if (!failed)
+        mmpi_win_epoch_ended(w, MMPI_WIN_EPOCH_LOCK, UINT64_MAX, MPI_SUCCESS);
     return failed ? MPI_ERR_PROC_FAILED : MPI_SUCCESS;
 }
 

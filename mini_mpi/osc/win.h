@@ -250,8 +250,9 @@ void mmpi_win_log_write(struct mmpi_win *w, int target, char *taddr, size_t tcou
                         const struct mmpi_datatype *tdt);
 /* The calling member's epoch of `kind` ended at its own memory (fence: writes of fence epoch
  * `seq` by anyone; PSCW: writes of the exposure epoch's origins) or at the targets it
- * accessed (LOCK: its own writes, at every target); err is what the ending call reports: on
- * MPI_ERR_PROC_FAILED the logged bytes are poisoned, either way they leave the log. */
+ * accessed (LOCK: its own writes at target `seq`, or at every target for UINT64_MAX; also
+ * called by a successful flush); err is what the ending call reports: on MPI_ERR_PROC_FAILED
+ * the logged bytes are poisoned, either way they leave the log. */
 void mmpi_win_epoch_ended(struct mmpi_win *w, int kind, uint64_t seq, int err);
 /* Frees a window member's handle object without synchronizing (its rank failed, or the world
  * ends): what mmpi_handles_reclaim uses. No thread of the world runs. */

@@ -64,11 +64,19 @@ void mmpi_win_log_write(struct mmpi_win *w, int target, char *taddr, size_t tcou
     int kind = w->lock_all || w->locks[target] ? MMPI_WIN_EPOCH_LOCK
                : w->fence                      ? MMPI_WIN_EPOCH_FENCE
                                                : MMPI_WIN_EPOCH_PSCW;
-    mmpi_datatype_retain(tdt);
     pthread_mutex_lock(&t->lock);
     if (!t->wlog)
         t->wlog = mmpi_xcalloc(1, sizeof(*t->wlog));
     struct mmpi_win_wlog *l = t->wlog;
+    /* The same bytes written again in the same epoch (a counter, a repeated halo put): one
+     * entry is enough, and the log stays as small as what was targeted. */
+    const struct wlog_entry *last = l->n ? &l->e[l->n - 1] : NULL;
+    if (last && last->origin == w->rank && last->kind == kind && last->seq == w->fences &&
+        last->addr == taddr && last->count == tcount && last->dt == tdt) {
+        pthread_mutex_unlock(&t->lock);
+        return;
+    }
+    mmpi_datatype_retain(tdt);
     if (l->n == l->cap) {
         l->cap = l->cap ? 2 * l->cap : 8;
         l->e = realloc(l->e, (size_t)l->cap * sizeof(*l->e));
@@ -169,7 +177,9 @@ void mmpi_win_epoch_ended(struct mmpi_win *w, int kind, uint64_t seq, int err)
     for (int r = 0; r < core->size; r++) {
         if (seq != UINT64_MAX && (uint64_t)r != seq)
             continue;
-        /* A failed target's memory is nobody's to read any more: dropped, not poisoned. */
+        /* A failed target's memory is nobody's to read any more: dropped, not poisoned. A
+         * successful flush (err MPI_SUCCESS, the epoch still open) settles them the same way:
+         * they completed, a later failure of the epoch does not undo them. */
         bool poison_here = failed && !mmpi_osc_member_failed(core, r);
         struct mmpi_win_target *t = &core->targets[r];
         pthread_mutex_lock(&t->lock);
