@@ -87,6 +87,8 @@ void mmpi_win_log_write(struct mmpi_win *w, int target, char *taddr, size_t tcou
     pthread_mutex_unlock(&t->lock);
 }
 
+static void entry_span(const struct wlog_entry *e, const char **lo, const char **hi);
+
 /* Overwrites the typed bytes of e at target member tr. Call with the target's mutex. */
 static void poison(const struct mmpi_win_core *core, int tr, const struct wlog_entry *e)
 {
@@ -98,15 +100,52 @@ static void poison(const struct mmpi_win_core *core, int tr, const struct wlog_e
     if (!mmpi_world->config.verbose)
         return;
     const struct mmpi_win_target *t = &core->targets[tr];
-    MPI_Aint lo = e->dt->true_lb, hi = e->dt->true_lb + e->dt->true_extent;
-    if (e->count > 1)
-        hi += (MPI_Aint)(e->count - 1) * e->dt->extent;
-    MPI_Aint base = core->flavor == MPI_WIN_FLAVOR_DYNAMIC ? 0 : (MPI_Aint)(e->addr - t->base);
+    const char *lo, *hi;
+    entry_span(e, &lo, &hi);
+    /* Offsets in the target's window (addresses in a dynamic window). */
+    uintptr_t base = core->flavor == MPI_WIN_FLAVOR_DYNAMIC ? 0 : (uintptr_t)t->base;
     fprintf(stderr,
             "mini_mpi: window #%llu: rank %d's bytes [%lld, %lld) poisoned (%zu bytes written "
             "by rank %d in a failed epoch)\n",
-            (unsigned long long)core->id, tr, (long long)(base + lo), (long long)(base + hi),
+            (unsigned long long)core->id, tr, (long long)((uintptr_t)lo - base), (long long)((uintptr_t)hi - base),
             len, e->origin);
+}
+
+/* The bytes [lo, hi) an entry's typed data spans. */
+static void entry_span(const struct wlog_entry *e, const char **lo, const char **hi)
+{
+    MPI_Aint a = e->dt->true_lb, b = e->dt->true_lb + e->dt->true_extent;
+    if (e->count > 1) {
+        MPI_Aint s = (MPI_Aint)(e->count - 1) * e->dt->extent;
+        if (s < 0)
+            a += s;
+        else
+            b += s;
+    }
+    *lo = e->addr + a;
+    *hi = e->addr + b;
+}
+
+/* Whether a write that `pick` does not select, of a later fence epoch, overlaps e: a member
+ * that left the failed fence with MPI_SUCCESS (below a `during` victim) may already have
+ * written there in its next epoch, and its data must not be poisoned (writes logged later
+ * wait for the mutex and land after the poison). */
+static bool rewritten(const struct mmpi_win_wlog *l, const struct wlog_entry *e)
+{
+    if (e->kind != MMPI_WIN_EPOCH_FENCE)
+        return false;
+    const char *lo, *hi;
+    entry_span(e, &lo, &hi);
+    for (int i = 0; i < l->n; i++) {
+        const struct wlog_entry *o = &l->e[i];
+        if (o->kind != MMPI_WIN_EPOCH_FENCE || o->seq <= e->seq)
+            continue;
+        const char *olo, *ohi;
+        entry_span(o, &olo, &ohi);
+        if (olo < hi && lo < ohi)
+            return true;
+    }
+    return false;
 }
 
 /* Settles the entries of target tr's log that `pick` selects: poisons them when `failed`,
@@ -117,6 +156,9 @@ static void settle(const struct mmpi_win_core *core, int tr, bool failed,
     struct mmpi_win_wlog *l = core->targets[tr].wlog;
     if (!l)
         return;
+    for (int i = 0; failed && i < l->n; i++)
+        if (pick(&l->e[i], arg) && !rewritten(l, &l->e[i]))
+            poison(core, tr, &l->e[i]);
     int k = 0;
     for (int i = 0; i < l->n; i++) {
         struct wlog_entry *e = &l->e[i];
@@ -124,8 +166,6 @@ static void settle(const struct mmpi_win_core *core, int tr, bool failed,
             l->e[k++] = *e;
             continue;
         }
-        if (failed)
-            poison(core, tr, e);
         mmpi_datatype_release(e->dt);
     }
     l->n = k;

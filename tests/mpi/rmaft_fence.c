@@ -16,7 +16,8 @@
  * the fence; by the documented cut rule rank 0 (below it) gets MPI_SUCCESS, ranks 2 and 3
  * MPI_ERR_PROC_FAILED; after MPIX_Comm_get_failed and MPIX_Comm_failure_ack, MPIX_Comm_agree
  * over the communicator the window was made from gives every survivor the same decision (0: the
- * epoch failed somewhere).
+ * epoch failed somewhere). Rank 0, whose next fence epoch is open, writes into rank 2's memory
+ * where the failed epoch wrote: with MINI_MPI_POISON=1 its value survives the poisoning.
  */
 #include "rmaft.h"
 
@@ -50,10 +51,15 @@ int main(int argc, char **argv)
         CHECK(MPI_Put(&v, 1, MPI_LONG, next, 0, 1, MPI_LONG, win) == MPI_SUCCESS);
         int rc = eclass(MPI_Win_fence(0, win)); /* rank 1 dies inside */
         CHECK(rc == (rank < 1 ? MPI_SUCCESS : MPI_ERR_PROC_FAILED));
-        if (rank > 1 && rmaft_poison_on())
+        if (rank == 3 && rmaft_poison_on())
             CHECK(rmaft_poisoned(&mem[0], sizeof(long)));
-        if (rank == 0)
+        if (rank == 0) {
             CHECK(mem[0] == 100 + size - 1); /* its epoch completed */
+            /* Its next epoch is open: it writes where rank 1 wrote in the failed one, maybe
+             * before rank 2 poisons that epoch's writes. Its value must survive either way. */
+            long w = 777;
+            CHECK(MPI_Put(&w, 1, MPI_LONG, 2, 0, 1, MPI_LONG, win) == MPI_SUCCESS);
+        }
         /* The uniform decision: every survivor notices and acknowledges the failure (rank 0 was
          * not told of it by its fence), then agrees on the outcome. */
         int ok = rc == MPI_SUCCESS;
@@ -63,6 +69,8 @@ int main(int argc, char **argv)
         CHECK(MPIX_Comm_failure_ack(MPI_COMM_WORLD) == MPI_SUCCESS);
         CHECK(MPIX_Comm_agree(MPI_COMM_WORLD, &ok) == MPI_SUCCESS);
         CHECK(ok == 0);
+        if (rank == 2)
+            CHECK(mem[0] == 777);
     }
     int rc = eclass(MPI_Win_free(&win));
     CHECK(rc == MPI_SUCCESS || rc == MPI_ERR_PROC_FAILED);
