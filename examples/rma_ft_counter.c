@@ -17,8 +17,11 @@
  *   3. rebuild the counter from what the survivors know: the highest item any survivor took,
  *      plus one (items the dead rank took and never reported are found missing at the end);
  *   4. create the window on the survivors and go on.
- * At the end the survivors gather their finished items; items nobody finished (the dead
- * rank's) are done again by rank 0, and the sum of the results is checked against the formula.
+ * At the end the survivors sum up which items they finished and their results (MPI_Allreduce,
+ * again until it succeeds everywhere); items nobody finished (the dead ranks') are done again,
+ * and the sum of the results is checked against the formula. Every collective step is
+ * followed by an agreement, so a death anywhere (the fault sweep of tests/tools/rmaft_sweep.sh)
+ * ends in the verified result.
  * Prints "<items> items, <redone> redone, <ranks> ranks left" and "No Errors".
  *
  *   mpicc rma_ft_counter.c -o rma_ft_counter
@@ -53,26 +56,68 @@ static long take(MPI_Win win)
     return item < ITEMS ? item : -1;
 }
 
+/* The decision every survivor of comm shares: the AND of their `ok`, 0 after a failure that
+ * not everyone had acknowledged (each then notices and acknowledges it, and they decide
+ * again). */
+static int decide(MPI_Comm comm, int ok)
+{
+    int flag = ok;
+    while (MPIX_Comm_agree(comm, &flag) != MPI_SUCCESS) {
+        MPI_Group failed;
+        MPIX_Comm_get_failed(comm, &failed);
+        MPI_Group_free(&failed);
+        MPIX_Comm_failure_ack(comm);
+        flag = 0;
+    }
+    return flag;
+}
+
+/* Replaces comm by its survivors. */
+static void shrink(MPI_Comm *comm)
+{
+    MPI_Comm shrunk;
+    MPIX_Comm_shrink(*comm, &shrunk);
+    MPI_Comm_free(comm);
+    *comm = shrunk;
+    MPI_Comm_set_errhandler(*comm, MPI_ERRORS_RETURN);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
-    MPI_Comm comm;
-    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm comm; /* the survivors: a shrink cannot fail because of a failure */
+    MPIX_Comm_shrink(MPI_COMM_WORLD, &comm);
     MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
-    int rank;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 
     long counter = 0; /* rank 0's window memory (the others expose nothing) */
     long *mine = malloc(ITEMS * sizeof(long)), nmine = 0, highest = -1;
     long *results = malloc(ITEMS * sizeof(long));
-    int me, errors = 0;
-    MPI_Comm_rank(comm, &me);
-    MPI_Win win;
-    MPI_Win_create(&counter, me == 0 ? sizeof counter : 0, sizeof(long), MPI_INFO_NULL, comm,
-                   &win);
-    MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
+    int me, errors = 0, have_win = 0;
+    MPI_Win win = MPI_WIN_NULL;
 
     for (;;) {
+        if (!have_win) {
+            /* (Re)build the counter from what the survivors took, then its window. */
+            MPI_Comm_rank(comm, &me);
+            long next_item = highest + 1, top = 0;
+            int rc = MPI_Allreduce(&next_item, &top, 1, MPI_LONG, MPI_MAX, comm);
+            counter = top;
+            if (rc == MPI_SUCCESS)
+                rc = MPI_Win_create(&counter, me == 0 ? sizeof counter : 0, sizeof(long),
+                                    MPI_INFO_NULL, comm, &win);
+            if (rc == MPI_SUCCESS)
+                MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
+            if (!decide(comm, rc == MPI_SUCCESS)) {
+                if (win != MPI_WIN_NULL) {
+                    MPIX_Win_revoke(win);
+                    MPI_Win_free(&win);
+                }
+                shrink(&comm);
+                continue;
+            }
+            have_win = 1;
+        }
         /* One item per rank and round, then a decision all survivors share: whether the
          * window failed anywhere (bit 0 clear), whether every item is taken (bit 1). */
         long item = take(win);
@@ -84,89 +129,57 @@ int main(int argc, char **argv)
         }
         if (item == -2)
             MPIX_Win_revoke(win); /* wakes a survivor still blocked in the window */
-        int flags = (item != -2) | (item == -1) << 1;
-        if (MPIX_Comm_agree(comm, &flags) != MPI_SUCCESS) {
-            /* A failure nobody had acknowledged: notice it, acknowledge it, decide again. */
-            MPI_Group failed;
-            MPIX_Comm_get_failed(comm, &failed);
-            MPI_Group_free(&failed);
-            MPIX_Comm_failure_ack(comm);
-            flags = (item == -1) << 1; /* and recover */
-            MPIX_Comm_agree(comm, &flags);
-        }
+        int flags = decide(comm, (item != -2) | (item == -1) << 1);
         if ((flags & 1) && (flags & 2))
             break;
         if (flags & 1)
             continue;
-        /* Recover: a fresh window on the survivors, the counter rebuilt from what they took. */
+        /* Recover: revoke, free (local on a revoked window), shrink, rebuild. */
         MPIX_Win_revoke(win);
-        MPI_Win_free(&win); /* local on a revoked window */
-        MPI_Comm shrunk;
-        MPIX_Comm_shrink(comm, &shrunk);
-        MPI_Comm_free(&comm);
-        comm = shrunk;
-        MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
-        MPI_Comm_rank(comm, &me);
-        long next_item = highest + 1, top;
-        MPI_Allreduce(&next_item, &top, 1, MPI_LONG, MPI_MAX, comm);
-        counter = top;
-        MPI_Win_create(&counter, me == 0 ? sizeof counter : 0, sizeof(long), MPI_INFO_NULL,
-                       comm, &win);
-        MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
+        MPI_Win_free(&win);
+        shrink(&comm);
+        have_win = 0;
     }
-    MPI_Win_free(&win);
+    MPI_Win_free(&win); /* MPI_SUCCESS, or MPI_ERR_PROC_FAILED if a member died: freed */
 
-    /* Gather what the survivors finished; rank 0 redoes what nobody finished. */
-    int nranks;
+    /* Who finished what: per item, how many survivors hold it and the sum of their results.
+     * Items nobody finished (the dead ranks') are done again. */
+    long *sums = malloc(2 * ITEMS * sizeof(long)), *mine_sums = calloc(2 * ITEMS, sizeof(long));
+    for (long i = 0; i < nmine; i++) {
+        mine_sums[mine[i]]++;
+        mine_sums[ITEMS + mine[i]] += results[i];
+    }
+    while (!decide(comm, MPI_Allreduce(mine_sums, sums, 2 * ITEMS, MPI_LONG, MPI_SUM, comm) ==
+                             MPI_SUCCESS))
+        shrink(&comm);
+    int nranks, redone = 0;
     MPI_Comm_size(comm, &nranks);
-    int n = (int)nmine, *counts = NULL, *displs = NULL;
-    long *all = NULL, *all_results = NULL;
-    if (me == 0) {
-        counts = malloc(nranks * sizeof(int));
-        displs = malloc(nranks * sizeof(int));
-    }
-    MPI_Gather(&n, 1, MPI_INT, counts, 1, MPI_INT, 0, comm);
-    int total = 0;
-    if (me == 0) {
-        for (int i = 0; i < nranks; i++) {
-            displs[i] = total;
-            total += counts[i];
-        }
-        all = malloc((total + 1) * sizeof(long));
-        all_results = malloc((total + 1) * sizeof(long));
-    }
-    MPI_Gatherv(mine, n, MPI_LONG, all, counts, displs, MPI_LONG, 0, comm);
-    MPI_Gatherv(results, n, MPI_LONG, all_results, counts, displs, MPI_LONG, 0, comm);
-    if (me == 0) {
-        int *seen = calloc(ITEMS, sizeof(int)), redone = 0;
-        long sum = 0, expect = 0;
-        for (int i = 0; i < total; i++) {
-            if (all[i] < 0 || all[i] >= ITEMS || seen[all[i]]++) {
-                fprintf(stderr, "item %ld taken twice or out of range\n", all[i]);
-                errors++;
-            }
-            sum += all_results[i];
-        }
-        for (long i = 0; i < ITEMS; i++) {
-            expect += work(i);
-            if (!seen[i]) {
-                sum += work(i);
-                redone++;
-            }
-        }
-        if (sum != expect) {
-            fprintf(stderr, "sum %ld, expected %ld\n", sum, expect);
+    MPI_Comm_rank(comm, &me);
+    long sum = 0, expect = 0;
+    for (long i = 0; i < ITEMS; i++) {
+        expect += work(i);
+        if (sums[i] > 1) {
+            fprintf(stderr, "item %ld taken %ld times\n", i, sums[i]);
             errors++;
         }
+        if (sums[i] == 0) {
+            sum += work(i);
+            redone++;
+        }
+        sum += sums[ITEMS + i];
+    }
+    if (sum != expect) {
+        fprintf(stderr, "sum %ld, expected %ld\n", sum, expect);
+        errors++;
+    }
+    if (me == 0) {
         printf("%d items, %d redone, %d ranks left\n", ITEMS, redone, nranks);
         if (!errors)
             printf(" No Errors\n");
-        free(seen);
+        fflush(stdout);
     }
-    free(counts);
-    free(displs);
-    free(all);
-    free(all_results);
+    free(sums);
+    free(mine_sums);
     free(mine);
     free(results);
     MPI_Comm_free(&comm);

@@ -17,8 +17,11 @@
  *   4. the grid is redistributed over the survivors from the last checkpoint, the window
  *      created again, and the iterations since the checkpoint (the poisoned region and the
  *      lost block included) computed again.
- * The result must equal the serial relaxation exactly. Prints "<cells> cells, <iters>
- * iterations, <n> recoveries, <p> ranks left: matches the serial relaxation" and "No Errors".
+ * Setting up (the communicator, the window) and the final comparison go through the same
+ * agreement, so a death at any MPI call ends in the verified result (the fault sweep of
+ * tests/tools/rmaft_sweep.sh). The result must equal the serial relaxation exactly. Prints
+ * "<cells> cells, <iters> iterations, <n> recoveries, <p> ranks left: matches the serial
+ * relaxation" and "No Errors". Optional argument: the number of iterations (default 40).
  *
  *   mpicc rma_ft_halo.c -o rma_ft_halo
  *   MINI_MPI_FAULTS='kill 2 during MPI_Win_fence#9' MINI_MPI_POISON=1 mpiexec -n 4 ./rma_ft_halo
@@ -33,7 +36,6 @@
 #include <string.h>
 
 #define CELLS 240
-#define ITERS 40
 #define CKPT 5
 
 static double initial(long i) { return (double)((i * 7919) % 101); }
@@ -48,20 +50,58 @@ struct part {
     MPI_Win win;
 };
 
-/* Creates the window of the current distribution, filled from the checkpoint. */
+/* The decision every survivor of comm shares: the AND of their `ok`, 0 after a failure that
+ * not everyone had acknowledged (each then notices and acknowledges it, and they decide
+ * again). */
+static int decide(MPI_Comm comm, int ok)
+{
+    int flag = ok;
+    while (MPIX_Comm_agree(comm, &flag) != MPI_SUCCESS) {
+        MPI_Group failed;
+        MPIX_Comm_get_failed(comm, &failed);
+        MPI_Group_free(&failed);
+        MPIX_Comm_failure_ack(comm);
+        flag = 0;
+    }
+    return flag;
+}
+
+/* Replaces comm by its survivors. */
+static void shrink(MPI_Comm *comm)
+{
+    MPI_Comm shrunk;
+    MPIX_Comm_shrink(*comm, &shrunk);
+    MPI_Comm_free(comm);
+    *comm = shrunk;
+    MPI_Comm_set_errhandler(*comm, MPI_ERRORS_RETURN);
+}
+
+/* Creates the window of the current distribution, filled from the checkpoint; after a failure
+ * (decided together) shrinks and tries again. */
 static void build(struct part *s, const double *ckpt)
 {
-    MPI_Comm_rank(s->comm, &s->me);
-    MPI_Comm_size(s->comm, &s->p);
-    s->len = lo(s->me + 1, s->p) - lo(s->me, s->p);
-    s->left = (s->me + s->p - 1) % s->p;
-    s->right = (s->me + 1) % s->p;
-    s->u = realloc(s->u, (s->len + 2) * sizeof(double));
-    s->next = realloc(s->next, (s->len + 2) * sizeof(double));
-    memcpy(&s->u[1], &ckpt[lo(s->me, s->p)], s->len * sizeof(double));
-    MPI_Win_create(s->u, (s->len + 2) * sizeof(double), sizeof(double), MPI_INFO_NULL, s->comm,
-                   &s->win);
-    MPI_Win_set_errhandler(s->win, MPI_ERRORS_RETURN);
+    for (;;) {
+        MPI_Comm_rank(s->comm, &s->me);
+        MPI_Comm_size(s->comm, &s->p);
+        s->len = lo(s->me + 1, s->p) - lo(s->me, s->p);
+        s->left = (s->me + s->p - 1) % s->p;
+        s->right = (s->me + 1) % s->p;
+        s->u = realloc(s->u, (s->len + 2) * sizeof(double));
+        s->next = realloc(s->next, (s->len + 2) * sizeof(double));
+        memcpy(&s->u[1], &ckpt[lo(s->me, s->p)], s->len * sizeof(double));
+        s->win = MPI_WIN_NULL;
+        int rc = MPI_Win_create(s->u, (s->len + 2) * sizeof(double), sizeof(double),
+                                MPI_INFO_NULL, s->comm, &s->win);
+        if (rc == MPI_SUCCESS)
+            MPI_Win_set_errhandler(s->win, MPI_ERRORS_RETURN);
+        if (decide(s->comm, rc == MPI_SUCCESS))
+            return;
+        if (s->win != MPI_WIN_NULL) {
+            MPIX_Win_revoke(s->win);
+            MPI_Win_free(&s->win);
+        }
+        shrink(&s->comm);
+    }
 }
 
 /* One relaxation step; returns the first error of its calls. */
@@ -101,8 +141,10 @@ static int gather(struct part *s, double *out)
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
+    int iters = argc > 1 ? atoi(argv[1]) : 40;
     struct part s = {0};
-    MPI_Comm_dup(MPI_COMM_WORLD, &s.comm);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPIX_Comm_shrink(MPI_COMM_WORLD, &s.comm); /* the survivors; a shrink cannot fail */
     MPI_Comm_set_errhandler(s.comm, MPI_ERRORS_RETURN);
     double *ckpt = malloc(CELLS * sizeof(double)), *tmp = malloc(CELLS * sizeof(double));
     for (long i = 0; i < CELLS; i++)
@@ -110,24 +152,14 @@ int main(int argc, char **argv)
     int ckpt_iter = 0, recoveries = 0, poisoned = 0;
     build(&s, ckpt);
 
-    for (int it = 0; it < ITERS;) {
+    for (int it = 0; it < iters;) {
         int rc = step(&s);
         int saved = rc == MPI_SUCCESS && (it + 1) % CKPT == 0;
         if (saved)
             rc = gather(&s, tmp);
-        int ok = rc == MPI_SUCCESS;
-        if (!ok)
-            MPIX_Win_revoke(s.win);
-        if (MPIX_Comm_agree(s.comm, &ok) != MPI_SUCCESS) {
-            /* A failure this member was not told of: notice, acknowledge, decide again. */
-            MPI_Group failed;
-            MPIX_Comm_get_failed(s.comm, &failed);
-            MPI_Group_free(&failed);
-            MPIX_Comm_failure_ack(s.comm);
-            ok = 0;
-            MPIX_Comm_agree(s.comm, &ok);
-        }
-        if (ok) {
+        if (rc != MPI_SUCCESS)
+            MPIX_Win_revoke(s.win); /* members still inside the window get out */
+        if (decide(s.comm, rc == MPI_SUCCESS)) {
             if (saved) {
                 memcpy(ckpt, tmp, CELLS * sizeof(double));
                 ckpt_iter = it + 1;
@@ -139,44 +171,48 @@ int main(int argc, char **argv)
         MPIX_Win_revoke(s.win);
         poisoned += isnan(s.u[0]) + isnan(s.u[s.len + 1]);
         MPI_Win_free(&s.win);
-        MPI_Comm shrunk;
-        MPIX_Comm_shrink(s.comm, &shrunk);
-        MPI_Comm_free(&s.comm);
-        s.comm = shrunk;
-        MPI_Comm_set_errhandler(s.comm, MPI_ERRORS_RETURN);
+        shrink(&s.comm);
         build(&s, ckpt);
         it = ckpt_iter;
         recoveries++;
     }
+    MPI_Win_free(&s.win); /* MPI_SUCCESS, or MPI_ERR_PROC_FAILED if a member died: freed */
 
     /* The serial reference over the whole grid. */
     double *g = malloc(CELLS * sizeof(double)), *h = malloc(CELLS * sizeof(double));
     for (long i = 0; i < CELLS; i++)
         g[i] = initial(i);
-    for (int it = 0; it < ITERS; it++) {
+    for (int it = 0; it < iters; it++) {
         for (long i = 0; i < CELLS; i++)
             h[i] = 0.25 * g[(i + CELLS - 1) % CELLS] + 0.5 * g[i] + 0.25 * g[(i + 1) % CELLS];
         double *t = g;
         g = h;
         h = t;
     }
-    int bad = 0, all_bad = 0, all_poisoned = 0;
+    int bad = 0, mine[2], all[2] = {0, 0};
     for (int i = 1; i <= s.len; i++)
         if (s.u[i] != g[lo(s.me, s.p) + i - 1])
             bad++;
-    MPI_Reduce(&bad, &all_bad, 1, MPI_INT, MPI_SUM, 0, s.comm);
-    MPI_Reduce(&poisoned, &all_poisoned, 1, MPI_INT, MPI_SUM, 0, s.comm);
-    if (s.me == 0) {
-        if (all_poisoned)
-            fprintf(stderr, "%d poisoned ghost cells recomputed\n", all_poisoned);
-        if (all_bad)
-            printf("%d cells differ from the serial relaxation\n", all_bad);
+    /* Every survivor checks its own block (a member dying now takes its block with it), then
+     * the counts are summed until that succeeds everywhere. */
+    mine[0] = bad;
+    mine[1] = poisoned;
+    while (!decide(s.comm, MPI_Allreduce(mine, all, 2, MPI_INT, MPI_SUM, s.comm) == MPI_SUCCESS))
+        shrink(&s.comm);
+    int me, p;
+    MPI_Comm_rank(s.comm, &me);
+    MPI_Comm_size(s.comm, &p);
+    if (me == 0) {
+        if (all[1])
+            fprintf(stderr, "%d poisoned ghost cells recomputed\n", all[1]);
+        if (all[0])
+            printf("%d cells differ from the serial relaxation\n", all[0]);
         else
             printf("%d cells, %d iterations, %d recoveries, %d ranks left: matches the serial "
                    "relaxation\n No Errors\n",
-                   CELLS, ITERS, recoveries, s.p);
+                   CELLS, iters, recoveries, p);
+        fflush(stdout);
     }
-    MPI_Win_free(&s.win);
     MPI_Comm_free(&s.comm);
     free(s.u);
     free(s.next);
@@ -185,5 +221,5 @@ int main(int argc, char **argv)
     free(g);
     free(h);
     MPI_Finalize();
-    return all_bad != 0;
+    return all[0] != 0;
 }
