@@ -2,7 +2,8 @@
  * checks the lines). 4 ranks, window "grid": rank 0 locks target 1 exclusively and then waits
  * for a message nobody sends; rank 1 waits for an exclusive lock of target 1 (held by 0); ranks
  * 2 and 3 wait in a fence (0 and 1 never arrive), their line naming the window, the member and
- * its epoch. The hang detector ends the job with status 123. */
+ * its epoch, and rank 0 gets a line for the lock it holds. The hang detector ends the job with
+ * status 123. */
 #include <mpi.h>
 
 int main(int argc, char **argv)
