@@ -1,11 +1,13 @@
 /*
  * describe.c: naming a communicator in reports (the hang detector's): its name when the rank
- * set one (or MPI_COMM_WORLD / MPI_COMM_SELF), otherwise its context id and size. Reads another
+ * set one (or MPI_COMM_WORLD / MPI_COMM_SELF), a window's private communicator by the window's
+ * state (osc/win.h), otherwise its context id and size. Reads another
  * rank's handle table without locks: call only while that rank is stopped (hang report).
  */
 #include <stdio.h>
 
 #include "mmpi.h"
+#include "osc/win.h"
 
 static void with_name(const struct mmpi_comm *c, const char *fallback, char *buf, size_t len)
 {
@@ -28,6 +30,14 @@ void mmpi_comm_describe(struct mmpi_rank *owner, const struct mmpi_comm_core *co
         const struct mmpi_comm *c = mmpi_slots_get(table, i);
         if (c && c->core == core)
             return with_name(c, fallback, buf, len);
+    }
+    /* A window's private communicator (its fence and free): the window, its epochs, locks. */
+    table = owner ? &owner->handles[MMPI_HANDLE_KIND_WIN] : NULL;
+    used = table ? __atomic_load_n(&table->next_unused, __ATOMIC_ACQUIRE) : 0;
+    for (uint32_t i = 0; i < used; i++) {
+        const struct mmpi_win *w = mmpi_slots_get(table, i);
+        if (w && w->comm->core == core)
+            return mmpi_win_state_describe(w, buf, len);
     }
     snprintf(buf, len, "%s", fallback);
 }

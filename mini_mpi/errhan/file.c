@@ -8,6 +8,7 @@
  */
 #include "io/io.h"
 #include "mmpi.h"
+#include "osc/win.h"
 
 /* The handler each rank set on MPI_FILE_NULL, by world rank; NULL: MPI_ERRORS_RETURN. Written
  * by the owning rank only. The table holds one reference on each. */
@@ -40,5 +41,8 @@ int mmpi_err_raise_request_owner(struct mmpi_rank *self, int object, int errcode
     /* §14.7: an I/O request's errors go to its file's handler. */
     if (mmpi_handle_kind(object) == MMPI_HANDLE_KIND_FILE)
         return mmpi_err_raise_file(self, mmpi_file_get(self, object), errcode, call);
+    /* A request-based RMA operation's errors go to its window's handler. */
+    if (mmpi_handle_kind(object) == MMPI_HANDLE_KIND_WIN)
+        return mmpi_err_raise_win(self, mmpi_win_get(self, object), errcode, call);
     return mmpi_err_raise_comm(self, mmpi_comm_get(self, object), errcode, call);
 }

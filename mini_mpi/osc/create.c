@@ -41,8 +41,6 @@ struct mmpi_win *mmpi_win_get(struct mmpi_rank *self, MPI_Win handle)
     return mmpi_handle_lookup(self, MMPI_HANDLE_KIND_WIN, handle);
 }
 
-static const struct mmpi_fault_ops win_fault_ops = {"window", NULL, NULL};
-
 static void core_destroy(struct mmpi_win_core *core)
 {
     mmpi_fault_core_unregister(&core->fault);
@@ -53,6 +51,7 @@ static void core_destroy(struct mmpi_win_core *core)
         pthread_mutex_destroy(&t->lock);
         free(t->holds);
         free(t->waits);
+        mmpi_win_wlog_free(t);
         while (t->regions) {
             struct mmpi_win_region *r = t->regions;
             t->regions = r->next;
@@ -95,6 +94,7 @@ static void create_combine(struct mmpi_board_instance *inst, struct mmpi_comm_co
         t->world_rank = pc->world_ranks[i];
         core->world_ranks[i] = pc->world_ranks[i];
         t->exclusive = -1;
+        t->failed_holder = -1;
         t->holds = mmpi_xcalloc((size_t)n, 1);
         t->waits = mmpi_xcalloc((size_t)n, 1);
         pthread_mutex_init(&t->acc_lock, NULL);
@@ -121,7 +121,7 @@ static void create_combine(struct mmpi_board_instance *inst, struct mmpi_comm_co
     }
     /* Revoking the window revokes its private communicator too, so a fence or free blocked in
      * its barrier ends with MPI_ERR_REVOKED (the registry takes only its own leaf mutex). */
-    mmpi_fault_core_register(&core->fault, &win_fault_ops, n, core->world_ranks);
+    mmpi_fault_core_register(&core->fault, &mmpi_win_fault_ops, n, core->world_ranks);
     mmpi_fault_core_link(&core->fault, &pc->fault);
     struct outcome *o = mmpi_xmalloc(sizeof(*o));
     o->core = core;
@@ -221,6 +221,12 @@ int mmpi_win_free(struct mmpi_rank *self, struct mmpi_win *w, bool *freed)
     if (w->handle != MPI_WIN_NULL)
         mmpi_handle_remove(self, MMPI_HANDLE_KIND_WIN, w->handle);
     mmpi_win_locks_drop(w);
+    mmpi_win_handle_free(self, w);
+    return err;
+}
+
+void mmpi_win_handle_free(struct mmpi_rank *self, struct mmpi_win *w)
+{
     mmpi_comm_release(self, w->comm);
     struct mmpi_win_core *core = w->core;
     if (__atomic_sub_fetch(&core->refcount, 1, __ATOMIC_ACQ_REL) == 0)
@@ -232,7 +238,6 @@ int mmpi_win_free(struct mmpi_rank *self, struct mmpi_win *w, bool *freed)
     free(w->exposure);
     free(w->locks);
     free(w);
-    return err;
 }
 
 void mmpi_win_describe(const struct mmpi_win *w, char *buf, size_t len)

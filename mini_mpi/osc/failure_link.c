@@ -25,3 +25,16 @@ void mmpi_osc_member_reported(struct mmpi_rank *self, const struct mmpi_win_core
 {
     mmpi_fault_notice(self, core->targets[r].world_rank);
 }
+
+bool mmpi_osc_any_member_failed(struct mmpi_rank *self, const struct mmpi_win_core *core)
+{
+    if (!mmpi_fault_any(self->world))
+        return false;
+    bool any = false;
+    for (int r = 0; r < core->size; r++)
+        if (mmpi_osc_member_failed(core, r)) {
+            mmpi_osc_member_reported(self, core, r);
+            any = true;
+        }
+    return any;
+}

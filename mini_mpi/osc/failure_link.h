@@ -20,6 +20,10 @@ bool mmpi_osc_member_failed(const struct mmpi_win_core *core, int r);
  * member r failed, as every other subsystem records what it reports. Owning rank only. */
 void mmpi_osc_member_reported(struct mmpi_rank *self, const struct mmpi_win_core *core, int r);
 
+/* Whether some member of the window has failed; the calling rank is then told of each failed
+ * member (an unlock_all or flush_all reports them). Owning rank only; lock-free. */
+bool mmpi_osc_any_member_failed(struct mmpi_rank *self, const struct mmpi_win_core *core);
+
 /* The sticky rule of process failures on a window (Process Fault Tolerance, one-sided
  * sections): once a call on w raised MPI_ERR_PROC_FAILED at this process, every later call on
  * w here raises it too, until w is freed. Filters a call's result err (w may be NULL: no

@@ -12,6 +12,20 @@
  * MPI_ERR_PROC_FAILED (failure_link.h): a dead holder never blocks anyone forever, and the
  * record of who holds what is what a later recovery needs.
  *
+ * The dead-holder rule (deterministic: it depends on the order the lock was requested in, never
+ * on when the death became known). When a member dies holding a lock at a target, the death
+ * hook (win_fault.c) releases its hold and records its type in failed_hold. From then on every
+ * request at that target that conflicts with the dead member's hold (any request after an
+ * exclusive holder; an exclusive request after a shared holder), whether it was already
+ * waiting or comes later, raises MPI_ERR_PROC_FAILED and acquires nothing; a shared request
+ * after a shared holder is granted as usual. A lock on a failed target raises too. Requests
+ * granted before the dead member acquired the lock are not concerned.
+ *
+ * Failures are reported by synchronization calls: Win_unlock raises MPI_ERR_PROC_FAILED when its
+ * target failed, Win_unlock_all when any member failed, after releasing their locks (and, with
+ * MINI_MPI_POISON, after poisoning what the failed epoch wrote at live targets, which no one
+ * else can touch while the locks are held).
+ *
  * Not an anonymous ticket lock on purpose: with a ticket lock, a holder that dies takes its
  * ticket with it and every later locker waits forever (Open MPI's osc/sm).
  */
@@ -46,6 +60,13 @@ static void grant(struct mmpi_win_target *t, int me, int type)
     t->waits[me] = 0;
 }
 
+/* Whether `type` conflicts with the lock a failed member held here (the dead-holder rule
+ * above). Call with t->lock. */
+static bool failed_conflict(const struct mmpi_win_target *t, int type)
+{
+    return t->failed_hold == MMPI_WIN_EXCLUSIVE || (t->failed_hold && type == MMPI_WIN_EXCLUSIVE);
+}
+
 /* Whether a holder that blocks `type` has failed. Call with t->lock. */
 static bool holder_failed(const struct mmpi_win_core *core, const struct mmpi_win_target *t,
                           int type)
@@ -68,6 +89,9 @@ static bool lock_ready(void *arg)
     if (mmpi_fault_revoked(&a->w->core->fault)) {
         t->waits[a->w->rank] = 0;
         a->result = MPI_ERR_REVOKED;
+    } else if (failed_conflict(t, a->type)) {
+        t->waits[a->w->rank] = 0;
+        a->result = MPI_ERR_PROC_FAILED;
     } else if (grantable(t, a->type)) {
         grant(t, a->w->rank, a->type);
         a->result = MPI_SUCCESS;
@@ -108,7 +132,9 @@ static int acquire(struct mmpi_rank *self, struct mmpi_win *w, int target, int t
         return MPI_ERR_PROC_FAILED;
     }
     pthread_mutex_lock(&t->lock);
-    if (grantable(t, type)) {
+    if (failed_conflict(t, type)) {
+        a.result = MPI_ERR_PROC_FAILED;
+    } else if (grantable(t, type)) {
         grant(t, w->rank, type);
         a.result = MPI_SUCCESS;
     } else {
@@ -118,11 +144,18 @@ static int acquire(struct mmpi_rank *self, struct mmpi_win *w, int target, int t
     if (a.result == -1)
         mmpi_wait_until_described(self, lock_ready, &a, lock_describe);
     if (a.result == MPI_ERR_PROC_FAILED) {
+        /* Told of the dead holder: the one the hook recorded, or one still recorded as
+         * holding (its death is published, the hook about to run). */
         pthread_mutex_lock(&t->lock);
-        int ex = t->exclusive;
+        int dead = t->failed_holder;
+        if (dead < 0 && t->exclusive >= 0 && mmpi_osc_member_failed(w->core, t->exclusive))
+            dead = t->exclusive;
+        for (int r = 0; dead < 0 && r < w->core->size; r++)
+            if (t->holds[r] && mmpi_osc_member_failed(w->core, r))
+                dead = r;
         pthread_mutex_unlock(&t->lock);
-        if (ex >= 0)
-            mmpi_osc_member_reported(self, w->core, ex);
+        if (dead >= 0)
+            mmpi_osc_member_reported(self, w->core, dead);
     }
     return a.result;
 }
@@ -183,19 +216,26 @@ int mmpi_win_lock(struct mmpi_rank *self, struct mmpi_win *w, int type, int targ
 
 int mmpi_win_unlock(struct mmpi_rank *self, struct mmpi_win *w, int target)
 {
-    (void)self;
     int err = check_target(w, target);
     if (err != MPI_SUCCESS || target == MPI_PROC_NULL)
         return err;
     if (!w->locks[target])
         return MPI_ERR_RMA_SYNC;
     __atomic_thread_fence(__ATOMIC_SEQ_CST); /* every operation is complete at the target */
+    /* A failed target: the epoch cannot complete there (nothing to poison: its memory is
+     * nobody's to read any more). */
+    err = MPI_SUCCESS;
+    if (mmpi_osc_member_failed(w->core, target)) {
+        mmpi_osc_member_reported(self, w->core, target);
+        err = MPI_ERR_PROC_FAILED;
+    }
+    mmpi_win_epoch_ended(w, MMPI_WIN_EPOCH_LOCK, (uint64_t)target, err);
     if (!(w->locks[target] & MMPI_WIN_NOCHECK))
         release(w, target);
     w->locks[target] = 0;
     w->nlocks--;
     /* A revoked window's epoch still ends (the lock is released), and reports the revoke. */
-    return mmpi_fault_revoked(&w->core->fault) ? MPI_ERR_REVOKED : MPI_SUCCESS;
+    return mmpi_fault_revoked(&w->core->fault) ? MPI_ERR_REVOKED : err;
 }
 
 int mmpi_win_lock_all(struct mmpi_rank *self, struct mmpi_win *w, int assert)
@@ -224,15 +264,17 @@ int mmpi_win_lock_all(struct mmpi_rank *self, struct mmpi_win *w, int assert)
 
 int mmpi_win_unlock_all(struct mmpi_rank *self, struct mmpi_win *w)
 {
-    (void)self;
     if (!w->lock_all)
         return MPI_ERR_RMA_SYNC;
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    int err = mmpi_osc_any_member_failed(self, w->core) ? MPI_ERR_PROC_FAILED : MPI_SUCCESS;
+    /* Poisoned while the shared locks are still held: nobody else's exclusive epoch runs. */
+    mmpi_win_epoch_ended(w, MMPI_WIN_EPOCH_LOCK, UINT64_MAX, err);
     if (!w->lock_all_nocheck)
         for (int r = 0; r < w->core->size; r++)
             release(w, r);
     w->lock_all = false;
-    return mmpi_fault_revoked(&w->core->fault) ? MPI_ERR_REVOKED : MPI_SUCCESS;
+    return mmpi_fault_revoked(&w->core->fault) ? MPI_ERR_REVOKED : err;
 }
 
 void mmpi_win_locks_drop(struct mmpi_win *w)

@@ -2,13 +2,15 @@
  * osc/move.c: data movement (MPI-4.1 §12.3): resolving the target's memory and moving typed
  * data with the datatype cursor (datatype/cursor.c) and the op/ kernels. Every operation is
  * complete, at origin and target, when its call returns (win.h). Accumulates at a target run
- * under its accumulate mutex, which covers nothing but the combine itself.
+ * under its accumulate mutex, which covers nothing but the combine itself. An operation whose
+ * target failed moves nothing and raises nothing (the epoch's end reports, sync.c).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "datatype/datatype.h"
 #include "op/op.h"
+#include "osc/failure_link.h"
 #include "osc/win.h"
 
 /* Bytes [lo, hi) relative to the address of element 0 that count elements of dt touch. */
@@ -45,7 +47,9 @@ int mmpi_win_target_addr(struct mmpi_rank *self, struct mmpi_win *w, int target,
                          char **addr)
 {
     int err = epoch_covers(self, w, target, passive);
-    if (err != MPI_SUCCESS)
+    /* A PSCW target that failed before its post: nothing moves; Win_complete reports. */
+    bool failed = err == MPI_ERR_PROC_FAILED;
+    if (err != MPI_SUCCESS && !failed)
         return err;
     if (mmpi_fault_revoked(&w->core->fault))
         return MPI_ERR_REVOKED; /* every later operation on a revoked window */
@@ -53,6 +57,11 @@ int mmpi_win_target_addr(struct mmpi_rank *self, struct mmpi_win *w, int target,
         return MPI_ERR_PROC_FAILED; /* sticky (failure_link.h) */
     if (disp < 0 && w->core->flavor != MPI_WIN_FLAVOR_DYNAMIC)
         return MPI_ERR_DISP;
+    /* The one-sided sections of the fault-tolerance chapter: failures are reported by
+     * synchronization calls, never when an operation starts. An operation whose target failed
+     * moves nothing (MMPI_WIN_TARGET_FAILED); the call that ends the epoch reports. */
+    if (failed || (mmpi_fault_any(self->world) && mmpi_osc_member_failed(w->core, target)))
+        return MMPI_WIN_TARGET_FAILED;
     struct mmpi_win_target *t = &w->core->targets[target];
     MPI_Aint lo, hi;
     span(tdt, tcount, &lo, &hi);

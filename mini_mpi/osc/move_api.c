@@ -85,7 +85,12 @@ static int run(struct mmpi_rank *self, enum kind kind, struct xfer *x, int targe
     int err = mmpi_win_target_addr(self, x->w, target_rank, disp, x->tcount, x->tdt, passive,
                                    &x->taddr);
     if (err != MPI_SUCCESS)
-        return err;
+        return err; /* MMPI_WIN_TARGET_FAILED included: nothing moves */
+    /* MINI_MPI_POISON: what may be written is logged, what is only read is not (a
+     * Get_accumulate with MPI_NO_OP reads). */
+    if (kind != GET && (kind != GET_ACC || x->op->index != MMPI_OPI_NO_OP) &&
+        mmpi_win_poison_on())
+        mmpi_win_log_write(x->w, target_rank, x->taddr, x->tcount, x->tdt);
     switch (kind) {
     case PUT: return mmpi_win_put(x->w, target_rank, &x->origin, x->taddr, x->tcount, x->tdt);
     case GET:
@@ -111,15 +116,18 @@ static int get_accumulate(enum mmpi_call call, const void *origin_addr, int orig
                           int target_count, MPI_Datatype target_datatype, MPI_Op op,
                           MPI_Win win, MPI_Request *request, bool fetch_and_op);
 
-/* A request that is complete at once: the operation completed in its call (win.h). */
-static int completed_request(struct mmpi_rank *self, MPI_Request *request)
+/* A request that is complete at once: the operation completed in its call (win.h), or its
+ * target has failed and the request reports MPI_ERR_PROC_FAILED at its completion, through the
+ * window's error handler (a request-based operation reports there, never at its start). */
+static int completed_request(struct mmpi_rank *self, struct mmpi_win *w, int result,
+                             MPI_Request *request)
 {
     struct mmpi_request *req = mmpi_request_new(self, MMPI_REQ_OTHER);
-    req->comm = MPI_COMM_SELF;
+    req->comm = w->handle;
     memset(&req->status, 0, sizeof req->status);
     req->status.MPI_SOURCE = MPI_ANY_SOURCE;
     req->status.MPI_TAG = MPI_ANY_TAG;
-    mmpi_request_complete(req, MPI_SUCCESS);
+    mmpi_request_complete(req, result);
     if (mmpi_request_handle_new(self, req) == MPI_REQUEST_NULL) {
         mmpi_request_release(req);
         return MPI_ERR_NO_MEM;
@@ -154,12 +162,15 @@ static int transfer(enum mmpi_call call, enum kind kind, const void *origin_addr
         err = MPI_ERR_TYPE;
         goto fn_fail;
     }
+    int result = MPI_SUCCESS;
     if (!proc_null) {
         err = run(self, kind, &x, target_rank, target_disp, request != NULL);
+        if (err == MMPI_WIN_TARGET_FAILED)
+            err = MPI_SUCCESS, result = MPI_ERR_PROC_FAILED;
         if (err != MPI_SUCCESS)
             goto fn_fail;
     }
-    if (request && (err = completed_request(self, request)) != MPI_SUCCESS)
+    if (request && (err = completed_request(self, x.w, result, request)) != MPI_SUCCESS)
         goto fn_fail;
 fn_exit:
     return err;
@@ -206,12 +217,15 @@ static int get_accumulate(enum mmpi_call call, const void *origin_addr, int orig
         err = MPI_ERR_TYPE;
         goto fn_fail;
     }
+    int result = MPI_SUCCESS;
     if (!proc_null) {
         err = run(self, GET_ACC, &x, target_rank, target_disp, request != NULL);
+        if (err == MMPI_WIN_TARGET_FAILED)
+            err = MPI_SUCCESS, result = MPI_ERR_PROC_FAILED;
         if (err != MPI_SUCCESS)
             goto fn_fail;
     }
-    if (request && (err = completed_request(self, request)) != MPI_SUCCESS)
+    if (request && (err = completed_request(self, x.w, result, request)) != MPI_SUCCESS)
         goto fn_fail;
 fn_exit:
     return err;
@@ -287,9 +301,14 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
     if (err != MPI_SUCCESS || proc_null)
         goto fn_exit_or_fail;
     err = mmpi_win_target_addr(self, x.w, target_rank, target_disp, 1, x.tdt, false, &x.taddr);
-    if (err == MPI_SUCCESS)
+    if (err == MMPI_WIN_TARGET_FAILED)
+        err = MPI_SUCCESS; /* nothing moves; the epoch's end reports */
+    else if (err == MPI_SUCCESS) {
+        if (mmpi_win_poison_on())
+            mmpi_win_log_write(x.w, target_rank, x.taddr, 1, x.tdt);
         err = mmpi_win_compare_and_swap(x.w, target_rank, origin_addr, compare_addr,
                                         result_addr, x.tdt, x.taddr);
+    }
 fn_exit_or_fail:
     return err ? mmpi_err_raise_win(self, x.w, err, MMPI_CALL_Compare_and_swap) : err;
 }

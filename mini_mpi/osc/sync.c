@@ -11,6 +11,18 @@
  * for every target and wakes it; MPI_Win_wait waits until completed[me][o] is positive for every
  * origin of the exposure group and consumes one each; MPI_Win_test does the same without
  * waiting. A waiter whose awaited peer has failed stops with MPI_ERR_PROC_FAILED.
+ *
+ * Process failures are reported only here, in the calls that end an epoch (data movement
+ * to a failed target moves nothing and raises nothing, move.c). Win_complete, Win_wait and
+ * Win_test that raise MPI_ERR_PROC_FAILED still end their epoch: the operations with live
+ * members are done, the counters of live peers consumed. Complete raises when a target of the
+ * access group failed (before or after its post); wait and test when an origin of the exposure
+ * group failed before its complete. A fence is a barrier and follows the barrier's rule: a
+ * member that never arrives makes the fence raise at every survivor, once all of them arrived;
+ * a member that dies inside it (`kill R during MPI_Win_fence#N`) after arriving splits it, the
+ * survivors ranked below it in the window returning MPI_SUCCESS and those above
+ * MPI_ERR_PROC_FAILED. MPIX_Comm_agree over the communicator the window was created from makes
+ * the decision uniform (docs/rma.md).
  * Data movement is complete when its call returns, so complete needs no flush: the release
  * ordering of the counter increment publishes the data.
  */
@@ -54,6 +66,11 @@ int mmpi_win_fence(struct mmpi_rank *self, struct mmpi_win *w, int assert)
      * complete (they completed in their calls) and visible (the board's acquire/release) once
      * all have arrived. NOPRECEDE still synchronizes: a member may start putting at once. */
     int err = mmpi_win_barrier(self, w);
+    /* Failed here: what this epoch wrote into our memory is undefined (win_fault.c). The
+     * writes are stamped with the writer's fence count, so a member that left this fence
+     * already and writes in the next epoch is not concerned. */
+    mmpi_win_epoch_ended(w, MMPI_WIN_EPOCH_FENCE, w->fences, err);
+    w->fences++;
     w->fence = !(assert & MPI_MODE_NOSUCCEED);
     return err;
 }
@@ -195,6 +212,12 @@ int mmpi_win_complete(struct mmpi_rank *self, struct mmpi_win *w)
             continue;
         }
         int t = w->access[i].rank;
+        /* Posted, then failed: the epoch cannot complete at it. */
+        if (mmpi_osc_member_failed(w->core, t)) {
+            mmpi_osc_member_reported(self, w->core, t);
+            err = MPI_ERR_PROC_FAILED;
+            continue;
+        }
         __atomic_add_fetch(&w->core->completed[(size_t)t * size + w->rank], 1, __ATOMIC_RELEASE);
         mmpi_rank_wake(mmpi_win_peer(w, t));
     }
@@ -235,6 +258,7 @@ int mmpi_win_wait(struct mmpi_rank *self, struct mmpi_win *w, int *flag)
         if (e != MPI_SUCCESS)
             err = e;
     }
+    mmpi_win_epoch_ended(w, MMPI_WIN_EPOCH_PSCW, 0, err);
     free(w->exposure);
     w->exposure = NULL;
     w->nexposure = 0;

@@ -128,8 +128,10 @@ int PMPI_Win_unlock_all(MPI_Win win)
 
 /* Flushes: every operation is complete when its call returns (win.h), so a flush is a full
  * memory fence once the epoch check passed (§12.5.4: only inside a passive-target epoch;
- * `rank` must be locked, or lock_all held). all: every target. */
-static int flush(struct mmpi_win *w, int rank, bool all)
+ * `rank` must be locked, or lock_all held). all: every target. A flush is a synchronization
+ * call: it reports MPI_ERR_PROC_FAILED when a target it completes has failed (all: any target
+ * of the epoch), the operations to the live targets being complete; the epoch stays open. */
+static int flush(struct mmpi_rank *self, struct mmpi_win *w, int rank, bool all)
 {
     if (!all && rank != MPI_PROC_NULL && (rank < 0 || rank >= w->core->size))
         return MPI_ERR_RANK;
@@ -138,14 +140,32 @@ static int flush(struct mmpi_win *w, int rank, bool all)
     if (!w->lock_all && (all ? w->nlocks == 0 : !w->locks[rank]))
         return MPI_ERR_RMA_SYNC;
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    return mmpi_fault_revoked(&w->core->fault) ? MPI_ERR_REVOKED : MPI_SUCCESS;
+    if (mmpi_fault_revoked(&w->core->fault))
+        return MPI_ERR_REVOKED;
+    if (!all) {
+        if (!mmpi_osc_member_failed(w->core, rank)) {
+            mmpi_win_epoch_ended(w, MMPI_WIN_EPOCH_LOCK, (uint64_t)rank, MPI_SUCCESS);
+            return MPI_SUCCESS;
+        }
+        mmpi_osc_member_reported(self, w->core, rank);
+        return MPI_ERR_PROC_FAILED;
+    }
+    bool failed = false;
+    for (int r = 0; r < w->core->size && mmpi_fault_any(self->world); r++)
+        if ((w->lock_all || w->locks[r]) && mmpi_osc_member_failed(w->core, r)) {
+            mmpi_osc_member_reported(self, w->core, r);
+            failed = true;
+        }
+    if (!failed)
+        mmpi_win_epoch_ended(w, MMPI_WIN_EPOCH_LOCK, UINT64_MAX, MPI_SUCCESS);
+    return failed ? MPI_ERR_PROC_FAILED : MPI_SUCCESS;
 }
 
 MMPI_PROFILED(Win_flush);
 int PMPI_Win_flush(int rank, MPI_Win win)
 {
     WIN_OR_FAIL(MMPI_CALL_Win_flush)
-    err = flush(w, rank, false);
+    err = flush(self, w, rank, false);
     END(MMPI_CALL_Win_flush)
 }
 
@@ -153,7 +173,7 @@ MMPI_PROFILED(Win_flush_all);
 int PMPI_Win_flush_all(MPI_Win win)
 {
     WIN_OR_FAIL(MMPI_CALL_Win_flush_all)
-    err = flush(w, 0, true);
+    err = flush(self, w, 0, true);
     END(MMPI_CALL_Win_flush_all)
 }
 
@@ -161,7 +181,7 @@ MMPI_PROFILED(Win_flush_local);
 int PMPI_Win_flush_local(int rank, MPI_Win win)
 {
     WIN_OR_FAIL(MMPI_CALL_Win_flush_local)
-    err = flush(w, rank, false);
+    err = flush(self, w, rank, false);
     END(MMPI_CALL_Win_flush_local)
 }
 
@@ -169,7 +189,7 @@ MMPI_PROFILED(Win_flush_local_all);
 int PMPI_Win_flush_local_all(MPI_Win win)
 {
     WIN_OR_FAIL(MMPI_CALL_Win_flush_local_all)
-    err = flush(w, 0, true);
+    err = flush(self, w, 0, true);
     END(MMPI_CALL_Win_flush_local_all)
 }
 

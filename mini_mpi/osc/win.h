@@ -44,6 +44,8 @@
 
 struct mmpi_attr;
 struct mmpi_datatype;
+struct mmpi_fault_ops;
+struct mmpi_win_wlog;
 struct mmpi_info;
 struct mmpi_op;
 
@@ -72,6 +74,11 @@ struct mmpi_win_target {
     int nshared;               /* members holding a shared lock */
     uint8_t *holds;            /* [size]: MMPI_WIN_SHARED/EXCLUSIVE held by each member */
     uint8_t *waits;            /* [size]: the lock type each member waits for, or 0 */
+    uint8_t failed_hold;       /* strongest lock type a member held here when it failed, or
+                                * 0: later requests that conflict with it raise (lock.c) */
+    int failed_holder;         /* the member that held it (for the failure notice), or -1 */
+    struct mmpi_win_wlog *wlog;/* MINI_MPI_POISON: what was written here in open epochs
+                                * (win_fault.c); NULL when nothing is logged */
     struct mmpi_win_region *regions; /* dynamic windows: attached memory, newest first */
 };
 
@@ -93,6 +100,9 @@ struct mmpi_win_core {
                                    * failed members; linked to the private communicator's core
                                    * so that a revoked window's fence and free end at once */
 };
+
+/* Epoch kinds a logged write belongs to (win_fault.c). */
+enum { MMPI_WIN_EPOCH_FENCE = 1, MMPI_WIN_EPOCH_PSCW = 2, MMPI_WIN_EPOCH_LOCK = 3 };
 
 /* One PSCW access target of the calling member: whether its post was consumed. */
 struct mmpi_win_access {
@@ -125,6 +135,8 @@ struct mmpi_win {
     int nlocks;                          /* targets locked with MPI_Win_lock */
     bool lock_all;                       /* MPI_Win_lock_all epoch */
     int lock_all_nocheck;                /* ... taken with MPI_MODE_NOCHECK */
+    uint64_t fences;                     /* fences this member completed (the epoch number
+                                          * of its writes in a fence epoch, win_fault.c) */
     bool proc_failed;                    /* sticky: a call on this window raised
                                           * MPI_ERR_PROC_FAILED here; every later one does
                                           * (failure_link.h), until the window is freed */
@@ -152,6 +164,11 @@ int mmpi_win_create(struct mmpi_rank *self, struct mmpi_comm *comm, int flavor, 
  * synchronization reports. */
 int mmpi_win_free(struct mmpi_rank *self, struct mmpi_win *w, bool *freed);
 
+/* Frees the member's handle object and its reference on the core (the last one frees the
+ * core), without synchronizing: the tail of mmpi_win_free, and reclaim. The handle must
+ * already be out of the rank's table. */
+void mmpi_win_handle_free(struct mmpi_rank *self, struct mmpi_win *w);
+
 /* ---- Dynamic windows (attach.c) ---------------------------------------------------- */
 
 /* MPI_Win_attach / MPI_Win_detach on the calling member: MPI_ERR_RMA_FLAVOR (not dynamic),
@@ -170,10 +187,15 @@ struct mmpi_win_buf {
     size_t count;
     const struct mmpi_datatype *dt;
 };
+/* What mmpi_win_target_addr returns when the target has failed (its death is published, or
+ * its PSCW post can never come): the operation moves no data and raises nothing; the
+ * synchronization call that ends the epoch reports MPI_ERR_PROC_FAILED (a request-based
+ * operation reports it at its completion). Never an MPI error class. */
+#define MMPI_WIN_TARGET_FAILED (-4)
 /* Checks the access epoch (MPI_ERR_RMA_SYNC), waits for a PSCW post if needed, and resolves
  * the target's memory for (disp, tcount, tdt): MPI_ERR_RMA_RANGE outside the window,
- * MPI_ERR_DISP for a negative displacement. `passive`: request-based calls, which need a
- * passive-target epoch. May block (PSCW). */
+ * MPI_ERR_DISP for a negative displacement, MMPI_WIN_TARGET_FAILED (above). `passive`:
+ * request-based calls, which need a passive-target epoch. May block (PSCW). */
 int mmpi_win_target_addr(struct mmpi_rank *self, struct mmpi_win *w, int target, MPI_Aint disp,
                          size_t tcount, const struct mmpi_datatype *tdt, bool passive,
                          char **addr);
@@ -214,6 +236,35 @@ void mmpi_win_locks_drop(struct mmpi_win *w);
 
 /* Whether the member has any epoch open (Win_free's check). */
 bool mmpi_win_epoch_open(const struct mmpi_win *w);
+
+/* ---- Process failures (win_fault.c) -------------------------------------------------- */
+
+/* The window's fault-core hooks (on_death: a dead member's locks are released and marked,
+ * its passive-target writes poisoned). */
+extern const struct mmpi_fault_ops mmpi_win_fault_ops;
+/* Whether the calling member's writes must be logged (MINI_MPI_POISON=1). */
+bool mmpi_win_poison_on(void);
+/* Logs a write (put, accumulate, fetch-and-op or compare-and-swap that may store) of
+ * (taddr, tcount, tdt) at target by w's member in its current epoch. Takes the target mutex. */
+void mmpi_win_log_write(struct mmpi_win *w, int target, char *taddr, size_t tcount,
+                        const struct mmpi_datatype *tdt);
+/* The calling member's epoch of `kind` ended at its own memory (fence: writes of fence epoch
+ * `seq` by anyone; PSCW: writes of the exposure epoch's origins) or at the targets it
+ * accessed (LOCK: its own writes at target `seq`, or at every target for UINT64_MAX; also
+ * called by a successful flush); err is what the ending call reports: on MPI_ERR_PROC_FAILED
+ * the logged bytes are poisoned, either way they leave the log. */
+void mmpi_win_epoch_ended(struct mmpi_win *w, int kind, uint64_t seq, int err);
+/* Frees a window member's handle object without synchronizing (its rank failed, or the world
+ * ends): what mmpi_handles_reclaim uses. No thread of the world runs. */
+void mmpi_win_reclaim(struct mmpi_rank *r, struct mmpi_win *w);
+/* Frees a target's write log (core destruction). */
+void mmpi_win_wlog_free(struct mmpi_win_target *t);
+/* Watchdog and deadlock report line of a window member: epochs and locks. */
+void mmpi_win_state_describe(const struct mmpi_win *w, char *buf, size_t len);
+/* Prints (stderr, the hang report's format) one line per window of r that has an epoch open or
+ * a lock held. Reads r's handle table without locks: only while r's threads are stopped
+ * (runtime/hang.c, frozen ranks). */
+void mmpi_win_report(struct mmpi_rank *r, const char *rank_name);
 
 /* Hang-report text of a window: its name or id and size. */
 void mmpi_win_describe(const struct mmpi_win *w, char *buf, size_t len);

@@ -24,6 +24,7 @@
 
 #include "inject/inject.h"
 #include "mmpi.h"
+#include "osc/win.h"
 #include "util/futex.h"
 #include "util/real.h"
 
@@ -161,6 +162,7 @@ static void report(struct mmpi_world *w, const char *headline)
             else
                 more++;
         }
+        int running = 0;
         for (int k = n - 1; k >= 0; k--) {
             struct mmpi_thread *t = threads[k];
             char who[72];
@@ -172,6 +174,7 @@ static void report(struct mmpi_world *w, const char *headline)
             if (__atomic_load_n(&t->state, __ATOMIC_ACQUIRE) != MMPI_THREAD_FROZEN) {
                 fprintf(stderr, "mini_mpi:   %s: not blocked in MPI (last MPI call entered: %s)\n",
                         who, call_name(call));
+                running++;
                 continue;
             }
             what[0] = 0;
@@ -182,6 +185,9 @@ static void report(struct mmpi_world *w, const char *headline)
         }
         if (more)
             fprintf(stderr, "mini_mpi:   %s: and %d more threads\n", rank_name, more);
+        /* Its windows' epochs and locks (osc/win.h), read while every thread of it is frozen. */
+        if (!running && !more)
+            mmpi_win_report(r, rank_name);
     }
 }
 

@@ -1,6 +1,6 @@
 /*
  * reclaim.c: freeing what a rank still holds in its handle tables when the world ends: the
- * communicators, groups, datatypes, ops, requests and infos of a rank that
+ * communicators, windows, groups, datatypes, ops, requests and infos of a rank that
  * failed (it never freed them), or that a program left allocated at MPI_Finalize. No user
  * callback runs (attribute delete functions belong to a live MPI). Called only once every rank
  * thread is gone.
@@ -11,6 +11,7 @@
 #include "group/group.h"
 #include "mmpi.h"
 #include "op/op.h"
+#include "osc/win.h"
 #include "pt2pt/match.h"
 #include "pt2pt/request.h"
 #include "runtime/reclaim.h"
@@ -52,6 +53,10 @@ static void release_comm(struct mmpi_rank *r, void *obj)
     mmpi_comm_release(r, c);
 }
 
+/* A window a failed rank never freed (or a program left at MPI_Finalize): its handle object
+ * and its reference on the shared core, without synchronizing (osc/win_fault.c). */
+static void release_win(struct mmpi_rank *r, void *obj) { mmpi_win_reclaim(r, obj); }
+
 static void release_group(struct mmpi_rank *r, void *obj) { (void)r; mmpi_group_release(obj); }
 static void release_datatype(struct mmpi_rank *r, void *obj) { (void)r; mmpi_datatype_release(obj); }
 static void release_op(struct mmpi_rank *r, void *obj) { (void)r; mmpi_op_release(obj); }
@@ -61,6 +66,8 @@ void mmpi_handles_reclaim(struct mmpi_rank *r)
 {
     /* Users first: requests hold communicator cores and datatypes, communicators hold infos. */
     reclaim_kind(r, MMPI_HANDLE_KIND_REQUEST, release_request);
+    /* Windows hold their private communicator. */
+    reclaim_kind(r, MMPI_HANDLE_KIND_WIN, release_win);
     reclaim_kind(r, MMPI_HANDLE_KIND_COMM, release_comm);
     reclaim_kind(r, MMPI_HANDLE_KIND_GROUP, release_group);
     reclaim_kind(r, MMPI_HANDLE_KIND_DATATYPE, release_datatype);
