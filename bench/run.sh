@@ -4,6 +4,8 @@
 #   bench/run.sh                 mini_mpi only (`make bench`)
 #   bench/run.sh --compare       also Debian's MPICH and Open MPI when installed
 #                                (`make bench-compare`; scripts/install-compare-mpis.sh)
+#   bench/run.sh --baseline DIR  also another built mini_mpi tree (an A/B of two versions:
+#                                its own mpicc and mpiexec, hence its own libmini_mpi.so)
 #
 # Owns: building every program once per library (build/bench/<lib>/), running each
 # (program, ranks) pair R times with the libraries alternating (rep 1: mini mpich openmpi,
@@ -28,6 +30,9 @@ usage() {
 usage: bench/run.sh [options]
   --compare          also run MPICH (mpicc.mpich, mpiexec.mpich) and Open MPI
                      (mpicc.openmpi, mpiexec.openmpi) when installed
+  --baseline DIR     also run another mini_mpi checkout, built (DIR/bin/mpicc, DIR/bin/mpiexec,
+                     DIR/build/lib): the same programs against that version, alternating with
+                     this one; its "vs" column is this version's advantage over it
   --reps R           repetitions per cell (default 3; --quick: 1)
   --only LIST        programs to run, comma separated: pingpong ring barrier allreduce
                      startup memory ulfm_detect ulfm_agree ulfm_shrink (or "ulfm") rma
@@ -44,6 +49,7 @@ EOF
 }
 
 compare=0
+baseline=
 reps=
 only=
 ranks_opt=
@@ -54,6 +60,7 @@ mpich_poll_max=16
 while [ $# -gt 0 ]; do
     case $1 in
         --compare) compare=1 ;;
+        --baseline) baseline=${2:?--baseline needs a directory}; shift ;;
         --reps) reps=${2:?--reps needs a value}; shift ;;
         --only) only=${2:?--only needs a value}; shift ;;
         --ranks) ranks_opt=${2:?--ranks needs a value}; shift ;;
@@ -111,6 +118,18 @@ lib_title[mini]=mini_mpi
 lib_cc[mini]=$top/bin/mpicc
 if [ ! -x "$top/bin/mpicc" ] || [ ! -x "$top/bin/mpiexec" ]; then
     echo "bench/run.sh: bin/mpicc or bin/mpiexec missing; mini_mpi cells will say so" >&2
+fi
+if [ -n "$baseline" ]; then
+    if [ ! -x "$baseline/bin/mpicc" ] || [ ! -x "$baseline/bin/mpiexec" ] ||
+        [ ! -e "$baseline/build/lib/libmini_mpi.so" ]; then
+        echo "bench/run.sh: --baseline $baseline: not a built mini_mpi tree (bin/mpicc," \
+            "bin/mpiexec, build/lib/libmini_mpi.so)" >&2
+        exit 2
+    fi
+    baseline=$(cd -- "$baseline" && pwd -P)
+    libs+=(base)
+    lib_title[base]="mini_mpi baseline $(git -C "$baseline" rev-parse --short HEAD 2>/dev/null)"
+    lib_cc[base]=$baseline/bin/mpicc
 fi
 if [ "$compare" = 1 ]; then
     if command -v mpicc.mpich >/dev/null && command -v mpiexec.mpich >/dev/null; then
@@ -266,6 +285,7 @@ launcher() {
     local lib=$1 n=$2 prog=$3
     case $lib in
         mini) launch=("$top/bin/mpiexec" -n "$n") ;;
+        base) launch=("$baseline/bin/mpiexec" -n "$n") ;;
         mpich) launch=(mpiexec.mpich -n "$n") ;;
         openmpi)
             launch=(mpiexec.openmpi --oversubscribe --allow-run-as-root -n "$n")
@@ -431,7 +451,7 @@ for prog in "${programs[@]}"; do
                     csv_status "$lib" "$prog" "$n" "$rep" "${s%%:*}" "${s#*:}"
                     continue
                 fi
-                if [ "$lib" != mini ] && [ "$n" -gt "$foreign_max" ]; then
+                if [ "$lib" != mini ] && [ "$lib" != base ] && [ "$n" -gt "$foreign_max" ]; then
                     csv_status "$lib" "$prog" "$n" "$rep" skipped "not run (> $foreign_max processes)"
                     continue
                 fi
