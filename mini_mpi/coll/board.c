@@ -360,7 +360,7 @@ void mmpi_board_describe(struct mmpi_rank *self, struct mmpi_comm_core *core, ui
                          const char *stage, bool (*missing)(const void *arg, int i),
                          const void *arg, char *buf, size_t len)
 {
-    char comm[96];
+    char comm[224]; /* a name and what its owner adds (comm/describe.c) */
     mmpi_comm_describe(self, core, comm, sizeof comm);
     /* Numbered as the mismatch report numbers them: from 1, agreement and shrink apart. */
     snprintf(buf, len, "%scollective #%llu on %s, waiting for ranks to %s:",

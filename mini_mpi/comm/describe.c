@@ -1,6 +1,7 @@
 /*
  * describe.c: naming a communicator in reports (the hang detector's): its name when the rank
- * set one (or MPI_COMM_WORLD / MPI_COMM_SELF), otherwise its context id and size. Reads another
+ * set one (or MPI_COMM_WORLD / MPI_COMM_SELF), otherwise its context id and size, followed by
+ * what its owner adds (struct mmpi_comm's describe_more: a file's pointers). Reads another
  * rank's handle table without locks: call only while that rank is stopped (hang report).
  */
 #include <stdio.h>
@@ -9,7 +10,14 @@
 
 static void with_name(const struct mmpi_comm *c, const char *fallback, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s", c->name[0] ? c->name : fallback);
+    int n = snprintf(buf, len, "%s", c->name[0] ? c->name : fallback);
+    if (c->describe_more && n >= 0 && (size_t)n + 4 < len) {
+        char more[160];
+        more[0] = 0;
+        c->describe_more(c->describe_arg, more, sizeof more);
+        if (more[0])
+            snprintf(buf + n, len - (size_t)n, " (%s)", more);
+    }
 }
 
 void mmpi_comm_describe(struct mmpi_rank *owner, const struct mmpi_comm_core *core, char *buf,

@@ -193,6 +193,25 @@ int mmpi_file_set_info(struct mmpi_file *f, struct mmpi_info *info)
     return err;
 }
 
+/* What the reports (deadlock, watchdog) add to the name of an open file's communicator, so
+ * that a rank blocked in any meeting of the file (collective access, ordered access,
+ * seek_shared, set_size, sync, close) shows its pointers and the file's state. */
+static void describe_open_file(const void *arg, char *buf, size_t len)
+{
+    const struct mmpi_file *f = arg;
+    const struct mmpi_file_core *core = f->core;
+    snprintf(buf, len, "individual pointer %lld, shared pointer %lld%s%s", (long long)f->fp,
+             (long long)__atomic_load_n(&core->shared_fp, __ATOMIC_RELAXED),
+             mmpi_fault_revoked(&core->fault) ? ", revoked" : "",
+             f->split_active ? ", split collective pending" : "");
+}
+
+/* The same while the file is being opened (no pointers yet). */
+static void describe_opening(const void *arg, char *buf, size_t len)
+{
+    snprintf(buf, len, "being opened, amode %#x", (unsigned)*(const int *)arg);
+}
+
 static int new_handle(struct mmpi_rank *self, struct mmpi_comm *dup, struct mmpi_file_core *core,
                       struct mmpi_info *info, MPI_File *fh)
 {
@@ -222,6 +241,8 @@ static int new_handle(struct mmpi_rank *self, struct mmpi_comm *dup, struct mmpi
         free(f);
         return err;
     }
+    dup->describe_more = describe_open_file;
+    dup->describe_arg = f;
     *fh = f->handle;
     return MPI_SUCCESS;
 }
@@ -248,6 +269,8 @@ int mmpi_file_open(struct mmpi_rank *self, struct mmpi_comm *c, const char *name
         return err;
     /* Reports name the file, not an anonymous communicator (hang report, comm/describe.c). */
     snprintf(dup->name, sizeof(dup->name), "the communicator of file %s", name);
+    dup->describe_more = describe_opening;
+    dup->describe_arg = &amode;
     int size = dup->core->size;
     amodes = mmpi_xmalloc((size_t)size * sizeof(int));
     if ((err = mmpi_file_allgather(self, dup, &amode, sizeof(int), amodes)))
@@ -263,6 +286,7 @@ int mmpi_file_open(struct mmpi_rank *self, struct mmpi_comm *c, const char *name
         goto fn_fail;
     if ((err = outcome.err))
         goto fn_fail;
+    dup->describe_more = NULL; /* &amode goes out of scope; new_handle sets the file's */
     if ((err = new_handle(self, dup, outcome.core, info, fh))) {
         mmpi_file_core_release(outcome.core);
         goto fn_fail;
@@ -271,8 +295,10 @@ fn_exit:
     free(amodes);
     return err;
 fn_fail:
-    if (dup)
+    if (dup) {
+        dup->describe_more = NULL;
         mmpi_comm_release(self, dup);
+    }
     goto fn_exit;
 }
 
@@ -290,6 +316,7 @@ int mmpi_file_close(struct mmpi_rank *self, struct mmpi_file *f)
             err = MPI_SUCCESS;
     }
     mmpi_handle_remove(self, MMPI_HANDLE_KIND_FILE, f->handle);
+    f->comm->describe_more = NULL; /* f goes */
     mmpi_file_core_leave(f);
     mmpi_comm_release(self, f->comm);
     mmpi_errhandler_release(f->errhandler);
