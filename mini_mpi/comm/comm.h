@@ -64,11 +64,6 @@ struct mmpi_comm {
     struct mmpi_attr *attrs;             /* the rank's attribute lock (attr/attr.h): cached
                                           * attributes, newest first; NULL: none */
     struct mmpi_info *info;              /* owning rank: hints (MPI_Comm_set_info); NULL: none */
-    /* Owning rank: what reports (comm/describe.c) add after the name, e.g. a file's pointers
-     * on the file's private communicator (io/file.c); NULL: nothing. Called while the owning
-     * rank is stopped, with describe_arg. */
-    void (*describe_more)(const void *arg, char *buf, size_t len);
-    const void *describe_arg;
 };
 
 /* A fresh context id, unique in the process for its lifetime. Thread-safe. */

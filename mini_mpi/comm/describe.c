@@ -1,23 +1,17 @@
 /*
  * describe.c: naming a communicator in reports (the hang detector's): its name when the rank
- * set one (or MPI_COMM_WORLD / MPI_COMM_SELF), otherwise its context id and size, followed by
- * what its owner adds (struct mmpi_comm's describe_more: a file's pointers). Reads another
+ * set one (or MPI_COMM_WORLD / MPI_COMM_SELF), the file for an open file's private communicator
+ * (with the rank's file pointers, io/file.c), otherwise its context id and size. Reads another
  * rank's handle table without locks: call only while that rank is stopped (hang report).
  */
 #include <stdio.h>
 
+#include "io/io.h"
 #include "mmpi.h"
 
 static void with_name(const struct mmpi_comm *c, const char *fallback, char *buf, size_t len)
 {
-    int n = snprintf(buf, len, "%s", c->name[0] ? c->name : fallback);
-    if (c->describe_more && n >= 0 && (size_t)n + 4 < len) {
-        char more[160];
-        more[0] = 0;
-        c->describe_more(c->describe_arg, more, sizeof more);
-        if (more[0])
-            snprintf(buf + n, len - (size_t)n, " (%s)", more);
-    }
+    snprintf(buf, len, "%s", c->name[0] ? c->name : fallback);
 }
 
 void mmpi_comm_describe(struct mmpi_rank *owner, const struct mmpi_comm_core *core, char *buf,
@@ -37,5 +31,9 @@ void mmpi_comm_describe(struct mmpi_rank *owner, const struct mmpi_comm_core *co
         if (c && c->core == core)
             return with_name(c, fallback, buf, len);
     }
+    /* Not a communicator the program holds: the private one of an open file, which io/
+     * names with the rank's file pointers. */
+    if (owner && mmpi_file_describe_comm(owner, core, buf, len))
+        return;
     snprintf(buf, len, "%s", fallback);
 }

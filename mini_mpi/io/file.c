@@ -193,23 +193,25 @@ int mmpi_file_set_info(struct mmpi_file *f, struct mmpi_info *info)
     return err;
 }
 
-/* What the reports (deadlock, watchdog) add to the name of an open file's communicator, so
- * that a rank blocked in any meeting of the file (collective access, ordered access,
- * seek_shared, set_size, sync, close) shows its pointers and the file's state. */
-static void describe_open_file(const void *arg, char *buf, size_t len)
+bool mmpi_file_describe_comm(struct mmpi_rank *owner, const struct mmpi_comm_core *core,
+                             char *buf, size_t len)
 {
-    const struct mmpi_file *f = arg;
-    const struct mmpi_file_core *core = f->core;
-    snprintf(buf, len, "individual pointer %lld, shared pointer %lld%s%s", (long long)f->fp,
-             (long long)__atomic_load_n(&core->shared_fp, __ATOMIC_RELAXED),
-             mmpi_fault_revoked(&core->fault) ? ", revoked" : "",
-             f->split_active ? ", split collective pending" : "");
-}
-
-/* The same while the file is being opened (no pointers yet). */
-static void describe_opening(const void *arg, char *buf, size_t len)
-{
-    snprintf(buf, len, "being opened, amode %#x", (unsigned)*(const int *)arg);
+    /* Any meeting of the file's members (collective access, ordered access, seek_shared,
+     * set_view, set_size, sync, close) shows the rank's pointers and the file's state. */
+    struct mmpi_slots *table = &owner->handles[MMPI_HANDLE_KIND_FILE];
+    uint32_t used = __atomic_load_n(&table->next_unused, __ATOMIC_ACQUIRE);
+    for (uint32_t i = 0; i < used; i++) {
+        const struct mmpi_file *f = mmpi_slots_get(table, i);
+        if (!f || f->comm->core != core)
+            continue;
+        snprintf(buf, len, "the communicator of file %s (individual pointer %lld, shared "
+                 "pointer %lld%s%s)", f->core->path, (long long)f->fp,
+                 (long long)__atomic_load_n(&f->core->shared_fp, __ATOMIC_RELAXED),
+                 mmpi_fault_revoked(&f->core->fault) ? ", revoked" : "",
+                 f->split_active ? ", split collective pending" : "");
+        return true;
+    }
+    return false;
 }
 
 static int new_handle(struct mmpi_rank *self, struct mmpi_comm *dup, struct mmpi_file_core *core,
@@ -241,8 +243,6 @@ static int new_handle(struct mmpi_rank *self, struct mmpi_comm *dup, struct mmpi
         free(f);
         return err;
     }
-    dup->describe_more = describe_open_file;
-    dup->describe_arg = f;
     *fh = f->handle;
     return MPI_SUCCESS;
 }
@@ -269,8 +269,6 @@ int mmpi_file_open(struct mmpi_rank *self, struct mmpi_comm *c, const char *name
         return err;
     /* Reports name the file, not an anonymous communicator (hang report, comm/describe.c). */
     snprintf(dup->name, sizeof(dup->name), "the communicator of file %s", name);
-    dup->describe_more = describe_opening;
-    dup->describe_arg = &amode;
     int size = dup->core->size;
     amodes = mmpi_xmalloc((size_t)size * sizeof(int));
     if ((err = mmpi_file_allgather(self, dup, &amode, sizeof(int), amodes)))
@@ -286,7 +284,6 @@ int mmpi_file_open(struct mmpi_rank *self, struct mmpi_comm *c, const char *name
         goto fn_fail;
     if ((err = outcome.err))
         goto fn_fail;
-    dup->describe_more = NULL; /* &amode goes out of scope; new_handle sets the file's */
     if ((err = new_handle(self, dup, outcome.core, info, fh))) {
         mmpi_file_core_release(outcome.core);
         goto fn_fail;
@@ -295,10 +292,8 @@ fn_exit:
     free(amodes);
     return err;
 fn_fail:
-    if (dup) {
-        dup->describe_more = NULL;
+    if (dup)
         mmpi_comm_release(self, dup);
-    }
     goto fn_exit;
 }
 
@@ -316,7 +311,6 @@ int mmpi_file_close(struct mmpi_rank *self, struct mmpi_file *f)
             err = MPI_SUCCESS;
     }
     mmpi_handle_remove(self, MMPI_HANDLE_KIND_FILE, f->handle);
-    f->comm->describe_more = NULL; /* f goes */
     mmpi_file_core_leave(f);
     mmpi_comm_release(self, f->comm);
     mmpi_errhandler_release(f->errhandler);

@@ -123,6 +123,11 @@ int mmpi_file_get_size(struct mmpi_file *f, MPI_Offset *size);
 int mmpi_file_sync(struct mmpi_rank *self, struct mmpi_file *f);
 /* Merges hints into f->info (known ones checked, unknown kept). */
 int mmpi_file_set_info(struct mmpi_file *f, struct mmpi_info *info);
+/* Reports (comm/describe.c): when core is the private communicator of a file `owner` has
+ * open, writes "the communicator of file NAME (individual pointer P, shared pointer S, ...)"
+ * and returns true. Reads owner's handle table without locks: only while owner is stopped. */
+bool mmpi_file_describe_comm(struct mmpi_rank *owner, const struct mmpi_comm_core *core,
+                             char *buf, size_t len);
 /* The error class of an errno from open/pread/pwrite/ftruncate. */
 int mmpi_file_errno_class(int e);
 /* The name with a "ufs:"-style file system prefix removed. */

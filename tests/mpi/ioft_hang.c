@@ -3,8 +3,8 @@
  * sends while the others wait for it in a collective file call). The deadlock report must name
  * each blocked rank's file and its file pointers, whatever the call: argument "write_all"
  * (default; the report also gives the position the access started at), "ordered"
- * (MPI_File_write_ordered), "seek_shared", "close", or "open" (no pointers yet: the file is
- * reported as being opened).
+ * (MPI_File_write_ordered), "seek_shared", "close", or "open" (no file yet: the open is
+ * reported as the collective on the opening communicator it is).
  */
 #include <string.h>
 
