@@ -116,6 +116,13 @@ void mmpi_file_core_release(struct mmpi_file_core *core)
     close(core->fd);
     if (core->amode & MPI_MODE_DELETE_ON_CLOSE)
         unlink(core->path);
+    mmpi_file_core_unpin(core); /* the open file's pin */
+}
+
+void mmpi_file_core_unpin(struct mmpi_file_core *core)
+{
+    if (__atomic_sub_fetch(&core->pins, 1, __ATOMIC_ACQ_REL) != 0)
+        return;
     mmpi_file_fault_fini(core);
     pthread_mutex_destroy(&core->lock);
     pthread_rwlock_destroy(&core->atomic_lock);
@@ -155,6 +162,7 @@ static int core_open(const char *name, int amode, struct mmpi_comm *dup,
     core->path = strdup(name);
     core->amode = amode;
     core->refcount = dup->core->size;
+    core->pins = 1; /* the open file's; each handle object adds its own (new_handle) */
     pthread_mutex_init(&core->lock, NULL);
     pthread_rwlock_init(&core->atomic_lock, NULL);
     if (!core->path)
@@ -218,6 +226,8 @@ static int new_handle(struct mmpi_rank *self, struct mmpi_comm *dup, struct mmpi
                       struct mmpi_info *info, MPI_File *fh)
 {
     struct mmpi_file *f = mmpi_xcalloc(1, sizeof(*f));
+    /* Our open reference keeps the core alive until this pin is taken. */
+    __atomic_add_fetch(&core->pins, 1, __ATOMIC_ACQ_REL);
     f->core = core;
     f->comm = dup;
     f->errhandler = mmpi_err_file_null_handler(self); /* §9.3.4: MPI_FILE_NULL's, at open */
@@ -241,6 +251,7 @@ static int new_handle(struct mmpi_rank *self, struct mmpi_comm *dup, struct mmpi
         mmpi_errhandler_release(f->errhandler);
         mmpi_file_view_release(&f->view);
         free(f);
+        mmpi_file_core_unpin(core);
         return err;
     }
     *fh = f->handle;
@@ -316,7 +327,9 @@ int mmpi_file_close(struct mmpi_rank *self, struct mmpi_file *f)
     mmpi_errhandler_release(f->errhandler);
     mmpi_info_release(f->info);
     mmpi_file_view_release(&f->view);
+    struct mmpi_file_core *core = f->core;
     free(f);
+    mmpi_file_core_unpin(core);
     return err;
 }
 

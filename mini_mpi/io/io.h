@@ -56,7 +56,11 @@ struct mmpi_file_core {
     char *path;                  /* immutable: the file name as opened, prefix removed */
     int amode;                   /* immutable: MPI_MODE_* bits */
     struct mmpi_file_open *opened; /* immutable: its entry in file.c's table of open files */
-    int refcount;                /* atomic: member handle objects */
+    int refcount;                /* atomic: members that have not closed (references given
+                                  * back for failed members too); 0: the file is closed */
+    int pins;                    /* atomic: handle objects alive, plus one while the file is
+                                  * open; the last unpin frees the core (a failed member's
+                                  * handle object outlives the close, runtime/reclaim.c) */
     MPI_Offset shared_fp;        /* atomic: the shared file pointer, in etype units */
     pthread_mutex_t lock;        /* protects claimed, claim_base; never held across a wait */
     uint64_t claimed;            /* collective shared-pointer operations claimed so far */
@@ -114,8 +118,10 @@ int mmpi_file_open(struct mmpi_rank *self, struct mmpi_comm *c, const char *name
                    struct mmpi_info *info, MPI_File *fh);
 /* MPI_File_close: collective; frees the handle object whatever the outcome. */
 int mmpi_file_close(struct mmpi_rank *self, struct mmpi_file *f);
-/* Drops one member's reference to the core; the last one closes the file and frees it. */
+/* Drops one member's reference to the core; the last one closes the file (and unpins). */
 void mmpi_file_core_release(struct mmpi_file_core *core);
+/* Drops a pin (a handle object freed); the last one frees the core. */
+void mmpi_file_core_unpin(struct mmpi_file_core *core);
 int mmpi_file_delete(const char *name);
 int mmpi_file_set_size(struct mmpi_rank *self, struct mmpi_file *f, MPI_Offset size,
                        bool preallocate);
@@ -210,6 +216,10 @@ void mmpi_file_pointer_failed(struct mmpi_rank *self, struct mmpi_file *f,
 /* Gives back the calling member's reference to the core, and the reference of every failed
  * member that never will; the last one frees the core. */
 void mmpi_file_core_leave(struct mmpi_file *f);
+/* Frees a handle object its rank left open (it failed, or never closed the file): gives back
+ * its reference to the core unless a survivor did. Only once every rank thread is gone
+ * (runtime/reclaim.c), after the rank's requests were reclaimed. */
+void mmpi_file_reclaim(struct mmpi_rank *r, struct mmpi_file *f);
 /* MPI_File_seek_shared on a file with a failed member: among the survivors, no meeting. */
 void mmpi_file_seek_shared_degraded(struct mmpi_file *f, MPI_Offset pos);
 
