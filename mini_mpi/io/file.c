@@ -124,6 +124,7 @@ void mmpi_file_core_unpin(struct mmpi_file_core *core)
     if (__atomic_sub_fetch(&core->pins, 1, __ATOMIC_ACQ_REL) != 0)
         return;
     mmpi_file_fault_fini(core);
+    free(core->agg);
     pthread_mutex_destroy(&core->lock);
     pthread_rwlock_destroy(&core->atomic_lock);
     free(core->path);
@@ -163,6 +164,7 @@ static int core_open(const char *name, int amode, struct mmpi_comm *dup,
     core->amode = amode;
     core->refcount = dup->core->size;
     core->pins = 1; /* the open file's; each handle object adds its own (new_handle) */
+    core->agg = mmpi_xcalloc(2 * (size_t)dup->core->size, sizeof(*core->agg));
     pthread_mutex_init(&core->lock, NULL);
     pthread_rwlock_init(&core->atomic_lock, NULL);
     if (!core->path)
@@ -177,7 +179,9 @@ static int core_open(const char *name, int amode, struct mmpi_comm *dup,
 }
 
 /* The hints every file reports (ROMIO's usual set, so programs that print or test them find
- * them): values describe what we do, one writer per piece, no aggregation buffers. */
+ * them): values describe what we do. cb_nodes is set to the group's size at open: every
+ * member writes one part of a coalesced collective write (aggregate.c), which honours
+ * cb_nodes and romio_cb_write=disable; no aggregation buffers. */
 static const char *const default_hints[][2] = {
     {"cb_buffer_size", "16777216"},  {"romio_cb_read", "automatic"},
     {"romio_cb_write", "automatic"}, {"cb_nodes", "1"},
@@ -237,6 +241,10 @@ static int new_handle(struct mmpi_rank *self, struct mmpi_comm *dup, struct mmpi
     int err = MPI_SUCCESS;
     for (size_t i = 0; err == MPI_SUCCESS && i < sizeof default_hints / sizeof *default_hints; i++)
         err = mmpi_info_set(f->info, default_hints[i][0], default_hints[i][1]);
+    char nodes[16];
+    snprintf(nodes, sizeof nodes, "%d", dup->core->size);
+    if (err == MPI_SUCCESS)
+        err = mmpi_info_set(f->info, "cb_nodes", nodes);
     if (err == MPI_SUCCESS)
         err = mmpi_file_set_info(f, info);
     if (core->amode & MPI_MODE_APPEND)

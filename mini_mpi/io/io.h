@@ -51,6 +51,19 @@ struct mmpi_file_open;
 struct mmpi_info;
 struct mmpi_request;
 
+/* One member's entry for a coalesced collective write (aggregate.c). */
+struct mmpi_file_agg {
+    uint64_t seq;                       /* atomic: the collective it belongs to */
+    int state;                          /* atomic: aggregate.c's AGG_* */
+    int aggregators;                    /* its cb_nodes hint */
+    const char *mem;                    /* its data bytes (a contiguous buffer) */
+    const struct mmpi_file_view *view;  /* its view (unchanged while it waits) */
+    uint64_t start, n;                  /* its range of the view's data stream, bytes */
+    MPI_Offset lo, hi;                  /* file bytes [lo, hi) it covers */
+    uint64_t domain_seq;                /* atomic: the collective whose domain it finished */
+    int domain_ok;                      /* atomic: ... without a write error */
+};
+
 struct mmpi_file_core {
     int fd;                      /* immutable: the open file (pread/pwrite; never seeked) */
     char *path;                  /* immutable: the file name as opened, prefix removed */
@@ -74,6 +87,7 @@ struct mmpi_file_core {
     int *closed;                 /* atomic per member: its reference was given back (closed,
                                   * or released for it after it failed) */
     uint64_t degraded_seeks;     /* under lock: seek_shared claims made among the survivors */
+    struct mmpi_file_agg *agg;   /* [2 * size]: coalesced collective writes (aggregate.c) */
 };
 
 /* MINI_MPI_POISON=1: where a file pointer is left after a process-failure error made it
@@ -184,6 +198,19 @@ struct mmpi_request *mmpi_file_start(struct mmpi_rank *self, struct mmpi_file *f
 /* Blocking access: start, wait, copy the status out. Returns the access's error class. */
 int mmpi_file_access(struct mmpi_rank *self, struct mmpi_file *f, const struct mmpi_file_op *op,
                      MPI_Status *status);
+
+/* ---- aggregate.c: collective writes through non-contiguous views, coalesced ----------- */
+/* Before the members meet for collective number seq: records the caller's write (op from
+ * view position pos) in the core; true when its pieces are to be coalesced. */
+bool mmpi_file_agg_deposit(struct mmpi_file *f, uint64_t seq, const struct mmpi_file_op *op,
+                           MPI_Offset pos);
+/* The meeting failed at the caller: its pieces will not be written by anyone. */
+void mmpi_file_agg_abandon(struct mmpi_file *f, uint64_t seq);
+/* After the meeting succeeded: writes the caller's domain and makes sure its own data is in
+ * the file (the caller's own data written directly if it was not coalesced). *bytes: its
+ * bytes written. May block (for members finishing the same call only). */
+int mmpi_file_agg_write(struct mmpi_rank *self, struct mmpi_file *f, uint64_t seq,
+                        const struct mmpi_file_op *op, MPI_Offset pos, size_t *bytes);
 
 /* ---- shared.c -------------------------------------------------------------------------- */
 /* Independent: claims `n` etypes at the shared pointer; returns where they start. */
