@@ -1,12 +1,13 @@
 /*
  * bench/io.c: MPI-IO figures. Standard MPI only (builds with mini_mpi, MPICH/ROMIO, Open MPI/ompio).
  *
- *   io [-d DIR] [-b BYTES_PER_RANK] [-s | -V]
+ *   io [-d DIR] [-b BYTES_PER_RANK] [-s | -V] [-i KEY=VALUE]...
  *
  * -d: directory of the test file (default $TMPDIR or /tmp; a tmpfs or a disk); -b: bytes per
  * rank (default 1 MiB); -s: strided view (each rank's data in 4 KiB blocks interleaved with the
  * other ranks', a vector filetype) instead of one contiguous block per rank; -V: both views,
- * contiguous first (bench/run.sh).
+ * contiguous first (bench/run.sh); -i: a hint for MPI_File_open (romio_cb_write=disable turns
+ * mini_mpi's coalescing of collective writes off, for a before/after comparison).
  * Figures (RESULT lines of bench/common.h, rank 0):
  *   io_write_at_all, io_read_at_all   aggregate bandwidth, MB/s (best of 5 collective calls,
  *                                    from before the first rank enters to after the last leaves)
@@ -68,8 +69,19 @@ int main(int argc, char **argv)
     snprintf(name, sizeof name, "%s/bench_io.%d", dir, tag);
     char *buf = malloc((size_t)bytes);
     memset(buf, 'a' + rank % 26, (size_t)bytes);
+    MPI_Info hints;
+    MPI_Info_create(&hints);
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "-i") && strchr(argv[i + 1], '=')) {
+            char kv[256];
+            snprintf(kv, sizeof kv, "%s", argv[++i]);
+            char *eq = strchr(kv, '=');
+            *eq = 0;
+            MPI_Info_set(hints, kv, eq + 1);
+        }
     MPI_File fh;
-    MPI_File_open(MPI_COMM_WORLD, name, MPI_MODE_RDWR | MPI_MODE_CREATE, MPI_INFO_NULL, &fh);
+    MPI_File_open(MPI_COMM_WORLD, name, MPI_MODE_RDWR | MPI_MODE_CREATE, hints, &fh);
+    MPI_Info_free(&hints);
     double total = (double)bytes * size;
     /* Views measured: the one asked for, or both (-V). */
     for (int view = strided; view <= (strided || both ? 1 : 0); view++) {
