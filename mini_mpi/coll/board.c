@@ -265,6 +265,13 @@ struct mmpi_board_instance *mmpi_board_arrive_signed(struct mmpi_comm_core *core
                      __ATOMIC_RELEASE);
     if (__atomic_add_fetch(&inst->arrived, 1, __ATOMIC_ACQ_REL) == core->size)
         complete_once(core, inst, combine);
+    else if (mmpi_fault_any(mmpi_world))
+        /* A failed member never arrives, so no arrival completes the instance: the members
+         * waiting with a deferred report (only live members were missing) learn here that
+         * one fewer is, and the last live arrival settles their outcome. Without this they
+         * slept until the hang monitor released reports, which it skips when no wake word
+         * moved since its previous release. */
+        wake_members(core);
     if (doomed)
         mmpi_fault_during_die(self);
     return inst;
