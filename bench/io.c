@@ -1,11 +1,13 @@
 /*
  * bench/io.c: MPI-IO figures. Standard MPI only (builds with mini_mpi, MPICH/ROMIO, Open MPI/ompio).
  *
- *   io [-d DIR] [-b BYTES_PER_RANK] [-s]
+ *   io [-d DIR] [-b BYTES_PER_RANK] [-s | -V] [-i KEY=VALUE]...
  *
  * -d: directory of the test file (default $TMPDIR or /tmp; a tmpfs or a disk); -b: bytes per
  * rank (default 1 MiB); -s: strided view (each rank's data in 4 KiB blocks interleaved with the
- * other ranks', a vector filetype) instead of one contiguous block per rank.
+ * other ranks', a vector filetype) instead of one contiguous block per rank; -V: both views,
+ * contiguous first (bench/run.sh); -i: a hint for MPI_File_open (romio_cb_write=disable turns
+ * mini_mpi's coalescing of collective writes off, for a before/after comparison).
  * Figures (RESULT lines of bench/common.h, rank 0):
  *   io_write_at_all, io_read_at_all   aggregate bandwidth, MB/s (best of 5 collective calls,
  *                                    from before the first rank enters to after the last leaves)
@@ -42,7 +44,7 @@ static double best_of(MPI_File fh, int write, MPI_Offset off, char *buf, int cou
 
 int main(int argc, char **argv)
 {
-    int rank, size, strided = 0, opt;
+    int rank, size, strided = 0, both = 0, opt;
     long bytes = 1 << 20;
     const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
     MPI_Init(&argc, &argv);
@@ -55,6 +57,8 @@ int main(int argc, char **argv)
             bytes = atol(argv[++i]);
         else if (!strcmp(argv[i], "-s"))
             strided = 1;
+        else if (!strcmp(argv[i], "-V"))
+            both = 1;
     }
     (void)opt;
     char name[512], label[64];
@@ -65,30 +69,45 @@ int main(int argc, char **argv)
     snprintf(name, sizeof name, "%s/bench_io.%d", dir, tag);
     char *buf = malloc((size_t)bytes);
     memset(buf, 'a' + rank % 26, (size_t)bytes);
+    MPI_Info hints;
+    MPI_Info_create(&hints);
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "-i") && strchr(argv[i + 1], '=')) {
+            char kv[256];
+            snprintf(kv, sizeof kv, "%s", argv[++i]);
+            char *eq = strchr(kv, '=');
+            *eq = 0;
+            MPI_Info_set(hints, kv, eq + 1);
+        }
     MPI_File fh;
-    MPI_File_open(MPI_COMM_WORLD, name, MPI_MODE_RDWR | MPI_MODE_CREATE, MPI_INFO_NULL, &fh);
-    MPI_Offset off = 0;
-    if (strided) {
-        const int block = 4096;
-        MPI_Datatype vec, ftype;
-        MPI_Type_vector((int)(bytes / block), block, block * size, MPI_BYTE, &vec);
-        MPI_Type_create_resized(vec, 0, (MPI_Aint)bytes * size, &ftype);
-        MPI_Type_commit(&ftype);
-        MPI_File_set_view(fh, (MPI_Offset)rank * block, MPI_BYTE, ftype, "native", MPI_INFO_NULL);
-        MPI_Type_free(&vec);
-        MPI_Type_free(&ftype);
-    } else
-        off = (MPI_Offset)rank * bytes;
-    snprintf(label, sizeof label, "%s", strided ? "strided" : "contig");
-    double tw = best_of(fh, 1, off, buf, (int)bytes, MPI_BYTE);
-    double tr = best_of(fh, 0, off, buf, (int)bytes, MPI_BYTE);
+    MPI_File_open(MPI_COMM_WORLD, name, MPI_MODE_RDWR | MPI_MODE_CREATE, hints, &fh);
+    MPI_Info_free(&hints);
     double total = (double)bytes * size;
-    char fig[128];
-    if (rank == 0) {
-        snprintf(fig, sizeof fig, "io_write_at_all_%s", label);
-        bench_result(fig, bytes, size, total / tw / 1e6, "MB/s");
-        snprintf(fig, sizeof fig, "io_read_at_all_%s", label);
-        bench_result(fig, bytes, size, total / tr / 1e6, "MB/s");
+    /* Views measured: the one asked for, or both (-V). */
+    for (int view = strided; view <= (strided || both ? 1 : 0); view++) {
+        MPI_Offset off = 0;
+        if (view) {
+            const int block = 4096;
+            MPI_Datatype vec, ftype;
+            MPI_Type_vector((int)(bytes / block), block, block * size, MPI_BYTE, &vec);
+            MPI_Type_create_resized(vec, 0, (MPI_Aint)bytes * size, &ftype);
+            MPI_Type_commit(&ftype);
+            MPI_File_set_view(fh, (MPI_Offset)rank * block, MPI_BYTE, ftype, "native",
+                              MPI_INFO_NULL);
+            MPI_Type_free(&vec);
+            MPI_Type_free(&ftype);
+        } else
+            off = (MPI_Offset)rank * bytes;
+        snprintf(label, sizeof label, "%s", view ? "strided" : "contig");
+        double tw = best_of(fh, 1, off, buf, (int)bytes, MPI_BYTE);
+        double tr = best_of(fh, 0, off, buf, (int)bytes, MPI_BYTE);
+        char fig[128];
+        if (rank == 0) {
+            snprintf(fig, sizeof fig, "io_write_at_all_%s", label);
+            bench_result(fig, bytes, size, total / tw / 1e6, "MB/s");
+            snprintf(fig, sizeof fig, "io_read_at_all_%s", label);
+            bench_result(fig, bytes, size, total / tr / 1e6, "MB/s");
+        }
     }
     MPI_File_set_view(fh, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL);
 

@@ -36,7 +36,10 @@ usage: bench/run.sh [options]
   --reps R           repetitions per cell (default 3; --quick: 1)
   --only LIST        programs to run, comma separated: pingpong ring barrier allreduce
                      startup memory ulfm_detect ulfm_agree ulfm_shrink (or "ulfm") rma
-                     restart (restart in place vs. spawn of one rank)
+                     restart (restart in place vs. spawn of one rank) io (MPI-IO:
+                     collective bandwidth, contiguous and strided views, 1 MiB per rank,
+                     the pwrite floor, shared-pointer appends, small write_at; up to 64
+                     ranks; in $BENCH_IO_DIR, default /dev/shm)
   --ranks LIST       rank counts, comma separated (default 2,4,16,64,256,1024)
   --quick            smoke test: ranks 2,16, one repetition, short measurements
   --timeout S        seconds per run before it is killed (default 60)
@@ -75,7 +78,7 @@ while [ $# -gt 0 ]; do
 done
 
 all_programs=(pingpong ring barrier allreduce startup memory ulfm_detect ulfm_agree ulfm_shrink
-              rma restart)
+              rma restart io)
 if [ "$quick" = 1 ]; then
     ranks_list=(2 16)
     : "${reps:=1}"
@@ -325,6 +328,9 @@ figures_of() {
         rma) echo rma_put_latency:8 rma_put_bandwidth:4194304 rma_epoch:8 rma_fence:0 \
             rma_fence_barrier:0 rma_fence_ratio:0 rma_fop:8 ;;
         restart) echo restart:0 restart_call:0 spawn1:0 spawn1_call:0 ;;
+        io) echo io_write_at_all_contig:1048576 io_read_at_all_contig:1048576 \
+            io_write_at_all_strided:1048576 io_read_at_all_strided:1048576 \
+            io_pwrite_floor:1048576 io_write_shared_64:64 io_write_at_latency_8:8 ;;
         *) echo "$1:0" ;;
     esac
 }
@@ -365,13 +371,15 @@ run_one() {
     base=$out/logs/$stamp-$lib-$prog-$n-$rep
     current_token="$$-$run_seq-$RANDOM"
     launcher "$lib" "$n" "$prog"
-    local args=() # program arguments (none today; kept for programs that want a scratch path)
+    local args=() # scratch paths given to the program, removed after the run
+    local opts=() # other program arguments
+    case $prog in io) opts=(-V -b 1048576 -d "${BENCH_IO_DIR:-/dev/shm}") ;; esac
     t0=$(date +%s%N)
     # setsid: own session, so that every process of the run can be found afterwards (Open MPI
     # puts each rank in its own process group, but not in its own session). The sh in between
     # reports a crash into the run's log instead of this script's stderr.
     env BENCH_RUN_TOKEN="$current_token" setsid sh -c '"$@"; exit $?' sh \
-        timeout -k 5 "$run_timeout" "${launch[@]}" "$bin" "${args[@]}" \
+        timeout -k 5 "$run_timeout" "${launch[@]}" "$bin" "${opts[@]}" "${args[@]}" \
         >"$base.out" 2>"$base.err" </dev/null &
     current_sid=$!
     wait "$current_sid"
@@ -435,6 +443,7 @@ for prog in "${programs[@]}"; do
     fi
     for n in "${prog_ranks[@]}"; do
         [ "$n" -lt 2 ] && case $prog in pingpong|ulfm_detect|ulfm_shrink|restart) continue ;; esac
+        [ "$n" -gt 64 ] && [ "$prog" = io ] && continue # 1 MiB per rank in a tmpfs
         [ "$n" -lt 1 ] && continue
         echo "bench: $prog -n $n" >&2
         for ((rep = 1; rep <= reps; rep++)); do
@@ -547,6 +556,13 @@ END {
     R[++nr] = "restart|restart in place, call returned (ms)|restart_call|0|lower"
     R[++nr] = "restart|spawn of 1 rank, call to the child MPI_Init returned (ms)|spawn1|0|lower"
     R[++nr] = "restart|spawn of 1 rank, call returned (ms)|spawn1_call|0|lower"
+    R[++nr] = "io|write_at_all, contiguous, 1 MiB per rank (MB/s)|io_write_at_all_contig|1048576|higher"
+    R[++nr] = "io|read_at_all, contiguous, 1 MiB per rank (MB/s)|io_read_at_all_contig|1048576|higher"
+    R[++nr] = "io|write_at_all, strided 4 KiB blocks, 1 MiB per rank (MB/s)|io_write_at_all_strided|1048576|higher"
+    R[++nr] = "io|read_at_all, strided 4 KiB blocks, 1 MiB per rank (MB/s)|io_read_at_all_strided|1048576|higher"
+    R[++nr] = "io|floor: one process pwrite of the same bytes (MB/s)|io_pwrite_floor|1048576|none"
+    R[++nr] = "io|write_shared of 64 B records, every rank (records/s)|io_write_shared_64|64|higher"
+    R[++nr] = "io|write_at of 8 B, one rank (µs)|io_write_at_latency_8|8|lower"
 
     hdr = "| figure | ranks |"; sep = "|---|---:|"
     for (i = 1; i <= nl; i++) { hdr = hdr " " title[L[i]] " |"; sep = sep "---|" }

@@ -265,6 +265,13 @@ struct mmpi_board_instance *mmpi_board_arrive_signed(struct mmpi_comm_core *core
                      __ATOMIC_RELEASE);
     if (__atomic_add_fetch(&inst->arrived, 1, __ATOMIC_ACQ_REL) == core->size)
         complete_once(core, inst, combine);
+    else if (mmpi_fault_any(mmpi_world))
+        /* A failed member never arrives, so no arrival completes the instance: the members
+         * waiting with a deferred report (only live members were missing) learn here that
+         * one fewer is, and the last live arrival settles their outcome. Without this they
+         * slept until the hang monitor released reports, which it skips when no wake word
+         * moved since its previous release. */
+        wake_members(core);
     if (doomed)
         mmpi_fault_during_die(self);
     return inst;
@@ -360,7 +367,7 @@ void mmpi_board_describe(struct mmpi_rank *self, struct mmpi_comm_core *core, ui
                          const char *stage, bool (*missing)(const void *arg, int i),
                          const void *arg, char *buf, size_t len)
 {
-    char comm[96];
+    char comm[224]; /* a name and what its owner adds (comm/describe.c) */
     mmpi_comm_describe(self, core, comm, sizeof comm);
     /* Numbered as the mismatch report numbers them: from 1, agreement and shrink apart. */
     snprintf(buf, len, "%scollective #%llu on %s, waiting for ranks to %s:",

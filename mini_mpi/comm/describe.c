@@ -1,11 +1,13 @@
 /*
  * describe.c: naming a communicator in reports (the hang detector's): its name when the rank
  * set one (or MPI_COMM_WORLD / MPI_COMM_SELF), a window's private communicator by the window's
- * state (osc/win.h), otherwise its context id and size. Reads another
+ * state (osc/win.h), the file for an open file's private communicator (with the rank's file
+ * pointers, io/file.c), otherwise its context id and size. Reads another
  * rank's handle table without locks: call only while that rank is stopped (hang report).
  */
 #include <stdio.h>
 
+#include "io/io.h"
 #include "mmpi.h"
 #include "osc/win.h"
 
@@ -39,5 +41,9 @@ void mmpi_comm_describe(struct mmpi_rank *owner, const struct mmpi_comm_core *co
         if (w && w->comm->core == core)
             return mmpi_win_state_describe(w, buf, len);
     }
+    /* Not a communicator the program holds: the private one of an open file, which io/
+     * names with the rank's file pointers. */
+    if (owner && mmpi_file_describe_comm(owner, core, buf, len))
+        return;
     snprintf(buf, len, "%s", fallback);
 }

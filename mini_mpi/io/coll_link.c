@@ -10,6 +10,7 @@
  */
 #include <string.h>
 
+#include "coll/board.h"
 #include "coll/coll.h"
 #include "datatype/datatype.h"
 #include "fault/fault.h"
@@ -30,10 +31,13 @@ int mmpi_file_barrier(struct mmpi_rank *self, struct mmpi_comm *c)
 {
     if (revoked(c))
         return MPI_ERR_REVOKED;
-    struct mmpi_request *req = mmpi_coll_ibarrier_start(self, c);
-    mmpi_request_wait(self, req);
-    int err = req->error;
-    mmpi_request_release(req);
+    /* The board's own wait (not a request's), so that the deadlock and watchdog reports
+     * describe it as any collective: its number, the file's communicator with the file's
+     * pointers (io/file.c), and the members yet to arrive. */
+    struct mmpi_comm_core *core = c->core;
+    struct mmpi_board_instance *inst = mmpi_board_arrive(core, c->coll_seq++, c->rank, NULL, NULL);
+    int err = mmpi_board_wait_arrived(self, core, inst);
+    mmpi_board_leave(core, inst, c->rank);
     return err;
 }
 

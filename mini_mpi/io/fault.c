@@ -12,14 +12,19 @@
  * - After MPI_ERR_PROC_FAILED the pointer the operation used is undefined; MINI_MPI_POISON=1
  *   makes that visible by moving it to MMPI_FILE_POISON_FP.
  * - Failed members never close: the members that do give back their references, so the file
- *   is closed (and deleted under MPI_MODE_DELETE_ON_CLOSE) when the last survivor closes.
+ *   is closed (and deleted under MPI_MODE_DELETE_ON_CLOSE) when the last survivor closes. The
+ *   handle objects a failed rank (or a program that never closed) left behind are freed when
+ *   the world ends (mmpi_file_reclaim, from runtime/reclaim.c).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "comm/comm.h"
+#include "comm/create.h"
+#include "comm/info.h"
 #include "fault/fault.h"
 #include "io/io.h"
+#include "pt2pt/request.h"
 
 static const struct mmpi_fault_ops file_fault_ops = {"file", NULL, NULL};
 
@@ -103,4 +108,26 @@ void mmpi_file_seek_shared_degraded(struct mmpi_file *f, MPI_Offset pos)
         __atomic_store_n(&core->shared_fp, pos, __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(&core->lock);
+}
+
+void mmpi_file_reclaim(struct mmpi_rank *r, struct mmpi_file *f)
+{
+    /* A split collective its rank never ended: completing drops the engine's reference,
+     * releasing the caller's. */
+    struct mmpi_request *split = f->split;
+    if (split) {
+        if (!mmpi_request_is_done(split))
+            mmpi_request_complete(split, MPI_ERR_PROC_FAILED);
+        mmpi_request_release(split);
+    }
+    /* Unless a survivor's close gave it back already (mmpi_file_core_leave). */
+    if (__atomic_exchange_n(&f->core->closed[f->comm->rank], 1, __ATOMIC_ACQ_REL) == 0)
+        mmpi_file_core_release(f->core);
+    mmpi_comm_release(r, f->comm);
+    mmpi_errhandler_release(f->errhandler);
+    mmpi_info_release(f->info);
+    mmpi_file_view_release(&f->view);
+    struct mmpi_file_core *core = f->core;
+    free(f);
+    mmpi_file_core_unpin(core);
 }

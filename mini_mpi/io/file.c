@@ -116,7 +116,15 @@ void mmpi_file_core_release(struct mmpi_file_core *core)
     close(core->fd);
     if (core->amode & MPI_MODE_DELETE_ON_CLOSE)
         unlink(core->path);
+    mmpi_file_core_unpin(core); /* the open file's pin */
+}
+
+void mmpi_file_core_unpin(struct mmpi_file_core *core)
+{
+    if (__atomic_sub_fetch(&core->pins, 1, __ATOMIC_ACQ_REL) != 0)
+        return;
     mmpi_file_fault_fini(core);
+    free(core->agg);
     pthread_mutex_destroy(&core->lock);
     pthread_rwlock_destroy(&core->atomic_lock);
     free(core->path);
@@ -155,6 +163,8 @@ static int core_open(const char *name, int amode, struct mmpi_comm *dup,
     core->path = strdup(name);
     core->amode = amode;
     core->refcount = dup->core->size;
+    core->pins = 1; /* the open file's; each handle object adds its own (new_handle) */
+    core->agg = mmpi_xcalloc(2 * (size_t)dup->core->size, sizeof(*core->agg));
     pthread_mutex_init(&core->lock, NULL);
     pthread_rwlock_init(&core->atomic_lock, NULL);
     if (!core->path)
@@ -169,7 +179,9 @@ static int core_open(const char *name, int amode, struct mmpi_comm *dup,
 }
 
 /* The hints every file reports (ROMIO's usual set, so programs that print or test them find
- * them): values describe what we do, one writer per piece, no aggregation buffers. */
+ * them): values describe what we do. cb_nodes is set to the group's size at open: every
+ * member writes one part of a coalesced collective write (aggregate.c), which honours
+ * cb_nodes and romio_cb_write=disable; no aggregation buffers. */
 static const char *const default_hints[][2] = {
     {"cb_buffer_size", "16777216"},  {"romio_cb_read", "automatic"},
     {"romio_cb_write", "automatic"}, {"cb_nodes", "1"},
@@ -193,10 +205,33 @@ int mmpi_file_set_info(struct mmpi_file *f, struct mmpi_info *info)
     return err;
 }
 
+bool mmpi_file_describe_comm(struct mmpi_rank *owner, const struct mmpi_comm_core *core,
+                             char *buf, size_t len)
+{
+    /* Any meeting of the file's members (collective access, ordered access, seek_shared,
+     * set_view, set_size, sync, close) shows the rank's pointers and the file's state. */
+    struct mmpi_slots *table = &owner->handles[MMPI_HANDLE_KIND_FILE];
+    uint32_t used = __atomic_load_n(&table->next_unused, __ATOMIC_ACQUIRE);
+    for (uint32_t i = 0; i < used; i++) {
+        const struct mmpi_file *f = mmpi_slots_get(table, i);
+        if (!f || f->comm->core != core)
+            continue;
+        snprintf(buf, len, "the communicator of file %s (individual pointer %lld, shared "
+                 "pointer %lld%s%s)", f->core->path, (long long)f->fp,
+                 (long long)__atomic_load_n(&f->core->shared_fp, __ATOMIC_RELAXED),
+                 mmpi_fault_revoked(&f->core->fault) ? ", revoked" : "",
+                 f->split_active ? ", split collective pending" : "");
+        return true;
+    }
+    return false;
+}
+
 static int new_handle(struct mmpi_rank *self, struct mmpi_comm *dup, struct mmpi_file_core *core,
                       struct mmpi_info *info, MPI_File *fh)
 {
     struct mmpi_file *f = mmpi_xcalloc(1, sizeof(*f));
+    /* Our open reference keeps the core alive until this pin is taken. */
+    __atomic_add_fetch(&core->pins, 1, __ATOMIC_ACQ_REL);
     f->core = core;
     f->comm = dup;
     f->errhandler = mmpi_err_file_null_handler(self); /* §9.3.4: MPI_FILE_NULL's, at open */
@@ -206,6 +241,10 @@ static int new_handle(struct mmpi_rank *self, struct mmpi_comm *dup, struct mmpi
     int err = MPI_SUCCESS;
     for (size_t i = 0; err == MPI_SUCCESS && i < sizeof default_hints / sizeof *default_hints; i++)
         err = mmpi_info_set(f->info, default_hints[i][0], default_hints[i][1]);
+    char nodes[16];
+    snprintf(nodes, sizeof nodes, "%d", dup->core->size);
+    if (err == MPI_SUCCESS)
+        err = mmpi_info_set(f->info, "cb_nodes", nodes);
     if (err == MPI_SUCCESS)
         err = mmpi_file_set_info(f, info);
     if (core->amode & MPI_MODE_APPEND)
@@ -220,6 +259,7 @@ static int new_handle(struct mmpi_rank *self, struct mmpi_comm *dup, struct mmpi
         mmpi_errhandler_release(f->errhandler);
         mmpi_file_view_release(&f->view);
         free(f);
+        mmpi_file_core_unpin(core);
         return err;
     }
     *fh = f->handle;
@@ -295,7 +335,9 @@ int mmpi_file_close(struct mmpi_rank *self, struct mmpi_file *f)
     mmpi_errhandler_release(f->errhandler);
     mmpi_info_release(f->info);
     mmpi_file_view_release(&f->view);
+    struct mmpi_file_core *core = f->core;
     free(f);
+    mmpi_file_core_unpin(core);
     return err;
 }
 

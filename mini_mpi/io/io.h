@@ -51,12 +51,29 @@ struct mmpi_file_open;
 struct mmpi_info;
 struct mmpi_request;
 
+/* One member's entry for a coalesced collective write (aggregate.c). */
+struct mmpi_file_agg {
+    uint64_t seq;                       /* atomic: the collective it belongs to */
+    int state;                          /* atomic: aggregate.c's AGG_* */
+    int aggregators;                    /* its cb_nodes hint */
+    const char *mem;                    /* its data bytes (a contiguous buffer) */
+    const struct mmpi_file_view *view;  /* its view (unchanged while it waits) */
+    uint64_t start, n;                  /* its range of the view's data stream, bytes */
+    MPI_Offset lo, hi;                  /* file bytes [lo, hi) it covers */
+    uint64_t domain_seq;                /* atomic: the collective whose domain it finished */
+    int domain_ok;                      /* atomic: ... without a write error */
+};
+
 struct mmpi_file_core {
     int fd;                      /* immutable: the open file (pread/pwrite; never seeked) */
     char *path;                  /* immutable: the file name as opened, prefix removed */
     int amode;                   /* immutable: MPI_MODE_* bits */
     struct mmpi_file_open *opened; /* immutable: its entry in file.c's table of open files */
-    int refcount;                /* atomic: member handle objects */
+    int refcount;                /* atomic: members that have not closed (references given
+                                  * back for failed members too); 0: the file is closed */
+    int pins;                    /* atomic: handle objects alive, plus one while the file is
+                                  * open; the last unpin frees the core (a failed member's
+                                  * handle object outlives the close, runtime/reclaim.c) */
     MPI_Offset shared_fp;        /* atomic: the shared file pointer, in etype units */
     pthread_mutex_t lock;        /* protects claimed, claim_base; never held across a wait */
     uint64_t claimed;            /* collective shared-pointer operations claimed so far */
@@ -70,6 +87,7 @@ struct mmpi_file_core {
     int *closed;                 /* atomic per member: its reference was given back (closed,
                                   * or released for it after it failed) */
     uint64_t degraded_seeks;     /* under lock: seek_shared claims made among the survivors */
+    struct mmpi_file_agg *agg;   /* [2 * size]: coalesced collective writes (aggregate.c) */
 };
 
 /* MINI_MPI_POISON=1: where a file pointer is left after a process-failure error made it
@@ -114,8 +132,10 @@ int mmpi_file_open(struct mmpi_rank *self, struct mmpi_comm *c, const char *name
                    struct mmpi_info *info, MPI_File *fh);
 /* MPI_File_close: collective; frees the handle object whatever the outcome. */
 int mmpi_file_close(struct mmpi_rank *self, struct mmpi_file *f);
-/* Drops one member's reference to the core; the last one closes the file and frees it. */
+/* Drops one member's reference to the core; the last one closes the file (and unpins). */
 void mmpi_file_core_release(struct mmpi_file_core *core);
+/* Drops a pin (a handle object freed); the last one frees the core. */
+void mmpi_file_core_unpin(struct mmpi_file_core *core);
 int mmpi_file_delete(const char *name);
 int mmpi_file_set_size(struct mmpi_rank *self, struct mmpi_file *f, MPI_Offset size,
                        bool preallocate);
@@ -123,6 +143,11 @@ int mmpi_file_get_size(struct mmpi_file *f, MPI_Offset *size);
 int mmpi_file_sync(struct mmpi_rank *self, struct mmpi_file *f);
 /* Merges hints into f->info (known ones checked, unknown kept). */
 int mmpi_file_set_info(struct mmpi_file *f, struct mmpi_info *info);
+/* Reports (comm/describe.c): when core is the private communicator of a file `owner` has
+ * open, writes "the communicator of file NAME (individual pointer P, shared pointer S, ...)"
+ * and returns true. Reads owner's handle table without locks: only while owner is stopped. */
+bool mmpi_file_describe_comm(struct mmpi_rank *owner, const struct mmpi_comm_core *core,
+                             char *buf, size_t len);
 /* The error class of an errno from open/pread/pwrite/ftruncate. */
 int mmpi_file_errno_class(int e);
 /* The name with a "ufs:"-style file system prefix removed. */
@@ -174,6 +199,19 @@ struct mmpi_request *mmpi_file_start(struct mmpi_rank *self, struct mmpi_file *f
 int mmpi_file_access(struct mmpi_rank *self, struct mmpi_file *f, const struct mmpi_file_op *op,
                      MPI_Status *status);
 
+/* ---- aggregate.c: collective writes through non-contiguous views, coalesced ----------- */
+/* Before the members meet for collective number seq: records the caller's write (op from
+ * view position pos) in the core; true when its pieces are to be coalesced. */
+bool mmpi_file_agg_deposit(struct mmpi_file *f, uint64_t seq, const struct mmpi_file_op *op,
+                           MPI_Offset pos);
+/* The meeting failed at the caller: its pieces will not be written by anyone. */
+void mmpi_file_agg_abandon(struct mmpi_file *f, uint64_t seq);
+/* After the meeting succeeded: writes the caller's domain and makes sure its own data is in
+ * the file (the caller's own data written directly if it was not coalesced). *bytes: its
+ * bytes written. May block (for members finishing the same call only). */
+int mmpi_file_agg_write(struct mmpi_rank *self, struct mmpi_file *f, uint64_t seq,
+                        const struct mmpi_file_op *op, MPI_Offset pos, size_t *bytes);
+
 /* ---- shared.c -------------------------------------------------------------------------- */
 /* Independent: claims `n` etypes at the shared pointer; returns where they start. */
 MPI_Offset mmpi_file_shared_claim(struct mmpi_file *f, MPI_Offset n);
@@ -205,6 +243,10 @@ void mmpi_file_pointer_failed(struct mmpi_rank *self, struct mmpi_file *f,
 /* Gives back the calling member's reference to the core, and the reference of every failed
  * member that never will; the last one frees the core. */
 void mmpi_file_core_leave(struct mmpi_file *f);
+/* Frees a handle object its rank left open (it failed, or never closed the file): gives back
+ * its reference to the core unless a survivor did. Only once every rank thread is gone
+ * (runtime/reclaim.c), after the rank's requests were reclaimed. */
+void mmpi_file_reclaim(struct mmpi_rank *r, struct mmpi_file *f);
 /* MPI_File_seek_shared on a file with a failed member: among the survivors, no meeting. */
 void mmpi_file_seek_shared_degraded(struct mmpi_file *f, MPI_Offset pos);
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll/board.h"
 #include "datatype/datatype.h"
 #include "io/io.h"
 #include "pt2pt/request.h"
@@ -86,8 +87,12 @@ static bool file_poll(struct mmpi_request *req)
 static void file_req_free(struct mmpi_request *req)
 {
     struct file_req *s = req->state;
-    if (s->meet)
+    if (s->meet) {
+        /* Freed before its meeting ended: only a failed rank's request, at world end. */
+        if (!mmpi_request_is_done(s->meet))
+            mmpi_request_complete(s->meet, MPI_ERR_PROC_FAILED);
         mmpi_request_release(s->meet);
+    }
     mmpi_file_view_release(&s->view);
     free(s);
 }
@@ -116,21 +121,46 @@ struct mmpi_request *mmpi_file_start(struct mmpi_rank *self, struct mmpi_file *f
     return req;
 }
 
-static bool file_ready(void *arg)
+/* A blocking collective access waits on the board itself, from its own frame: nothing is
+ * allocated, so a rank killed while it waits leaves nothing behind. */
+struct access_wait {
+    struct mmpi_rank *self;
+    struct mmpi_file *f;
+    struct mmpi_board_instance *inst;
+    MPI_Offset pos;
+    int result;
+};
+
+static bool access_ready(void *arg)
 {
-    return mmpi_request_poll(arg);
+    struct access_wait *a = arg;
+    a->result = mmpi_board_test_arrived(a->self, a->f->comm->core, a->inst);
+    return a->result != -1;
 }
 
 /* The hang report's line for a rank waiting in a collective access. */
-static void file_describe(const void *arg, char *buf, size_t len)
+static void access_describe(const void *arg, char *buf, size_t len)
 {
-    const struct mmpi_request *req = arg;
-    const struct file_req *s = req->state;
+    const struct access_wait *a = arg;
     snprintf(buf, len,
              "collective access to file %s at position %lld (individual pointer %lld, shared "
              "pointer %lld): waiting for the other members",
-             s->f->core->path, (long long)s->pos, (long long)s->f->fp,
-             (long long)__atomic_load_n(&s->f->core->shared_fp, __ATOMIC_RELAXED));
+             a->f->core->path, (long long)a->pos, (long long)a->f->fp,
+             (long long)__atomic_load_n(&a->f->core->shared_fp, __ATOMIC_RELAXED));
+}
+
+/* The members' meeting of a blocking collective access: MPI_SUCCESS, MPI_ERR_PROC_FAILED or
+ * MPI_ERR_REVOKED (a revoked file meets nobody, coll_link.c). May block. */
+static int meet_blocking(struct mmpi_rank *self, struct mmpi_file *f, MPI_Offset pos)
+{
+    if (mmpi_file_check_revoked(f))
+        return MPI_ERR_REVOKED;
+    struct mmpi_comm *c = f->comm;
+    struct access_wait a = {self, f, NULL, pos, -1};
+    a.inst = mmpi_board_arrive(c->core, c->coll_seq++, c->rank, NULL, NULL);
+    mmpi_wait_until_described(self, access_ready, &a, access_describe);
+    mmpi_board_leave(c->core, a.inst, c->rank);
+    return a.result;
 }
 
 static void status_out(MPI_Status *out, size_t bytes)
@@ -154,15 +184,21 @@ int mmpi_file_access(struct mmpi_rank *self, struct mmpi_file *f, const struct m
         status_out(status, bytes);
         return err;
     }
-    struct mmpi_request *req = mmpi_file_start(self, f, op);
-    struct file_req *s = req->state;
-    mmpi_wait_until_described(self, file_ready, req, file_describe);
-    err = req->error;
-    bytes = (size_t)req->status.mmpi_count;
+    MPI_Offset pos = claim_position(f, op);
+    uint64_t seq = f->comm->coll_seq; /* the meeting's number, the same at every member */
+    if (op->write)
+        mmpi_file_agg_deposit(f, seq, op, pos);
+    err = meet_blocking(self, f, pos);
+    if (err == MPI_SUCCESS && op->write)
+        err = mmpi_file_agg_write(self, f, seq, op, pos, &bytes);
+    else if (err == MPI_SUCCESS)
+        err = mmpi_file_transfer(f, &f->view, op->write, pos, op->buf, op->count, op->dt,
+                                 &bytes);
+    else if (op->write)
+        mmpi_file_agg_abandon(f, seq);
     if (op->fp == MMPI_FP_INDIVIDUAL && !op->write)
-        f->fp = s->pos + (MPI_Offset)(bytes / f->view.etype->size);
-    mmpi_file_pointer_failed(self, f, op->fp, err); /* again: the line above moved it */
-    mmpi_request_release(req); /* the engine's reference went at completion */
+        f->fp = pos + (MPI_Offset)(bytes / f->view.etype->size);
+    mmpi_file_pointer_failed(self, f, op->fp, err);
     status_out(status, bytes);
     return err;
 }

@@ -132,7 +132,7 @@ static const char *call_name(int call)
 static void report(struct mmpi_world *w, const char *headline)
 {
     double now = mmpi_now();
-    char what[256];
+    char what[512];
     fprintf(stderr, "mini_mpi: %s\n", headline);
     for (int i = 0; i < mmpi_world_nranks(w); i++) {
         struct mmpi_rank *r = w->ranks[i];

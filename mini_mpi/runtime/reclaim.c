@@ -1,6 +1,6 @@
 /*
  * reclaim.c: freeing what a rank still holds in its handle tables when the world ends: the
- * communicators, windows, groups, datatypes, ops, requests and infos of a rank that
+ * communicators, windows, files, groups, datatypes, ops, requests and infos of a rank that
  * failed (it never freed them), or that a program left allocated at MPI_Finalize. No user
  * callback runs (attribute delete functions belong to a live MPI). Called only once every rank
  * thread is gone.
@@ -9,6 +9,7 @@
 #include "comm/info.h"
 #include "datatype/datatype.h"
 #include "group/group.h"
+#include "io/io.h"
 #include "mmpi.h"
 #include "op/op.h"
 #include "osc/win.h"
@@ -46,6 +47,8 @@ static void release_request(struct mmpi_rank *r, void *obj)
                                 * drops its activation */
 }
 
+static void release_file(struct mmpi_rank *r, void *obj) { mmpi_file_reclaim(r, obj); }
+
 static void release_comm(struct mmpi_rank *r, void *obj)
 {
     struct mmpi_comm *c = obj;
@@ -68,6 +71,7 @@ void mmpi_handles_reclaim(struct mmpi_rank *r)
     reclaim_kind(r, MMPI_HANDLE_KIND_REQUEST, release_request);
     /* Windows hold their private communicator. */
     reclaim_kind(r, MMPI_HANDLE_KIND_WIN, release_win);
+    reclaim_kind(r, MMPI_HANDLE_KIND_FILE, release_file); /* a file holds a communicator */
     reclaim_kind(r, MMPI_HANDLE_KIND_COMM, release_comm);
     reclaim_kind(r, MMPI_HANDLE_KIND_GROUP, release_group);
     reclaim_kind(r, MMPI_HANDLE_KIND_DATATYPE, release_datatype);

@@ -1,7 +1,10 @@
 /*
- * ioft_revoke.c: MPIX_File_revoke (and its MPI_File_revoke spelling). The rule checked is the
- * chapter's revoke rule, as it applies to files: revoke is local and non-collective, and every
- * pending and later operation on the file at every process completes with MPI_ERR_REVOKED.
+ * ioft_revoke.c: MPIX_File_revoke (and its MPI_File_revoke spelling). The rule checked
+ * (fault-tolerance chapter, MPI_FILE_REVOKE): "This function notifies all MPI processes in the
+ * group associated with the file handle fh that this file handle is revoked. The revocation of
+ * a file handle by any process completes non-local MPI operations on fh at all processes by
+ * raising an error of class MPI_ERR_REVOKED." The call is local and non-collective; pending
+ * and later operations on the file at every process complete with MPI_ERR_REVOKED.
  * Rank 0 revokes while the others are in (or about to enter) MPI_File_write_at_all, which it
  * never joins: they complete with MPI_ERR_REVOKED. Afterwards every access, collective or
  * independent, raises MPI_ERR_REVOKED everywhere, and close releases the file locally.

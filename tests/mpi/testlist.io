@@ -12,6 +12,15 @@ io_fault 4
 io_fault 4 arg=2 env=MINI_MPI_FAULTS=kill 2 during MPI_File_write_at_all#1
 io_fault 5 arg=0 env=MINI_MPI_FAULTS=kill 0 during MPI_File_write_at_all#1
 io_fault 4 arg=0 env=MINI_MPI_FAULTS=kill 3 at MPI_File_write_at_all#1
+# Collective writes whose pieces interleave are coalesced: layouts checked byte for byte, with
+# hints (cb_nodes, romio_cb_write) and a member writing from a non-contiguous memory type; a
+# member killed inside one (argument: the victim): the ranks below it complete, their data in.
+io_coalesce 1
+io_coalesce 4
+io_coalesce 7
+io_coalesce 5 arg=2 env=MINI_MPI_FAULTS=kill 2 during MPI_File_write_all#1
+io_coalesce 4 arg=1 env=MINI_MPI_FAULTS=kill 1 during MPI_File_write_all#1
+io_coalesce 4 arg=3 env=MINI_MPI_FAULTS=kill 3 during MPI_File_write_all#1
 # Checkpoint with write_at_all, restart with read_at_all, verified against an uninterrupted run.
 io_checkpoint 4 dir=examples grep=^20 steps, restarted from step 10
 io_checkpoint 1 dir=examples

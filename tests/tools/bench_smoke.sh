@@ -22,7 +22,8 @@ failures=0
 for figure in 'ping-pong latency 8 B' 'ping-pong bandwidth 4 MiB' 'ring 8 B' 'barrier (µs)' \
     'allreduce 8 B' 'start-up' 'memory, Pss' 'failure detection in MPI_Barrier, first' \
     'MPIX_Comm_agree' 'MPIX_Comm_shrink after 1 failure, repeated' 'restart in place, call to new' \
-    'spawn of 1 rank, call to the child'; do
+    'spawn of 1 rank, call to the child' 'write_at_all, strided 4 KiB blocks' \
+    'write_shared of 64 B records'; do
     rows=$(grep -F "| $figure" "$work/table")
     if [ -z "$rows" ]; then
         echo "FAIL: no row for '$figure'"
