@@ -43,13 +43,17 @@
 # MINI_MPI_TESTLIST (default tests/mpi/testlist), MINI_MPI_TEST_BUILD (default build),
 # MINI_MPI_TEST_LONG, MINI_MPI_TEST_FAIL_GREP (an ERE: a unit or MPI test whose output has a
 # matching line fails, whatever its status; make check-tsan/check-asan fail on any sanitizer
-# report this way).
+# report this way), JUNIT (a file to write the results to as JUnit XML, for CI systems: one
+# <testsuite> per kind, one <testcase> per result, <failure> with the reason and the output
+# shown, <skipped>; `JUNIT=report.xml make test`).
 # Output: one line per result, `PASS name (0.12 s)`, `FAIL name: reason` followed by the last
 # output lines, `SKIP name: reason`; the last line is exactly `N passed, M failed`. Exit status 0
 # only when something ran and nothing failed.
 set -u
 
 repo=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd -P)
+junit=${JUNIT-}
+[ -n "$junit" ] && case $junit in /*) ;; *) junit=$PWD/$junit ;; esac
 cd "$repo" || exit 2
 
 build=${MINI_MPI_TEST_BUILD:-build}
@@ -103,6 +107,12 @@ if [ -n "$filter" ]; then
     [ $? -le 1 ] || die "--filter: invalid regular expression '$filter'"
 fi
 command -v timeout >/dev/null 2>&1 || die "the timeout command (coreutils) is required"
+if [ -n "${JUNIT+set}" ]; then
+    [ -n "$junit" ] || die "JUNIT: empty, expected the path of the JUnit XML file to write"
+    [ -d "$junit" ] && die "JUNIT: '$JUNIT' is a directory, expected a file to write"
+    [ -d "$(dirname -- "$junit")" ] && [ -w "$(dirname -- "$junit")" ] ||
+        die "JUNIT: cannot write '$JUNIT' (its directory does not exist or is not writable)"
+fi
 
 # A comment starts with a `#` at the start of $line or after a blank, so that a fault spec's
 # `MPI_Allreduce#2` stays a word.
@@ -446,6 +456,69 @@ run_job() {
     echo "$pass $fail" >"$tmp/$i.done.tmp" && mv "$tmp/$i.done.tmp" "$tmp/$i.done"
 }
 
+# ---- JUnit XML (JUNIT=file) ------------------------------------------------------------------
+# From the reports above, each preceded by "@@ <kind>": a PASS/FAIL/SKIP line starts a test case,
+# the indented lines after it are its output. XML 1.0 holds only valid UTF-8 and no control
+# characters other than tab and newline: others become '?'.
+write_junit() {
+    [ -e "$tmp/junit.log" ] || : >"$tmp/junit.log"
+    iconv -f UTF-8 -t UTF-8 -c <"$tmp/junit.log" 2>/dev/null |
+        tr '\000-\010\013\014\016-\037' '?' | LC_ALL=C awk -v stamp="$(date -u +%Y-%m-%dT%H:%M:%S)" '
+        function repl(s, c, r,    out, i) {   # literal replacement (awks differ on gsub and \\)
+            out = ""
+            while ((i = index(s, c)) > 0) { out = out substr(s, 1, i - 1) r; s = substr(s, i + 1) }
+            return out s
+        }
+        function xt(s) { return repl(repl(repl(s, "&", "&amp;"), "<", "&lt;"), ">", "&gt;") }
+        function xa(s) { return repl(repl(repl(xt(s), "\"", "&quot;"), "\n", "&#10;"), "\t", "&#9;") }
+        function add(st, rest,    p) {
+            n++; kind[n] = cur_kind; status[n] = st; time[n] = ""; msg[n] = ""; out[n] = ""
+            if (st == "pass") {
+                if (match(rest, / \([0-9]+\.[0-9]+ s\)$/)) {
+                    time[n] = substr(rest, RSTART + 2, RLENGTH - 5); rest = substr(rest, 1, RSTART - 1)
+                }
+                name[n] = rest
+            } else {
+                p = index(rest, ": ")
+                name[n] = p ? substr(rest, 1, p - 1) : rest; msg[n] = p ? substr(rest, p + 2) : ""
+            }
+            if (!(cur_kind in tests)) order[++nkinds] = cur_kind
+            tests[cur_kind]++
+            if (st == "fail") fails[cur_kind]++
+            if (st == "skip") skips[cur_kind]++
+        }
+        /^@@ / { cur_kind = substr($0, 4); in_case = 0; next }
+        /^PASS / { add("pass", substr($0, 6)); in_case = 1; next }
+        /^FAIL / { add("fail", substr($0, 6)); in_case = 1; next }
+        /^SKIP / { add("skip", substr($0, 6)); in_case = 1; next }
+        in_case { out[n] = out[n] (substr($0, 1, 4) == "    " ? substr($0, 5) : $0) "\n" }
+        END {
+            for (k in tests) { all += tests[k]; allf += fails[k]; alls += skips[k] }
+            print "<?xml version=\"1.0\" encoding=\"UTF-8\"?>"
+            printf "<testsuites name=\"mini_mpi tests\" tests=\"%d\" failures=\"%d\" errors=\"0\" " \
+                "skipped=\"%d\">\n", all, allf, alls
+            for (j = 1; j <= nkinds; j++) {
+                k = order[j]
+                printf "  <testsuite name=\"%s\" tests=\"%d\" failures=\"%d\" errors=\"0\" " \
+                    "skipped=\"%d\" timestamp=\"%s\">\n", xa(k), tests[k], fails[k], skips[k], stamp
+                for (i = 1; i <= n; i++) {
+                    if (kind[i] != k) continue
+                    printf "    <testcase classname=\"%s\" name=\"%s\"%s", xa(k), xa(name[i]), \
+                        (time[i] != "" ? " time=\"" time[i] "\"" : "")
+                    if (status[i] == "pass") { print "/>"; continue }
+                    if (status[i] == "skip")
+                        printf ">\n      <skipped message=\"%s\"/>\n", xa(msg[i])
+                    else
+                        printf ">\n      <failure message=\"%s\">%s</failure>\n", xa(msg[i]), \
+                            xt(msg[i] "\n" out[i])
+                    print "    </testcase>"
+                }
+                print "  </testsuite>"
+            }
+            print "</testsuites>"
+        }' >"$junit.tmp" && mv -f -- "$junit.tmp" "$junit"
+}
+
 # ---- Scheduling: up to $jobs at once, each report printed whole when its test ends -------------
 total_pass=0 total_fail=0
 declare -A pid_of=()
@@ -460,6 +533,11 @@ finish_job() {
         echo "FAIL ${names[$i]}: the runner lost this test"
     fi
     [ -r "$tmp/$i.block" ] && cat "$tmp/$i.block"
+    if [ -n "$junit" ]; then
+        { echo "@@ ${kinds[$i]/#tool/tools}"
+          [ -r "$tmp/$i.done" ] || echo "FAIL ${names[$i]}: the runner lost this test"
+          [ -r "$tmp/$i.block" ] && cat "$tmp/$i.block"; } >>"$tmp/junit.log"
+    fi
     rm -f "$tmp/$i.block" "$tmp/$i.done"
     total_pass=$((total_pass + p))
     total_fail=$((total_fail + f))
@@ -501,10 +579,13 @@ if [ -n "$list_file" ]; then
     for n in "${!listed[@]}"; do
         if [ -z "${list_hit[$n]+x}" ]; then
             echo "FAIL $n: listed in $list_file but no such test"
+            [ -n "$junit" ] && printf '@@ list\nFAIL %s: listed in %s but no such test\n' "$n" \
+                "$list_file" >>"$tmp/junit.log"
             total_fail=$((total_fail + 1))
         fi
     done
 fi
+[ -n "$junit" ] && { write_junit || echo "run.sh: cannot write the JUnit report '$junit'"; }
 
 ran=$((total_pass + total_fail))
 [ $ran -gt 0 ] || echo "no tests ran (build first: make all)"
