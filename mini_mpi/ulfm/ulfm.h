@@ -37,4 +37,24 @@ bool mmpi_ulfm_unacked_failure(const struct mmpi_comm *c, int peer);
 /* Whether any member of that group has an unacknowledged failure. */
 bool mmpi_ulfm_any_unacked_failure(const struct mmpi_comm *c);
 
+/* The implementations of the ULFM entry points (their bindings are ulfm/<topic>_api.c). Each
+ * takes a valid communicator (the binding has checked every argument), is called only by the
+ * calling rank on its own handle, and returns MPI_SUCCESS or an error class for the binding to
+ * raise on c; none checks for revocation itself. */
+
+/* ack.c: acknowledges every failure of c's group known to the calling rank (MPIX_Comm_failure_ack).
+ * Never fails. */
+void mmpi_ulfm_failure_ack(struct mmpi_rank *self, struct mmpi_comm *c);
+/* ack.c: *failedgrp = the acknowledged failures of c's group, in failure order
+ * (MPIX_Comm_failure_get_acked). MPI_ERR_NO_MEM if the group cannot be made. */
+int mmpi_ulfm_failure_get_acked(struct mmpi_rank *self, struct mmpi_comm *c,
+                                MPI_Group *failedgrp);
+/* ack.c: *failedgrp = every failure of c's group so far, which the calling rank then knows of
+ * (MPIX_Comm_get_failed). MPI_ERR_NO_MEM if the group cannot be made. */
+int mmpi_ulfm_get_failed(struct mmpi_rank *self, struct mmpi_comm *c, MPI_Group *failedgrp);
+/* ack.c: acknowledges the first num_to_ack (>= 0) known failures in failure order; *num_acked =
+ * how many are acknowledged now (MPIX_Comm_ack_failed, Open MPI 5). Never fails. */
+void mmpi_ulfm_ack_failed(struct mmpi_rank *self, struct mmpi_comm *c, int num_to_ack,
+                          int *num_acked);
+
 #endif
