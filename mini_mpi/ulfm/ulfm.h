@@ -57,4 +57,14 @@ int mmpi_ulfm_get_failed(struct mmpi_rank *self, struct mmpi_comm *c, MPI_Group 
 void mmpi_ulfm_ack_failed(struct mmpi_rank *self, struct mmpi_comm *c, int num_to_ack,
                           int *num_acked);
 
+/* shrink.c: MPIX_Comm_shrink: *newcomm = a new communicator of c's members that arrived (every
+ * live member must call it; may block until each has arrived or failed). An intercommunicator
+ * goes to mmpi_inter_shrink (ulfm/inter.h). MPI_ERR_OTHER if the members called different
+ * collectives; never MPI_ERR_PROC_FAILED or MPI_ERR_REVOKED. */
+int mmpi_ulfm_shrink(struct mmpi_rank *self, struct mmpi_comm *c, MPI_Comm *newcomm);
+/* shrink.c: MPIX_Comm_ishrink: the same as a nonblocking collective; *request gets its handle
+ * (errors of the shrink itself are reported at completion). Does not block. */
+int mmpi_ulfm_ishrink(struct mmpi_rank *self, struct mmpi_comm *c, MPI_Comm *newcomm,
+                      MPI_Request *request);
+
 #endif
