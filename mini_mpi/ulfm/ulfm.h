@@ -66,5 +66,14 @@ int mmpi_ulfm_shrink(struct mmpi_rank *self, struct mmpi_comm *c, MPI_Comm *newc
  * (errors of the shrink itself are reported at completion). Does not block. */
 int mmpi_ulfm_ishrink(struct mmpi_rank *self, struct mmpi_comm *c, MPI_Comm *newcomm,
                       MPI_Request *request);
+/* agree.c: MPIX_Comm_agree: *flag = the bitwise AND of the live members' flags (may block until
+ * each has arrived or failed). MPI_ERR_PROC_FAILED, uniformly at every member, if a member
+ * failed without contributing and some participant had not acknowledged it; MPI_ERR_OTHER if
+ * the members called different collectives. An intercommunicator goes to mmpi_inter_agree. */
+int mmpi_ulfm_agree(struct mmpi_rank *self, struct mmpi_comm *c, int *flag);
+/* agree.c: MPIX_Comm_iagree: the same as a nonblocking collective (*flag read now, written at
+ * completion); *request gets its handle. Does not block. */
+int mmpi_ulfm_iagree(struct mmpi_rank *self, struct mmpi_comm *c, int *flag,
+                     MPI_Request *request);
 
 #endif
