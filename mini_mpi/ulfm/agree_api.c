@@ -1,8 +1,9 @@
 /*
- * ulfm/agree_api.c: the MPI entry points MPIX_Comm_agree and MPIX_Comm_iagree (§17.3.3).
- * Bindings only: each checks the communicator and its pointers and calls mmpi_ulfm_agree or
- * mmpi_ulfm_iagree (agree.c, which holds the algorithm and its theory of operation; inter_agree.c for
- * an intercommunicator). Agreement ignores revocation; its MPI_ERR_PROC_FAILED is the same at every member.
+ * ulfm/agree_api.c: the MPI entry points MPIX_Comm_agree and MPIX_Comm_iagree (§17.3.3). Bindings
+ * only: each checks the communicator and its pointers and calls mmpi_ulfm_agree or
+ * mmpi_ulfm_iagree (agree.c, which holds the algorithm and its theory of operation; inter_agree.c
+ * for an intercommunicator). Agreement ignores revocation; its MPI_ERR_PROC_FAILED is the same at
+ * every member.
  */
 #include "ulfm/ulfm.h"
 

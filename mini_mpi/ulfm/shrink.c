@@ -118,7 +118,7 @@ int mmpi_ulfm_ishrink(struct mmpi_rank *self, struct mmpi_comm *c, MPI_Comm *new
 {
     if (c->core->remote)
         return mmpi_inter_shrink(self, c, newcomm, request);
-    struct mmpi_request *req = mmpi_request_new_collective(self, c->handle, shrink_start(c, newcomm),
-                                                           ishrink_poll, ishrink_free);
+    struct mmpi_request *req = mmpi_request_new_collective(
+        self, c->handle, shrink_start(c, newcomm), ishrink_poll, ishrink_free);
     return mmpi_request_publish(self, req, request);
 }

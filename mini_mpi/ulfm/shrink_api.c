@@ -1,9 +1,9 @@
 /*
  * ulfm/shrink_api.c: the MPI entry points MPIX_Comm_shrink and MPIX_Comm_ishrink (§17.3.2).
  * Bindings only: each checks the communicator and its pointers and calls mmpi_ulfm_shrink or
- * mmpi_ulfm_ishrink (shrink.c, which holds the algorithm and its theory of operation; inter_shrink.c for
- * an intercommunicator). Shrink works on a revoked communicator and never raises MPI_ERR_PROC_FAILED or
- * MPI_ERR_REVOKED.
+ * mmpi_ulfm_ishrink (shrink.c, which holds the algorithm and its theory of operation;
+ * inter_shrink.c for an intercommunicator). Shrink works on a revoked communicator and never
+ * raises MPI_ERR_PROC_FAILED or MPI_ERR_REVOKED.
  */
 #include "ulfm/ulfm.h"
 
