@@ -103,6 +103,14 @@ bool mmpi_pt2pt_send_direct(struct mmpi_rank *self, struct mmpi_comm *c, const v
 /* Buffered sends (bsend.c): checks that the attached buffer can hold a message of `bytes`;
  * MPI_SUCCESS or MPI_ERR_BUFFER. */
 int mmpi_bsend_reserve(struct mmpi_rank *self, size_t bytes);
+/* Buffered sends (bsend.c), MPI_Buffer_attach: attaches `buffer` of `size` bytes (checked:
+ * size >= 0, buffer non-NULL when size > 0; NULL with size 0 is a valid empty buffer).
+ * MPI_ERR_BUFFER if a buffer is attached already. Takes self->bsend_lock. */
+int mmpi_bsend_attach(struct mmpi_rank *self, void *buffer, int size);
+/* Buffered sends (bsend.c), MPI_Buffer_detach: detaches the buffer; *(void **)buffer_addr = its
+ * address (NULL for an empty one), *size = its size (0 if none was attached). Never fails.
+ * Takes self->bsend_lock. */
+void mmpi_bsend_detach(struct mmpi_rank *self, void *buffer_addr, int *size);
 
 /* Raises a request's completion error on the communicator it was started on. */
 int mmpi_request_raise(struct mmpi_rank *self, struct mmpi_request *req, int err,
