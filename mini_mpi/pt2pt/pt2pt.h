@@ -112,6 +112,23 @@ int mmpi_bsend_attach(struct mmpi_rank *self, void *buffer, int size);
  * Takes self->bsend_lock. */
 void mmpi_bsend_detach(struct mmpi_rank *self, void *buffer_addr, int *size);
 
+/* Persistent requests (persistent.c). MPI_Send_init and kin (kind MMPI_REQ_SEND, with their
+ * send mode) and MPI_Recv_init (MMPI_REQ_RECV): records the checked arguments (c valid for comm,
+ * dt retained here) in an inactive request whose handle goes to *request. MPI_SUCCESS or
+ * MPI_ERR_NO_MEM. Called only by the owning rank. */
+int mmpi_pt2pt_persistent_init(struct mmpi_rank *self, struct mmpi_comm *c, MPI_Comm comm,
+                               const void *buf, int count, struct mmpi_datatype *dt, int peer,
+                               int tag, int kind, enum mmpi_send_mode mode, MPI_Request *request);
+/* MPI_Start: starts one activation of req (persistent point-to-point or collective).
+ * MPI_ERR_REQUEST if req is not persistent or already active, MPI_ERR_COMM if its communicator
+ * was freed, MPI_ERR_BUFFER if a buffered send does not fit. Never blocks. */
+int mmpi_pt2pt_start(struct mmpi_rank *self, struct mmpi_request *req);
+/* MPI_Startall, after every handle was checked to name an inactive persistent request: starts
+ * them in order, stopping at the first error; *req = the last request looked at (whose
+ * communicator the error is raised on). Never blocks. */
+int mmpi_pt2pt_startall(struct mmpi_rank *self, int count, MPI_Request array_of_requests[],
+                        struct mmpi_request **req);
+
 /* Raises a request's completion error on the communicator it was started on. */
 int mmpi_request_raise(struct mmpi_rank *self, struct mmpi_request *req, int err,
                        enum mmpi_call call);
