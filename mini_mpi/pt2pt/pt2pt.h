@@ -100,6 +100,34 @@ bool mmpi_pt2pt_send_direct(struct mmpi_rank *self, struct mmpi_comm *c, const v
                             int count, struct mmpi_datatype *dt, int dest, int tag,
                             enum mmpi_send_mode mode);
 
+/* Probes (probe.c), on the user context, with arguments checked (c valid and not revoked, source
+ * a member or MPI_ANY_SOURCE, never MPI_PROC_NULL). Called only by the owning rank.
+ * mmpi_pt2pt_probe: waits until a message matches (*status filled, MPI_ERROR kept) or never can:
+ * MPI_ERR_PROC_FAILED when its source (or, with MPI_ANY_SOURCE, a member not acknowledged)
+ * failed, MPI_ERR_REVOKED when c is revoked meanwhile. May block.
+ * mmpi_pt2pt_iprobe: *flag = whether a message matches now (*status filled if so); yields the
+ * processor when none does. Never fails; never blocks. */
+int mmpi_pt2pt_probe(struct mmpi_rank *self, struct mmpi_comm *c, int source, int tag,
+                     MPI_Status *status);
+void mmpi_pt2pt_iprobe(struct mmpi_rank *self, struct mmpi_comm *c, int source, int tag,
+                       int *flag, MPI_Status *status);
+/* Matched probes: as the two above, but the matched message leaves the mailbox into a new
+ * MPI_Message handle in *message (MPI_ERR_NO_MEM if none can be made). */
+int mmpi_pt2pt_mprobe(struct mmpi_rank *self, struct mmpi_comm *c, int source, int tag,
+                      MPI_Message *message, MPI_Status *status);
+int mmpi_pt2pt_improbe(struct mmpi_rank *self, struct mmpi_comm *c, int source, int tag,
+                       int *flag, MPI_Message *message, MPI_Status *status);
+/* MPI_Mrecv: receives the message named by *message (or MPI_MESSAGE_NO_PROC) into a new
+ * request, complete when this returns (*out: the caller releases it, mmpi_request_release);
+ * *message = MPI_MESSAGE_NULL. MPI_ERR_REQUEST if *message names no message. dt checked.
+ * mmpi_pt2pt_imrecv (MPI_Imrecv): the same, the request's handle in *request (MPI_ERR_NO_MEM if
+ * none can be made). Neither blocks. */
+int mmpi_pt2pt_mrecv_start(struct mmpi_rank *self, void *buf, int count,
+                           struct mmpi_datatype *dt, MPI_Message *message,
+                           struct mmpi_request **out);
+int mmpi_pt2pt_imrecv(struct mmpi_rank *self, void *buf, int count, struct mmpi_datatype *dt,
+                      MPI_Message *message, MPI_Request *request);
+
 /* Buffered sends (bsend.c): checks that the attached buffer can hold a message of `bytes`;
  * MPI_SUCCESS or MPI_ERR_BUFFER. */
 int mmpi_bsend_reserve(struct mmpi_rank *self, size_t bytes);
