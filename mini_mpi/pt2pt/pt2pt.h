@@ -1,6 +1,7 @@
 /*
  * pt2pt.h: the point-to-point interface the MPI entry points and other subsystems (collectives,
- * ULFM) share: argument validation and starting sends and receives on a given matching context.
+ * ULFM) share: argument validation and starting sends and receives on a given matching context;
+ * and the implementation of each MPI call, which its binding (the *_api.c files here) calls once.
  */
 #ifndef MMPI_PT2PT_PT2PT_H
 #define MMPI_PT2PT_PT2PT_H
@@ -99,6 +100,40 @@ void mmpi_pt2pt_post_recv(struct mmpi_rank *self, struct mmpi_comm *c, int ctx, 
 bool mmpi_pt2pt_send_direct(struct mmpi_rank *self, struct mmpi_comm *c, const void *buf,
                             int count, struct mmpi_datatype *dt, int dest, int tag,
                             enum mmpi_send_mode mode);
+
+/* The sends and receives of the MPI calls (send_recv.c), on the user context, with arguments
+ * checked (c valid and, unless `revoked` says otherwise, not revoked). Each returns MPI_SUCCESS
+ * or an error class for the caller to raise on c; each is called only by the owning rank.
+ * mmpi_pt2pt_send: a blocking send in `mode`; returns its completion error. May block.
+ * mmpi_pt2pt_isend: starts a send and stores its request's handle in *request (revoked: the
+ * request is completed with MPI_ERR_REVOKED at once, reported at completion). MPI_SUCCESS or
+ * MPI_ERR_NO_MEM. Never blocks. */
+int mmpi_pt2pt_send(struct mmpi_rank *self, struct mmpi_comm *c, const void *buf, int count,
+                    struct mmpi_datatype *dt, int dest, int tag, enum mmpi_send_mode mode);
+int mmpi_pt2pt_isend(struct mmpi_rank *self, struct mmpi_comm *c, const void *buf, int count,
+                     struct mmpi_datatype *dt, int dest, int tag, enum mmpi_send_mode mode,
+                     bool revoked, MPI_Request *request);
+/* mmpi_pt2pt_recv: a blocking receive; status (or MPI_STATUS_IGNORE) is filled even on error;
+ * returns the completion error. May block.
+ * mmpi_pt2pt_irecv: posts a receive, *request = its handle (revoked: as for isend).
+ * MPI_ERR_NO_MEM (the receive withdrawn first) if no handle can be made. Never blocks. */
+int mmpi_pt2pt_recv(struct mmpi_rank *self, struct mmpi_comm *c, void *buf, int count,
+                    struct mmpi_datatype *dt, int source, int tag, MPI_Status *status);
+int mmpi_pt2pt_irecv(struct mmpi_rank *self, struct mmpi_comm *c, void *buf, int count,
+                     struct mmpi_datatype *dt, int source, int tag, bool revoked,
+                     MPI_Request *request);
+/* MPI_Sendrecv: both at once, never deadlocking against another Sendrecv; the send's error
+ * first, else the receive's. May block. */
+int mmpi_pt2pt_sendrecv(struct mmpi_rank *self, struct mmpi_comm *c, const void *sendbuf,
+                        int sendcount, struct mmpi_datatype *sdt, int dest, int sendtag,
+                        void *recvbuf, int recvcount, struct mmpi_datatype *rdt, int source,
+                        int recvtag, MPI_Status *status);
+/* MPI_Sendrecv_replace: sends a packed copy of buf (as bytes_dt, MPI_BYTE resolved) and receives
+ * into buf. MPI_ERR_NO_MEM if the copy cannot be made. May block. */
+int mmpi_pt2pt_sendrecv_replace(struct mmpi_rank *self, struct mmpi_comm *c, void *buf,
+                                int count, struct mmpi_datatype *dt,
+                                struct mmpi_datatype *bytes_dt, int dest, int sendtag,
+                                int source, int recvtag, MPI_Status *status);
 
 /* Probes (probe.c), on the user context, with arguments checked (c valid and not revoked, source
  * a member or MPI_ANY_SOURCE, never MPI_PROC_NULL). Called only by the owning rank.
