@@ -1,5 +1,7 @@
 /*
- * barrier.c: MPI_Barrier and MPI_Ibarrier (MPI-4.1 §6.3, §6.12.1) on the collective board: every
+ * coll/barrier.c: the implementation of MPI_Barrier, MPI_Ibarrier and MPI_Barrier_init (MPI-4.1
+ * §6.3, §6.12.1, §6.13): mmpi_coll_barrier and mmpi_coll_ibarrier (bindings in barrier_api.c;
+ * small intracommunicators take coll/fast.c's barrier). On the collective board: every
  * member arrives; nobody leaves before all have arrived. A member that failed without arriving
  * makes every waiting member's barrier complete with MPI_ERR_PROC_FAILED. Each activation of an
  * MPI_Barrier_init request (persistent.c) is an MPI_Ibarrier without a handle.
@@ -13,7 +15,6 @@
 #include "comm/intercomm.h"
 #include "mmpi.h"
 #include "pt2pt/request.h"
-#include "runtime/enter.h"
 
 /* Out of line, so that the fast path's caller saves no registers for it. */
 __attribute__((noinline)) static int barrier(struct mmpi_rank *self, struct mmpi_comm *c)
@@ -28,29 +29,9 @@ __attribute__((noinline)) static int barrier(struct mmpi_rank *self, struct mmpi
     return err;
 }
 
-MMPI_PROFILED(Barrier);
-int PMPI_Barrier(MPI_Comm comm)
+int mmpi_coll_barrier(struct mmpi_rank *self, struct mmpi_comm *c)
 {
-    struct mmpi_rank *self = mmpi_enter_hot(MMPI_CALL_Barrier);
-    struct mmpi_comm *c = comm == MPI_COMM_WORLD ? &self->world_comm : mmpi_comm_get(self, comm);
-    int err = MPI_SUCCESS;
-
-    if (!c) {
-        err = MPI_ERR_COMM;
-        goto fn_fail;
-    }
-    if (mmpi_fault_revoked(&c->core->fault)) {
-        err = MPI_ERR_REVOKED;
-        goto fn_fail;
-    }
-    err = mmpi_coll_fast_ok(c) ? mmpi_coll_fast_barrier(self, c) : barrier(self, c);
-    if (err != MPI_SUCCESS)
-        goto fn_fail;
-fn_exit:
-    return err;
-fn_fail:
-    err = mmpi_err_raise_comm(self, c, err, MMPI_CALL_Barrier);
-    goto fn_exit;
+    return mmpi_coll_fast_ok(c) ? mmpi_coll_fast_barrier(self, c) : barrier(self, c);
 }
 
 struct ibarrier_state {
@@ -95,39 +76,11 @@ struct mmpi_request *mmpi_coll_ibarrier_start(struct mmpi_rank *self, struct mmp
     return mmpi_request_new_collective(self, c->handle, s, ibarrier_poll, ibarrier_free);
 }
 
-/* MPI_Ibarrier and MPI_Barrier_init (§6.13): what they check is the same. */
-static int ibarrier(MPI_Comm comm, struct mmpi_coll_how how, enum mmpi_call call)
+int mmpi_coll_ibarrier(struct mmpi_rank *self, struct mmpi_comm *c, bool persistent,
+                       MPI_Request *request)
 {
-    struct mmpi_rank *self = mmpi_enter(call);
-    struct mmpi_comm *c = mmpi_comm_get(self, comm);
-    int err = MPI_SUCCESS;
-
-    if ((err = mmpi_coll_check_comm(c)) || (err = mmpi_coll_check_how(self, &how)))
-        goto fn_fail;
-    if (how.persistent) {
-        if ((err = mmpi_coll_persistent_new(self, c, NULL, how.request)))
-            goto fn_fail;
-        goto fn_exit;
-    }
-    struct mmpi_request *req = mmpi_coll_ibarrier_start(self, c);
+    if (persistent)
+        return mmpi_coll_persistent_new(self, c, NULL, request);
     /* On failure the arrival stands: the others are not blocked by us. */
-    if ((err = mmpi_request_publish(self, req, how.request)))
-        goto fn_fail;
-fn_exit:
-    return err;
-fn_fail:
-    err = mmpi_err_raise_comm(self, c, err, call);
-    goto fn_exit;
-}
-
-MMPI_PROFILED(Ibarrier);
-int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
-{
-    return ibarrier(comm, MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Ibarrier);
-}
-
-MMPI_PROFILED(Barrier_init);
-int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    return ibarrier(comm, MMPI_COLL_PERSISTENT(info, request), MMPI_CALL_Barrier_init);
+    return mmpi_request_publish(self, mmpi_coll_ibarrier_start(self, c), request);
 }

@@ -1,7 +1,7 @@
 /*
  * coll/coll.h: the collective engine: one protocol on the board (board.h) that every collective
  * of MPI-4.1 chapter 6 except the barrier (barrier.c) runs, blocking and nonblocking alike, plus
- * the implementation functions the entry points (api_*.c) call.
+ * the implementation functions the entry points (*_api.c) call.
  *
  * Theory of operation. Each member fills a struct mmpi_coll describing its part (buffers,
  * counts, types, op, root) and deposits a pointer to it on the board under the communicator's
@@ -210,6 +210,16 @@ int mmpi_exscan(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll *x
  * when every member arrived (MPI_ERR_PROC_FAILED, MPI_ERR_REVOKED), two references (engine and
  * caller), no handle. Called only by the owning rank. Never blocks. */
 struct mmpi_request *mmpi_coll_ibarrier_start(struct mmpi_rank *self, struct mmpi_comm *c);
+/* MPI_Barrier: returns when every member of c (both groups of an intercommunicator) has
+ * arrived; MPI_ERR_PROC_FAILED if a member failed without arriving, MPI_ERR_REVOKED if c is
+ * revoked meanwhile. c checked valid and not revoked. Called only by the owning rank. May block. */
+int mmpi_coll_barrier(struct mmpi_rank *self, struct mmpi_comm *c);
+/* MPI_Ibarrier (persistent false: arrives now, *request = the handle of the request that
+ * completes as mmpi_coll_barrier returns) or MPI_Barrier_init (persistent true: an inactive
+ * persistent request, mmpi_coll_persistent_new). MPI_SUCCESS or MPI_ERR_NO_MEM (the arrival
+ * stands). Called only by the owning rank. Never blocks. */
+int mmpi_coll_ibarrier(struct mmpi_rank *self, struct mmpi_comm *c, bool persistent,
+                       MPI_Request *request);
 /* Creates the inactive persistent request of an MPI_*_init call and stores its handle in
  * *request: x (NULL for MPI_Barrier_init) is the checked part, kept as the template of every
  * activation (with references on its types, op and the communicator; x->owned_dts moves into

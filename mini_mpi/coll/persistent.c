@@ -1,6 +1,6 @@
 /*
  * coll/persistent.c: persistent collective requests (MPI-4.1 §6.13): the request an MPI_*_init
- * call returns (api_*.c, barrier.c, topo/neighbor_api.c check the arguments exactly as for the
+ * call returns (*_api.c, barrier_api.c, topo/neighbor_api.c check the arguments exactly as for the
  * nonblocking form, then mmpi_coll_run hands the filled part here), and the start of each
  * activation. Completion, MPI_Request_free and the inactive state are point-to-point's
  * persistent-request machinery (pt2pt/request.h: `persistent`, `inner`), unchanged.

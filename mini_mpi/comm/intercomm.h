@@ -10,7 +10,7 @@
  * refcount is 2 (the sides) plus transient users (nonblocking collectives), frees all three.
  * So a request of one group keeps the other group's mailboxes alive.
  *
- * Revocation marks both sides and the bridge (ulfm/revoke.c), so board waits on the bridge
+ * Revocation marks both sides and the bridge (fault/registry.c), so board waits on the bridge
  * see it.
  */
 #ifndef MMPI_COMM_INTERCOMM_H

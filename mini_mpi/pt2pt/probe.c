@@ -1,7 +1,10 @@
 /*
- * probe.c: probes and matched probes (MPI-4.1 §3.8): Probe, Iprobe, Mprobe, Improbe, Mrecv,
- * Imrecv. A matched probe takes the envelope out of the mailbox into an MPI_Message handle, so
- * no other receive can match it; Mrecv delivers it.
+ * pt2pt/probe.c: probes and matched probes (MPI-4.1 §3.8), the implementation of MPI_Probe,
+ * MPI_Iprobe, MPI_Mprobe, MPI_Improbe, MPI_Mrecv and MPI_Imrecv (mmpi_pt2pt_probe, ...; their
+ * bindings are probe_api.c): the wait of a blocking probe (which ends when its source fails or
+ * the communicator is revoked) and what an MPI_Message handle names. A matched probe takes the
+ * envelope out of the mailbox into an MPI_Message handle, so no other receive can match it;
+ * Mrecv delivers it.
  */
 #include <stdio.h>
 #include <sched.h>
@@ -20,33 +23,6 @@ struct mmpi_message {
     MPI_Comm comm;
     int my_rank;
 };
-
-static int check_probe_args(struct mmpi_rank *self, int source, int tag, MPI_Comm comm,
-                            struct mmpi_comm **c)
-{
-    *c = comm == MPI_COMM_WORLD ? mmpi_restart_world_route(self, source) /* restart.h */
-                                : mmpi_comm_get(self, comm);
-    if (!*c)
-        return MPI_ERR_COMM;
-    int n = mmpi_comm_remote_size(*c);
-    if (!(source == MPI_PROC_NULL || source == MPI_ANY_SOURCE || (source >= 0 && source < n)))
-        return MPI_ERR_RANK;
-    if (!(tag == MPI_ANY_TAG || (tag >= 0 && tag <= MMPI_TAG_UB)))
-        return MPI_ERR_TAG;
-    if (mmpi_fault_revoked(&(*c)->core->fault))
-        return MPI_ERR_REVOKED;
-    return MPI_SUCCESS;
-}
-
-static void status_proc_null(MPI_Status *status)
-{
-    if (status == MPI_STATUS_IGNORE)
-        return;
-    status->MPI_SOURCE = MPI_PROC_NULL;
-    status->MPI_TAG = MPI_ANY_TAG;
-    status->mmpi_count = 0;
-    status->mmpi_cancelled = 0;
-}
 
 struct probe_wait {
     struct mmpi_rank *self;
@@ -139,38 +115,15 @@ static int new_message(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_
     return MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Probe);
-int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+int mmpi_pt2pt_probe(struct mmpi_rank *self, struct mmpi_comm *c, int source, int tag,
+                     MPI_Status *status)
 {
-    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Probe);
-    struct mmpi_comm *c;
-    int err = check_probe_args(self, source, tag, comm, &c);
-    if (err == MPI_SUCCESS && !status)
-        err = MPI_ERR_ARG;
-    if (err == MPI_SUCCESS) {
-        if (source == MPI_PROC_NULL)
-            status_proc_null(status);
-        else
-            err = blocking_probe(self, c, source, tag, false, status, NULL);
-    }
-    return err == MPI_SUCCESS ? err : mmpi_err_raise_comm(self, c, err, MMPI_CALL_Probe);
+    return blocking_probe(self, c, source, tag, false, status, NULL);
 }
 
-MMPI_PROFILED(Iprobe);
-int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
+void mmpi_pt2pt_iprobe(struct mmpi_rank *self, struct mmpi_comm *c, int source, int tag,
+                       int *flag, MPI_Status *status)
 {
-    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Iprobe);
-    struct mmpi_comm *c;
-    int err = check_probe_args(self, source, tag, comm, &c);
-    if (err == MPI_SUCCESS && (!status || !flag))
-        err = MPI_ERR_ARG;
-    if (err != MPI_SUCCESS)
-        return mmpi_err_raise_comm(self, c, err, MMPI_CALL_Iprobe);
-    if (source == MPI_PROC_NULL) {
-        *flag = 1;
-        status_proc_null(status);
-        return MPI_SUCCESS;
-    }
     MPI_Status st;
     *flag = mmpi_match_probe(mmpi_comm_my_mbox(c, MMPI_CTX_USER), source, tag, false, &st, NULL);
     if (*flag && status != MPI_STATUS_IGNORE) {
@@ -180,76 +133,40 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *statu
     }
     if (!*flag)
         sched_yield(); /* a polling loop must let the sender run */
-    return MPI_SUCCESS;
 }
 
-static int mprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
-                  MPI_Status *status, enum mmpi_call call)
+int mmpi_pt2pt_mprobe(struct mmpi_rank *self, struct mmpi_comm *c, int source, int tag,
+                      MPI_Message *message, MPI_Status *status)
 {
-    struct mmpi_rank *self = mmpi_enter(call);
-    struct mmpi_comm *c;
     struct mmpi_msg *msg = NULL;
-    int err = check_probe_args(self, source, tag, comm, &c);
-    if (err == MPI_SUCCESS && (!status || !message || (call == MMPI_CALL_Improbe && !flag)))
-        err = MPI_ERR_ARG;
-    if (err != MPI_SUCCESS)
-        return mmpi_err_raise_comm(self, c, err, call);
-    if (source == MPI_PROC_NULL) {
-        if (flag)
-            *flag = 1;
-        *message = MPI_MESSAGE_NO_PROC;
-        status_proc_null(status);
-        return MPI_SUCCESS;
-    }
-    if (call == MMPI_CALL_Mprobe) {
-        err = blocking_probe(self, c, source, tag, true, status, &msg);
-    } else {
-        MPI_Status st;
-        *flag = mmpi_match_probe(mmpi_comm_my_mbox(c, MMPI_CTX_USER), source, tag, true, &st,
-                                 &msg);
-        if (!*flag) {
-            sched_yield();
-            return MPI_SUCCESS;
-        }
-        if (status != MPI_STATUS_IGNORE) {
-            int keep = status->MPI_ERROR;
-            *status = st;
-            status->MPI_ERROR = keep;
-        }
-    }
+    int err = blocking_probe(self, c, source, tag, true, status, &msg);
     if (err == MPI_SUCCESS)
         err = new_message(self, c, msg, message);
-    return err == MPI_SUCCESS ? err : mmpi_err_raise_comm(self, c, err, call);
+    return err;
 }
 
-MMPI_PROFILED(Mprobe);
-int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
+int mmpi_pt2pt_improbe(struct mmpi_rank *self, struct mmpi_comm *c, int source, int tag,
+                       int *flag, MPI_Message *message, MPI_Status *status)
 {
-    return mprobe(source, tag, comm, NULL, message, status, MMPI_CALL_Mprobe);
+    struct mmpi_msg *msg = NULL;
+    MPI_Status st;
+    *flag = mmpi_match_probe(mmpi_comm_my_mbox(c, MMPI_CTX_USER), source, tag, true, &st, &msg);
+    if (!*flag) {
+        sched_yield();
+        return MPI_SUCCESS;
+    }
+    if (status != MPI_STATUS_IGNORE) {
+        int keep = status->MPI_ERROR;
+        *status = st;
+        status->MPI_ERROR = keep;
+    }
+    return new_message(self, c, msg, message);
 }
 
-MMPI_PROFILED(Improbe);
-int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
-                 MPI_Status *status)
+int mmpi_pt2pt_mrecv_start(struct mmpi_rank *self, void *buf, int count,
+                           struct mmpi_datatype *dt, MPI_Message *message,
+                           struct mmpi_request **out)
 {
-    return mprobe(source, tag, comm, flag, message, status, MMPI_CALL_Improbe);
-}
-
-/* Receives a probed message into a new request (already complete when this returns). */
-static int mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
-                 struct mmpi_request **out, enum mmpi_call call)
-{
-    struct mmpi_rank *self = mmpi_enter(call);
-    struct mmpi_datatype *dt;
-    int err = count < 0 ? MPI_ERR_COUNT : mmpi_datatype_check(self, datatype, &dt);
-    if (err == MPI_SUCCESS && !message)
-        err = MPI_ERR_ARG;
-    /* As for every receive (start.c): NULL is MPI_BOTTOM, legal only with a derived type. */
-    if (err == MPI_SUCCESS && !buf && count > 0 && mmpi_handle_is_predefined(datatype) &&
-        dt->size > 0)
-        err = MPI_ERR_BUFFER;
-    if (err != MPI_SUCCESS)
-        return mmpi_err_raise_comm(self, NULL, err, call);
     struct mmpi_request *req = mmpi_request_new(self, MMPI_REQ_RECV);
     if (*message == MPI_MESSAGE_NO_PROC) {
         req->status.MPI_SOURCE = MPI_PROC_NULL;
@@ -260,7 +177,7 @@ static int mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *messa
         if (!m) {
             req->refs = 1;
             mmpi_request_release(req);
-            return mmpi_err_raise_comm(self, NULL, MPI_ERR_REQUEST, call);
+            return MPI_ERR_REQUEST;
         }
         req->comm = m->comm;
         req->core = m->core; /* takes over the message's reference */
@@ -276,33 +193,12 @@ static int mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *messa
     return MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Mrecv);
-int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
-               MPI_Status *status)
-{
-    struct mmpi_request *req = NULL; /* set by mrecv on success */
-    int err = mrecv(buf, count, datatype, message, &req, MMPI_CALL_Mrecv);
-    if (err != MPI_SUCCESS)
-        return err;
-    mmpi_status_copy_out(status, &req->status, false);
-    err = req->error;
-    if (err != MPI_SUCCESS)
-        err = mmpi_request_raise(mmpi_self, req, err, MMPI_CALL_Mrecv);
-    mmpi_request_release(req);
-    return err;
-}
-
-MMPI_PROFILED(Imrecv);
-int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
-                MPI_Request *request)
+int mmpi_pt2pt_imrecv(struct mmpi_rank *self, void *buf, int count, struct mmpi_datatype *dt,
+                      MPI_Message *message, MPI_Request *request)
 {
     struct mmpi_request *req;
-    if (!request)
-        return mmpi_err_raise_comm(mmpi_enter(MMPI_CALL_Imrecv), NULL, MPI_ERR_ARG,
-                                   MMPI_CALL_Imrecv);
-    int err = mrecv(buf, count, datatype, message, &req, MMPI_CALL_Imrecv);
+    int err = mmpi_pt2pt_mrecv_start(self, buf, count, dt, message, &req);
     if (err != MPI_SUCCESS)
         return err;
-    err = mmpi_request_publish(mmpi_self, req, request);
-    return err ? mmpi_err_raise_comm(mmpi_self, NULL, err, MMPI_CALL_Imrecv) : MPI_SUCCESS;
+    return mmpi_request_publish(self, req, request);
 }

@@ -1,6 +1,7 @@
 /*
  * pt2pt.h: the point-to-point interface the MPI entry points and other subsystems (collectives,
- * ULFM) share: argument validation and starting sends and receives on a given matching context.
+ * ULFM) share: argument validation and starting sends and receives on a given matching context;
+ * and the implementation of each MPI call, which its binding (the *_api.c files here) calls once.
  */
 #ifndef MMPI_PT2PT_PT2PT_H
 #define MMPI_PT2PT_PT2PT_H
@@ -100,9 +101,96 @@ bool mmpi_pt2pt_send_direct(struct mmpi_rank *self, struct mmpi_comm *c, const v
                             int count, struct mmpi_datatype *dt, int dest, int tag,
                             enum mmpi_send_mode mode);
 
+/* The sends and receives of the MPI calls (send_recv.c), on the user context, with arguments
+ * checked (c valid and, unless `revoked` says otherwise, not revoked). Each returns MPI_SUCCESS
+ * or an error class for the caller to raise on c; each is called only by the owning rank.
+ * mmpi_pt2pt_send: a blocking send in `mode`; returns its completion error. May block.
+ * mmpi_pt2pt_isend: starts a send and stores its request's handle in *request (revoked: the
+ * request is completed with MPI_ERR_REVOKED at once, reported at completion). MPI_SUCCESS or
+ * MPI_ERR_NO_MEM. Never blocks. */
+int mmpi_pt2pt_send(struct mmpi_rank *self, struct mmpi_comm *c, const void *buf, int count,
+                    struct mmpi_datatype *dt, int dest, int tag, enum mmpi_send_mode mode);
+int mmpi_pt2pt_isend(struct mmpi_rank *self, struct mmpi_comm *c, const void *buf, int count,
+                     struct mmpi_datatype *dt, int dest, int tag, enum mmpi_send_mode mode,
+                     bool revoked, MPI_Request *request);
+/* mmpi_pt2pt_recv: a blocking receive; status (or MPI_STATUS_IGNORE) is filled even on error;
+ * returns the completion error. May block.
+ * mmpi_pt2pt_irecv: posts a receive, *request = its handle (revoked: as for isend).
+ * MPI_ERR_NO_MEM (the receive withdrawn first) if no handle can be made. Never blocks. */
+int mmpi_pt2pt_recv(struct mmpi_rank *self, struct mmpi_comm *c, void *buf, int count,
+                    struct mmpi_datatype *dt, int source, int tag, MPI_Status *status);
+int mmpi_pt2pt_irecv(struct mmpi_rank *self, struct mmpi_comm *c, void *buf, int count,
+                     struct mmpi_datatype *dt, int source, int tag, bool revoked,
+                     MPI_Request *request);
+/* MPI_Sendrecv: both at once, never deadlocking against another Sendrecv; the send's error
+ * first, else the receive's. May block. */
+int mmpi_pt2pt_sendrecv(struct mmpi_rank *self, struct mmpi_comm *c, const void *sendbuf,
+                        int sendcount, struct mmpi_datatype *sdt, int dest, int sendtag,
+                        void *recvbuf, int recvcount, struct mmpi_datatype *rdt, int source,
+                        int recvtag, MPI_Status *status);
+/* MPI_Sendrecv_replace: sends a packed copy of buf (as bytes_dt, MPI_BYTE resolved) and receives
+ * into buf. MPI_ERR_NO_MEM if the copy cannot be made. May block. */
+int mmpi_pt2pt_sendrecv_replace(struct mmpi_rank *self, struct mmpi_comm *c, void *buf,
+                                int count, struct mmpi_datatype *dt,
+                                struct mmpi_datatype *bytes_dt, int dest, int sendtag,
+                                int source, int recvtag, MPI_Status *status);
+
+/* Probes (probe.c), on the user context, with arguments checked (c valid and not revoked, source
+ * a member or MPI_ANY_SOURCE, never MPI_PROC_NULL). Called only by the owning rank.
+ * mmpi_pt2pt_probe: waits until a message matches (*status filled, MPI_ERROR kept) or never can:
+ * MPI_ERR_PROC_FAILED when its source (or, with MPI_ANY_SOURCE, a member not acknowledged)
+ * failed, MPI_ERR_REVOKED when c is revoked meanwhile. May block.
+ * mmpi_pt2pt_iprobe: *flag = whether a message matches now (*status filled if so); yields the
+ * processor when none does. Never fails; never blocks. */
+int mmpi_pt2pt_probe(struct mmpi_rank *self, struct mmpi_comm *c, int source, int tag,
+                     MPI_Status *status);
+void mmpi_pt2pt_iprobe(struct mmpi_rank *self, struct mmpi_comm *c, int source, int tag,
+                       int *flag, MPI_Status *status);
+/* Matched probes: as the two above, but the matched message leaves the mailbox into a new
+ * MPI_Message handle in *message (MPI_ERR_NO_MEM if none can be made). */
+int mmpi_pt2pt_mprobe(struct mmpi_rank *self, struct mmpi_comm *c, int source, int tag,
+                      MPI_Message *message, MPI_Status *status);
+int mmpi_pt2pt_improbe(struct mmpi_rank *self, struct mmpi_comm *c, int source, int tag,
+                       int *flag, MPI_Message *message, MPI_Status *status);
+/* MPI_Mrecv: receives the message named by *message (or MPI_MESSAGE_NO_PROC) into a new
+ * request, complete when this returns (*out: the caller releases it, mmpi_request_release);
+ * *message = MPI_MESSAGE_NULL. MPI_ERR_REQUEST if *message names no message. dt checked.
+ * mmpi_pt2pt_imrecv (MPI_Imrecv): the same, the request's handle in *request (MPI_ERR_NO_MEM if
+ * none can be made). Neither blocks. */
+int mmpi_pt2pt_mrecv_start(struct mmpi_rank *self, void *buf, int count,
+                           struct mmpi_datatype *dt, MPI_Message *message,
+                           struct mmpi_request **out);
+int mmpi_pt2pt_imrecv(struct mmpi_rank *self, void *buf, int count, struct mmpi_datatype *dt,
+                      MPI_Message *message, MPI_Request *request);
+
 /* Buffered sends (bsend.c): checks that the attached buffer can hold a message of `bytes`;
  * MPI_SUCCESS or MPI_ERR_BUFFER. */
 int mmpi_bsend_reserve(struct mmpi_rank *self, size_t bytes);
+/* Buffered sends (bsend.c), MPI_Buffer_attach: attaches `buffer` of `size` bytes (checked:
+ * size >= 0, buffer non-NULL when size > 0; NULL with size 0 is a valid empty buffer).
+ * MPI_ERR_BUFFER if a buffer is attached already. Takes self->bsend_lock. */
+int mmpi_bsend_attach(struct mmpi_rank *self, void *buffer, int size);
+/* Buffered sends (bsend.c), MPI_Buffer_detach: detaches the buffer; *(void **)buffer_addr = its
+ * address (NULL for an empty one), *size = its size (0 if none was attached). Never fails.
+ * Takes self->bsend_lock. */
+void mmpi_bsend_detach(struct mmpi_rank *self, void *buffer_addr, int *size);
+
+/* Persistent requests (persistent.c). MPI_Send_init and kin (kind MMPI_REQ_SEND, with their
+ * send mode) and MPI_Recv_init (MMPI_REQ_RECV): records the checked arguments (c valid for comm,
+ * dt retained here) in an inactive request whose handle goes to *request. MPI_SUCCESS or
+ * MPI_ERR_NO_MEM. Called only by the owning rank. */
+int mmpi_pt2pt_persistent_init(struct mmpi_rank *self, struct mmpi_comm *c, MPI_Comm comm,
+                               const void *buf, int count, struct mmpi_datatype *dt, int peer,
+                               int tag, int kind, enum mmpi_send_mode mode, MPI_Request *request);
+/* MPI_Start: starts one activation of req (persistent point-to-point or collective).
+ * MPI_ERR_REQUEST if req is not persistent or already active, MPI_ERR_COMM if its communicator
+ * was freed, MPI_ERR_BUFFER if a buffered send does not fit. Never blocks. */
+int mmpi_pt2pt_start(struct mmpi_rank *self, struct mmpi_request *req);
+/* MPI_Startall, after every handle was checked to name an inactive persistent request: starts
+ * them in order, stopping at the first error; *req = the last request looked at (whose
+ * communicator the error is raised on). Never blocks. */
+int mmpi_pt2pt_startall(struct mmpi_rank *self, int count, MPI_Request array_of_requests[],
+                        struct mmpi_request **req);
 
 /* Raises a request's completion error on the communicator it was started on. */
 int mmpi_request_raise(struct mmpi_rank *self, struct mmpi_request *req, int err,

@@ -1,7 +1,8 @@
 /*
- * ack.c: failure acknowledgement and queries (§17.3.2 of the chapter, Open MPI 5 semantics):
- * MPIX_Comm_failure_ack, MPIX_Comm_failure_get_acked, MPIX_Comm_get_failed,
- * MPIX_Comm_ack_failed.
+ * ulfm/ack.c: failure acknowledgement and queries (§17.3.2 of the chapter, Open MPI 5
+ * semantics), the implementation of MPIX_Comm_failure_ack, MPIX_Comm_failure_get_acked,
+ * MPIX_Comm_get_failed and MPIX_Comm_ack_failed (mmpi_ulfm_failure_ack, ...; their bindings
+ * are in ack_api.c).
  *
  * "Locally known" failures are those this rank has been told of (rank->known_failed: an error
  * naming them, get_failed, agree, shrink), ordered by the time of failure (the world's
@@ -60,29 +61,20 @@ static MPI_Group group_of(struct mmpi_rank *self, const struct mmpi_comm *c, con
     return mmpi_group_handle_new(self, mmpi_group_new(n, ranks));
 }
 
-MMPI_FT_PROFILED(Comm_failure_ack);
-int PMPIX_Comm_failure_ack(MPI_Comm comm)
+/* MPIX_Comm_failure_ack. */
+void mmpi_ulfm_failure_ack(struct mmpi_rank *self, struct mmpi_comm *c)
 {
-    struct mmpi_rank *self = mmpi_enter(MMPIX_CALL_Comm_failure_ack);
-    struct mmpi_comm *c = mmpi_comm_get(self, comm);
-    if (!c)
-        return mmpi_err_raise_comm(self, NULL, MPI_ERR_COMM, MMPIX_CALL_Comm_failure_ack);
     int *members, n = failed_members(self, c, true, &members);
     uint8_t *acked = acked_array(c);
     for (int i = 0; i < n; i++)
         acked[members[i]] = 1;
     free(members);
-    return MPI_SUCCESS;
 }
 
-MMPI_FT_PROFILED(Comm_failure_get_acked);
-int PMPIX_Comm_failure_get_acked(MPI_Comm comm, MPI_Group *failedgrp)
+/* MPIX_Comm_failure_get_acked. */
+int mmpi_ulfm_failure_get_acked(struct mmpi_rank *self, struct mmpi_comm *c,
+                                MPI_Group *failedgrp)
 {
-    struct mmpi_rank *self = mmpi_enter(MMPIX_CALL_Comm_failure_get_acked);
-    struct mmpi_comm *c = mmpi_comm_get(self, comm);
-    if (!c || !failedgrp)
-        return mmpi_err_raise_comm(self, c, !c ? MPI_ERR_COMM : MPI_ERR_ARG,
-                                   MMPIX_CALL_Comm_failure_get_acked);
     /* Acknowledged failures, in the order they happened (a snapshot: later failures are not
      * in it until acknowledged). */
     int *members, n = failed_members(self, c, true, &members), k = 0;
@@ -91,35 +83,22 @@ int PMPIX_Comm_failure_get_acked(MPI_Comm comm, MPI_Group *failedgrp)
             members[k++] = members[i];
     *failedgrp = group_of(self, c, members, k);
     free(members);
-    return *failedgrp == MPI_GROUP_NULL
-               ? mmpi_err_raise_comm(self, c, MPI_ERR_NO_MEM, MMPIX_CALL_Comm_failure_get_acked)
-               : MPI_SUCCESS;
+    return *failedgrp == MPI_GROUP_NULL ? MPI_ERR_NO_MEM : MPI_SUCCESS;
 }
 
-MMPI_FT_PROFILED(Comm_get_failed);
-int PMPIX_Comm_get_failed(MPI_Comm comm, MPI_Group *failedgrp)
+/* MPIX_Comm_get_failed. */
+int mmpi_ulfm_get_failed(struct mmpi_rank *self, struct mmpi_comm *c, MPI_Group *failedgrp)
 {
-    struct mmpi_rank *self = mmpi_enter(MMPIX_CALL_Comm_get_failed);
-    struct mmpi_comm *c = mmpi_comm_get(self, comm);
-    if (!c || !failedgrp)
-        return mmpi_err_raise_comm(self, c, !c ? MPI_ERR_COMM : MPI_ERR_ARG,
-                                   MMPIX_CALL_Comm_get_failed);
     int *members, n = failed_members(self, c, false, &members);
     *failedgrp = group_of(self, c, members, n);
     free(members);
-    return *failedgrp == MPI_GROUP_NULL
-               ? mmpi_err_raise_comm(self, c, MPI_ERR_NO_MEM, MMPIX_CALL_Comm_get_failed)
-               : MPI_SUCCESS;
+    return *failedgrp == MPI_GROUP_NULL ? MPI_ERR_NO_MEM : MPI_SUCCESS;
 }
 
-MMPI_FT_PROFILED(Comm_ack_failed);
-int PMPIX_Comm_ack_failed(MPI_Comm comm, int num_to_ack, int *num_acked)
+/* MPIX_Comm_ack_failed. */
+void mmpi_ulfm_ack_failed(struct mmpi_rank *self, struct mmpi_comm *c, int num_to_ack,
+                          int *num_acked)
 {
-    struct mmpi_rank *self = mmpi_enter(MMPIX_CALL_Comm_ack_failed);
-    struct mmpi_comm *c = mmpi_comm_get(self, comm);
-    int err = !c ? MPI_ERR_COMM : (!num_acked || num_to_ack < 0) ? MPI_ERR_ARG : MPI_SUCCESS;
-    if (err != MPI_SUCCESS)
-        return mmpi_err_raise_comm(self, c, err, MMPIX_CALL_Comm_ack_failed);
     /* Acknowledges the first num_to_ack failures in failure order; returns how many failures
      * are acknowledged now (Open MPI 5). */
     int *members, n = failed_members(self, c, true, &members), count = 0;
@@ -130,5 +109,4 @@ int PMPIX_Comm_ack_failed(MPI_Comm comm, int num_to_ack, int *num_acked)
         count += acked[members[i]];
     free(members);
     *num_acked = count;
-    return MPI_SUCCESS;
 }

@@ -1,5 +1,7 @@
 /*
- * agree.c: MPIX_Comm_agree and MPIX_Comm_iagree (§17.3.3). Each live member deposits its flag
+ * ulfm/agree.c: the implementation of MPIX_Comm_agree and MPIX_Comm_iagree (§17.3.3):
+ * mmpi_ulfm_agree and mmpi_ulfm_iagree (bindings in agree_api.c; an intercommunicator's
+ * agreement is inter_agree.c). Each live member deposits its flag
  * and the failures it has acknowledged; once every member has arrived or failed, one combine
  * step computes the bitwise AND of the contributions and whether some failed member did not
  * contribute without every participant having acknowledged it. That one result is what every
@@ -101,25 +103,17 @@ static void agree_state_free(struct agree_state *s)
     free(s);
 }
 
-MMPI_FT_PROFILED(Comm_agree);
-int PMPIX_Comm_agree(MPI_Comm comm, int *flag)
+int mmpi_ulfm_agree(struct mmpi_rank *self, struct mmpi_comm *c, int *flag)
 {
-    struct mmpi_rank *self = mmpi_enter(MMPIX_CALL_Comm_agree);
-    struct mmpi_comm *c = mmpi_comm_get(self, comm);
-    int err = !c ? MPI_ERR_COMM : !flag ? MPI_ERR_ARG : MPI_SUCCESS;
-    if (err == MPI_SUCCESS && c->core->remote) /* ulfm/inter_agree.c */
-        err = mmpi_inter_agree(self, c, flag, NULL);
-    if (err != MPI_SUCCESS)
-        return mmpi_err_raise_comm(self, c, err, MMPIX_CALL_Comm_agree);
-    if (c->core->remote)
-        return MPI_SUCCESS;
+    if (c->core->remote) /* ulfm/inter_agree.c */
+        return mmpi_inter_agree(self, c, flag, NULL);
     struct agree_state *s = agree_start(c, flag);
     /* Agreement is combined over the deposits of the members, so it only reads memory that
      * lives in each participant's state: the combine step copies what it needs. */
     mmpi_board_wait_settled(self, c->core, s->inst, agree_combine);
-    err = agree_finish(self, s);
+    int err = agree_finish(self, s);
     agree_state_free(s);
-    return err == MPI_SUCCESS ? err : mmpi_err_raise_comm(self, c, err, MMPIX_CALL_Comm_agree);
+    return err;
 }
 
 static bool iagree_poll(struct mmpi_request *req)
@@ -140,21 +134,13 @@ static void iagree_free(struct mmpi_request *req)
     agree_state_free(req->state);
 }
 
-MMPI_FT_PROFILED(Comm_iagree);
-int PMPIX_Comm_iagree(MPI_Comm comm, int *flag, MPI_Request *request)
+int mmpi_ulfm_iagree(struct mmpi_rank *self, struct mmpi_comm *c, int *flag,
+                     MPI_Request *request)
 {
-    struct mmpi_rank *self = mmpi_enter(MMPIX_CALL_Comm_iagree);
-    struct mmpi_comm *c = mmpi_comm_get(self, comm);
-    int err = !c ? MPI_ERR_COMM : (!flag || !request) ? MPI_ERR_ARG : MPI_SUCCESS;
-    if (err == MPI_SUCCESS && c->core->remote)
-        err = mmpi_inter_agree(self, c, flag, request);
-    if (err != MPI_SUCCESS)
-        return mmpi_err_raise_comm(self, c, err, MMPIX_CALL_Comm_iagree);
     if (c->core->remote)
-        return MPI_SUCCESS;
+        return mmpi_inter_agree(self, c, flag, request);
     /* The flag is read now and written only at completion (§17.3.3). */
-    struct mmpi_request *req =
-        mmpi_request_new_collective(self, comm, agree_start(c, flag), iagree_poll, iagree_free);
-    err = mmpi_request_publish(self, req, request);
-    return err ? mmpi_err_raise_comm(self, c, err, MMPIX_CALL_Comm_iagree) : MPI_SUCCESS;
+    struct mmpi_request *req = mmpi_request_new_collective(self, c->handle, agree_start(c, flag),
+                                                           iagree_poll, iagree_free);
+    return mmpi_request_publish(self, req, request);
 }

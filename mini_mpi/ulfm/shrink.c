@@ -1,5 +1,7 @@
 /*
- * shrink.c: MPIX_Comm_shrink and MPIX_Comm_ishrink (§17.3.2). Every live member arrives on the
+ * ulfm/shrink.c: the implementation of MPIX_Comm_shrink and MPIX_Comm_ishrink (§17.3.2):
+ * mmpi_ulfm_shrink and mmpi_ulfm_ishrink (bindings in shrink_api.c; an intercommunicator's
+ * shrink is inter_shrink.c). Every live member arrives on the
  * parent's board; once every member has arrived or failed, one combine step builds the new
  * core from the members that arrived, in their old order, so all survivors agree on who is in
  * it. A member that arrived and then failed is kept (its failure will be reported by later
@@ -80,23 +82,15 @@ static void shrink_state_free(struct shrink_state *s)
     free(s);
 }
 
-MMPI_FT_PROFILED(Comm_shrink);
-int PMPIX_Comm_shrink(MPI_Comm comm, MPI_Comm *newcomm)
+int mmpi_ulfm_shrink(struct mmpi_rank *self, struct mmpi_comm *c, MPI_Comm *newcomm)
 {
-    struct mmpi_rank *self = mmpi_enter(MMPIX_CALL_Comm_shrink);
-    struct mmpi_comm *c = mmpi_comm_get(self, comm);
-    int err = !c ? MPI_ERR_COMM : !newcomm ? MPI_ERR_ARG : MPI_SUCCESS;
-    if (err == MPI_SUCCESS && c->core->remote) /* ulfm/inter_shrink.c */
-        err = mmpi_inter_shrink(self, c, newcomm, NULL);
-    if (err != MPI_SUCCESS)
-        return mmpi_err_raise_comm(self, c, err, MMPIX_CALL_Comm_shrink);
-    if (c->core->remote)
-        return MPI_SUCCESS;
+    if (c->core->remote) /* ulfm/inter_shrink.c */
+        return mmpi_inter_shrink(self, c, newcomm, NULL);
     struct shrink_state *s = shrink_start(c, newcomm);
     mmpi_board_wait_settled(self, c->core, s->inst, shrink_combine);
-    err = shrink_finish(self, c, s);
+    int err = shrink_finish(self, c, s);
     shrink_state_free(s);
-    return err == MPI_SUCCESS ? err : mmpi_err_raise_comm(self, c, err, MMPIX_CALL_Comm_shrink);
+    return err;
 }
 
 static bool ishrink_poll(struct mmpi_request *req)
@@ -119,21 +113,12 @@ static void ishrink_free(struct mmpi_request *req)
     shrink_state_free(req->state);
 }
 
-MMPI_FT_PROFILED(Comm_ishrink);
-int PMPIX_Comm_ishrink(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+int mmpi_ulfm_ishrink(struct mmpi_rank *self, struct mmpi_comm *c, MPI_Comm *newcomm,
+                      MPI_Request *request)
 {
-    struct mmpi_rank *self = mmpi_enter(MMPIX_CALL_Comm_ishrink);
-    struct mmpi_comm *c = mmpi_comm_get(self, comm);
-    int err = !c ? MPI_ERR_COMM : (!newcomm || !request) ? MPI_ERR_ARG : MPI_SUCCESS;
-    if (err == MPI_SUCCESS && c->core->remote)
-        err = mmpi_inter_shrink(self, c, newcomm, request);
-    if (err != MPI_SUCCESS)
-        return mmpi_err_raise_comm(self, c, err, MMPIX_CALL_Comm_ishrink);
     if (c->core->remote)
-        return MPI_SUCCESS;
-    struct mmpi_request *req =
-        mmpi_request_new_collective(self, comm, shrink_start(c, newcomm), ishrink_poll,
-                                    ishrink_free);
-    err = mmpi_request_publish(self, req, request);
-    return err ? mmpi_err_raise_comm(self, c, err, MMPIX_CALL_Comm_ishrink) : MPI_SUCCESS;
+        return mmpi_inter_shrink(self, c, newcomm, request);
+    struct mmpi_request *req = mmpi_request_new_collective(
+        self, c->handle, shrink_start(c, newcomm), ishrink_poll, ishrink_free);
+    return mmpi_request_publish(self, req, request);
 }

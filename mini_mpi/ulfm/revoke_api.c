@@ -1,6 +1,8 @@
 /*
- * revoke.c: MPIX_Comm_revoke and MPIX_Comm_is_revoked (chapter "Process Fault Tolerance",
- * §17.3.1). Revoke is local and non-collective: it marks the shared core, which every member
+ * ulfm/revoke_api.c: the MPI entry points MPIX_Comm_revoke and MPIX_Comm_is_revoked (chapter
+ * "Process Fault Tolerance", §17.3.1). Bindings only: the implementation is the fault layer's
+ * generic revoke and its query (fault/registry.c, fault/fault.h), which windows and files share.
+ * Revoke is local and non-collective: it marks the shared core, which every member
  * sees at once, and wakes every member so that pending operations notice and complete with
  * MPI_ERR_REVOKED (the fault layer's generic revoke, fault/registry.c). For an
  * intercommunicator both groups are woken.

@@ -1,0 +1,88 @@
+/*
+ * pt2pt/persistent_api.c: the MPI entry points of persistent point-to-point requests (MPI-4.1
+ * §3.9): MPI_Send_init, MPI_Ssend_init, MPI_Rsend_init, MPI_Bsend_init, MPI_Recv_init,
+ * MPI_Start and MPI_Startall. Bindings only: argument checks and request handle lookups, then
+ * one call into persistent.c. Errors of MPI_Start/MPI_Startall are raised on the communicator
+ * of the request concerned (mmpi_request_raise).
+ */
+#include "pt2pt/completion.h"
+#include "pt2pt/pt2pt.h"
+
+static int init_request(const void *buf, int count, MPI_Datatype datatype, int peer, int tag,
+                        MPI_Comm comm, MPI_Request *request, int kind, enum mmpi_send_mode mode,
+                        enum mmpi_call call)
+{
+    struct mmpi_rank *self = mmpi_enter(call);
+    struct mmpi_comm *c;
+    struct mmpi_datatype *dt;
+    int err = mmpi_pt2pt_check_args(self, comm, buf, count, datatype, peer, tag,
+                                    kind == MMPI_REQ_RECV, &c, &dt);
+    if (err == MPI_SUCCESS && !request)
+        err = MPI_ERR_ARG;
+    if (err != MPI_SUCCESS)
+        goto fn_fail;
+    if ((err = mmpi_pt2pt_persistent_init(self, c, comm, buf, count, dt, peer, tag, kind, mode,
+                                          request)))
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, c, err, call);
+    goto fn_exit;
+}
+
+#define SEND_INIT(Name, mode)                                                                \
+    MMPI_PROFILED(Name);                                                                      \
+    int PMPI_##Name(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,    \
+                    MPI_Comm comm, MPI_Request *request)                                     \
+    {                                                                                        \
+        return init_request(buf, count, datatype, dest, tag, comm, request, MMPI_REQ_SEND,   \
+                            mode, MMPI_CALL_##Name);                                         \
+    }
+SEND_INIT(Send_init, MMPI_SEND_STANDARD)
+SEND_INIT(Ssend_init, MMPI_SEND_SYNC)
+SEND_INIT(Rsend_init, MMPI_SEND_READY)
+SEND_INIT(Bsend_init, MMPI_SEND_BUFFERED)
+
+MMPI_PROFILED(Recv_init);
+int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                   MPI_Comm comm, MPI_Request *request)
+{
+    return init_request(buf, count, datatype, source, tag, comm, request, MMPI_REQ_RECV,
+                        MMPI_SEND_STANDARD, MMPI_CALL_Recv_init);
+}
+
+MMPI_PROFILED(Start);
+int PMPI_Start(MPI_Request *request)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Start);
+    struct mmpi_request *req = NULL;
+    int err = request ? mmpi_completion_lookup(self, *request, &req) : MPI_ERR_ARG;
+    if (err == MPI_SUCCESS && !req)
+        err = MPI_ERR_REQUEST;
+    if (err == MPI_SUCCESS)
+        err = mmpi_pt2pt_start(self, req);
+    if (err != MPI_SUCCESS)
+        return mmpi_request_raise(self, req, err, MMPI_CALL_Start);
+    return MPI_SUCCESS;
+}
+
+MMPI_PROFILED(Startall);
+int PMPI_Startall(int count, MPI_Request array_of_requests[])
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Startall);
+    int err = count < 0 ? MPI_ERR_COUNT : (count > 0 && !array_of_requests) ? MPI_ERR_ARG
+                                                                             : MPI_SUCCESS;
+    struct mmpi_request *req = NULL;
+    /* Validate all before starting any, so an error leaves no request half-started. */
+    for (int i = 0; err == MPI_SUCCESS && i < count; i++) {
+        err = mmpi_completion_lookup(self, array_of_requests[i], &req);
+        if (err == MPI_SUCCESS && (!req || !req->persistent || req->inner))
+            err = MPI_ERR_REQUEST;
+    }
+    if (err == MPI_SUCCESS)
+        err = mmpi_pt2pt_startall(self, count, array_of_requests, &req);
+    if (err != MPI_SUCCESS)
+        return mmpi_request_raise(self, req, err, MMPI_CALL_Startall);
+    return MPI_SUCCESS;
+}
