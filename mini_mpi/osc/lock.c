@@ -12,6 +12,12 @@
  * MPI_ERR_PROC_FAILED (failure_link.h): a dead holder never blocks anyone forever, and the
  * record of who holds what is what a later recovery needs.
  *
+ * Locked and exposed at once is erroneous (§12.5.3: no lock of a window in a PSCW exposure
+ * epoch, no post of a locked window). Both sides meet under the target's mutex, so it costs
+ * nothing to detect: a lock request on an exposed target (at once, or found at a wake-up)
+ * fails with MPI_ERR_RMA_CONFLICT, and so does MPI_Win_post while anyone holds the lock
+ * (sync.c). MPI_MODE_NOCHECK locks never touch the record and are not checked.
+ *
  * Not an anonymous ticket lock on purpose: with a ticket lock, a holder that dies takes its
  * ticket with it and every later locker waits forever (Open MPI's osc/sm).
  */
@@ -68,6 +74,9 @@ static bool lock_ready(void *arg)
     if (mmpi_fault_revoked(&a->w->core->fault)) {
         t->waits[a->w->rank] = 0;
         a->result = MPI_ERR_REVOKED;
+    } else if (t->exposed) {
+        t->waits[a->w->rank] = 0;
+        a->result = MPI_ERR_RMA_CONFLICT;
     } else if (grantable(t, a->type)) {
         grant(t, a->w->rank, a->type);
         a->result = MPI_SUCCESS;
@@ -108,7 +117,9 @@ static int acquire(struct mmpi_rank *self, struct mmpi_win *w, int target, int t
         return MPI_ERR_PROC_FAILED;
     }
     pthread_mutex_lock(&t->lock);
-    if (grantable(t, type)) {
+    if (t->exposed) {
+        a.result = MPI_ERR_RMA_CONFLICT; /* see the top: locked and exposed at once */
+    } else if (grantable(t, type)) {
         grant(t, w->rank, type);
         a.result = MPI_SUCCESS;
     } else {

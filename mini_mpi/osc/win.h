@@ -72,6 +72,8 @@ struct mmpi_win_target {
     int nshared;               /* members holding a shared lock */
     uint8_t *holds;            /* [size]: MMPI_WIN_SHARED/EXCLUSIVE held by each member */
     uint8_t *waits;            /* [size]: the lock type each member waits for, or 0 */
+    bool exposed;              /* in a PSCW exposure epoch (post to wait/test): locking it
+                                * then, or posting while it is locked, is MPI_ERR_RMA_CONFLICT */
     struct mmpi_win_region *regions; /* dynamic windows: attached memory, newest first */
 };
 
