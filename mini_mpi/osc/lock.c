@@ -26,6 +26,12 @@
  * MINI_MPI_POISON, after poisoning what the failed epoch wrote at live targets, which no one
  * else can touch while the locks are held).
  *
+ * Locked and exposed at once is erroneous (§12.5.3: no lock of a window in a PSCW exposure
+ * epoch, no post of a locked window). Both sides meet under the target's mutex, so it costs
+ * nothing to detect: a lock request on an exposed target (at once, or found at a wake-up)
+ * fails with MPI_ERR_RMA_CONFLICT, and so does MPI_Win_post while anyone holds the lock
+ * (sync.c). MPI_MODE_NOCHECK locks never touch the record and are not checked.
+ *
  * Not an anonymous ticket lock on purpose: with a ticket lock, a holder that dies takes its
  * ticket with it and every later locker waits forever (Open MPI's osc/sm).
  */
@@ -92,6 +98,9 @@ static bool lock_ready(void *arg)
     } else if (failed_conflict(t, a->type)) {
         t->waits[a->w->rank] = 0;
         a->result = MPI_ERR_PROC_FAILED;
+    } else if (t->exposed) {
+        t->waits[a->w->rank] = 0;
+        a->result = MPI_ERR_RMA_CONFLICT;
     } else if (grantable(t, a->type)) {
         grant(t, a->w->rank, a->type);
         a->result = MPI_SUCCESS;
@@ -134,6 +143,8 @@ static int acquire(struct mmpi_rank *self, struct mmpi_win *w, int target, int t
     pthread_mutex_lock(&t->lock);
     if (failed_conflict(t, type)) {
         a.result = MPI_ERR_PROC_FAILED;
+    } else if (t->exposed) {
+        a.result = MPI_ERR_RMA_CONFLICT; /* see the top: locked and exposed at once */
     } else if (grantable(t, type)) {
         grant(t, w->rank, type);
         a.result = MPI_SUCCESS;

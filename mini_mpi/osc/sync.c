@@ -110,6 +110,16 @@ int mmpi_win_post(struct mmpi_rank *self, struct mmpi_win *w, int *ranks, int n,
         free(ranks);
         return MPI_ERR_RMA_SYNC;
     }
+    /* Locked and exposed at once is erroneous (lock.c): refused here or by the locker. */
+    struct mmpi_win_target *me = &w->core->targets[w->rank];
+    pthread_mutex_lock(&me->lock);
+    bool locked = me->exclusive >= 0 || me->nshared > 0;
+    me->exposed = !locked;
+    pthread_mutex_unlock(&me->lock);
+    if (locked) {
+        free(ranks);
+        return MPI_ERR_RMA_CONFLICT;
+    }
     int size = w->core->size;
     __atomic_thread_fence(__ATOMIC_SEQ_CST); /* local stores before the post are visible */
     for (int i = 0; i < n; i++) {
@@ -262,6 +272,10 @@ int mmpi_win_wait(struct mmpi_rank *self, struct mmpi_win *w, int *flag)
     free(w->exposure);
     w->exposure = NULL;
     w->nexposure = 0;
+    struct mmpi_win_target *me = &w->core->targets[w->rank];
+    pthread_mutex_lock(&me->lock);
+    me->exposed = false;
+    pthread_mutex_unlock(&me->lock);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     return err;
 }

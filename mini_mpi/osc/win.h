@@ -79,6 +79,8 @@ struct mmpi_win_target {
     int failed_holder;         /* the member that held it (for the failure notice), or -1 */
     struct mmpi_win_wlog *wlog;/* MINI_MPI_POISON: what was written here in open epochs
                                 * (win_fault.c); NULL when nothing is logged */
+    bool exposed;              /* in a PSCW exposure epoch (post to wait/test): locking it
+                                * then, or posting while it is locked, is MPI_ERR_RMA_CONFLICT */
     struct mmpi_win_region *regions; /* dynamic windows: attached memory, newest first */
 };
 
