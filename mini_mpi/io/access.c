@@ -90,13 +90,25 @@ int mmpi_file_transfer(struct mmpi_file *f, const struct mmpi_file_view *v, bool
         err = MPI_ERR_UNSUPPORTED_DATAREP; /* see view.c: layouts must agree */
         goto out;
     }
-    if (dt->contiguous && !v->external32) {
+    /* A registered representation: same condition, its extent function decides. */
+    size_t fsize = 0, items = 0;
+    if (v->user && (err = mmpi_datarep_measure(v->user, dt, &fsize, &items)) == MPI_SUCCESS &&
+        fsize != dt->size)
+        err = MPI_ERR_UNSUPPORTED_DATAREP;
+    if (err != MPI_SUCCESS)
+        goto out;
+    bool conv = v->external32 || v->user;
+    /* A predefined memory type with a conversion function: converted straight from / into
+     * the user's buffer, as §14.5.3 describes (position: items from the buffer's start). */
+    MPI_Datatype handle = v->user && dt->predefined ? dt->handle : MPI_DATATYPE_NULL;
+    bool direct = handle != MPI_DATATYPE_NULL && (write ? v->user->write_fn : v->user->read_fn);
+    if (dt->contiguous && !conv) {
         err = move_stream(f, v, write, start, (char *)buf + dt->true_lb, total, &done);
     } else {
         /* Whole elements per chunk, so that external32 converts elements. */
         size_t chunk = total < CHUNK ? total : CHUNK;
         chunk = chunk < dt->size ? dt->size : chunk - chunk % dt->size;
-        char *tmp = malloc(chunk), *ext = v->external32 ? malloc(chunk) : tmp;
+        char *tmp = malloc(chunk), *ext = conv ? malloc(chunk) : tmp;
         if (!tmp || !ext) {
             free(tmp);
             if (ext != tmp)
@@ -107,16 +119,25 @@ int mmpi_file_transfer(struct mmpi_file *f, const struct mmpi_file_view *v, bool
         while (done < total) {
             size_t n = total - done < chunk ? total - done : chunk, moved;
             if (write) {
-                mmpi_datatype_pack(dt, buf, count, done, tmp, n);
+                if (!direct)
+                    mmpi_datatype_pack(dt, buf, count, done, tmp, n);
                 if (v->external32)
                     mmpi_dt_external32(dt, n / dt->size, tmp, ext, true);
+                else if (v->user && (err = mmpi_datarep_convert(v->user, true, buf, handle, dt,
+                                                                done / dt->size, n / dt->size,
+                                                                items, tmp, ext)))
+                    break; /* the conversion function's error is the access's */
             }
             err = move_stream(f, v, write, start + done, ext, n, &moved);
-            if (!write && v->external32)
+            if (!write && conv)
                 moved -= moved % dt->size; /* a partial element at end of file is not data */
             if (!write && v->external32 && moved > 0)
                 mmpi_dt_external32(dt, moved / dt->size, tmp, ext, false);
-            if (!write && moved > 0)
+            if (!write && v->user && moved > 0 && err == MPI_SUCCESS &&
+                (err = mmpi_datarep_convert(v->user, false, buf, handle, dt, done / dt->size,
+                                            moved / dt->size, items, tmp, ext)))
+                break;
+            if (!write && moved > 0 && !direct)
                 mmpi_datatype_unpack(dt, buf, count, done, tmp, moved);
             done += moved;
             if (err != MPI_SUCCESS || moved < n)

@@ -15,8 +15,8 @@
  * - Before the meeting every member deposits its access in the file core (slot seq % 2 of
  *   core->agg: the collective's number, equal at every member): its buffer, view, stream range
  *   and file extent, in state DEPOSITED, or SELF when it has one contiguous piece (or data an
- *   aggregator cannot take: a non-contiguous memory type, external32, atomic mode) and writes
- *   it itself.
+ *   aggregator cannot take: a non-contiguous memory type, external32 or a registered
+ *   representation, atomic mode) and writes it itself.
  * - After the meeting a member moves to WAITING (its buffer stays valid until it returns) or,
  *   when the meeting failed at it (a `kill R during` cut), to ABANDONED and returns its error.
  * - The aggregator of a domain waits until no DEPOSITED member is left (each has become
@@ -197,7 +197,7 @@ bool mmpi_file_agg_deposit(struct mmpi_file *f, uint64_t seq, const struct mmpi_
     const char *nodes = mmpi_info_lookup(f->info, "cb_nodes");
     int a = nodes ? atoi(nodes) : 0;
     e->aggregators = a < 1 ? 1 : a > core->size ? core->size : a;
-    if ((!cb || strcmp(cb, "disable")) && op->write && n > 0 && op->dt->contiguous && !v->external32 && !f->atomic &&
+    if ((!cb || strcmp(cb, "disable")) && op->write && n > 0 && op->dt->contiguous && !v->external32 && !v->user && !f->atomic &&
         core->size > 1) {
         uint64_t start = (uint64_t)pos * v->etype->size, contig, last_contig, b = 0;
         MPI_Offset lo, last, off;

@@ -229,8 +229,18 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Dat
         err = MPI_ERR_ARG;
     else
         err = mmpi_info_arg(self, info, &hints);
+    const struct mmpi_datarep *user = NULL;
+    if (err == MPI_SUCCESS && (user = mmpi_datarep_find(self, datarep)) != NULL) {
+        /* The file layout of a registered representation must be the memory layout (see
+         * docs/io.md): the extent function decides. Called with no lock held. */
+        size_t es, ei, fs, fi;
+        if ((err = mmpi_datarep_measure(user, et, &es, &ei)) == MPI_SUCCESS &&
+            (err = mmpi_datarep_measure(user, ft, &fs, &fi)) == MPI_SUCCESS &&
+            (es != et->size || fs != ft->size))
+            err = MPI_ERR_UNSUPPORTED_DATAREP;
+    }
     if (err == MPI_SUCCESS)
-        err = mmpi_file_set_view(f, disp, et, ft, datarep);
+        err = mmpi_file_set_view(f, disp, et, ft, datarep, user);
     if (err == MPI_SUCCESS)
         err = mmpi_file_set_info(f, hints);
     /* Collective (§14.3): the members meet, then the shared pointer restarts at zero. */
@@ -288,6 +298,11 @@ static int type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Count *extent,
      * whose external32 size is their native size (view.c): the extent is the memory extent. */
     if (err == MPI_SUCCESS)
         *extent = dt->extent;
+    /* A registered representation: the extent function's sizes replace the native ones. */
+    size_t fsize, items;
+    if (err == MPI_SUCCESS && f->view.user &&
+        (err = mmpi_datarep_measure(f->view.user, dt, &fsize, &items)) == MPI_SUCCESS)
+        *extent = dt->extent + ((MPI_Count)fsize - (MPI_Count)dt->size);
     return err ? mmpi_err_raise_file(self, f, err, call) : MPI_SUCCESS;
 }
 
@@ -318,12 +333,10 @@ int PMPI_Register_datarep(const char *datarep,
 
     if (!datarep || !dtype_file_extent_fn || strlen(datarep) >= MPI_MAX_DATAREP_STRING)
         err = MPI_ERR_ARG;
-    else if (!strcmp(datarep, "native") || !strcmp(datarep, "internal") ||
-             !strcmp(datarep, "external32"))
-        err = MPI_ERR_DUP_DATAREP; /* §14.5.3: the predefined ones exist already */
     else
-        err = MPI_ERR_UNSUPPORTED_DATAREP; /* user representations are not implemented */
-    return mmpi_err_raise_file(self, NULL, err, MMPI_CALL_Register_datarep);
+        err = mmpi_datarep_register(self, datarep, read_conversion_fn, write_conversion_fn,
+                                    dtype_file_extent_fn, extra_state);
+    return err ? mmpi_err_raise_file(self, NULL, err, MMPI_CALL_Register_datarep) : MPI_SUCCESS;
 }
 
 MMPI_PROFILED(File_set_atomicity);

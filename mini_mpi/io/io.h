@@ -95,12 +95,25 @@ struct mmpi_file_core {
  * nothing and writes where a test looks for it). */
 #define MMPI_FILE_POISON_FP ((MPI_Offset)1 << 30)
 
+/* A user data representation (datarep.c): immutable once registered, never freed. */
+struct mmpi_datarep {
+    struct mmpi_datarep *next;
+    const struct mmpi_rank *owner;
+    pthread_t thread;
+    const struct mmpi_world *world;
+    char name[MPI_MAX_DATAREP_STRING];
+    MPI_Datarep_conversion_function *read_fn, *write_fn; /* NULL: native bytes */
+    MPI_Datarep_extent_function *extent_fn;
+    void *extra;
+};
+
 struct mmpi_file_view {
     MPI_Offset disp;                    /* bytes from the start of the file */
     struct mmpi_datatype *etype;        /* one reference held (no-op if predefined) */
     struct mmpi_datatype *filetype;     /* one reference held */
     char datarep[MPI_MAX_DATAREP_STRING];
     bool external32;                    /* datarep "external32": big-endian in the file */
+    const struct mmpi_datarep *user;    /* a registered datarep, or NULL */
 };
 
 struct mmpi_file {
@@ -157,7 +170,30 @@ const char *mmpi_file_strip_prefix(const char *name);
 /* Sets the view (references taken on etype and filetype). MPI_ERR_TYPE, ARG,
  * UNSUPPORTED_DATAREP. */
 int mmpi_file_set_view(struct mmpi_file *f, MPI_Offset disp, struct mmpi_datatype *etype,
-                       struct mmpi_datatype *filetype, const char *datarep);
+                       struct mmpi_datatype *filetype, const char *datarep,
+                       const struct mmpi_datarep *user);
+
+/* ---- datarep.c ------------------------------------------------------------------------- */
+/* MPI_Register_datarep for the calling rank: MPI_ERR_DUP_DATAREP, NO_MEM. */
+int mmpi_datarep_register(const struct mmpi_rank *self, const char *name,
+                          MPI_Datarep_conversion_function *read_fn,
+                          MPI_Datarep_conversion_function *write_fn,
+                          MPI_Datarep_extent_function *extent_fn, void *extra);
+/* The calling rank's registered representation of that name, or NULL. */
+const struct mmpi_datarep *mmpi_datarep_find(const struct mmpi_rank *self, const char *name);
+/* One element of dt in the file (sum of the extent function's answers over its predefined
+ * items) and its number of predefined items. The extent function's error, or
+ * MPI_ERR_CONVERSION for a negative extent. Calls user code: no lock may be held. */
+int mmpi_datarep_measure(const struct mmpi_datarep *d, const struct mmpi_datatype *dt,
+                         size_t *size, size_t *items);
+/* Converts n elements of dt (elements first.. of the access; `items` predefined items each)
+ * between memory and file (n * dt->size bytes: file sizes equal native ones). A predefined
+ * memory type (handle not MPI_DATATYPE_NULL) is converted straight from / into buf; derived
+ * ones go through their packed form `packed`, one leaf run per call. Returns the conversion
+ * function's error. */
+int mmpi_datarep_convert(const struct mmpi_datarep *d, bool write, void *buf,
+                         MPI_Datatype handle, const struct mmpi_datatype *dt, size_t first,
+                         size_t n, size_t items, void *packed, void *file);
 /* A copy of v holding its own references (a pending access keeps the view it started with:
  * the program may set another before it completes). Release with mmpi_file_view_release. */
 void mmpi_file_view_copy(struct mmpi_file_view *to, const struct mmpi_file_view *v);

@@ -20,6 +20,7 @@ void mmpi_file_view_default(struct mmpi_file_view *v)
     v->filetype = v->etype;
     strcpy(v->datarep, "native");
     v->external32 = false;
+    v->user = NULL;
 }
 
 void mmpi_file_view_copy(struct mmpi_file_view *to, const struct mmpi_file_view *v)
@@ -58,14 +59,15 @@ void mmpi_file_view_release(struct mmpi_file_view *v)
 }
 
 int mmpi_file_set_view(struct mmpi_file *f, MPI_Offset disp, struct mmpi_datatype *etype,
-                       struct mmpi_datatype *filetype, const char *datarep)
+                       struct mmpi_datatype *filetype, const char *datarep,
+                       const struct mmpi_datarep *user)
 {
     /* §14.5.2: "native", "internal" (ours is native) and "external32" (converted by
      * access.c; only for types whose external32 size is their native size, so that the file
-     * layout is the memory layout); registered representations are not supported
-     * (MPI_Register_datarep refuses them). */
+     * layout is the memory layout); registered representations (§14.5.3, datarep.c) under
+     * the same condition, checked by the caller with their extent function. */
     bool external32 = !strcmp(datarep, "external32");
-    if (strcmp(datarep, "native") && strcmp(datarep, "internal") && !external32)
+    if (strcmp(datarep, "native") && strcmp(datarep, "internal") && !external32 && !user)
         return MPI_ERR_UNSUPPORTED_DATAREP;
     if (external32 && (etype->ext_size != etype->size || filetype->ext_size != filetype->size))
         return MPI_ERR_UNSUPPORTED_DATAREP;
@@ -97,6 +99,7 @@ int mmpi_file_set_view(struct mmpi_file *f, MPI_Offset disp, struct mmpi_datatyp
     f->view.filetype = filetype;
     snprintf(f->view.datarep, sizeof(f->view.datarep), "%s", datarep);
     f->view.external32 = external32;
+    f->view.user = user;
     /* §14.3: set_view resets both file pointers to zero. */
     f->fp = 0;
     return MPI_SUCCESS;

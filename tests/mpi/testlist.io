@@ -24,3 +24,7 @@ io_coalesce 4 arg=3 env=MINI_MPI_FAULTS=kill 3 during MPI_File_write_all#1
 # Checkpoint with write_at_all, restart with read_at_all, verified against an uninterrupted run.
 io_checkpoint 4 dir=examples grep=^20 steps, restarted from step 10
 io_checkpoint 1 dir=examples
+# User data representations (MPI_Register_datarep): byte-swapping and scaling conversions
+# checked in the file's bytes, duplicates, conversion and extent function errors.
+io_datarep 1
+io_datarep 3

@@ -1,0 +1,151 @@
+/*
+ * io/datarep.c: user data representations (MPI-4.1 §14.5.3): the registry MPI_Register_datarep
+ * fills, file sizes from a representation's extent function, and the calls of its conversion
+ * functions on the way to and from the file.
+ *
+ * Each rank has its own registry. Every rank of a program runs its own copy of the program, so
+ * the functions a rank registers are that copy's; the standard has every process call
+ * MPI_Register_datarep with the same arguments, and a registry per process is what such a call
+ * fills. A second registration of a name by the same rank is MPI_ERR_DUP_DATAREP; the same name
+ * registered by another rank is that rank's own. Entries live until the process ends (a few
+ * per program); an entry is tied to the rank object, its main thread and its world, so a later
+ * rank never sees another's registrations.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "datatype/datatype.h"
+#include "io/io.h"
+#include "runtime/rank.h"
+
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct mmpi_datarep *registry;
+
+static bool mine(const struct mmpi_datarep *d, const struct mmpi_rank *self)
+{
+    return d->owner == self && d->world == self->world && pthread_equal(d->thread, self->thread);
+}
+
+const struct mmpi_datarep *mmpi_datarep_find(const struct mmpi_rank *self, const char *name)
+{
+    pthread_mutex_lock(&registry_lock);
+    struct mmpi_datarep *d = registry;
+    while (d && !(mine(d, self) && !strcmp(d->name, name)))
+        d = d->next;
+    pthread_mutex_unlock(&registry_lock);
+    return d;
+}
+
+int mmpi_datarep_register(const struct mmpi_rank *self, const char *name,
+                          MPI_Datarep_conversion_function *read_fn,
+                          MPI_Datarep_conversion_function *write_fn,
+                          MPI_Datarep_extent_function *extent_fn, void *extra)
+{
+    if (!strcmp(name, "native") || !strcmp(name, "internal") || !strcmp(name, "external32"))
+        return MPI_ERR_DUP_DATAREP; /* §14.5.3: the predefined ones exist already */
+    struct mmpi_datarep *d = calloc(1, sizeof(*d));
+    if (!d)
+        return MPI_ERR_NO_MEM;
+    d->owner = self;
+    d->thread = self->thread;
+    d->world = self->world;
+    strcpy(d->name, name);
+    d->read_fn = read_fn;
+    d->write_fn = write_fn;
+    d->extent_fn = extent_fn;
+    d->extra = extra;
+    pthread_mutex_lock(&registry_lock);
+    for (struct mmpi_datarep *o = registry; o; o = o->next)
+        if (mine(o, self) && !strcmp(o->name, name)) {
+            pthread_mutex_unlock(&registry_lock);
+            free(d);
+            return MPI_ERR_DUP_DATAREP;
+        }
+    d->next = registry;
+    registry = d;
+    pthread_mutex_unlock(&registry_lock);
+    return MPI_SUCCESS;
+}
+
+/* Adds count elements of dt to *size (file bytes) and *items (predefined data items). */
+static int measure(const struct mmpi_datarep *d, const struct mmpi_datatype *dt, size_t count,
+                   size_t *size, size_t *items)
+{
+    if (count == 0)
+        return MPI_SUCCESS;
+    if (dt->nsig == 0) {
+        MPI_Aint ext = 0;
+        int err = d->extent_fn(dt->handle, &ext, d->extra);
+        if (err != MPI_SUCCESS)
+            return err;
+        if (ext < 0)
+            return MPI_ERR_CONVERSION;
+        *size += count * (size_t)ext;
+        *items += count;
+        return MPI_SUCCESS;
+    }
+    for (size_t i = 0; i < dt->nsig; i++) {
+        size_t s = 0, n = 0;
+        int err = measure(d, dt->sig[i].type, dt->sig[i].count, &s, &n);
+        if (err != MPI_SUCCESS)
+            return err;
+        *size += count * s;
+        *items += count * n;
+    }
+    return MPI_SUCCESS;
+}
+
+int mmpi_datarep_measure(const struct mmpi_datarep *d, const struct mmpi_datatype *dt,
+                         size_t *size, size_t *items)
+{
+    *size = *items = 0;
+    return measure(d, dt, 1, size, items);
+}
+
+/* Leaf runs of the packed form of count elements of dt, converted one run at a time: the
+ * conversion function sees each run as `n` items of its predefined type at position 0. */
+static int convert_runs(const struct mmpi_datarep *d, MPI_Datarep_conversion_function *fn,
+                        const struct mmpi_datatype *dt, size_t count, char **packed,
+                        char **file)
+{
+    if (dt->nsig == 0) {
+        if (count == 0)
+            return MPI_SUCCESS;
+        if (count > INT32_MAX)
+            return MPI_ERR_CONVERSION;
+        int err = fn(*packed, dt->handle, (int)count, *file, 0, d->extra);
+        *packed += count * dt->size;
+        *file += count * dt->size; /* file sizes equal native ones (mmpi_datarep_convert) */
+        return err;
+    }
+    for (size_t k = 0; k < count; k++)
+        for (size_t i = 0; i < dt->nsig; i++) {
+            int err = convert_runs(d, fn, dt->sig[i].type, dt->sig[i].count, packed, file);
+            if (err != MPI_SUCCESS)
+                return err;
+        }
+    return MPI_SUCCESS;
+}
+
+int mmpi_datarep_convert(const struct mmpi_datarep *d, bool write, void *buf,
+                         MPI_Datatype handle, const struct mmpi_datatype *dt, size_t first,
+                         size_t n, size_t items, void *packed, void *file)
+{
+    MPI_Datarep_conversion_function *fn = write ? d->write_fn : d->read_fn;
+    if (!fn) { /* MPI_CONVERSION_FN_NULL: the file holds native bytes */
+        if (write)
+            memcpy(file, packed, n * dt->size);
+        else
+            memcpy(packed, file, n * dt->size);
+        return MPI_SUCCESS;
+    }
+    if (handle != MPI_DATATYPE_NULL) {
+        /* A predefined memory type: the user's buffer, tiled from element `first` on. */
+        if (n * items > INT32_MAX)
+            return MPI_ERR_CONVERSION;
+        return fn(buf, handle, (int)(n * items), file, (MPI_Offset)(first * items), d->extra);
+    }
+    char *p = packed, *q = file;
+    return convert_runs(d, fn, dt, n, &p, &q);
+}
