@@ -311,13 +311,17 @@ static void world_free(struct mmpi_world *w)
 }
 
 /* Whether a thread the rank created may still be unwinding (it detaches from the rank's records
- * as it ends): then the rank must stay allocated. */
+ * as it ends): then the rank must stay allocated. Under threads_lock: a thread marks its record
+ * unused while holding it (mmpi_thread_release), so once the walk has the lock no thread is
+ * still inside that critical section, about to unlock a mutex the caller would then free. */
 static bool threads_in_use(struct mmpi_rank *r)
 {
-    for (struct mmpi_thread *t = r->threads; t; t = t->next)
-        if (__atomic_load_n(&t->state, __ATOMIC_ACQUIRE) != MMPI_THREAD_UNUSED)
-            return true;
-    return false;
+    bool in_use = false;
+    pthread_mutex_lock(&r->threads_lock);
+    for (struct mmpi_thread *t = r->threads; t && !in_use; t = t->next)
+        in_use = __atomic_load_n(&t->state, __ATOMIC_ACQUIRE) != MMPI_THREAD_UNUSED;
+    pthread_mutex_unlock(&r->threads_lock);
+    return in_use;
 }
 
 /* A world no reaper thread could be started for: kept reachable, never freed. */
