@@ -24,10 +24,18 @@ LIB_CFLAGS := -std=c11 -D_GNU_SOURCE -pthread -fPIC -fvisibility=hidden $(WARN) 
 # sanitizer (without LTO: faster to build, and the reports name the real functions). Use
 # another BUILD directory (make check-tsan / check-asan do). The library records its sanitizer
 # in libmini_mpi.sanitize, from which bin/mpicc links every program with it.
+comma := ,
 ifdef SAN
   CFLAGS += -fsanitize=$(SAN) -fno-omit-frame-pointer
   LDFLAGS += -fsanitize=$(SAN)
   MPICC_SAN := -fsanitize=$(SAN) -fno-omit-frame-pointer
+endif
+# The C library functions the library interposes (mini_mpi/libc/: setrlimit, __cxa_atexit, ...)
+# are called by ThreadSanitizer's runtime while it initializes, before instrumented code may run
+# (the first function entry it records crashes). They keep per-rank state only; their locks
+# stay visible to the tool through its pthread interceptors.
+ifneq ($(filter thread,$(subst $(comma), ,$(SAN))),)
+  $(BUILD)/obj/mini_mpi/libc/%.o: CFLAGS += -fno-sanitize=thread
 endif
 
 # Every .c under mini_mpi/ is part of the library; launch_hook.c only of the shared one.
