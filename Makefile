@@ -31,11 +31,14 @@ ifdef SAN
   MPICC_SAN := -fsanitize=$(SAN) -fno-omit-frame-pointer
 endif
 # The C library functions the library interposes (mini_mpi/libc/: setrlimit, __cxa_atexit, ...)
-# are called by ThreadSanitizer's runtime while it initializes, before instrumented code may run
-# (the first function entry it records crashes). They keep per-rank state only; their locks
-# stay visible to the tool through its pthread interceptors.
+# are called by ThreadSanitizer's and AddressSanitizer's runtimes while they initialize, before
+# instrumented code may run (it crashes). They keep per-rank state only; their locks stay
+# visible to ThreadSanitizer through its pthread interceptors.
 ifneq ($(filter thread,$(subst $(comma), ,$(SAN))),)
   $(BUILD)/obj/mini_mpi/libc/%.o: CFLAGS += -fno-sanitize=thread
+endif
+ifneq ($(filter address,$(subst $(comma), ,$(SAN))),)
+  $(BUILD)/obj/mini_mpi/libc/%.o: CFLAGS += -fno-sanitize=address
 endif
 
 # Every .c under mini_mpi/ is part of the library; launch_hook.c only of the shared one.
