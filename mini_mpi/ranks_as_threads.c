@@ -243,8 +243,10 @@ static void *stack_new(size_t size)
 static int start_thread(struct mmpi_rank *r)
 {
     pthread_attr_t attr;
-    r->stack_size = r->world->config.stack_size;
-    r->stack = stack_new(r->stack_size);
+    if (!r->stack) { /* the launcher's ranks have theirs already (mmpi_world_run) */
+        r->stack_size = r->world->config.stack_size;
+        r->stack = stack_new(r->stack_size);
+    }
     if (!r->stack)
         return ENOMEM;
     MMPI_CHECK_PTHREAD(pthread_attr_init(&attr));
@@ -322,13 +324,17 @@ static void world_free(struct mmpi_world *w)
 }
 
 /* Whether a thread the rank created may still be unwinding (it detaches from the rank's records
- * as it ends): then the rank must stay allocated. */
+ * as it ends): then the rank must stay allocated. Under threads_lock: a thread marks its record
+ * unused while holding it (mmpi_thread_release), so once the walk has the lock no thread is
+ * still inside that critical section, about to unlock a mutex the caller would then free. */
 static bool threads_in_use(struct mmpi_rank *r)
 {
-    for (struct mmpi_thread *t = r->threads; t; t = t->next)
-        if (__atomic_load_n(&t->state, __ATOMIC_ACQUIRE) != MMPI_THREAD_UNUSED)
-            return true;
-    return false;
+    bool in_use = false;
+    pthread_mutex_lock(&r->threads_lock);
+    for (struct mmpi_thread *t = r->threads; t && !in_use; t = t->next)
+        in_use = __atomic_load_n(&t->state, __ATOMIC_ACQUIRE) != MMPI_THREAD_UNUSED;
+    pthread_mutex_unlock(&r->threads_lock);
+    return in_use;
 }
 
 /* A world no reaper thread could be started for: kept reachable, never freed. */
@@ -409,6 +415,19 @@ int mmpi_world_run(const struct mmpi_launch_config *config, int (*entry)(int, ch
     w->ranks_running = w->size;
     __atomic_store_n(&mmpi_world, w, __ATOMIC_RELEASE);
 
+    /* Every stack before any rank runs: ranks that run allocate (malloc's arenas reserve
+     * address space), so under an address-space limit a stack reserved later could fail
+     * half-way through start-up, with ranks already running. */
+    for (int i = 0; i < w->initial_size; i++) {
+        struct mmpi_rank *r = w->ranks[i];
+        r->stack_size = config->stack_size;
+        r->stack = stack_new(r->stack_size);
+        if (!r->stack) {
+            fprintf(stderr, "mini_mpi: cannot reserve the stack of rank %d of %d: %s\n", i,
+                    w->initial_size, strerror(errno));
+            mmpi_job_exit(2);
+        }
+    }
     mmpi_inject_world_start(w); /* before any rank runs: MPI_Init#1 must count */
     /* Not w->size: the ranks started first may spawn more before this loop ends. */
     for (int i = 0; i < w->initial_size; i++) {

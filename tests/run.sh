@@ -28,6 +28,8 @@
 #   grep=ERE          (repeatable) stdout+stderr must contain a line matching the ERE
 #   stderrEmpty=1     stderr must be empty
 #   long=1            only run when MINI_MPI_TEST_LONG=1 (make check-long)
+#   tsan=0            not run against a library built with ThreadSanitizer (make check-tsan),
+#                     for a case the tool itself misreads (the line's comment says why)
 #   dir=examples      the program is $BUILD/examples/<name> (a program of examples/) instead
 # An unknown key fails the test (a typo must not silently weaken it).
 #
@@ -57,6 +59,8 @@ junit=${JUNIT-}
 cd "$repo" || exit 2
 
 build=${MINI_MPI_TEST_BUILD:-build}
+tsan_build=0 # the library of $build is built with ThreadSanitizer (Makefile SAN=thread)
+grep -qw thread "$build/lib/libmini_mpi.sanitize" 2>/dev/null && tsan_build=1
 case $build in /*) ;; *) build=$repo/$build ;; esac
 # Default: tests/mpi/testlist plus every tests/mpi/testlist.<subsystem> (one per subsystem, so
 # that people working on different subsystems never edit one file).
@@ -178,6 +182,7 @@ if [ -r "$testlist" ]; then
         selected "$n" "$shown" || continue
         # long=1 tests belong to make check-long only.
         [ "$long" != 1 ] && [[ " ${tok[*]:1} " == *" long=1 "* ]] && continue
+        [ "$tsan_build" = 1 ] && [[ " ${tok[*]:1} " == *" tsan=0 "* ]] && continue
         add_job mpi "$shown" "$line"
     done <"$testlist"
     done
@@ -356,7 +361,7 @@ run_mpi() {
             resultTest=TestStatus|resultTest=TestStatusNoErrors) result=${kv#*=} ;;
             grep=?*) greps+=("${kv#grep=}") ;;
             stderrEmpty=1) stderr_empty=1 ;;
-            stderrEmpty=0|long=0|long=1) ;;
+            stderrEmpty=0|long=0|long=1|tsan=0|tsan=1) ;;
             dir=examples) progdir=examples ;;
             *) report_fail "$name" "testlist: unknown key '$kv'"; return ;;
         esac

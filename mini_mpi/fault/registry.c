@@ -27,6 +27,24 @@ static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static CDS_LIST_HEAD(registry);
 static int registered_count; /* under registry_lock; atomic reads */
 
+/* ThreadSanitizer cannot see liburcu's grace periods (the library is not instrumented; its
+ * ordering is fences and membarrier), so it would report every walk against every unlink and
+ * the free after it. In a build with the tool the same ordering is also expressed with a
+ * reader-writer lock it understands: walkers hold it for reading over their read-side section,
+ * writers for writing while they change the list. Taking it for writing waits for the walkers
+ * that may see the node, as the grace period does; a walker never changes the list (no death
+ * hook registers or unregisters), so it cannot wait on itself. Without the tool: nothing. */
+#if defined(__SANITIZE_THREAD__)
+static pthread_rwlock_t tsan_view = PTHREAD_RWLOCK_INITIALIZER;
+#define TSAN_VIEW_READ() pthread_rwlock_rdlock(&tsan_view)
+#define TSAN_VIEW_WRITE() pthread_rwlock_wrlock(&tsan_view)
+#define TSAN_VIEW_END() pthread_rwlock_unlock(&tsan_view)
+#else
+#define TSAN_VIEW_READ() ((void)0)
+#define TSAN_VIEW_WRITE() ((void)0)
+#define TSAN_VIEW_END() ((void)0)
+#endif
+
 static pthread_once_t reader_key_once = PTHREAD_ONCE_INIT;
 static pthread_key_t reader_key;
 static __thread bool reader_registered __attribute__((tls_model("initial-exec")));
@@ -79,7 +97,9 @@ void mmpi_fault_core_register(struct mmpi_fault_core *fc, const struct mmpi_faul
     fc->revoked = false;
     fc->registered = true;
     pthread_mutex_lock(&registry_lock);
+    TSAN_VIEW_WRITE();
     cds_list_add_rcu(&fc->node, &registry);
+    TSAN_VIEW_END();
     __atomic_store_n(&registered_count, registered_count + 1, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&registry_lock);
 }
@@ -94,7 +114,9 @@ void mmpi_fault_core_unregister(struct mmpi_fault_core *fc)
     if (!fc->registered)
         return;
     pthread_mutex_lock(&registry_lock);
+    TSAN_VIEW_WRITE();
     cds_list_del_rcu(&fc->node);
+    TSAN_VIEW_END();
     __atomic_store_n(&registered_count, registered_count - 1, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&registry_lock);
     fc->registered = false;
@@ -110,6 +132,7 @@ void mmpi_fault_registry_death(int dead)
 {
     struct mmpi_fault_core *fc;
     reader_enter();
+    TSAN_VIEW_READ();
     cds_list_for_each_entry_rcu(fc, &registry, node) {
         if (fc->ops && fc->ops->on_death) {
             for (int i = 0; i < fc->size; i++)
@@ -117,6 +140,7 @@ void mmpi_fault_registry_death(int dead)
                     fc->ops->on_death(fc, i);
         }
     }
+    TSAN_VIEW_END();
     urcu_memb_read_unlock();
 }
 

@@ -2,7 +2,8 @@
  * launch_hook.c: how a program linked against libmini_mpi becomes a world of ranks. The
  * executable's start code calls __libc_start_main; libmini_mpi, a direct dependency, defines it
  * first in the search order, so we receive the program's main and hand libc our launcher
- * instead. The launcher reads the MINI_MPI_* variables, loads one private image per rank, runs
+ * instead. The launcher reads the MINI_MPI_* variables, checks the job against the host's limits
+ * (runtime/host_limits.c), loads one private image per rank, runs
  * the world, and returns the job's exit status to libc, which exits with it.
  *
  * This file is linked into libmini_mpi.so only: unit tests link the library objects statically
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 
 #include "mmpi.h"
+#include "runtime/host_limits.h"
 #include "runtime/private_image.h"
 
 typedef int (*start_main_fn)(mmpi_main_fn, int, char **, void (*)(void), void (*)(void),
@@ -26,7 +28,7 @@ static int launcher_main(int argc, char **argv, char **envp)
     mmpi_main_fn *mains = NULL;
     (void)envp;
 
-    if (!mmpi_launch_config_read(&config))
+    if (!mmpi_launch_config_read(&config) || !mmpi_host_limits_check(&config))
         return 2;
     if (config.privatize) {
         mains = mmpi_xcalloc((size_t)config.nranks, sizeof(*mains));

@@ -45,7 +45,7 @@ contains "-link_info" "$("$mpicc" -link_info)" "-L$lib .*-Wl,-rpath,$lib .*-lmin
 contains "-link-info" "$("$mpicc" -link-info)" "-lmini_mpi"
 contains "-showme" "$("$mpicc" -showme)" "^cc -I$inc .*-lmini_mpi"
 contains "-showme:compile" "$("$mpicc" -showme:compile)" "^-I$inc -fPIC -ftls-model=global-dynamic -pthread$"
-contains "-showme:link" "$("$mpicc" -showme:link)" "^-pie -Wl,--export-dynamic-symbol=main -L$lib .*-lmini_mpi .*-ldl$"
+contains "-showme:link" "$("$mpicc" -showme:link)" "^-pie -Wl,--export-dynamic-symbol=main -Wl,-z,noseparate-code -Wl,-z,norelro -L$lib .*-lmini_mpi .*-ldl$"
 contains "--showme:compile" "$("$mpicc" --showme:compile)" "^-I$inc "
 contains "-showme:incdirs" "$("$mpicc" -showme:incdirs)" "^$inc$"
 contains "-showme:libdirs" "$("$mpicc" -showme:libdirs)" "^$lib$"
