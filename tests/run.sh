@@ -11,8 +11,8 @@
 # It does not build anything (the Makefile does) and never runs a test without a timeout
 # (`timeout -s KILL`; a test's whole process group dies with it).
 #
-# testlist: one test per line, `name nprocs [key=value ...]`, `#` comments (at the start of a
-# line or after a blank: `MPI_Barrier#3` is a word), blank lines.
+# testlist: one test per line, `name nprocs [key=value ...]`, comment lines (first word starting
+# with `#`; a `#` later in a line is part of a value, as in `grep=MPI_Barrier #3`), blank lines.
 # The program is $BUILD/tests/mpi/<name>, run in a fresh scratch directory with
 # MINI_MPI_TEST_SRCDIR=<repo>/tests/mpi, as
 #   bin/mpiexec -n nprocs [mpiexecarg...] $BUILD/tests/mpi/name [arg...]
@@ -118,11 +118,17 @@ if [ -n "${JUNIT+set}" ]; then
         die "JUNIT: cannot write '$JUNIT' (its directory does not exist or is not writable)"
 fi
 
-# A comment starts with a `#` at the start of $line or after a blank, so that a fault spec's
-# `MPI_Allreduce#2` stays a word.
+# In a --list file a comment starts with a `#` at the start of $line or after a blank.
 strip_comment() {
     if [[ $line =~ (^|[[:space:]])#.*$ ]]; then
         line=${line%"${BASH_REMATCH[0]}"}
+    fi
+}
+# In a testlist only a line whose first word starts with `#` is a comment: a `#` later in a line
+# belongs to a value (a fault spec's `MPI_Allreduce#2`, a grep for `MPI_Barrier #2`).
+strip_testlist_comment() {
+    if [[ $line =~ ^[[:space:]]*# ]]; then
+        line=
     fi
 }
 
@@ -172,7 +178,7 @@ if [ -r "$testlist" ]; then
     declare -A seen=()
     for testlist in "${testlists[@]}"; do
     while IFS= read -r line || [ -n "$line" ]; do
-        strip_comment
+        strip_testlist_comment
         read -ra tok <<<"$line"
         [ ${#tok[@]} -gt 0 ] || continue
         n=${tok[0]}
