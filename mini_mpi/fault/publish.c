@@ -2,8 +2,8 @@
  * fault/publish.c: how a rank's death becomes a failure everyone can see. A rank that ends
  * inside its MPI session (ranks_as_threads.c decides that, once) is published here: its
  * `failed` flag is set with release order, it is appended to the world's failure order, the
- * epoch is bumped, every registered object that has it as a member runs its kind's death hook
- * (fault/registry.c), and every rank is woken. Waiters re-check their conditions, which read
+ * epoch is bumped, every rank is woken, every registered object that has it as a member runs
+ * its kind's death hook (fault/registry.c), and every rank is woken again. Waiters re-check their conditions, which read
  * the queries of fault/fault.h.
  *
  * Deferred publication (determinism when faults are planned, MINI_MPI_FAULTS or mini_mpi_arm):
@@ -49,7 +49,6 @@ static void publish(struct mmpi_rank *r)
     __atomic_store_n(&f->nfailed, f->nfailed + 1, __ATOMIC_SEQ_CST);
     pthread_mutex_unlock(&f->lock);
     __atomic_fetch_add(&f->epoch, 1, __ATOMIC_SEQ_CST);
-    mmpi_fault_registry_death(r->world_rank);
     char name[48]; /* "rank 2 (incarnation 1)" for a restarted rank (ranks_as_threads.c) */
     if (w->config.verbose)
         fprintf(stderr, "mini_mpi: %s failed (%s)\n", mmpi_rank_label(r, name, sizeof name),
@@ -61,6 +60,14 @@ static void publish(struct mmpi_rank *r)
                 r->world_rank, r->end_cause);
         mmpi_job_exit(r->end_code ? r->end_code : 1);
     }
+    /* Waiters first: a communicator's waiter needs only the flag and the order, and the walk
+     * below may be this thread's first RCU read-side section (its liburcu registration costs
+     * tens of microseconds, which detection would otherwise pay). Then the kinds' death hooks
+     * (a window's dead lock holder), then a second wake for waiters whose condition a hook
+     * changed. A waiter that re-checks between the two sees the failure without the hook's
+     * record, as any waiter could before: the kinds' rules do not depend on it. */
+    mmpi_world_wake_all(w);
+    mmpi_fault_registry_death(r->world_rank);
     mmpi_world_wake_all(w);
 }
 
