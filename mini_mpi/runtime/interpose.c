@@ -13,6 +13,7 @@
  * Whether the end counts as a process failure depends on the MPI session (ranks_as_threads.c).
  * A signal from outside the process keeps its normal effect: Ctrl-C still ends the job.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -133,6 +134,12 @@ static void detach_thread(void *unused)
     mmpi_thread_detach();
 }
 
+/* Whether ThreadSanitizer runs in this process (set by creators, read by start_with_rank): its
+ * start routine runs inside ours, so a jmp_buf set by start_with_rank is one TSan never saw and
+ * its longjmp interceptor aborts. Under TSan a failed rank's threads end through pthread_exit
+ * instead (unwinding: C++ destructors of a killed rank's threads then run, only there). */
+static bool thread_sanitizer;
+
 __attribute__((no_sanitize("thread", "address", "undefined"))) static void *
 start_with_rank(void *p)
 {
@@ -143,6 +150,12 @@ start_with_rank(void *p)
     jmp_buf killed;
     mmpi_self = record->rank;
     mmpi_thread_self = record; /* mmpi_thread_adopt, written here: see above */
+    if (thread_sanitizer) {
+        pthread_cleanup_push(detach_thread, NULL);
+        result = start(arg);
+        pthread_cleanup_pop(1);
+        return result;
+    }
     if (setjmp(killed)) { /* its rank failed: released at world end without unwinding */
         mmpi_thread_end_jump = NULL;
         mmpi_thread_detach();
@@ -179,6 +192,12 @@ MMPI_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
 {
     if (!mmpi_self || creating_unowned)
         return mmpi_real_pthread_create(thread, attr, start, arg);
+    static int tsan_checked; /* racing creators compute the same answer */
+    if (!__atomic_load_n(&tsan_checked, __ATOMIC_ACQUIRE)) {
+        __atomic_store_n(&thread_sanitizer, dlsym(RTLD_DEFAULT, "__tsan_init") != NULL,
+                         __ATOMIC_RELAXED);
+        __atomic_store_n(&tsan_checked, 1, __ATOMIC_RELEASE);
+    }
     struct mmpi_thread *record = mmpi_thread_reserve(mmpi_self); /* counted from now */
     record->start = start;
     record->start_arg = arg;
