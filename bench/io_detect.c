@@ -15,68 +15,10 @@
 #include "common.h"
 #include "ulfm.h"
 
-#include <signal.h>
-#include <time.h>
 #include <unistd.h>
 
-#define TAG_DEATH 22
-#define TAG_REPORT 23
-
 #if BENCH_HAVE_ULFM
-static void die_at(double td)
-{
-    raise(0); /* binds raise now: lazy binding is not detection time */
-    for (;;) {
-        double left = td - MPI_Wtime();
-        if (left <= 0)
-            break;
-        if (left > 2e-3) {
-            struct timespec ts = {0, (long)((left - 2e-3) * 1e9)};
-            if (ts.tv_nsec > 100000000L)
-                ts.tv_nsec = 100000000L;
-            nanosleep(&ts, NULL);
-        }
-    }
-    raise(SIGKILL);
-}
-
-/* One phase: `victim` of comm dies `lead` s from now while the others run op(); returns at
- * rank 0 of comm the slowest survivor's detection (ms), or -1 if some op did not fail with
- * MPIX_ERR_PROC_FAILED. */
-static double phase(MPI_Comm comm, int victim, double lead, int (*op)(void *), void *arg)
-{
-    int rank, size;
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &size);
-    double td;
-    if (rank == victim) {
-        td = MPI_Wtime() + lead;
-        for (int s = 0; s < size; s++)
-            if (s != victim)
-                MPI_Send(&td, 1, MPI_DOUBLE, s, TAG_DEATH, comm);
-        die_at(td);
-    }
-    MPI_Recv(&td, 1, MPI_DOUBLE, victim, TAG_DEATH, comm, MPI_STATUS_IGNORE);
-    int cls, rc = op(arg);
-    double mine[2] = {(MPI_Wtime() - td) * 1e3, 0};
-    MPI_Error_class(rc, &cls);
-    mine[1] = cls == MPIX_ERR_PROC_FAILED;
-    if (rank != 0) {
-        MPI_Send(mine, 2, MPI_DOUBLE, 0, TAG_REPORT, comm);
-        return 0;
-    }
-    double hi = mine[0];
-    int wrong = !mine[1];
-    for (int s = 1; s < size; s++) {
-        double r[2];
-        if (s == victim)
-            continue;
-        MPI_Recv(r, 2, MPI_DOUBLE, s, TAG_REPORT, comm, MPI_STATUS_IGNORE);
-        hi = r[0] > hi ? r[0] : hi;
-        wrong |= !r[1];
-    }
-    return wrong ? -1 : hi;
-}
+#include "detect.h"
 
 static int barrier_op(void *arg)
 {
@@ -115,7 +57,7 @@ int main(int argc, char **argv)
     double lead = 0.02 + 2e-4 * size;
     MPI_Comm world = MPI_COMM_WORLD;
     MPI_Barrier(MPI_COMM_WORLD);
-    double t_barrier = phase(MPI_COMM_WORLD, size - 1, lead, barrier_op, &world);
+    double t_barrier = phase(MPI_COMM_WORLD, size - 1, lead, barrier_op, &world, NULL);
 
     MPI_Comm alive;
     MPIX_Comm_shrink(MPI_COMM_WORLD, &alive);
@@ -127,7 +69,7 @@ int main(int argc, char **argv)
     MPI_File_open(alive, name, MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE,
                   MPI_INFO_NULL, &fh);
     write_op(&fh);
-    double t_write = phase(alive, size - 2, lead, write_op, &fh);
+    double t_write = phase(alive, size - 2, lead, write_op, &fh, NULL);
     MPI_File_close(&fh);
     if (rank == 0) {
         unlink(name);

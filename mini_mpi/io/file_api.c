@@ -385,18 +385,11 @@ int PMPI_File_create_errhandler(MPI_File_errhandler_function *fn, MPI_Errhandler
         err = MPI_ERR_ARG;
         goto fn_fail;
     }
-    struct mmpi_errhandler *e = mmpi_xcalloc(1, sizeof(*e));
-    e->kind = MMPI_ERRH_USER;
-    e->object = MMPI_ERRH_FOR_FILE;
-    e->fn = (void (*)(void))fn;
-    e->refcount = 1;
-    e->handle = mmpi_handle_new(self, MMPI_HANDLE_KIND_ERRHANDLER, e);
-    if (e->handle == MPI_ERRHANDLER_NULL) {
-        free(e);
+    *errhandler = mmpi_errhandler_new_user(self, MMPI_ERRH_FOR_FILE, (void (*)(void))fn);
+    if (*errhandler == MPI_ERRHANDLER_NULL) {
         err = MPI_ERR_NO_MEM;
         goto fn_fail;
     }
-    *errhandler = e->handle;
 fn_exit:
     return err;
 fn_fail:

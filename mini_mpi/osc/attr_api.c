@@ -206,24 +206,16 @@ int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *fn, MPI_Errhandler *
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Win_create_errhandler);
     int err = MPI_SUCCESS;
-    struct mmpi_errhandler *e = NULL;
 
     if (!fn || !errhandler) {
         err = MPI_ERR_ARG;
         goto fn_fail;
     }
-    e = mmpi_xcalloc(1, sizeof(*e));
-    e->kind = MMPI_ERRH_USER;
-    e->object = MMPI_ERRH_FOR_WIN;
-    e->fn = (void (*)(void))fn;
-    e->refcount = 1;
-    e->handle = mmpi_handle_new(self, MMPI_HANDLE_KIND_ERRHANDLER, e);
-    if (e->handle == MPI_ERRHANDLER_NULL) {
-        free(e);
+    *errhandler = mmpi_errhandler_new_user(self, MMPI_ERRH_FOR_WIN, (void (*)(void))fn);
+    if (*errhandler == MPI_ERRHANDLER_NULL) {
         err = MPI_ERR_NO_MEM;
         goto fn_fail;
     }
-    *errhandler = e->handle;
 fn_exit:
     return err;
 fn_fail:

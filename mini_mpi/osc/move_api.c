@@ -136,6 +136,23 @@ static int completed_request(struct mmpi_rank *self, struct mmpi_win *w, int res
     return MPI_SUCCESS;
 }
 
+/* Runs a checked transfer (none to MPI_PROC_NULL) and hands back its request. A failed target
+ * moves nothing and raises nothing here: a request reports it at its completion, the epoch's
+ * synchronization otherwise. */
+static int issue(struct mmpi_rank *self, enum kind kind, struct xfer *x, bool proc_null,
+                 int target_rank, MPI_Aint target_disp, MPI_Request *request)
+{
+    int result = MPI_SUCCESS;
+    if (!proc_null) {
+        int err = run(self, kind, x, target_rank, target_disp, request != NULL);
+        if (err == MMPI_WIN_TARGET_FAILED)
+            result = MPI_ERR_PROC_FAILED;
+        else if (err != MPI_SUCCESS)
+            return err;
+    }
+    return request ? completed_request(self, x->w, result, request) : MPI_SUCCESS;
+}
+
 static int transfer(enum mmpi_call call, enum kind kind, const void *origin_addr,
                     int origin_count, MPI_Datatype origin_datatype, int target_rank,
                     MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
@@ -162,15 +179,8 @@ static int transfer(enum mmpi_call call, enum kind kind, const void *origin_addr
         err = MPI_ERR_TYPE;
         goto fn_fail;
     }
-    int result = MPI_SUCCESS;
-    if (!proc_null) {
-        err = run(self, kind, &x, target_rank, target_disp, request != NULL);
-        if (err == MMPI_WIN_TARGET_FAILED)
-            err = MPI_SUCCESS, result = MPI_ERR_PROC_FAILED;
-        if (err != MPI_SUCCESS)
-            goto fn_fail;
-    }
-    if (request && (err = completed_request(self, x.w, result, request)) != MPI_SUCCESS)
+    err = issue(self, kind, &x, proc_null, target_rank, target_disp, request);
+    if (err != MPI_SUCCESS)
         goto fn_fail;
 fn_exit:
     return err;
@@ -217,15 +227,8 @@ static int get_accumulate(enum mmpi_call call, const void *origin_addr, int orig
         err = MPI_ERR_TYPE;
         goto fn_fail;
     }
-    int result = MPI_SUCCESS;
-    if (!proc_null) {
-        err = run(self, GET_ACC, &x, target_rank, target_disp, request != NULL);
-        if (err == MMPI_WIN_TARGET_FAILED)
-            err = MPI_SUCCESS, result = MPI_ERR_PROC_FAILED;
-        if (err != MPI_SUCCESS)
-            goto fn_fail;
-    }
-    if (request && (err = completed_request(self, x.w, result, request)) != MPI_SUCCESS)
+    err = issue(self, GET_ACC, &x, proc_null, target_rank, target_disp, request);
+    if (err != MPI_SUCCESS)
         goto fn_fail;
 fn_exit:
     return err;

@@ -28,6 +28,19 @@
     err = mmpi_err_raise_win(self, w, err, call);                                            \
     goto fn_exit;
 
+/* The ranks of a PSCW epoch's group; none once the window raised a failure here (sticky: no
+ * epoch opens). */
+static int epoch_group(struct mmpi_rank *self, struct mmpi_win *w, MPI_Group group,
+                       int **ranks, int *n)
+{
+    int err = mmpi_win_group_ranks(w, group, self, ranks, n);
+    if (err == MPI_SUCCESS && w->proc_failed) {
+        free(*ranks);
+        err = MPI_ERR_PROC_FAILED;
+    }
+    return err;
+}
+
 MMPI_PROFILED(Win_fence);
 int PMPI_Win_fence(int assert, MPI_Win win)
 {
@@ -41,13 +54,9 @@ int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
 {
     WIN_OR_FAIL(MMPI_CALL_Win_start)
     int *ranks, n;
-    err = mmpi_win_group_ranks(w, group, self, &ranks, &n);
-    if (err == MPI_SUCCESS && w->proc_failed) {
-        free(ranks); /* sticky: no epoch opens */
-        err = MPI_ERR_PROC_FAILED;
-    } else if (err == MPI_SUCCESS) {
+    err = epoch_group(self, w, group, &ranks, &n);
+    if (err == MPI_SUCCESS)
         err = mmpi_win_start(self, w, ranks, n, assert);
-    }
     END(MMPI_CALL_Win_start)
 }
 
@@ -64,13 +73,9 @@ int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
 {
     WIN_OR_FAIL(MMPI_CALL_Win_post)
     int *ranks, n;
-    err = mmpi_win_group_ranks(w, group, self, &ranks, &n);
-    if (err == MPI_SUCCESS && w->proc_failed) {
-        free(ranks); /* sticky: no epoch opens */
-        err = MPI_ERR_PROC_FAILED;
-    } else if (err == MPI_SUCCESS) {
+    err = epoch_group(self, w, group, &ranks, &n);
+    if (err == MPI_SUCCESS)
         err = mmpi_win_post(self, w, ranks, n, assert);
-    }
     END(MMPI_CALL_Win_post)
 }
 
