@@ -149,6 +149,16 @@ int main(int argc, char **argv)
           MPI_ERR_DUP_DATAREP);
     CHECK(eclass(MPI_Register_datarep("internal", NULL, NULL, native_extent, NULL)) ==
           MPI_ERR_DUP_DATAREP);
+    /* Bad arguments: no name, no extent function, a name of MPI_MAX_DATAREP_STRING or more. */
+    char long_name[MPI_MAX_DATAREP_STRING + 1];
+    memset(long_name, 'x', MPI_MAX_DATAREP_STRING);
+    long_name[MPI_MAX_DATAREP_STRING] = '\0';
+    CHECK(eclass(MPI_Register_datarep(NULL, swap_read, swap_write, native_extent, NULL)) ==
+          MPI_ERR_ARG);
+    CHECK(eclass(MPI_Register_datarep("noext", swap_read, swap_write, NULL, NULL)) ==
+          MPI_ERR_ARG);
+    CHECK(eclass(MPI_Register_datarep(long_name, swap_read, swap_write, native_extent, NULL)) ==
+          MPI_ERR_ARG);
 
     snprintf(name, sizeof name, "%s/mmpi_io_datarep_%d",
              getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (int)getpid());
