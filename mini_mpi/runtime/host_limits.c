@@ -18,6 +18,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -198,6 +199,40 @@ static void consider(struct limit *best, long max_ranks, const char *fmt, ...)
     va_end(ap);
 }
 
+/* The address space malloc's arenas take under a limit on it. glibc reserves each thread
+ * arena's heap whole (64 MiB, mapped at twice that while it is aligned), up to 8 arenas per
+ * CPU: on 2 CPUs that is 1 GiB, so under ulimit -v the arenas created as ranks allocate take
+ * whatever the stacks left, and a later allocation of any rank fails. So with a finite
+ * RLIMIT_AS the ranks share malloc's main arena (grown with brk as it is used) unless the user
+ * chose a number of arenas (MALLOC_ARENA_MAX, or glibc.malloc.arena_max in GLIBC_TUNABLES),
+ * whose heaps are then counted here. Called once, before any rank starts. */
+static int64_t limit_malloc_arenas(void)
+{
+    const int64_t heap = (int64_t)64 << 20;
+    long chosen = -1;
+    const char *v = getenv("MALLOC_ARENA_MAX");
+    const char *t = getenv("GLIBC_TUNABLES");
+    const char *k = t ? strstr(t, "glibc.malloc.arena_max=") : NULL;
+    if (k)
+        v = k + strlen("glibc.malloc.arena_max=");
+    if (v) {
+        char *end;
+        errno = 0;
+        chosen = strtol(v, &end, 10);
+        if (errno || end == v || chosen < 1 || (*end && *end != ':'))
+            chosen = -1; /* glibc ignores it too: its default applies */
+    }
+    if (chosen < 0) {
+        long cpus = sysconf(_SC_NPROCESSORS_CONF);
+        if (!v && mallopt(M_ARENA_MAX, 1) == 1)
+            return 0;
+        chosen = 8 * (cpus > 0 ? cpus : 1);
+    }
+    /* The main arena is not a reserved heap; each other one is, and one more may be being
+     * created (twice the heap) at any moment. */
+    return (chosen - 1) * heap + (chosen > 1 ? heap : 0);
+}
+
 bool mmpi_host_limits_check(const struct mmpi_launch_config *c)
 {
     struct limit best = {.max_ranks = -1};
@@ -273,7 +308,8 @@ bool mmpi_host_limits_check(const struct mmpi_launch_config *c)
     int64_t per_rank_as = (int64_t)c->stack_size + (c->privatize ? maps.image_bytes : 0);
     long by_memory = -1;
     if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
-        int64_t free_as = (int64_t)rl.rlim_cur - maps.vm_bytes - AS_RESERVE;
+        int64_t free_as =
+            (int64_t)rl.rlim_cur - maps.vm_bytes - AS_RESERVE - limit_malloc_arenas();
         by_memory = clamp_ranks(free_as / per_rank_as);
         consider(&best, by_memory,
                  "each rank takes %" PRId64 " KiB of address space (its stack: MINI_MPI_STACK) "
