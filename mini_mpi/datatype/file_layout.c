@@ -13,9 +13,10 @@
  * from its envelope, each predefined leaf replaced by a dense block of its file size: the
  * constructors counting in elements of their child (contiguous, vector, indexed, indexed_block,
  * subarray, darray, dup) then scale by themselves, and the byte ones (hvector, hindexed,
- * hindexed_block, struct, resized) keep their byte displacements. A file representation has no
- * alignment, so a struct's extent is not padded there (MPI_File_get_type_extent reports it).
- * Where no leaf changes size the type itself is the layout.
+ * hindexed_block, struct, resized) keep their byte displacements. A leaf keeps its memory
+ * alignment, so a struct's extent is rounded up as in memory (§5.1.6) and a type's layout does
+ * not depend on whether some other leaf changed size. Where no leaf changes size the type
+ * itself is the layout.
  */
 #include <stdlib.h>
 
@@ -42,7 +43,9 @@ static int leaf(const struct mmpi_datatype *dt, struct ctx *c, struct mmpi_datat
         return MPI_SUCCESS;
     }
     struct mmpi_dt_part part = {0, size, mmpi_dt_predefined(MPI_BYTE)};
-    return mmpi_dt_build(&part, size ? 1 : 0, 0, NULL, out);
+    if ((err = mmpi_dt_build(&part, size ? 1 : 0, 0, NULL, out)) == MPI_SUCCESS)
+        (*out)->align = dt->align; /* not yet shared: see the header */
+    return err;
 }
 
 /* dt rebuilt over children kids[] (its envelope's types, in file form). */

@@ -317,6 +317,24 @@ static void struct_view(MPI_File fh, MPI_Offset base)
     for (int k = 0; k < 2; k++)
         CHECK(back[k].i == s[k].i && back[k].l == s[k].l && back[k].d == s[k].d);
     MPI_Type_free(&t);
+
+    /* Extents in the file: a struct {long; int} keeps its memory padding (4 + hole + 4, then
+     * up to long's alignment: 16), a contiguous type of 3 longs scales to 12 bytes. */
+    struct li {
+        long l;
+        int i;
+    };
+    MPI_Datatype t2, types2[2] = {MPI_LONG, MPI_INT}, c3;
+    MPI_Aint disp2[2] = {offsetof(struct li, l), offsetof(struct li, i)};
+    MPI_Type_create_struct(2, bl, disp2, types2, &t2);
+    MPI_Type_contiguous(3, MPI_LONG, &c3);
+    CHECK(MPI_File_set_view(fh, base, MPI_BYTE, MPI_BYTE, "external32", MPI_INFO_NULL) ==
+          MPI_SUCCESS);
+    CHECK(MPI_File_get_type_extent(fh, t2, &ext) == MPI_SUCCESS &&
+          ext == (MPI_Aint)sizeof(struct li));
+    CHECK(MPI_File_get_type_extent(fh, c3, &ext) == MPI_SUCCESS && ext == 12);
+    MPI_Type_free(&t2);
+    MPI_Type_free(&c3);
 }
 
 /* long double: IEEE binary128 in the file, 16 bytes either way. */
