@@ -337,6 +337,36 @@ static void struct_view(MPI_File fh, MPI_Offset base)
     MPI_Type_free(&c3);
 }
 
+/* MPI_File_get_type_extent under external32 for every constructor: element-counting ones
+ * scale with MPI_LONG's 4 bytes, byte displacements and resized bounds stay as they are. */
+static void constructor_extents(MPI_File fh, MPI_Offset base)
+{
+    MPI_Datatype t;
+    MPI_Aint ext;
+    int bl[2] = {1, 2}, idx[2] = {0, 3}, blk[2] = {1, 4};
+    MPI_Aint hd[2] = {0, 40}, hb[2] = {0, 16};
+    CHECK(MPI_File_set_view(fh, base, MPI_LONG, MPI_LONG, "external32", MPI_INFO_NULL) ==
+          MPI_SUCCESS);
+#define EXTENT(make, want)                                                                      do {                                                                                            make;                                                                                       CHECK(MPI_File_get_type_extent(fh, t, &ext) == MPI_SUCCESS && ext == (want));              MPI_Type_free(&t);                                                                      } while (0)
+    EXTENT(MPI_Type_dup(MPI_LONG, &t), 4);
+    EXTENT(MPI_Type_contiguous(5, MPI_LONG, &t), 20);
+    EXTENT(MPI_Type_create_hvector(2, 1, 100, MPI_LONG, &t), 104);
+    EXTENT(MPI_Type_indexed(2, bl, idx, MPI_LONG, &t), 20);
+    EXTENT(MPI_Type_create_hindexed(2, bl, hd, MPI_LONG, &t), 48);
+    EXTENT(MPI_Type_create_indexed_block(2, 1, blk, MPI_LONG, &t), 16); /* [4, 20) */
+    EXTENT(MPI_Type_create_hindexed_block(2, 1, hb, MPI_LONG, &t), 20);
+    EXTENT(MPI_Type_create_resized(MPI_LONG, 0, 32, &t), 32);
+    int gs[1] = {8}, dist[1] = {MPI_DISTRIBUTE_BLOCK}, darg[1] = {MPI_DISTRIBUTE_DFLT_DARG},
+        ps[1] = {2};
+    EXTENT(MPI_Type_create_darray(2, 1, 1, gs, dist, darg, ps, MPI_ORDER_C, MPI_LONG, &t), 32);
+    /* A vector of hvectors: the inner byte stride kept, the outer count of inner extents. */
+    MPI_Datatype inner;
+    MPI_Type_create_hvector(2, 1, 12, MPI_LONG, &inner); /* 16 bytes in the file */
+    EXTENT(MPI_Type_vector(2, 1, 2, inner, &t), 48);
+    MPI_Type_free(&inner);
+#undef EXTENT
+}
+
 /* long double: IEEE binary128 in the file, 16 bytes either way. */
 static void long_double_view(MPI_File fh, MPI_Offset base)
 {
@@ -657,6 +687,7 @@ int main(int argc, char **argv)
     strided_view(fh, SECTION(1));
     struct_view(fh, SECTION(2));
     long_double_view(fh, SECTION(3));
+    constructor_extents(fh, SECTION(3));
     half_view(fh, SECTION(4));
     shared_pointer(fh, (MPI_Offset)5 * size * REGION, rank, size);
     collective(fh, (MPI_Offset)6 * size * REGION, rank, size);
