@@ -22,7 +22,8 @@
  *
  * Files: predefined.c (the static objects), object.c (handles, refcounts), build.c (typemap
  * flattening and bounds), construct.c / subarray.c / darray.c (constructors), cursor.c (moving
- * data), signature.c (element counting), external32.c, api_*.c (entry points).
+ * data), signature.c (element counting), external32.c, file_layout.c (a type's layout in a
+ * file whose representation resizes basic types), api_*.c (entry points).
  */
 #ifndef MMPI_DATATYPE_DATATYPE_H
 #define MMPI_DATATYPE_DATATYPE_H
