@@ -5,7 +5,7 @@
  * the type's in the file; its signature is bytes, so it is never used to convert data (the
  * memory type's signature does that, external32.c and io/datarep.c).
  *
- * The rule is §14.5's: "for those functions that accept displacements in bytes, the
+ * The rule is §14.5.1's: "for those functions that accept displacements in bytes, the
  * displacements must be specified in terms of their values in the file for the file data
  * representation being used. MPI will interpret these byte displacements as is; no scaling will
  * be done ... For etypes and filetypes that are portable datatypes, MPI will scale any

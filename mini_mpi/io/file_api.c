@@ -287,9 +287,9 @@ static int type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Count *extent,
     struct mmpi_datatype *dt = mmpi_datatype_get(self, datatype);
     int err = !f ? MPI_ERR_FILE : !dt ? MPI_ERR_TYPE : !extent ? MPI_ERR_ARG : MPI_SUCCESS;
 
-    /* §14.5.4: the extent in the file's representation: "native" and "internal" store
+    /* §14.5.1: the extent in the file's representation: "native" and "internal" store
      * memory's layout; external32 and registered representations lay dt out in their sizes
-     * (view.c, the rule of §14.5 for byte displacements and portable types). */
+     * (view.c, the rule of §14.5.1 for byte displacements and portable types). */
     struct mmpi_datatype *layout = NULL;
     if (err == MPI_SUCCESS && (err = mmpi_file_view_type_layout(&f->view, dt, &layout)) ==
                                   MPI_SUCCESS) {
