@@ -1,8 +1,8 @@
 /*
  * io_ext32.c: data representations whose file sizes differ from memory's (MPI-4.1 §14.5):
  * "external32" views of MPI_LONG (4 bytes in the file, 8 in memory), long double, structs
- * mixing int, long and double, strided filetypes; a registered representation whose extent
- * function halves MPI_INT. Every write is checked in the file's bytes, read natively and compared
+ * mixing int, long and double, strided filetypes; registered representations whose extent
+ * functions halve and double MPI_INT. Every write is checked in the file's bytes, read natively and compared
  * with big-endian bytes computed here by hand, then read back through the view. Positions,
  * MPI_File_get_byte_offset, MPI_File_get_type_extent and MPI_SEEK_END count the file's sizes;
  * individual, explicit, shared, ordered, collective, split and nonblocking accesses all convert.
@@ -658,6 +658,61 @@ static void half_view(MPI_File fh, MPI_Offset base)
     MPI_Type_free(&ft);
 }
 
+/* "wide": MPI_INT as 8 big-endian bytes (the file wider than memory). */
+static int wide_extent(MPI_Datatype t, MPI_Aint *extent, void *extra)
+{
+    MPI_Aint lb;
+    if (t == MPI_INT) {
+        *extent = 8;
+        return MPI_SUCCESS;
+    }
+    return MPI_Type_get_extent(t, &lb, extent);
+}
+
+static int wide_write(void *userbuf, MPI_Datatype t, int count, void *filebuf,
+                      MPI_Offset position, void *extra)
+{
+    const int *u = (const int *)userbuf + position;
+    for (int i = 0; i < count; i++)
+        be((unsigned char *)filebuf + 8 * i, u[i], 8);
+    return t == MPI_INT ? MPI_SUCCESS : MPI_ERR_CONVERSION;
+}
+
+static int wide_read(void *userbuf, MPI_Datatype t, int count, void *filebuf,
+                     MPI_Offset position, void *extra)
+{
+    int *u = (int *)userbuf + position;
+    const unsigned char *f = filebuf;
+    for (int i = 0; i < count; i++) {
+        int64_t v = 0;
+        for (int k = 0; k < 8; k++)
+            v = (int64_t)((uint64_t)v << 8 | f[8 * i + k]);
+        u[i] = (int)v;
+    }
+    return t == MPI_INT ? MPI_SUCCESS : MPI_ERR_CONVERSION;
+}
+
+static void wide_view(MPI_File fh, MPI_Offset base)
+{
+    MPI_Status st;
+    MPI_Offset off, pos;
+    int v[3] = {-1, 7, INT32_MIN}, back[3] = {0, 0, 0}, count;
+    unsigned char want[24], got[24], *p = want;
+    CHECK(MPI_File_set_view(fh, base, MPI_INT, MPI_INT, "wide", MPI_INFO_NULL) == MPI_SUCCESS);
+    CHECK(MPI_File_write(fh, v, 3, MPI_INT, &st) == MPI_SUCCESS);
+    MPI_Get_count(&st, MPI_INT, &count);
+    CHECK(count == 3);
+    CHECK(MPI_File_get_position(fh, &pos) == MPI_SUCCESS && pos == 3);
+    CHECK(MPI_File_get_byte_offset(fh, 2, &off) == MPI_SUCCESS && off == base + 16);
+    for (int i = 0; i < 3; i++)
+        p = be(p, v[i], 8);
+    raw(fh, base, got, 24);
+    SAME(got, want, 24);
+    CHECK(MPI_File_set_view(fh, base, MPI_INT, MPI_INT, "wide", MPI_INFO_NULL) == MPI_SUCCESS);
+    CHECK(MPI_File_read(fh, back, 3, MPI_INT, &st) == MPI_SUCCESS);
+    CHECK(!memcmp(back, v, sizeof v));
+}
+
 int main(int argc, char **argv)
 {
     int rank, size;
@@ -670,6 +725,8 @@ int main(int argc, char **argv)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     CHECK(size <= 16);
     CHECK(MPI_Register_datarep("half", half_read, half_write, half_extent, NULL) ==
+          MPI_SUCCESS);
+    CHECK(MPI_Register_datarep("wide", wide_read, wide_write, wide_extent, NULL) ==
           MPI_SUCCESS);
     CHECK(MPI_Register_datarep("halfnull", MPI_CONVERSION_FN_NULL, MPI_CONVERSION_FN_NULL,
                                half_extent, NULL) == MPI_SUCCESS);
@@ -689,6 +746,7 @@ int main(int argc, char **argv)
     long_double_view(fh, SECTION(3));
     constructor_extents(fh, SECTION(3));
     half_view(fh, SECTION(4));
+    wide_view(fh, SECTION(4) + 256);
     shared_pointer(fh, (MPI_Offset)5 * size * REGION, rank, size);
     collective(fh, (MPI_Offset)6 * size * REGION, rank, size);
     CHECK(MPI_File_close(&fh) == MPI_SUCCESS);
