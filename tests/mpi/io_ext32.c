@@ -2,10 +2,11 @@
  * io_ext32.c: data representations whose file sizes differ from memory's (MPI-4.1 §14.5):
  * "external32" views of MPI_LONG (4 bytes in the file, 8 in memory), long double, structs
  * mixing int, long and double, strided filetypes; registered representations whose extent
- * functions halve and double MPI_INT. Every write is checked in the file's bytes, read natively and compared
- * with big-endian bytes computed here by hand, then read back through the view. Positions,
- * MPI_File_get_byte_offset, MPI_File_get_type_extent and MPI_SEEK_END count the file's sizes;
- * individual, explicit, shared, ordered, collective, split and nonblocking accesses all convert.
+ * functions halve and double MPI_INT. Every write is checked in the file's bytes, read natively
+ * and compared with big-endian bytes computed here by hand, then read back through the view.
+ * Positions, MPI_File_get_byte_offset, MPI_File_get_type_extent and MPI_SEEK_END count the
+ * file's sizes; individual, explicit, shared, ordered, collective, split and nonblocking
+ * accesses all convert.
  * Values that do not fit external32 (an MPI_LONG above INT32_MAX) are MPI_ERR_CONVERSION, for
  * MPI_Pack_external and for file writes; sizes that make no whole etype are MPI_ERR_TYPE.
  */
@@ -347,7 +348,12 @@ static void constructor_extents(MPI_File fh, MPI_Offset base)
     MPI_Aint hd[2] = {0, 40}, hb[2] = {0, 16};
     CHECK(MPI_File_set_view(fh, base, MPI_LONG, MPI_LONG, "external32", MPI_INFO_NULL) ==
           MPI_SUCCESS);
-#define EXTENT(make, want)                                                                      do {                                                                                            make;                                                                                       CHECK(MPI_File_get_type_extent(fh, t, &ext) == MPI_SUCCESS && ext == (want));              MPI_Type_free(&t);                                                                      } while (0)
+#define EXTENT(make, want) \
+    do { \
+        make; \
+        CHECK(MPI_File_get_type_extent(fh, t, &ext) == MPI_SUCCESS && ext == (want)); \
+        MPI_Type_free(&t); \
+    } while (0)
     EXTENT(MPI_Type_dup(MPI_LONG, &t), 4);
     EXTENT(MPI_Type_contiguous(5, MPI_LONG, &t), 20);
     EXTENT(MPI_Type_create_hvector(2, 1, 100, MPI_LONG, &t), 104);
