@@ -82,8 +82,10 @@ int mmpi_type_match_size(int typeclass, int size, MPI_Datatype *out);
 
 /* ---- external32 (MPI-4.1 §13.5.2): big-endian, sizes of Table 13.2 ---------------------- */
 /* Converts count elements of dt from the native packed form to external32 (to_external) or
- * back. native holds count*dt->size bytes, external count*dt->ext_size. */
-void mmpi_dt_external32(const struct mmpi_datatype *dt, size_t count, void *native,
-                        void *external, bool to_external);
+ * back. native holds count*dt->size bytes, external count*dt->ext_size. MPI_SUCCESS, or
+ * MPI_ERR_CONVERSION for a value that does not fit its destination size (the values before it
+ * are converted). */
+int mmpi_dt_external32(const struct mmpi_datatype *dt, size_t count, void *native,
+                       void *external, bool to_external);
 
 #endif

@@ -22,7 +22,8 @@
  *
  * Files: predefined.c (the static objects), object.c (handles, refcounts), build.c (typemap
  * flattening and bounds), construct.c / subarray.c / darray.c (constructors), cursor.c (moving
- * data), signature.c (element counting), external32.c, api_*.c (entry points).
+ * data), signature.c (element counting), external32.c, file_layout.c (a type's layout in a
+ * file whose representation resizes basic types), api_*.c (entry points).
  */
 #ifndef MMPI_DATATYPE_DATATYPE_H
 #define MMPI_DATATYPE_DATATYPE_H
@@ -148,5 +149,18 @@ bool mmpi_datatype_elements(const struct mmpi_datatype *dt, size_t nbytes, size_
  * that has no elements. */
 bool mmpi_datatype_bytes_of_elements(const struct mmpi_datatype *dt, size_t elements,
                                      size_t *nbytes);
+
+/* ---- File layouts (file_layout.c), for MPI-IO data representations -------------------- */
+
+/* The size in the file of one element of the predefined type leaf (MPI_SUCCESS), or the error
+ * class that the representation raises for it. */
+typedef int mmpi_dt_leaf_size_fn(void *arg, const struct mmpi_datatype *leaf, size_t *size);
+/* dt's layout in a file whose representation sizes predefined types by leaf_size (MPI-4.1
+ * §14.5: element-counting constructors scale, byte displacements are kept as they are). *out
+ * holds one reference the caller releases: dt itself when no leaf changes size, else a new
+ * layout-only object (its signature is bytes). Returns leaf_size's error or MPI_ERR_NO_MEM,
+ * MPI_ERR_ARG (sizes overflow). Calls leaf_size with no lock held. */
+int mmpi_datatype_file_layout(const struct mmpi_datatype *dt, mmpi_dt_leaf_size_fn *leaf_size,
+                              void *arg, struct mmpi_datatype **out);
 
 #endif

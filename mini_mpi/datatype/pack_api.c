@@ -175,7 +175,10 @@ int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount,
         goto fn_fail;
     }
     mmpi_datatype_pack(dt, inbuf, (size_t)incount, 0, native, incount * dt->size);
-    mmpi_dt_external32(dt, (size_t)incount, native, (char *)outbuf + *position, true);
+    /* MPI_ERR_CONVERSION: a value that does not fit its external32 size (external32.c). */
+    if ((err = mmpi_dt_external32(dt, (size_t)incount, native, (char *)outbuf + *position,
+                                  true)))
+        goto fn_fail;
     *position += (MPI_Aint)bytes;
 fn_exit:
     free(native);
@@ -215,7 +218,9 @@ int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insiz
         err = MPI_ERR_NO_MEM;
         goto fn_fail;
     }
-    mmpi_dt_external32(dt, (size_t)outcount, native, (char *)inbuf + *position, false);
+    if ((err = mmpi_dt_external32(dt, (size_t)outcount, native, (char *)inbuf + *position,
+                                  false)))
+        goto fn_fail;
     mmpi_datatype_unpack(dt, outbuf, (size_t)outcount, 0, native, outcount * dt->size);
     *position += (MPI_Aint)bytes;
 fn_exit:

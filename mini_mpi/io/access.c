@@ -3,6 +3,8 @@
  * with pread/pwrite. Memory is packed (datatype/cursor.c) into a bounce buffer unless it is
  * contiguous; the view is walked with mmpi_file_view_map, one system call per contiguous file
  * piece. Reads stop at end of file (the count in the status says how much arrived, §14.4.1).
+ * A converting representation (external32, registered ones, §14.5) converts each chunk of
+ * whole elements between its memory size and its file size on the way (transfer_converted).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -69,12 +71,79 @@ static int move_stream(struct mmpi_file *f, const struct mmpi_file_view *v, bool
     return MPI_SUCCESS;
 }
 
+/* A view whose representation converts (external32, or a registered one): elements of dt are
+ * packed, converted to their file form (fsize bytes each, the sizes of the view's layout) and
+ * written, or read, converted back and unpacked, a chunk of whole elements at a time. Starts
+ * at stream byte `start`; *done: memory bytes moved (whole elements). */
+static int transfer_converted(struct mmpi_file *f, const struct mmpi_file_view *v, bool write,
+                              uint64_t start, void *buf, size_t count,
+                              const struct mmpi_datatype *dt, size_t *done)
+{
+    size_t fsize = 0, items = 0;
+    int err = v->external32 ? MPI_SUCCESS : mmpi_datarep_measure(v->user, dt, &fsize, &items);
+    if (v->external32)
+        fsize = dt->ext_size;
+    if (err != MPI_SUCCESS)
+        return err;
+    if (fsize == 0)
+        return MPI_ERR_CONVERSION; /* data with no bytes in the file cannot be stored */
+    /* A predefined memory type with a conversion function: converted straight from / into
+     * the user's buffer, as §14.5.3 describes (position: items from the buffer's start). */
+    MPI_Datatype handle = v->user && dt->predefined ? dt->handle : MPI_DATATYPE_NULL;
+    bool direct = handle != MPI_DATATYPE_NULL && (write ? v->user->write_fn : v->user->read_fn);
+    size_t widest = dt->size > fsize ? dt->size : fsize;
+    size_t per = CHUNK / widest ? CHUNK / widest : 1;
+    per = per < count ? per : count;
+    char *tmp = malloc(per * dt->size), *ext = malloc(per * fsize);
+    if (!tmp || !ext) {
+        free(tmp);
+        free(ext);
+        return MPI_ERR_NO_MEM;
+    }
+    size_t el = 0; /* elements moved */
+    while (el < count) {
+        size_t n = count - el < per ? count - el : per, moved, got = n;
+        if (write) {
+            if (!direct)
+                mmpi_datatype_pack(dt, buf, count, el * dt->size, tmp, n * dt->size);
+            /* MPI_ERR_CONVERSION (a value too wide for external32), or the conversion
+             * function's error: the access's, and nothing of this chunk is written. */
+            err = v->external32 ? mmpi_dt_external32(dt, n, tmp, ext, true)
+                                : mmpi_datarep_convert(v->user, true, buf, handle, dt, el, n,
+                                                       items, fsize, tmp, ext);
+            if (err != MPI_SUCCESS)
+                break;
+        }
+        err = move_stream(f, v, write, start + el * fsize, ext, n * fsize, &moved);
+        if (!write) /* a partial element at end of file is not data */
+            got = moved / fsize;
+        if (!write && got > 0 && err == MPI_SUCCESS) {
+            err = v->external32 ? mmpi_dt_external32(dt, got, tmp, ext, false)
+                                : mmpi_datarep_convert(v->user, false, buf, handle, dt, el, got,
+                                                       items, fsize, tmp, ext);
+            if (err != MPI_SUCCESS)
+                break;
+            if (!direct)
+                mmpi_datatype_unpack(dt, buf, count, el * dt->size, tmp, got * dt->size);
+        }
+        if (err != MPI_SUCCESS)
+            break;
+        el += got;
+        if (got < n)
+            break;
+    }
+    free(ext);
+    free(tmp);
+    *done = el * dt->size;
+    return err;
+}
+
 int mmpi_file_transfer(struct mmpi_file *f, const struct mmpi_file_view *v, bool write,
                        MPI_Offset pos, void *buf, size_t count, const struct mmpi_datatype *dt,
                        size_t *bytes)
 {
     size_t total = count * dt->size, done = 0;
-    uint64_t start = (uint64_t)pos * v->etype->size;
+    uint64_t start = (uint64_t)pos * v->esize;
     int err = MPI_SUCCESS;
 
     *bytes = 0;
@@ -86,65 +155,29 @@ int mmpi_file_transfer(struct mmpi_file *f, const struct mmpi_file_view *v, bool
         else
             pthread_rwlock_rdlock(&f->core->atomic_lock);
     }
-    if (v->external32 && dt->ext_size != dt->size) {
-        err = MPI_ERR_UNSUPPORTED_DATAREP; /* see view.c: layouts must agree */
-        goto out;
-    }
-    /* A registered representation: same condition, its extent function decides. */
-    size_t fsize = 0, items = 0;
-    if (v->user && (err = mmpi_datarep_measure(v->user, dt, &fsize, &items)) == MPI_SUCCESS &&
-        fsize != dt->size)
-        err = MPI_ERR_UNSUPPORTED_DATAREP;
-    if (err != MPI_SUCCESS)
-        goto out;
-    bool conv = v->external32 || v->user;
-    /* A predefined memory type with a conversion function: converted straight from / into
-     * the user's buffer, as §14.5.3 describes (position: items from the buffer's start). */
-    MPI_Datatype handle = v->user && dt->predefined ? dt->handle : MPI_DATATYPE_NULL;
-    bool direct = handle != MPI_DATATYPE_NULL && (write ? v->user->write_fn : v->user->read_fn);
-    if (dt->contiguous && !conv) {
+    if (v->external32 || v->user) {
+        err = transfer_converted(f, v, write, start, buf, count, dt, &done);
+    } else if (dt->contiguous) {
         err = move_stream(f, v, write, start, (char *)buf + dt->true_lb, total, &done);
     } else {
-        /* Whole elements per chunk, so that external32 converts elements. */
+        /* Packed through a bounce buffer, a chunk at a time. */
         size_t chunk = total < CHUNK ? total : CHUNK;
-        chunk = chunk < dt->size ? dt->size : chunk - chunk % dt->size;
-        char *tmp = malloc(chunk), *ext = conv ? malloc(chunk) : tmp;
-        if (!tmp || !ext) {
-            free(tmp);
-            if (ext != tmp)
-                free(ext);
+        char *tmp = malloc(chunk);
+        if (!tmp) {
             err = MPI_ERR_NO_MEM;
             goto out;
         }
         while (done < total) {
             size_t n = total - done < chunk ? total - done : chunk, moved;
-            if (write) {
-                if (!direct)
-                    mmpi_datatype_pack(dt, buf, count, done, tmp, n);
-                if (v->external32)
-                    mmpi_dt_external32(dt, n / dt->size, tmp, ext, true);
-                else if (v->user && (err = mmpi_datarep_convert(v->user, true, buf, handle, dt,
-                                                                done / dt->size, n / dt->size,
-                                                                items, tmp, ext)))
-                    break; /* the conversion function's error is the access's */
-            }
-            err = move_stream(f, v, write, start + done, ext, n, &moved);
-            if (!write && conv)
-                moved -= moved % dt->size; /* a partial element at end of file is not data */
-            if (!write && v->external32 && moved > 0)
-                mmpi_dt_external32(dt, moved / dt->size, tmp, ext, false);
-            if (!write && v->user && moved > 0 && err == MPI_SUCCESS &&
-                (err = mmpi_datarep_convert(v->user, false, buf, handle, dt, done / dt->size,
-                                            moved / dt->size, items, tmp, ext)))
-                break;
-            if (!write && moved > 0 && !direct)
+            if (write)
+                mmpi_datatype_pack(dt, buf, count, done, tmp, n);
+            err = move_stream(f, v, write, start + done, tmp, n, &moved);
+            if (!write && moved > 0)
                 mmpi_datatype_unpack(dt, buf, count, done, tmp, moved);
             done += moved;
             if (err != MPI_SUCCESS || moved < n)
                 break;
         }
-        if (ext != tmp)
-            free(ext);
         free(tmp);
     }
 out:

@@ -45,10 +45,14 @@ static int check(struct mmpi_rank *self, struct mmpi_file *f, struct how how, MP
     if ((f->core->amode & MPI_MODE_SEQUENTIAL) &&
         (how.fp == MMPI_FP_EXPLICIT || how.fp == MMPI_FP_INDIVIDUAL))
         return MPI_ERR_UNSUPPORTED_OPERATION;
-    /* §14.4.1: only whole etypes are accessed. */
-    if ((*dt)->size % f->view.etype->size != 0)
+    /* §14.4.1: only whole etypes are accessed (in the file's sizes, §14.5). */
+    size_t fsize;
+    int err = mmpi_file_view_elem_size(&f->view, *dt, &fsize);
+    if (err != MPI_SUCCESS)
+        return err; /* a registered representation's extent function failed */
+    if (fsize % f->view.esize != 0)
         return MPI_ERR_TYPE;
-    if (f->view.filetype->size == 0 && count > 0 && (*dt)->size > 0)
+    if (f->view.layout->size == 0 && count > 0 && (*dt)->size > 0)
         return MPI_ERR_IO; /* a view without data bytes (ROMIO's class for it) */
     return MPI_SUCCESS;
 }
@@ -309,10 +313,10 @@ int PMPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp)
                                                       : MPI_SUCCESS;
     if (err == MPI_SUCCESS) {
         uint64_t contig;
-        if (f->view.filetype->size == 0)
+        if (f->view.layout->size == 0)
             *disp = f->view.disp;
         else
-            mmpi_file_view_map(&f->view, (uint64_t)offset * f->view.etype->size, disp, &contig);
+            mmpi_file_view_map(&f->view, (uint64_t)offset * f->view.esize, disp, &contig);
     }
     return err ? mmpi_err_raise_file(self, f, err, MMPI_CALL_File_get_byte_offset) : MPI_SUCCESS;
 }

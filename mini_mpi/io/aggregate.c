@@ -199,7 +199,7 @@ bool mmpi_file_agg_deposit(struct mmpi_file *f, uint64_t seq, const struct mmpi_
     e->aggregators = a < 1 ? 1 : a > core->size ? core->size : a;
     if ((!cb || strcmp(cb, "disable")) && op->write && n > 0 && op->dt->contiguous && !v->external32 && !v->user && !f->atomic &&
         core->size > 1) {
-        uint64_t start = (uint64_t)pos * v->etype->size, contig, last_contig, b = 0;
+        uint64_t start = (uint64_t)pos * v->esize, contig, last_contig, b = 0;
         MPI_Offset lo, last, off;
         mmpi_file_view_map(v, start, &lo, &contig);
         mmpi_file_view_map(v, start + n - 1, &last, &last_contig);

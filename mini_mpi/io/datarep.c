@@ -1,7 +1,7 @@
 /*
  * io/datarep.c: user data representations (MPI-4.1 §14.5.3): the registry MPI_Register_datarep
- * fills, file sizes from a representation's extent function, and the calls of its conversion
- * functions on the way to and from the file.
+ * fills, file sizes from a representation's extent function (view.c lays etypes and filetypes
+ * out with them), and the calls of its conversion functions on the way to and from the file.
  *
  * Each rank has its own registry. Every rank of a program runs its own copy of the program, so
  * the functions a rank registers are that copy's; the standard has every process call
@@ -103,8 +103,15 @@ int mmpi_datarep_measure(const struct mmpi_datarep *d, const struct mmpi_datatyp
     return measure(d, dt, 1, size, items);
 }
 
+int mmpi_datarep_leaf_size(void *arg, const struct mmpi_datatype *leaf, size_t *size)
+{
+    size_t items;
+    return mmpi_datarep_measure(arg, leaf, size, &items);
+}
+
 /* Leaf runs of the packed form of count elements of dt, converted one run at a time: the
- * conversion function sees each run as `n` items of its predefined type at position 0. */
+ * conversion function sees each run as `n` items of its predefined type at position 0; the
+ * run takes n times the item's extent in the file. */
 static int convert_runs(const struct mmpi_datarep *d, MPI_Datarep_conversion_function *fn,
                         const struct mmpi_datatype *dt, size_t count, char **packed,
                         char **file)
@@ -114,9 +121,14 @@ static int convert_runs(const struct mmpi_datarep *d, MPI_Datarep_conversion_fun
             return MPI_SUCCESS;
         if (count > INT32_MAX)
             return MPI_ERR_CONVERSION;
-        int err = fn(*packed, dt->handle, (int)count, *file, 0, d->extra);
+        MPI_Aint ext = 0;
+        int err = d->extent_fn(dt->handle, &ext, d->extra);
+        if (err == MPI_SUCCESS && ext < 0)
+            err = MPI_ERR_CONVERSION;
+        if (err == MPI_SUCCESS)
+            err = fn(*packed, dt->handle, (int)count, *file, 0, d->extra);
         *packed += count * dt->size;
-        *file += count * dt->size; /* file sizes equal native ones (mmpi_datarep_convert) */
+        *file += count * (size_t)ext;
         return err;
     }
     for (size_t k = 0; k < count; k++)
@@ -130,10 +142,14 @@ static int convert_runs(const struct mmpi_datarep *d, MPI_Datarep_conversion_fun
 
 int mmpi_datarep_convert(const struct mmpi_datarep *d, bool write, void *buf,
                          MPI_Datatype handle, const struct mmpi_datatype *dt, size_t first,
-                         size_t n, size_t items, void *packed, void *file)
+                         size_t n, size_t items, size_t fsize, void *packed, void *file)
 {
     MPI_Datarep_conversion_function *fn = write ? d->write_fn : d->read_fn;
-    if (!fn) { /* MPI_CONVERSION_FN_NULL: the file holds native bytes */
+    if (!fn) {
+        /* MPI_CONVERSION_FN_NULL: the file holds the native bytes, which only fit a file
+         * whose sizes are the memory's; nothing can convert between other sizes. */
+        if (fsize != dt->size)
+            return MPI_ERR_CONVERSION;
         if (write)
             memcpy(file, packed, n * dt->size);
         else

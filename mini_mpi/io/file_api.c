@@ -230,15 +230,8 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Dat
     else
         err = mmpi_info_arg(self, info, &hints);
     const struct mmpi_datarep *user = NULL;
-    if (err == MPI_SUCCESS && (user = mmpi_datarep_find(self, datarep)) != NULL) {
-        /* The file layout of a registered representation must be the memory layout (see
-         * docs/io.md): the extent function decides. Called with no lock held. */
-        size_t es, ei, fs, fi;
-        if ((err = mmpi_datarep_measure(user, et, &es, &ei)) == MPI_SUCCESS &&
-            (err = mmpi_datarep_measure(user, ft, &fs, &fi)) == MPI_SUCCESS &&
-            (es != et->size || fs != ft->size))
-            err = MPI_ERR_UNSUPPORTED_DATAREP;
-    }
+    if (err == MPI_SUCCESS)
+        user = mmpi_datarep_find(self, datarep);
     if (err == MPI_SUCCESS)
         err = mmpi_file_set_view(f, disp, et, ft, datarep, user);
     if (err == MPI_SUCCESS)
@@ -294,15 +287,15 @@ static int type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Count *extent,
     struct mmpi_datatype *dt = mmpi_datatype_get(self, datatype);
     int err = !f ? MPI_ERR_FILE : !dt ? MPI_ERR_TYPE : !extent ? MPI_ERR_ARG : MPI_SUCCESS;
 
-    /* "native" and "internal" store memory's layout; external32 views are limited to types
-     * whose external32 size is their native size (view.c): the extent is the memory extent. */
-    if (err == MPI_SUCCESS)
-        *extent = dt->extent;
-    /* A registered representation: the extent function's sizes replace the native ones. */
-    size_t fsize, items;
-    if (err == MPI_SUCCESS && f->view.user &&
-        (err = mmpi_datarep_measure(f->view.user, dt, &fsize, &items)) == MPI_SUCCESS)
-        *extent = dt->extent + ((MPI_Count)fsize - (MPI_Count)dt->size);
+    /* §14.5.1: the extent in the file's representation: "native" and "internal" store
+     * memory's layout; external32 and registered representations lay dt out in their sizes
+     * (view.c, the rule of §14.5.1 for byte displacements and portable types). */
+    struct mmpi_datatype *layout = NULL;
+    if (err == MPI_SUCCESS && (err = mmpi_file_view_type_layout(&f->view, dt, &layout)) ==
+                                  MPI_SUCCESS) {
+        *extent = layout->extent;
+        mmpi_datatype_release(layout);
+    }
     return err ? mmpi_err_raise_file(self, f, err, call) : MPI_SUCCESS;
 }
 

@@ -107,10 +107,16 @@ struct mmpi_datarep {
     void *extra;
 };
 
+/* A view's data stream is counted in file bytes: the etype's and the filetype's sizes in the
+ * file's representation (MPI-4.1 §14.5). For "native" and "internal", and wherever the
+ * representation keeps every size, those are the memory sizes and layout == filetype. */
 struct mmpi_file_view {
     MPI_Offset disp;                    /* bytes from the start of the file */
     struct mmpi_datatype *etype;        /* one reference held (no-op if predefined) */
     struct mmpi_datatype *filetype;     /* one reference held */
+    struct mmpi_datatype *layout;       /* the filetype in the file's sizes (datatype.h
+                                         * mmpi_datatype_file_layout); one reference held */
+    size_t esize;                       /* bytes of one etype in the file */
     char datarep[MPI_MAX_DATAREP_STRING];
     bool external32;                    /* datarep "external32": big-endian in the file */
     const struct mmpi_datarep *user;    /* a registered datarep, or NULL */
@@ -167,11 +173,24 @@ int mmpi_file_errno_class(int e);
 const char *mmpi_file_strip_prefix(const char *name);
 
 /* ---- view.c ---------------------------------------------------------------------------- */
-/* Sets the view (references taken on etype and filetype). MPI_ERR_TYPE, ARG,
- * UNSUPPORTED_DATAREP. */
+/* Sets the view (references taken on etype and filetype; the file layout of a converting
+ * representation built). MPI_ERR_TYPE, ARG, IO, UNSUPPORTED_DATAREP, NO_MEM, or the error of a
+ * registered representation's extent function. Calls user code: no lock may be held. */
 int mmpi_file_set_view(struct mmpi_file *f, MPI_Offset disp, struct mmpi_datatype *etype,
                        struct mmpi_datatype *filetype, const char *datarep,
                        const struct mmpi_datarep *user);
+/* Bytes of one element of dt in v's file (the memory size unless v converts). The extent
+ * function's error for a registered representation. Calls user code: no lock may be held. */
+int mmpi_file_view_elem_size(const struct mmpi_file_view *v, const struct mmpi_datatype *dt,
+                             size_t *size);
+/* The etypes of v that `bytes` bytes of packed dt data fill in the file (a converting view
+ * counts whole elements of dt only). Calls user code: no lock may be held. */
+MPI_Offset mmpi_file_view_etypes(const struct mmpi_file_view *v, const struct mmpi_datatype *dt,
+                                 size_t bytes);
+/* dt's layout in v's file (MPI_File_get_type_extent): as mmpi_datatype_file_layout; the caller
+ * releases *out. Calls user code: no lock may be held. */
+int mmpi_file_view_type_layout(const struct mmpi_file_view *v, const struct mmpi_datatype *dt,
+                               struct mmpi_datatype **out);
 
 /* ---- datarep.c ------------------------------------------------------------------------- */
 /* MPI_Register_datarep for the calling rank: MPI_ERR_DUP_DATAREP, NO_MEM. */
@@ -186,21 +205,25 @@ const struct mmpi_datarep *mmpi_datarep_find(const struct mmpi_rank *self, const
  * MPI_ERR_CONVERSION for a negative extent. Calls user code: no lock may be held. */
 int mmpi_datarep_measure(const struct mmpi_datarep *d, const struct mmpi_datatype *dt,
                          size_t *size, size_t *items);
-/* Converts n elements of dt (elements first.. of the access; `items` predefined items each)
- * between memory and file (n * dt->size bytes: file sizes equal native ones). A predefined
- * memory type (handle not MPI_DATATYPE_NULL) is converted straight from / into buf; derived
- * ones go through their packed form `packed`, one leaf run per call. Returns the conversion
- * function's error. */
+/* The extent function's answer for one predefined leaf (mmpi_dt_leaf_size_fn; arg: the
+ * representation). MPI_ERR_CONVERSION for a negative extent. Calls user code. */
+int mmpi_datarep_leaf_size(void *arg, const struct mmpi_datatype *leaf, size_t *size);
+/* Converts n elements of dt (elements first.. of the access; `items` predefined items and
+ * `fsize` file bytes each, mmpi_datarep_measure) between memory and file (n * fsize bytes at
+ * `file`, each leaf at its extent function's size). A predefined memory type (handle not
+ * MPI_DATATYPE_NULL) is converted straight from / into buf; derived ones go through their
+ * packed form `packed`, one leaf run per call. Returns the conversion function's error;
+ * MPI_ERR_CONVERSION when it is MPI_CONVERSION_FN_NULL but file and memory sizes differ. */
 int mmpi_datarep_convert(const struct mmpi_datarep *d, bool write, void *buf,
                          MPI_Datatype handle, const struct mmpi_datatype *dt, size_t first,
-                         size_t n, size_t items, void *packed, void *file);
+                         size_t n, size_t items, size_t fsize, void *packed, void *file);
 /* A copy of v holding its own references (a pending access keeps the view it started with:
  * the program may set another before it completes). Release with mmpi_file_view_release. */
 void mmpi_file_view_copy(struct mmpi_file_view *to, const struct mmpi_file_view *v);
 /* Initial view: displacement 0, MPI_BYTE, MPI_BYTE, "native". */
 void mmpi_file_view_default(struct mmpi_file_view *v);
 void mmpi_file_view_release(struct mmpi_file_view *v);
-/* Byte b of the view's data stream (b = position * etype size + i): its file offset, and how
+/* Byte b of the view's data stream (b = position * v->esize + i): its file offset, and how
  * many data bytes of the stream follow contiguously in the file from there (at least 1). */
 void mmpi_file_view_map(const struct mmpi_file_view *v, uint64_t b, MPI_Offset *off,
                         uint64_t *contig);

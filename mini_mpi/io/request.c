@@ -31,7 +31,7 @@ struct file_req {
 /* Resolves where the access starts and moves the pointer it uses. */
 static MPI_Offset claim_position(struct mmpi_file *f, const struct mmpi_file_op *op)
 {
-    MPI_Offset n = (MPI_Offset)(op->count * op->dt->size / f->view.etype->size);
+    MPI_Offset n = mmpi_file_view_etypes(&f->view, op->dt, op->count * op->dt->size);
     MPI_Offset pos;
     switch (op->fp) {
     case MMPI_FP_EXPLICIT:
@@ -180,7 +180,7 @@ int mmpi_file_access(struct mmpi_rank *self, struct mmpi_file *f, const struct m
         MPI_Offset pos = claim_position(f, op);
         err = mmpi_file_transfer(f, &f->view, op->write, pos, op->buf, op->count, op->dt, &bytes);
         if (op->fp == MMPI_FP_INDIVIDUAL && !op->write)
-            f->fp = pos + (MPI_Offset)(bytes / f->view.etype->size);
+            f->fp = pos + mmpi_file_view_etypes(&f->view, op->dt, bytes);
         status_out(status, bytes);
         return err;
     }
@@ -197,7 +197,7 @@ int mmpi_file_access(struct mmpi_rank *self, struct mmpi_file *f, const struct m
     else if (op->write)
         mmpi_file_agg_abandon(f, seq);
     if (op->fp == MMPI_FP_INDIVIDUAL && !op->write)
-        f->fp = pos + (MPI_Offset)(bytes / f->view.etype->size);
+        f->fp = pos + mmpi_file_view_etypes(&f->view, op->dt, bytes);
     mmpi_file_pointer_failed(self, f, op->fp, err);
     status_out(status, bytes);
     return err;

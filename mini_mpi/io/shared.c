@@ -49,7 +49,7 @@ int mmpi_file_ordered(struct mmpi_rank *self, struct mmpi_file *f, const struct 
                       MPI_Status *status)
 {
     int size = f->comm->core->size, me = f->comm->rank;
-    MPI_Offset n = (MPI_Offset)(op->count * op->dt->size / f->view.etype->size);
+    MPI_Offset n = mmpi_file_view_etypes(&f->view, op->dt, op->count * op->dt->size);
     MPI_Offset *all = mmpi_xmalloc((size_t)size * sizeof(*all));
     size_t bytes = 0;
     int err = mmpi_file_allgather(self, f->comm, &n, sizeof(n), all);

@@ -6,6 +6,14 @@
  * tile; byte b of the stream belongs to tile b / size(filetype). Positions (file pointers,
  * explicit offsets) count etypes of that stream. The flattened runs of datatype.h (run.packed
  * gives where a run starts in the packed element) make finding a byte a binary search.
+ *
+ * Data representations (§14.5): the stream is made of file bytes. When the representation
+ * gives basic types other sizes than memory (external32's 4-byte MPI_LONG, a registered
+ * representation's extent function), the etype and filetype are taken in the file's sizes:
+ * view->layout is the filetype rebuilt that way (datatype/file_layout.c) and view->esize the
+ * etype's file size, and everything here maps through those. A native view's layout is its
+ * filetype, so the native path is the same code with the same numbers. Converting the data
+ * itself is access.c's.
  */
 #include <stdio.h>
 #include <string.h>
@@ -18,6 +26,8 @@ void mmpi_file_view_default(struct mmpi_file_view *v)
     v->disp = 0;
     v->etype = mmpi_datatype_get(NULL, MPI_BYTE);
     v->filetype = v->etype;
+    v->layout = v->etype;
+    v->esize = v->etype->size;
     strcpy(v->datarep, "native");
     v->external32 = false;
     v->user = NULL;
@@ -28,6 +38,7 @@ void mmpi_file_view_copy(struct mmpi_file_view *to, const struct mmpi_file_view 
     *to = *v;
     mmpi_datatype_retain(to->etype);
     mmpi_datatype_retain(to->filetype);
+    mmpi_datatype_retain(to->layout);
 }
 
 /* §14.3: "the displacements in the typemap of the filetype [and etype] are required to be
@@ -55,48 +66,113 @@ void mmpi_file_view_release(struct mmpi_file_view *v)
 {
     mmpi_datatype_release(v->etype);
     mmpi_datatype_release(v->filetype);
-    v->etype = v->filetype = NULL;
+    mmpi_datatype_release(v->layout);
+    v->etype = v->filetype = v->layout = NULL;
+}
+
+/* external32's size of a leaf (mmpi_dt_leaf_size_fn). */
+static int external32_size(void *arg, const struct mmpi_datatype *leaf, size_t *size)
+{
+    (void)arg;
+    *size = leaf->ext_size;
+    return MPI_SUCCESS;
+}
+
+/* The layout of dt in a file of representation (external32, user), as set_view and
+ * get_type_extent need it. */
+static int layout_of(bool external32, const struct mmpi_datarep *user,
+                     const struct mmpi_datatype *dt, struct mmpi_datatype **out)
+{
+    if (external32)
+        return mmpi_datatype_file_layout(dt, external32_size, NULL, out);
+    if (user)
+        return mmpi_datatype_file_layout(dt, mmpi_datarep_leaf_size, (void *)user, out);
+    mmpi_datatype_retain(dt);
+    *out = (struct mmpi_datatype *)dt;
+    return MPI_SUCCESS;
+}
+
+int mmpi_file_view_type_layout(const struct mmpi_file_view *v, const struct mmpi_datatype *dt,
+                               struct mmpi_datatype **out)
+{
+    return layout_of(v->external32, v->user, dt, out);
+}
+
+int mmpi_file_view_elem_size(const struct mmpi_file_view *v, const struct mmpi_datatype *dt,
+                             size_t *size)
+{
+    size_t items;
+    if (v->external32)
+        *size = dt->ext_size;
+    else if (v->user)
+        return mmpi_datarep_measure(v->user, dt, size, &items);
+    else
+        *size = dt->size;
+    return MPI_SUCCESS;
+}
+
+MPI_Offset mmpi_file_view_etypes(const struct mmpi_file_view *v, const struct mmpi_datatype *dt,
+                                 size_t bytes)
+{
+    if (!v->external32 && !v->user)
+        return (MPI_Offset)(bytes / v->esize);
+    size_t fsize;
+    if (dt->size == 0 || v->esize == 0 || mmpi_file_view_elem_size(v, dt, &fsize))
+        return 0; /* the access checked the sizes first (access_api.c) */
+    return (MPI_Offset)(bytes / dt->size * fsize / v->esize);
 }
 
 int mmpi_file_set_view(struct mmpi_file *f, MPI_Offset disp, struct mmpi_datatype *etype,
                        struct mmpi_datatype *filetype, const char *datarep,
                        const struct mmpi_datarep *user)
 {
-    /* §14.5.2: "native", "internal" (ours is native) and "external32" (converted by
-     * access.c; only for types whose external32 size is their native size, so that the file
-     * layout is the memory layout); registered representations (§14.5.3, datarep.c) under
-     * the same condition, checked by the caller with their extent function. */
+    /* §14.5.2: "native", "internal" (ours is native) and "external32"; registered
+     * representations (§14.5.3, datarep.c). Converting ones lay etype and filetype out in
+     * the file's sizes. */
     bool external32 = !strcmp(datarep, "external32");
     if (strcmp(datarep, "native") && strcmp(datarep, "internal") && !external32 && !user)
         return MPI_ERR_UNSUPPORTED_DATAREP;
-    if (external32 && (etype->ext_size != etype->size || filetype->ext_size != filetype->size))
-        return MPI_ERR_UNSUPPORTED_DATAREP;
+    struct mmpi_datatype *layout = NULL;
+    size_t esize = etype->size;
+    struct mmpi_file_view probe = {.external32 = external32, .user = user};
+    int err = mmpi_file_view_elem_size(&probe, etype, &esize);
+    if (err == MPI_SUCCESS)
+        err = layout_of(external32, user, filetype, &layout);
+    if (err != MPI_SUCCESS)
+        return err;
     /* §14.3: the filetype is built of etypes; etype and filetype displacements must be
      * non-negative (monotonically nondecreasing typemaps are what ROMIO also demands). */
-    int order = typemap_order(etype) > typemap_order(filetype) ? typemap_order(etype)
-                                                              : typemap_order(filetype);
+    int order = typemap_order(etype) > typemap_order(layout) ? typemap_order(etype)
+                                                            : typemap_order(layout);
     if (order == 2 || (order == 1 && !(f->core->amode & MPI_MODE_RDONLY)))
-        return MPI_ERR_IO;
-    if (etype->size == 0 || filetype->size % etype->size != 0)
-        return MPI_ERR_TYPE;
-    if (disp == MPI_DISPLACEMENT_CURRENT) {
+        err = MPI_ERR_IO;
+    else if (etype->size == 0 || esize == 0 || layout->size % esize != 0)
+        err = MPI_ERR_TYPE;
+    else if (disp == MPI_DISPLACEMENT_CURRENT) {
         /* Only with MPI_MODE_SEQUENTIAL (§14.3): the view starts where the shared pointer is. */
         if (!(f->core->amode & MPI_MODE_SEQUENTIAL))
-            return MPI_ERR_ARG;
-        MPI_Offset pos = __atomic_load_n(&f->core->shared_fp, __ATOMIC_ACQUIRE);
-        uint64_t contig;
-        if (f->view.filetype->size == 0)
+            err = MPI_ERR_ARG;
+        else if (f->view.layout->size == 0)
             disp = f->view.disp;
-        else
-            mmpi_file_view_map(&f->view, (uint64_t)pos * f->view.etype->size, &disp, &contig);
+        else {
+            MPI_Offset pos = __atomic_load_n(&f->core->shared_fp, __ATOMIC_ACQUIRE);
+            uint64_t contig;
+            mmpi_file_view_map(&f->view, (uint64_t)pos * f->view.esize, &disp, &contig);
+        }
     } else if (disp < 0)
-        return MPI_ERR_ARG;
+        err = MPI_ERR_ARG;
+    if (err != MPI_SUCCESS) {
+        mmpi_datatype_release(layout);
+        return err;
+    }
     mmpi_datatype_retain(etype);
     mmpi_datatype_retain(filetype);
     mmpi_file_view_release(&f->view);
     f->view.disp = disp;
     f->view.etype = etype;
     f->view.filetype = filetype;
+    f->view.layout = layout; /* takes layout_of's reference */
+    f->view.esize = esize;
     snprintf(f->view.datarep, sizeof(f->view.datarep), "%s", datarep);
     f->view.external32 = external32;
     f->view.user = user;
@@ -122,7 +198,7 @@ static const struct mmpi_dt_run *find_run(const struct mmpi_datatype *ft, uint64
 void mmpi_file_view_map(const struct mmpi_file_view *v, uint64_t b, MPI_Offset *off,
                         uint64_t *contig)
 {
-    const struct mmpi_datatype *ft = v->filetype;
+    const struct mmpi_datatype *ft = v->layout;
     if (ft->contiguous && ft->extent == (MPI_Aint)ft->size) {
         /* Dense tiles back to back: the stream is the file from disp + true_lb on. */
         *off = v->disp + ft->true_lb + (MPI_Offset)b;
@@ -139,8 +215,8 @@ void mmpi_file_view_map(const struct mmpi_file_view *v, uint64_t b, MPI_Offset *
 
 MPI_Offset mmpi_file_view_position_of(const struct mmpi_file_view *v, MPI_Offset off)
 {
-    const struct mmpi_datatype *ft = v->filetype;
-    size_t esize = v->etype->size;
+    const struct mmpi_datatype *ft = v->layout;
+    size_t esize = v->esize;
     if (off <= v->disp || ft->size == 0)
         return 0;
     MPI_Offset rel = off - v->disp;
