@@ -23,8 +23,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/sockios.h>
 
 #include "call_counts_file.h"
 #include "fault_spec.h"
@@ -120,10 +123,36 @@ static void write_counts(void)
     free(block);
 }
 
+/* The launcher reads a rank's standard error from a pipe or a socket, and ends the job as soon
+ * as it sees the rank die: what is still queued then (the death line) may never be forwarded,
+ * and Hydra, tearing down while a rank that died in MPI_Init is still being read, has been seen
+ * to end on SIGPIPE instead of reporting the kill. So a dying process waits, 200 ms at most,
+ * until the reader has taken everything it wrote. */
+static void wait_until_stderr_read(void)
+{
+    struct stat st;
+    unsigned long request;
+    if (fstat(STDERR_FILENO, &st) != 0)
+        return;
+    if (S_ISFIFO(st.st_mode))
+        request = FIONREAD; /* bytes in the pipe, asked from either end */
+    else if (S_ISSOCK(st.st_mode))
+        request = SIOCOUTQ; /* bytes sent and not yet read by the peer */
+    else
+        return;
+    for (int i = 0; i < 200; i++) {
+        int queued = 0;
+        if (ioctl(STDERR_FILENO, request, &queued) != 0 || queued <= 0)
+            return;
+        nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+    }
+}
+
 __attribute__((noreturn)) static void die(void)
 {
     write_counts();
     fflush(NULL);
+    wait_until_stderr_read();
     raise(SIGKILL);
     _exit(137); /* not reached: SIGKILL cannot be caught */
 }
