@@ -336,25 +336,6 @@ static void wake_sleepers(const struct crowd_wait *w)
             mmpi_rank_wake_if_asleep(w->self->world->ranks[w->core->world_ranks[i]]);
 }
 
-/* After our arrival, with a failed member: whether a live member has not arrived yet, in
- * which case our arrival decides nobody's wait and wakes nobody. Waking every sleeper at every
- * arrival instead costs a crowd of n members n^2 wake-ups, which at 256 members held back
- * the fault layer's own wake-ups of a death by milliseconds (docs/performance.md). Two
- * members arriving together: the fence makes at least one of them see the other's arrival.
- * The scan starts above us: members arrive about in rank order (the order a publication wakes
- * them in), so the first look usually finds one missing. */
-static bool live_missing(const struct crowd_wait *w)
-{
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    struct mmpi_world *world = w->self->world;
-    for (int k = 1; k < w->size; k++) {
-        int i = (w->me + k) % w->size;
-        if (not_arrived(w, i) && !mmpi_fault_is_failed(world->ranks[w->core->world_ranks[i]]))
-            return true;
-    }
-    return false;
-}
-
 /* The last arriver, while no member has failed: publishes the outcome (and the allreduce's
  * result) for everyone. */
 static void publish(struct crowd_wait *w, uint64_t count)
@@ -395,11 +376,10 @@ static int run(struct crowd_wait *w)
     bool last = (uint32_t)(count - w->base) == (uint32_t)w->size, failed = has_failed(w);
     if (last && !failed)
         publish(w, count);
-    /* After a failure the members judge from the records, and an arrival changes a
-     * sleeper's outcome only when it leaves no live member missing (until then the report
-     * is deferred); deaths, revokes and released reports wake everyone through the fault
-     * layer. */
-    if (last || (failed && !live_missing(w)))
+    /* After a failure the members judge from the records, and an arrival that leaves a live
+     * member missing ends nobody's wait (the fault layer's reporting rule). */
+    if (last || (failed && mmpi_fault_answer_settles(w->self->world, w->core->world_ranks,
+                                                     w->size, not_arrived, w, w->me + 1)))
         wake_sleepers(w);
     if (doomed)
         mmpi_fault_during_die(w->self); /* a `during` victim dies once it has arrived */
