@@ -36,10 +36,14 @@ usage: bench/run.sh [options]
   --reps R           repetitions per cell (default 3; --quick: 1)
   --only LIST        programs to run, comma separated: pingpong ring barrier allreduce
                      startup memory ulfm_detect ulfm_agree ulfm_shrink (or "ulfm") rma
-                     restart (restart in place vs. spawn of one rank) io (MPI-IO:
-                     collective bandwidth, contiguous and strided views, 1 MiB per rank,
-                     the pwrite floor, shared-pointer appends, small write_at; up to 64
-                     ranks; in $BENCH_IO_DIR, default /dev/shm)
+                     rma_detect (failure detection in Win_fence and Win_lock next to
+                     MPI_Barrier's, 4 ranks or more) restart (restart in place vs. spawn of
+                     one rank) io (MPI-IO: collective bandwidth, contiguous and strided
+                     views, 1 MiB per rank, the pwrite floor, shared-pointer appends, small
+                     write_at; up to 64 ranks; in $BENCH_IO_DIR, default /dev/shm)
+                     io_detect (failure detection in File_write_at_all next to
+                     MPI_Barrier's, 3 ranks or more). A name that is not a program selects
+                     the programs it prefixes ("ulfm": ulfm_*)
   --ranks LIST       rank counts, comma separated (default 2,4,16,64,256,1024)
   --quick            smoke test: ranks 2,16, one repetition, short measurements
   --timeout S        seconds per run before it is killed (default 60)
@@ -78,7 +82,7 @@ while [ $# -gt 0 ]; do
 done
 
 all_programs=(pingpong ring barrier allreduce startup memory ulfm_detect ulfm_agree ulfm_shrink
-              rma restart io)
+              rma rma_detect restart io io_detect)
 if [ "$quick" = 1 ]; then
     ranks_list=(2 16)
     : "${reps:=1}"
@@ -104,10 +108,13 @@ if [ -n "$only" ]; then
     for w in "${want[@]}"; do
         found=0
         for p in "${all_programs[@]}"; do
-            case $p in
-                "$w"|"$w"_*) programs+=("$p"); found=1 ;;
-            esac
+            [ "$p" = "$w" ] && { programs+=("$p"); found=1; }
         done
+        if [ "$found" = 0 ]; then # not a program: the programs it prefixes
+            for p in "${all_programs[@]}"; do
+                case $p in "$w"_*) programs+=("$p"); found=1 ;; esac
+            done
+        fi
         [ "$found" = 1 ] || { echo "bench/run.sh: no program '$w' (see --help)" >&2; exit 2; }
     done
 else
@@ -292,7 +299,7 @@ launcher() {
         mpich) launch=(mpiexec.mpich -n "$n") ;;
         openmpi)
             launch=(mpiexec.openmpi --oversubscribe --allow-run-as-root -n "$n")
-            case $prog in ulfm_*) launch+=("${ompi_ft[@]}") ;; esac ;;
+            case $prog in ulfm_*|*_detect) launch+=("${ompi_ft[@]}") ;; esac ;;
     esac
 }
 
@@ -327,6 +334,9 @@ figures_of() {
             ulfm_shrink_ratio:0 ulfm_shrink_first_ratio:0 ;;
         rma) echo rma_put_latency:8 rma_put_bandwidth:4194304 rma_epoch:8 rma_fence:0 \
             rma_fence_barrier:0 rma_fence_ratio:0 rma_fop:8 ;;
+        rma_detect) echo rma_detect_barrier:0 rma_detect_fence:0 rma_detect_lock:0 \
+            rma_detect_fence_ratio:0 rma_detect_lock_ratio:0 ;;
+        io_detect) echo io_detect_barrier:0 io_detect_write_at_all:0 io_detect_ratio:0 ;;
         restart) echo restart:0 restart_call:0 spawn1:0 spawn1_call:0 ;;
         io) echo io_write_at_all_contig:1048576 io_read_at_all_contig:1048576 \
             io_write_at_all_strided:1048576 io_read_at_all_strided:1048576 \
@@ -347,7 +357,7 @@ classify_failure() { # lib prog rc logbase (the run's .out and .err) seconds
         return
     fi
     case $lib:$prog in
-        mpich:ulfm_*)
+        mpich:ulfm_*|mpich:*_detect)
             if grep -q "Assertion failed in file src/mpid/ch4" "${err[@]}"; then
                 echo "na:n/a (no ULFM: ch4 MPIX_ asserts)"; return
             fi
@@ -373,7 +383,10 @@ run_one() {
     launcher "$lib" "$n" "$prog"
     local args=() # scratch paths given to the program, removed after the run
     local opts=() # other program arguments
-    case $prog in io) opts=(-V -b 1048576 -d "${BENCH_IO_DIR:-/dev/shm}") ;; esac
+    case $prog in
+        io) opts=(-V -b 1048576 -d "${BENCH_IO_DIR:-/dev/shm}") ;;
+        io_detect) opts=("${BENCH_IO_DIR:-/dev/shm}") ;;
+    esac
     t0=$(date +%s%N)
     # setsid: own session, so that every process of the run can be found afterwards (Open MPI
     # puts each rank in its own process group, but not in its own session). The sh in between
@@ -444,6 +457,8 @@ for prog in "${programs[@]}"; do
     for n in "${prog_ranks[@]}"; do
         [ "$n" -lt 2 ] && case $prog in pingpong|ulfm_detect|ulfm_shrink|restart) continue ;; esac
         [ "$n" -gt 64 ] && [ "$prog" = io ] && continue # 1 MiB per rank in a tmpfs
+        [ "$n" -lt 4 ] && [ "$prog" = rma_detect ] && continue # three deaths, survivors left
+        [ "$n" -lt 3 ] && [ "$prog" = io_detect ] && continue
         [ "$n" -lt 1 ] && continue
         echo "bench: $prog -n $n" >&2
         for ((rep = 1; rep <= reps; rep++)); do
@@ -552,6 +567,11 @@ END {
     R[++nr] = "rma|barrier, same run as fence (µs)|rma_fence_barrier|0|lower"
     R[++nr] = "rma|fence / barrier (goal ≤ 1.5)|rma_fence_ratio|0|none"
     R[++nr] = "rma|Fetch_and_op on one counter, every rank (µs)|rma_fop|8|lower"
+    R[++nr] = "rma_detect|failure detection in MPI_Barrier, same run as fence and lock (ms)|rma_detect_barrier|0|lower"
+    R[++nr] = "rma_detect|failure detection in MPI_Win_fence, shrunk communicator (ms)|rma_detect_fence|0|lower"
+    R[++nr] = "rma_detect|failure detection in MPI_Win_lock behind the dead holder (ms)|rma_detect_lock|0|lower"
+    R[++nr] = "rma_detect|fence detection / barrier detection (goal ≤ 2)|rma_detect_fence_ratio|0|none"
+    R[++nr] = "rma_detect|lock detection / barrier detection (goal ≤ 2)|rma_detect_lock_ratio|0|none"
     R[++nr] = "restart|restart in place, call to new MPI_Init returned (ms)|restart|0|lower"
     R[++nr] = "restart|restart in place, call returned (ms)|restart_call|0|lower"
     R[++nr] = "restart|spawn of 1 rank, call to the child MPI_Init returned (ms)|spawn1|0|lower"
@@ -563,6 +583,9 @@ END {
     R[++nr] = "io|floor: one process pwrite of the same bytes (MB/s)|io_pwrite_floor|1048576|none"
     R[++nr] = "io|write_shared of 64 B records, every rank (records/s)|io_write_shared_64|64|higher"
     R[++nr] = "io|write_at of 8 B, one rank (µs)|io_write_at_latency_8|8|lower"
+    R[++nr] = "io_detect|failure detection in MPI_Barrier, same run as write_at_all (ms)|io_detect_barrier|0|lower"
+    R[++nr] = "io_detect|failure detection in MPI_File_write_at_all, shrunk communicator (ms)|io_detect_write_at_all|0|lower"
+    R[++nr] = "io_detect|write_at_all detection / barrier detection (goal ≤ 2)|io_detect_ratio|0|none"
 
     hdr = "| figure | ranks |"; sep = "|---|---:|"
     for (i = 1; i <= nl; i++) { hdr = hdr " " title[L[i]] " |"; sep = sep "---|" }

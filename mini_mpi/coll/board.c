@@ -221,6 +221,8 @@ static void report_mismatch(struct mmpi_comm_core *core, struct mmpi_board_insta
     wake_members(core); /* those already waiting return the error now */
 }
 
+static bool not_arrived(const void *inst, int i);
+
 struct mmpi_board_instance *mmpi_board_arrive(struct mmpi_comm_core *core, uint64_t seq, int me,
                                               const void *deposit,
                                               mmpi_board_combine_fn *combine)
@@ -265,10 +267,12 @@ struct mmpi_board_instance *mmpi_board_arrive_signed(struct mmpi_comm_core *core
                      __ATOMIC_RELEASE);
     if (__atomic_add_fetch(&inst->arrived, 1, __ATOMIC_ACQ_REL) == core->size)
         complete_once(core, inst, combine);
-    else if (mmpi_fault_any(mmpi_world))
-        /* A failed member never arrives, so no arrival completes the instance: the members
-         * waiting with a deferred report (only live members were missing) learn here that
-         * one fewer is, and the last live arrival settles their outcome. Without this they
+    else if (mmpi_fault_any(mmpi_world) &&
+             mmpi_fault_answer_settles(mmpi_world, core->world_ranks, core->size, not_arrived,
+                                       inst, me + 1))
+        /* A failed member never arrives, so no arrival completes the instance: the last live
+         * arrival settles the outcome of the members waiting with a deferred report (or for
+         * every live member, as shrink and agree do), and wakes them. Without this they
          * slept until the hang monitor released reports, which it skips when no wake word
          * moved since its previous release. */
         wake_members(core);
@@ -417,10 +421,12 @@ void mmpi_board_depart(struct mmpi_comm_core *core, struct mmpi_board_instance *
 {
     __atomic_store_n(&inst->departed_flags[me], 1, __ATOMIC_RELEASE);
     /* The last of *all* members wakes the others; once one has failed that never happens,
-     * so every departing member wakes them, or a survivor sleeping in the departure wait
+     * so the last live member to depart does, or a survivor sleeping in the departure wait
      * would never re-check. */
     if (__atomic_add_fetch(&inst->departed, 1, __ATOMIC_ACQ_REL) == core->size ||
-        mmpi_fault_any(mmpi_world))
+        (mmpi_fault_any(mmpi_world) &&
+         mmpi_fault_answer_settles(mmpi_world, core->world_ranks, core->size, not_departed,
+                                   inst, me + 1)))
         wake_members(core);
 }
 

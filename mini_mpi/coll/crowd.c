@@ -376,8 +376,10 @@ static int run(struct crowd_wait *w)
     bool last = (uint32_t)(count - w->base) == (uint32_t)w->size, failed = has_failed(w);
     if (last && !failed)
         publish(w, count);
-    /* After a failure every arrival may end a wait (the members judge from the records). */
-    if (last || failed)
+    /* After a failure the members judge from the records, and an arrival that leaves a live
+     * member missing ends nobody's wait (the fault layer's reporting rule). */
+    if (last || (failed && mmpi_fault_answer_settles(w->self->world, w->core->world_ranks,
+                                                     w->size, not_arrived, w, w->me + 1)))
         wake_sleepers(w);
     if (doomed)
         mmpi_fault_during_die(w->self); /* a `during` victim dies once it has arrived */

@@ -133,6 +133,19 @@ int mmpi_fault_missing_outcome(struct mmpi_rank *self, const int *world_ranks, i
 bool mmpi_fault_missing_failed(const struct mmpi_world *w, const int *world_ranks, int size,
                                bool (*missing)(const void *arg, int i), const void *arg,
                                bool *all_failed);
+/* The waking side of the rule, for a member that has just answered (arrived, departed) while
+ * some member of the set has failed: true when no live member that `missing` selects is left,
+ * i.e. when this answer may end the waits of members holding a deferred report, which the
+ * caller must then wake. Until then an answer changes no such wait, and waking every waiter at
+ * every answer costs n^2 wake-ups for n members, enough at 256 members to hold back the
+ * wake-ups of a death's publication by milliseconds; a death, a revoke and released reports
+ * wake everyone themselves. Orders the caller's answer before its reads (a seq_cst fence): of
+ * two members answering together, at least one sees the other's answer. `from`: the member to
+ * look at first (members answer about in rank order, the order a publication wakes them in:
+ * the one above the caller usually settles it). Lock-free. */
+bool mmpi_fault_answer_settles(const struct mmpi_world *w, const int *world_ranks, int size,
+                               bool (*missing)(const void *arg, int i), const void *arg,
+                               int from);
 /* Tells the calling rank of every selected member that has failed (ULFM: those failures are
  * now "noticed" and MPIX_Comm_failure_ack may acknowledge them). */
 void mmpi_fault_notice_missing(struct mmpi_rank *self, const int *world_ranks, int size,

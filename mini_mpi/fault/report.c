@@ -82,6 +82,19 @@ bool mmpi_fault_missing_failed(const struct mmpi_world *w, const int *world_rank
     return failed;
 }
 
+bool mmpi_fault_answer_settles(const struct mmpi_world *w, const int *world_ranks, int size,
+                               bool (*missing)(const void *arg, int i), const void *arg,
+                               int from)
+{
+    __atomic_thread_fence(__ATOMIC_SEQ_CST); /* our answer before the reads of theirs */
+    for (int k = 0; k < size; k++) {
+        int i = (from + k) % size;
+        if (missing(arg, i) && !mmpi_fault_world_rank_failed(w, world_ranks[i]))
+            return false;
+    }
+    return true;
+}
+
 void mmpi_fault_notice_missing(struct mmpi_rank *self, const int *world_ranks, int size,
                                bool (*missing)(const void *arg, int i), const void *arg)
 {
