@@ -4,7 +4,7 @@
  * MPI_Publish_name, MPI_Unpublish_name, MPI_Lookup_name, MPI_Comm_join. The work is in
  * port.c.
  *
- * Errors: as for spawning (api.c), the communicator, root and output pointer are checked at
+ * Errors: as for spawning (spawn_api.c), the communicator, root and output pointer are checked at
  * every member, the port name and info (significant at the root only) at the root, whose
  * verdict every member then returns. Calls without a communicator raise on MPI_COMM_SELF's
  * handler. MPI_ERR_PORT: no such open port; MPI_ERR_SERVICE / MPI_ERR_NAME: the name service.

@@ -1,5 +1,5 @@
 /*
- * init/api.c: MPI entry points of the environment chapter (MPI-4.1 chapter 11) in its order:
+ * init/init_api.c: MPI entry points of the environment chapter (MPI-4.1 chapter 11) in its order:
  * initialization and finalization, thread support, version inquiries, timers, memory
  * allocation, MPI_Abort and MPI_Pcontrol.
  */

@@ -1,7 +1,8 @@
 /*
- * restart/api.c: the entry points of restarting a failed rank in place, MPIX_Comm_restart_rank
- * and MPIX_Comm_irestart_rank (with the MPI_ spellings the fault-tolerance scenarios use), and
- * the request of the nonblocking one. restart.h states the semantics; restart.c does the work.
+ * restart/restart_api.c: the entry points of restarting a failed rank in place,
+ * MPIX_Comm_restart_rank and MPIX_Comm_irestart_rank (with the MPI_ spellings the
+ * fault-tolerance scenarios use), and the request of the nonblocking one. restart.h states the
+ * semantics; restart.c does the work.
  *
  * Errors, through MPI_COMM_WORLD's handler: MPI_ERR_COMM (comm is not MPI_COMM_WORLD, or the
  * caller is a spawned rank, whose MPI_COMM_WORLD is its spawn's), MPI_ERR_RANK, MPI_ERR_ARG (no

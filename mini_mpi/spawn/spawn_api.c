@@ -1,5 +1,5 @@
 /*
- * spawn/api.c: MPI entry points of process creation (MPI-4.1 §11.8.2–11.8.3), in the
+ * spawn/spawn_api.c: MPI entry points of process creation (MPI-4.1 §11.8.2–11.8.3), in the
  * chapter's order: MPI_Comm_spawn, MPI_Comm_get_parent, MPI_Comm_spawn_multiple. The work is
  * in spawn.c and program.c.
  *
