@@ -9,56 +9,106 @@ static int create_keyval(mmpi_attr_copy_fn *copy_fn, mmpi_attr_delete_fn *delete
                          int *keyval, void *extra_state, enum mmpi_call call)
 {
     struct mmpi_rank *self = mmpi_enter(call);
-    int err = !keyval ? MPI_ERR_ARG
-                      : mmpi_keyval_create(self, MMPI_HANDLE_KIND_COMM, copy_fn, delete_fn,
-                                           extra_state, keyval);
-    return err ? mmpi_err_raise_comm(self, NULL, err, call) : MPI_SUCCESS;
+    int err = MPI_SUCCESS;
+
+    if (!keyval) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    if ((err = mmpi_keyval_create(self, MMPI_HANDLE_KIND_COMM, copy_fn, delete_fn, extra_state,
+                                  keyval)))
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, call);
+    goto fn_exit;
 }
 
 static int free_keyval(int *keyval, enum mmpi_call call)
 {
     struct mmpi_rank *self = mmpi_enter(call);
-    int err = !keyval ? MPI_ERR_ARG : mmpi_keyval_free(self, MMPI_HANDLE_KIND_COMM, *keyval);
-    if (err)
-        return mmpi_err_raise_comm(self, NULL, err, call);
+    int err = MPI_SUCCESS;
+
+    if (!keyval) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    if ((err = mmpi_keyval_free(self, MMPI_HANDLE_KIND_COMM, *keyval)))
+        goto fn_fail;
     *keyval = MPI_KEYVAL_INVALID;
-    return MPI_SUCCESS;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, call);
+    goto fn_exit;
 }
 
 static int set_attr(MPI_Comm comm, int keyval, void *value, enum mmpi_call call)
 {
     struct mmpi_rank *self = mmpi_enter(call);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
-    int err = MPI_ERR_COMM;
-    if (c) {
-        struct mmpi_attr_obj o = mmpi_attr_comm_obj(c);
-        err = mmpi_attr_set(self, &o, keyval, value, false);
+    struct mmpi_attr_obj o;
+    int err = MPI_SUCCESS;
+
+    if (!c) {
+        err = MPI_ERR_COMM;
+        goto fn_fail;
     }
-    return err ? mmpi_err_raise_comm(self, c, err, call) : MPI_SUCCESS;
+    o = mmpi_attr_comm_obj(c);
+    if ((err = mmpi_attr_set(self, &o, keyval, value, false)))
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, c, err, call);
+    goto fn_exit;
 }
 
 static int get_attr(MPI_Comm comm, int keyval, void *value, int *flag, enum mmpi_call call)
 {
     struct mmpi_rank *self = mmpi_enter(call);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
-    int err = !c ? MPI_ERR_COMM : (!value || !flag) ? MPI_ERR_ARG : MPI_SUCCESS;
-    if (err == MPI_SUCCESS) {
-        struct mmpi_attr_obj o = mmpi_attr_comm_obj(c);
-        err = mmpi_attr_get(self, &o, keyval, (void **)value, flag);
+    struct mmpi_attr_obj o;
+    int err = MPI_SUCCESS;
+
+    if (!c) {
+        err = MPI_ERR_COMM;
+        goto fn_fail;
     }
-    return err ? mmpi_err_raise_comm(self, c, err, call) : MPI_SUCCESS;
+    if (!value || !flag) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    o = mmpi_attr_comm_obj(c);
+    if ((err = mmpi_attr_get(self, &o, keyval, (void **)value, flag)))
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, c, err, call);
+    goto fn_exit;
 }
 
 static int delete_attr(MPI_Comm comm, int keyval, enum mmpi_call call)
 {
     struct mmpi_rank *self = mmpi_enter(call);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
-    int err = MPI_ERR_COMM;
-    if (c) {
-        struct mmpi_attr_obj o = mmpi_attr_comm_obj(c);
-        err = mmpi_attr_delete(self, &o, keyval);
+    struct mmpi_attr_obj o;
+    int err = MPI_SUCCESS;
+
+    if (!c) {
+        err = MPI_ERR_COMM;
+        goto fn_fail;
     }
-    return err ? mmpi_err_raise_comm(self, c, err, call) : MPI_SUCCESS;
+    o = mmpi_attr_comm_obj(c);
+    if ((err = mmpi_attr_delete(self, &o, keyval)))
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, c, err, call);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Comm_create_keyval);

@@ -12,59 +12,105 @@ int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
                             int *type_keyval, void *extra_state)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_create_keyval);
-    int err = !type_keyval ? MPI_ERR_ARG
-                           : mmpi_keyval_create(self, MMPI_HANDLE_KIND_DATATYPE,
-                                                type_copy_attr_fn, type_delete_attr_fn,
-                                                extra_state, type_keyval);
-    return err ? mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_create_keyval) : err;
+    int err = MPI_SUCCESS;
+
+    if (!type_keyval) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    if ((err = mmpi_keyval_create(self, MMPI_HANDLE_KIND_DATATYPE, type_copy_attr_fn,
+                                  type_delete_attr_fn, extra_state, type_keyval)))
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_create_keyval);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Type_free_keyval);
 int PMPI_Type_free_keyval(int *type_keyval)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_free_keyval);
-    int err = !type_keyval ? MPI_ERR_ARG
-                           : mmpi_keyval_free(self, MMPI_HANDLE_KIND_DATATYPE, *type_keyval);
-    if (err)
-        return mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_free_keyval);
+    int err = MPI_SUCCESS;
+
+    if (!type_keyval) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    if ((err = mmpi_keyval_free(self, MMPI_HANDLE_KIND_DATATYPE, *type_keyval)))
+        goto fn_fail;
     *type_keyval = MPI_KEYVAL_INVALID;
-    return MPI_SUCCESS;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_free_keyval);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Type_set_attr);
 int PMPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_set_attr);
-    int err = MPI_ERR_TYPE;
-    if (mmpi_datatype_get(self, datatype)) {
-        struct mmpi_attr_obj o = mmpi_attr_type_obj(self, datatype, true);
-        err = mmpi_attr_set(self, &o, type_keyval, attribute_val, false);
+    struct mmpi_attr_obj o;
+    int err = MPI_SUCCESS;
+
+    if (!mmpi_datatype_get(self, datatype)) {
+        err = MPI_ERR_TYPE;
+        goto fn_fail;
     }
-    return err ? mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_set_attr) : err;
+    o = mmpi_attr_type_obj(self, datatype, true);
+    if ((err = mmpi_attr_set(self, &o, type_keyval, attribute_val, false)))
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_set_attr);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Type_get_attr);
 int PMPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_get_attr);
-    int err = !mmpi_datatype_get(self, datatype) ? MPI_ERR_TYPE
-              : (!attribute_val || !flag)        ? MPI_ERR_ARG
-                                                 : MPI_SUCCESS;
-    if (err == MPI_SUCCESS) {
-        struct mmpi_attr_obj o = mmpi_attr_type_obj(self, datatype, false);
-        err = mmpi_attr_get(self, &o, type_keyval, (void **)attribute_val, flag);
+    struct mmpi_attr_obj o;
+    int err = MPI_SUCCESS;
+
+    if (!mmpi_datatype_get(self, datatype)) {
+        err = MPI_ERR_TYPE;
+        goto fn_fail;
     }
-    return err ? mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_get_attr) : err;
+    if (!attribute_val || !flag) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    o = mmpi_attr_type_obj(self, datatype, false);
+    if ((err = mmpi_attr_get(self, &o, type_keyval, (void **)attribute_val, flag)))
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_get_attr);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Type_delete_attr);
 int PMPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_delete_attr);
-    int err = MPI_ERR_TYPE;
-    if (mmpi_datatype_get(self, datatype)) {
-        struct mmpi_attr_obj o = mmpi_attr_type_obj(self, datatype, false);
-        err = mmpi_attr_delete(self, &o, type_keyval);
+    struct mmpi_attr_obj o;
+    int err = MPI_SUCCESS;
+
+    if (!mmpi_datatype_get(self, datatype)) {
+        err = MPI_ERR_TYPE;
+        goto fn_fail;
     }
-    return err ? mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_delete_attr) : err;
+    o = mmpi_attr_type_obj(self, datatype, false);
+    if ((err = mmpi_attr_delete(self, &o, type_keyval)))
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_delete_attr);
+    goto fn_exit;
 }

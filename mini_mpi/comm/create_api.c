@@ -100,10 +100,19 @@ int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_compare);
     struct mmpi_comm *a = mmpi_comm_get(self, comm1), *b = mmpi_comm_get(self, comm2);
-    if (!a || !b || !result)
-        return mmpi_err_raise_comm(self, a ? a : b, !result ? MPI_ERR_ARG : MPI_ERR_COMM,
-                                   MMPI_CALL_Comm_compare);
-    const struct mmpi_comm_core *x = a->core, *y = b->core;
+    const struct mmpi_comm_core *x, *y;
+    int err = MPI_SUCCESS;
+
+    if (!result) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    if (!a || !b) {
+        err = MPI_ERR_COMM;
+        goto fn_fail;
+    }
+    x = a->core;
+    y = b->core;
     if (x->remote && y->remote) {
         *result = mmpi_intercomm_compare(x, y);
     } else if (x == y) {
@@ -123,7 +132,11 @@ int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
         }
         *result = same ? MPI_SIMILAR : MPI_UNEQUAL;
     }
-    return MPI_SUCCESS;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, a ? a : b, err, MMPI_CALL_Comm_compare);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Comm_test_inter);
@@ -131,11 +144,22 @@ int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_test_inter);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
-    if (!c || !flag)
-        return mmpi_err_raise_comm(self, c, !c ? MPI_ERR_COMM : MPI_ERR_ARG,
-                                   MMPI_CALL_Comm_test_inter);
+    int err = MPI_SUCCESS;
+
+    if (!c) {
+        err = MPI_ERR_COMM;
+        goto fn_fail;
+    }
+    if (!flag) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
     *flag = c->core->remote != NULL;
-    return MPI_SUCCESS;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, c, err, MMPI_CALL_Comm_test_inter);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Comm_set_name);
@@ -143,11 +167,22 @@ int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_set_name);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
-    if (!c || !comm_name)
-        return mmpi_err_raise_comm(self, c, !c ? MPI_ERR_COMM : MPI_ERR_ARG,
-                                   MMPI_CALL_Comm_set_name);
+    int err = MPI_SUCCESS;
+
+    if (!c) {
+        err = MPI_ERR_COMM;
+        goto fn_fail;
+    }
+    if (!comm_name) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
     snprintf(c->name, sizeof(c->name), "%s", comm_name); /* truncated, as §7.8 allows */
-    return MPI_SUCCESS;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, c, err, MMPI_CALL_Comm_set_name);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Comm_get_name);
@@ -155,10 +190,21 @@ int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_get_name);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
-    if (!c || !comm_name || !resultlen)
-        return mmpi_err_raise_comm(self, c, !c ? MPI_ERR_COMM : MPI_ERR_ARG,
-                                   MMPI_CALL_Comm_get_name);
+    int err = MPI_SUCCESS;
+
+    if (!c) {
+        err = MPI_ERR_COMM;
+        goto fn_fail;
+    }
+    if (!comm_name || !resultlen) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
     strcpy(comm_name, c->name);
     *resultlen = (int)strlen(c->name);
-    return MPI_SUCCESS;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, c, err, MMPI_CALL_Comm_get_name);
+    goto fn_exit;
 }

@@ -68,12 +68,21 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_create);
     struct mmpi_comm *c = mmpi_comm_get(self, comm), *part = NULL;
     struct mmpi_group *g = mmpi_group_get(self, group);
-    int err = mmpi_comm_check_parent(c, newcomm);
-    if (err == MPI_SUCCESS && (!g || !is_subgroup(self, c, g)))
+    int err = MPI_SUCCESS;
+
+    if ((err = mmpi_comm_check_parent(c, newcomm)))
+        goto fn_fail;
+    if (!g || !is_subgroup(self, c, g)) {
         err = MPI_ERR_GROUP;
-    if (err == MPI_SUCCESS)
-        err = publish(self, mmpi_comm_create(self, c, g, &part), &part, newcomm);
-    return err ? fail_create(self, c, err, newcomm, MMPI_CALL_Comm_create) : MPI_SUCCESS;
+        goto fn_fail;
+    }
+    if ((err = publish(self, mmpi_comm_create(self, c, g, &part), &part, newcomm)))
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = fail_create(self, c, err, newcomm, MMPI_CALL_Comm_create);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Comm_create_group);
@@ -82,20 +91,30 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_create_group);
     struct mmpi_comm *c = mmpi_comm_get(self, comm), *part = NULL;
     struct mmpi_group *g = mmpi_group_get(self, group);
-    int err = mmpi_comm_check_parent(c, newcomm);
-    if (err == MPI_SUCCESS && (!g || !is_subgroup(self, c, g)))
+    int err = MPI_SUCCESS;
+
+    if ((err = mmpi_comm_check_parent(c, newcomm)))
+        goto fn_fail;
+    if (!g || !is_subgroup(self, c, g)) {
         err = MPI_ERR_GROUP;
-    if (err == MPI_SUCCESS && (tag < 0 || tag > MMPI_TAG_UB))
+        goto fn_fail;
+    }
+    if (tag < 0 || tag > MMPI_TAG_UB) {
         err = MPI_ERR_TAG; /* MPI_ANY_TAG is not a tag here */
-    if (err != MPI_SUCCESS)
-        return fail_create(self, c, err, newcomm, MMPI_CALL_Comm_create_group);
+        goto fn_fail;
+    }
     /* A process outside the group takes no part and gets MPI_COMM_NULL (as MPICH). */
     if (mmpi_group_rank_of_world(g, self->world_rank) == MPI_UNDEFINED) {
         *newcomm = MPI_COMM_NULL;
-        return MPI_SUCCESS;
+        goto fn_exit;
     }
-    err = publish(self, mmpi_comm_create_group(self, c, g, tag, &part), &part, newcomm);
-    return err ? fail_create(self, c, err, newcomm, MMPI_CALL_Comm_create_group) : MPI_SUCCESS;
+    if ((err = publish(self, mmpi_comm_create_group(self, c, g, tag, &part), &part, newcomm)))
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = fail_create(self, c, err, newcomm, MMPI_CALL_Comm_create_group);
+    goto fn_exit;
 }
 
 /* The colour a split_type gives the calling rank. All ranks share one node and one memory, so
@@ -123,14 +142,21 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_split_type);
     struct mmpi_comm *c = mmpi_comm_get(self, comm), *part = NULL;
     struct mmpi_info *hints = NULL;
-    int color = MPI_UNDEFINED, err = mmpi_comm_check_parent(c, newcomm);
-    if (err == MPI_SUCCESS)
-        err = mmpi_info_arg(self, info, &hints);
-    if (err == MPI_SUCCESS)
-        err = split_type_color(split_type, hints, &color);
-    if (err == MPI_SUCCESS)
-        err = publish(self, mmpi_comm_split(self, c, color, key, &part), &part, newcomm);
-    return err ? fail_create(self, c, err, newcomm, MMPI_CALL_Comm_split_type) : MPI_SUCCESS;
+    int color = MPI_UNDEFINED, err = MPI_SUCCESS;
+
+    if ((err = mmpi_comm_check_parent(c, newcomm)))
+        goto fn_fail;
+    if ((err = mmpi_info_arg(self, info, &hints)))
+        goto fn_fail;
+    if ((err = split_type_color(split_type, hints, &color)))
+        goto fn_fail;
+    if ((err = publish(self, mmpi_comm_split(self, c, color, key, &part), &part, newcomm)))
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = fail_create(self, c, err, newcomm, MMPI_CALL_Comm_split_type);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Comm_dup_with_info);
@@ -139,14 +165,22 @@ int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_dup_with_info);
     struct mmpi_comm *c = mmpi_comm_get(self, comm), *dup = NULL;
     struct mmpi_info *hints = NULL;
-    int err = mmpi_comm_check_parent(c, newcomm);
-    if (err == MPI_SUCCESS)
-        err = mmpi_info_arg(self, info, &hints);
-    if (err == MPI_SUCCESS)
-        err = mmpi_comm_dup(self, c, &dup);
+    int err = MPI_SUCCESS;
+
+    if ((err = mmpi_comm_check_parent(c, newcomm)))
+        goto fn_fail;
+    if ((err = mmpi_info_arg(self, info, &hints)))
+        goto fn_fail;
+    err = mmpi_comm_dup(self, c, &dup);
     if (err == MPI_SUCCESS) /* the given hints replace the parent's (§7.4.2) */
         err = mmpi_comm_finish_dup(self, c, dup, hints_copy(hints), newcomm);
-    return err ? fail_create(self, c, err, newcomm, MMPI_CALL_Comm_dup_with_info) : MPI_SUCCESS;
+    if (err != MPI_SUCCESS)
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = fail_create(self, c, err, newcomm, MMPI_CALL_Comm_dup_with_info);
+    goto fn_exit;
 }
 
 static int idup(MPI_Comm comm, bool with_info, MPI_Info info, MPI_Comm *newcomm,
@@ -155,18 +189,27 @@ static int idup(MPI_Comm comm, bool with_info, MPI_Info info, MPI_Comm *newcomm,
     struct mmpi_rank *self = mmpi_enter(call);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
     struct mmpi_info *hints = NULL;
-    int err = mmpi_comm_check_parent(c, newcomm);
-    if (err == MPI_SUCCESS && !request)
+    int err = MPI_SUCCESS;
+
+    if ((err = mmpi_comm_check_parent(c, newcomm)))
+        goto fn_fail;
+    if (!request) {
         err = MPI_ERR_ARG;
-    if (err == MPI_SUCCESS && with_info)
-        err = mmpi_info_arg(self, info, &hints);
-    if (err == MPI_SUCCESS && !with_info)
+        goto fn_fail;
+    }
+    if (with_info && (err = mmpi_info_arg(self, info, &hints)))
+        goto fn_fail;
+    if (!with_info)
         hints = c->info;
-    if (err == MPI_SUCCESS)
-        err = mmpi_comm_idup(self, c, hints_copy(hints), newcomm, request);
-    if (err != MPI_SUCCESS && request)
+    if ((err = mmpi_comm_idup(self, c, hints_copy(hints), newcomm, request)))
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    if (request)
         *request = MPI_REQUEST_NULL;
-    return err ? fail_create(self, c, err, newcomm, call) : MPI_SUCCESS;
+    err = fail_create(self, c, err, newcomm, call);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Comm_idup);
@@ -190,22 +233,36 @@ int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_set_info);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
     struct mmpi_info *hints = NULL;
-    int err = !c ? MPI_ERR_COMM : mmpi_info_arg(self, info, &hints);
-    if (err == MPI_SUCCESS && !hints)
+    struct mmpi_info *merged;
+    int err = MPI_SUCCESS;
+
+    if (!c) {
+        err = MPI_ERR_COMM;
+        goto fn_fail;
+    }
+    if ((err = mmpi_info_arg(self, info, &hints)))
+        goto fn_fail;
+    if (!hints) {
         err = MPI_ERR_INFO; /* MPI_INFO_NULL is not an info object */
-    if (err != MPI_SUCCESS)
-        return mmpi_err_raise_comm(self, c, err, MMPI_CALL_Comm_set_info);
+        goto fn_fail;
+    }
     /* We act on no hint, but keep every one the program set: MPI_Comm_get_info returns them
      * with the standard ones (MPICH and Open MPI return only those they know). Later calls add
      * to or replace earlier values. */
-    struct mmpi_info *merged = c->info ? c->info : mmpi_info_new();
+    merged = c->info ? c->info : mmpi_info_new();
     for (int i = 0; merged && err == MPI_SUCCESS && i < hints->n; i++)
         err = mmpi_info_set(merged, hints->keys[i], hints->values[i]);
     if (!merged)
         err = MPI_ERR_NO_MEM;
     else
         c->info = merged;
-    return err ? mmpi_err_raise_comm(self, c, err, MMPI_CALL_Comm_set_info) : MPI_SUCCESS;
+    if (err != MPI_SUCCESS)
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, c, err, MMPI_CALL_Comm_set_info);
+    goto fn_exit;
 }
 
 /* The hints of §7.4.4 every communicator reports, with their defaults (as MPICH and Open MPI
@@ -235,22 +292,33 @@ int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_get_info);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
-    int err = !c ? MPI_ERR_COMM : !info_used ? MPI_ERR_ARG : MPI_SUCCESS;
     struct mmpi_info *copy = NULL;
-    if (err == MPI_SUCCESS) {
-        copy = hints_used(c);
-        err = copy ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    int err = MPI_SUCCESS;
+
+    if (!c) {
+        err = MPI_ERR_COMM;
+        goto fn_fail;
     }
-    if (err == MPI_SUCCESS) {
-        copy->handle = mmpi_handle_new(self, MMPI_HANDLE_KIND_INFO, copy);
-        if (copy->handle == MPI_INFO_NULL) {
-            mmpi_info_release(copy);
-            err = MPI_ERR_NO_MEM;
-        } else {
-            *info_used = copy->handle; /* the program frees it (§7.4.4) */
-        }
+    if (!info_used) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
     }
-    return err ? mmpi_err_raise_comm(self, c, err, MMPI_CALL_Comm_get_info) : MPI_SUCCESS;
+    if (!(copy = hints_used(c))) {
+        err = MPI_ERR_NO_MEM;
+        goto fn_fail;
+    }
+    copy->handle = mmpi_handle_new(self, MMPI_HANDLE_KIND_INFO, copy);
+    if (copy->handle == MPI_INFO_NULL) {
+        mmpi_info_release(copy);
+        err = MPI_ERR_NO_MEM;
+        goto fn_fail;
+    }
+    *info_used = copy->handle; /* the program frees it (§7.4.4) */
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, c, err, MMPI_CALL_Comm_get_info);
+    goto fn_exit;
 }
 
 /* ---- Disconnect (§11.10.4) ----------------------------------------------------------------- */
@@ -265,24 +333,37 @@ int PMPI_Comm_disconnect(MPI_Comm *comm)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_disconnect);
     struct mmpi_comm *c = comm ? mmpi_comm_get(self, *comm) : NULL;
-    int err = !comm ? MPI_ERR_ARG : MPI_SUCCESS;
-    if (err == MPI_SUCCESS && (!c || *comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF))
+    struct mmpi_comm keep;       /* for the error handler, after the handle is gone */
+    struct mmpi_comm *on = NULL; /* the communicator an error is raised on */
+    int err = MPI_SUCCESS, del;
+
+    if (!comm) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    if (!c || *comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF) {
         err = MPI_ERR_COMM;
-    if (err != MPI_SUCCESS)
-        return mmpi_err_raise_comm(self, err == MPI_ERR_COMM ? NULL : c, err,
-                                   MMPI_CALL_Comm_disconnect);
-    err = mmpi_comm_sync(self, c);
-    int del = mmpi_attr_comm_free(self, c);
-    if (del != MPI_SUCCESS)
-        return mmpi_err_raise_comm(self, c, del, MMPI_CALL_Comm_disconnect);
-    struct mmpi_comm keep = *c; /* for the error handler, after the handle is gone */
+        goto fn_fail;
+    }
+    err = mmpi_comm_sync(self, c); /* raised once the handle is gone */
+    if ((del = mmpi_attr_comm_free(self, c))) {
+        err = del;
+        on = c;
+        goto fn_fail;
+    }
+    keep = *c;
     mmpi_errhandler_retain(keep.errhandler);
     mmpi_comm_release(self, c);
     *comm = MPI_COMM_NULL;
-    if (err != MPI_SUCCESS) {
-        keep.handle = MPI_COMM_NULL;
-        err = mmpi_err_raise_comm(self, &keep, err, MMPI_CALL_Comm_disconnect);
-    }
-    mmpi_errhandler_release(keep.errhandler);
+    keep.handle = MPI_COMM_NULL;
+    on = &keep;
+    if (err != MPI_SUCCESS)
+        goto fn_fail;
+fn_exit:
+    if (on == &keep)
+        mmpi_errhandler_release(keep.errhandler);
     return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, on, err, MMPI_CALL_Comm_disconnect);
+    goto fn_exit;
 }

@@ -50,210 +50,307 @@ MMPI_PROFILED(Info_create);
 int PMPI_Info_create(MPI_Info *info)
 {
     struct mmpi_rank *self = mmpi_enter_anytime(MMPI_CALL_Info_create);
-    int err = MPI_SUCCESS;
     struct mmpi_info *i;
+    int err = MPI_SUCCESS;
 
-    if (!self)
-        return MPI_ERR_OTHER;
-    if (!info)
+    if (!self) {
+        err = MPI_ERR_OTHER; /* a thread of no rank: no handler to call */
+        goto fn_exit;
+    }
+    if (!info) {
         err = MPI_ERR_ARG;
-    else if (!(i = mmpi_info_new()))
+        goto fn_fail;
+    }
+    if (!(i = mmpi_info_new())) {
         err = MPI_ERR_NO_MEM;
-    else
-        err = info_publish(self, i, info);
-    return err ? raise_info(self, err, MMPI_CALL_Info_create) : MPI_SUCCESS;
+        goto fn_fail;
+    }
+    if ((err = info_publish(self, i, info)))
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = raise_info(self, err, MMPI_CALL_Info_create);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Info_set);
 int PMPI_Info_set(MPI_Info info, const char *key, const char *value)
 {
     struct mmpi_rank *self = mmpi_enter_anytime(MMPI_CALL_Info_set);
-    if (!self)
-        return MPI_ERR_OTHER;
-    struct mmpi_info *i = info_get(self, info, true);
-    int err;
+    struct mmpi_info *i;
+    int err = MPI_SUCCESS;
 
-    if (!i)
+    if (!self) {
+        err = MPI_ERR_OTHER; /* a thread of no rank: no handler to call */
+        goto fn_exit;
+    }
+    if (!(i = info_get(self, info, true))) {
         err = MPI_ERR_INFO;
-    else if ((err = check_key(key)) != MPI_SUCCESS)
-        ;
-    else if (!value || strlen(value) > MPI_MAX_INFO_VAL)
+        goto fn_fail;
+    }
+    if ((err = check_key(key)))
+        goto fn_fail;
+    if (!value || strlen(value) > MPI_MAX_INFO_VAL) {
         err = MPI_ERR_INFO_VALUE;
-    else
-        err = mmpi_info_set(i, key, value);
-    return err ? raise_info(self, err, MMPI_CALL_Info_set) : MPI_SUCCESS;
+        goto fn_fail;
+    }
+    if ((err = mmpi_info_set(i, key, value)))
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = raise_info(self, err, MMPI_CALL_Info_set);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Info_get);
 int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag)
 {
     struct mmpi_rank *self = mmpi_enter_anytime(MMPI_CALL_Info_get);
-    if (!self)
-        return MPI_ERR_OTHER;
-    struct mmpi_info *i = info_get(self, info, false);
-    int err;
+    struct mmpi_info *i;
+    const char *v;
+    int err = MPI_SUCCESS;
 
-    if (!i)
-        err = MPI_ERR_INFO;
-    else if ((err = check_key(key)) != MPI_SUCCESS)
-        ;
-    else if (valuelen < 0 || !flag || (valuelen > 0 && !value))
-        err = MPI_ERR_ARG;
-    else {
-        const char *v = mmpi_info_lookup(i, key);
-        *flag = v != NULL;
-        if (v) {
-            /* MPI-4.1 §10: valuelen excludes the terminator; longer values are truncated. */
-            size_t n = strlen(v);
-            if (n > (size_t)valuelen)
-                n = (size_t)valuelen;
-            memcpy(value, v, n);
-            value[n] = '\0';
-        }
+    if (!self) {
+        err = MPI_ERR_OTHER; /* a thread of no rank: no handler to call */
+        goto fn_exit;
     }
-    return err ? raise_info(self, err, MMPI_CALL_Info_get) : MPI_SUCCESS;
+    if (!(i = info_get(self, info, false))) {
+        err = MPI_ERR_INFO;
+        goto fn_fail;
+    }
+    if ((err = check_key(key)))
+        goto fn_fail;
+    if (valuelen < 0 || !flag || (valuelen > 0 && !value)) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    v = mmpi_info_lookup(i, key);
+    *flag = v != NULL;
+    if (v) {
+        /* MPI-4.1 §10: valuelen excludes the terminator; longer values are truncated. */
+        size_t n = strlen(v);
+        if (n > (size_t)valuelen)
+            n = (size_t)valuelen;
+        memcpy(value, v, n);
+        value[n] = '\0';
+    }
+fn_exit:
+    return err;
+fn_fail:
+    err = raise_info(self, err, MMPI_CALL_Info_get);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Info_get_string);
 int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag)
 {
     struct mmpi_rank *self = mmpi_enter_anytime(MMPI_CALL_Info_get_string);
-    if (!self)
-        return MPI_ERR_OTHER;
-    struct mmpi_info *i = info_get(self, info, false);
-    int err;
+    struct mmpi_info *i;
+    const char *v;
+    int err = MPI_SUCCESS;
 
-    if (!i)
-        err = MPI_ERR_INFO;
-    else if ((err = check_key(key)) != MPI_SUCCESS)
-        ;
-    else if (!buflen || *buflen < 0 || !flag || (*buflen > 0 && !value))
-        err = MPI_ERR_ARG;
-    else {
-        const char *v = mmpi_info_lookup(i, key);
-        *flag = v != NULL;
-        if (v) {
-            /* MPI-4.1 §10: copy what fits with its terminator; report the full size. */
-            int need = (int)strlen(v) + 1;
-            if (*buflen > 0) {
-                int n = need < *buflen ? need - 1 : *buflen - 1;
-                memcpy(value, v, (size_t)n);
-                value[n] = '\0';
-            }
-            *buflen = need;
-        }
+    if (!self) {
+        err = MPI_ERR_OTHER; /* a thread of no rank: no handler to call */
+        goto fn_exit;
     }
-    return err ? raise_info(self, err, MMPI_CALL_Info_get_string) : MPI_SUCCESS;
+    if (!(i = info_get(self, info, false))) {
+        err = MPI_ERR_INFO;
+        goto fn_fail;
+    }
+    if ((err = check_key(key)))
+        goto fn_fail;
+    if (!buflen || *buflen < 0 || !flag || (*buflen > 0 && !value)) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    v = mmpi_info_lookup(i, key);
+    *flag = v != NULL;
+    if (v) {
+        /* MPI-4.1 §10: copy what fits with its terminator; report the full size. */
+        int need = (int)strlen(v) + 1;
+        if (*buflen > 0) {
+            int n = need < *buflen ? need - 1 : *buflen - 1;
+            memcpy(value, v, (size_t)n);
+            value[n] = '\0';
+        }
+        *buflen = need;
+    }
+fn_exit:
+    return err;
+fn_fail:
+    err = raise_info(self, err, MMPI_CALL_Info_get_string);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Info_get_valuelen);
 int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag)
 {
     struct mmpi_rank *self = mmpi_enter_anytime(MMPI_CALL_Info_get_valuelen);
-    if (!self)
-        return MPI_ERR_OTHER;
-    struct mmpi_info *i = info_get(self, info, false);
-    int err;
+    struct mmpi_info *i;
+    const char *v;
+    int err = MPI_SUCCESS;
 
-    if (!i)
-        err = MPI_ERR_INFO;
-    else if ((err = check_key(key)) != MPI_SUCCESS)
-        ;
-    else if (!valuelen || !flag)
-        err = MPI_ERR_ARG;
-    else {
-        const char *v = mmpi_info_lookup(i, key);
-        *flag = v != NULL;
-        if (v)
-            *valuelen = (int)strlen(v);
+    if (!self) {
+        err = MPI_ERR_OTHER; /* a thread of no rank: no handler to call */
+        goto fn_exit;
     }
-    return err ? raise_info(self, err, MMPI_CALL_Info_get_valuelen) : MPI_SUCCESS;
+    if (!(i = info_get(self, info, false))) {
+        err = MPI_ERR_INFO;
+        goto fn_fail;
+    }
+    if ((err = check_key(key)))
+        goto fn_fail;
+    if (!valuelen || !flag) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    v = mmpi_info_lookup(i, key);
+    *flag = v != NULL;
+    if (v)
+        *valuelen = (int)strlen(v);
+fn_exit:
+    return err;
+fn_fail:
+    err = raise_info(self, err, MMPI_CALL_Info_get_valuelen);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Info_get_nkeys);
 int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys)
 {
     struct mmpi_rank *self = mmpi_enter_anytime(MMPI_CALL_Info_get_nkeys);
-    if (!self)
-        return MPI_ERR_OTHER;
-    struct mmpi_info *i = info_get(self, info, false);
+    struct mmpi_info *i;
     int err = MPI_SUCCESS;
 
-    if (!i)
+    if (!self) {
+        err = MPI_ERR_OTHER; /* a thread of no rank: no handler to call */
+        goto fn_exit;
+    }
+    if (!(i = info_get(self, info, false))) {
         err = MPI_ERR_INFO;
-    else if (!nkeys)
+        goto fn_fail;
+    }
+    if (!nkeys) {
         err = MPI_ERR_ARG;
-    else
-        *nkeys = i->n;
-    return err ? raise_info(self, err, MMPI_CALL_Info_get_nkeys) : MPI_SUCCESS;
+        goto fn_fail;
+    }
+    *nkeys = i->n;
+fn_exit:
+    return err;
+fn_fail:
+    err = raise_info(self, err, MMPI_CALL_Info_get_nkeys);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Info_get_nthkey);
 int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key)
 {
     struct mmpi_rank *self = mmpi_enter_anytime(MMPI_CALL_Info_get_nthkey);
-    if (!self)
-        return MPI_ERR_OTHER;
-    struct mmpi_info *i = info_get(self, info, false);
+    struct mmpi_info *i;
     int err = MPI_SUCCESS;
 
-    if (!i)
+    if (!self) {
+        err = MPI_ERR_OTHER; /* a thread of no rank: no handler to call */
+        goto fn_exit;
+    }
+    if (!(i = info_get(self, info, false))) {
         err = MPI_ERR_INFO;
-    else if (!key || n < 0 || n >= i->n)
+        goto fn_fail;
+    }
+    if (!key || n < 0 || n >= i->n) {
         err = MPI_ERR_ARG;
-    else
-        strcpy(key, i->keys[n]);
-    return err ? raise_info(self, err, MMPI_CALL_Info_get_nthkey) : MPI_SUCCESS;
+        goto fn_fail;
+    }
+    strcpy(key, i->keys[n]);
+fn_exit:
+    return err;
+fn_fail:
+    err = raise_info(self, err, MMPI_CALL_Info_get_nthkey);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Info_delete);
 int PMPI_Info_delete(MPI_Info info, const char *key)
 {
     struct mmpi_rank *self = mmpi_enter_anytime(MMPI_CALL_Info_delete);
-    if (!self)
-        return MPI_ERR_OTHER;
-    struct mmpi_info *i = info_get(self, info, true);
-    int err;
+    struct mmpi_info *i;
+    int err = MPI_SUCCESS;
 
-    if (!i)
+    if (!self) {
+        err = MPI_ERR_OTHER; /* a thread of no rank: no handler to call */
+        goto fn_exit;
+    }
+    if (!(i = info_get(self, info, true))) {
         err = MPI_ERR_INFO;
-    else if ((err = check_key(key)) == MPI_SUCCESS)
-        err = mmpi_info_delete(i, key);
-    return err ? raise_info(self, err, MMPI_CALL_Info_delete) : MPI_SUCCESS;
+        goto fn_fail;
+    }
+    if ((err = check_key(key)))
+        goto fn_fail;
+    if ((err = mmpi_info_delete(i, key)))
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = raise_info(self, err, MMPI_CALL_Info_delete);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Info_dup);
 int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
 {
     struct mmpi_rank *self = mmpi_enter_anytime(MMPI_CALL_Info_dup);
-    if (!self)
-        return MPI_ERR_OTHER;
-    struct mmpi_info *i = info_get(self, info, false), *copy;
-    int err;
+    struct mmpi_info *i, *copy;
+    int err = MPI_SUCCESS;
 
-    if (!i)
+    if (!self) {
+        err = MPI_ERR_OTHER; /* a thread of no rank: no handler to call */
+        goto fn_exit;
+    }
+    if (!(i = info_get(self, info, false))) {
         err = MPI_ERR_INFO;
-    else if (!newinfo)
+        goto fn_fail;
+    }
+    if (!newinfo) {
         err = MPI_ERR_ARG;
-    else if (!(copy = mmpi_info_dup(i)))
+        goto fn_fail;
+    }
+    if (!(copy = mmpi_info_dup(i))) {
         err = MPI_ERR_NO_MEM;
-    else
-        err = info_publish(self, copy, newinfo);
-    return err ? raise_info(self, err, MMPI_CALL_Info_dup) : MPI_SUCCESS;
+        goto fn_fail;
+    }
+    if ((err = info_publish(self, copy, newinfo)))
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = raise_info(self, err, MMPI_CALL_Info_dup);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Info_free);
 int PMPI_Info_free(MPI_Info *info)
 {
     struct mmpi_rank *self = mmpi_enter_anytime(MMPI_CALL_Info_free);
-    if (!self)
-        return MPI_ERR_OTHER;
-    struct mmpi_info *i = info ? mmpi_handle_remove(self, MMPI_HANDLE_KIND_INFO, *info) : NULL;
+    struct mmpi_info *i;
+    int err = MPI_SUCCESS;
 
-    if (!i)
-        return raise_info(self, MPI_ERR_INFO, MMPI_CALL_Info_free);
+    if (!self) {
+        err = MPI_ERR_OTHER; /* a thread of no rank: no handler to call */
+        goto fn_exit;
+    }
+    i = info ? mmpi_handle_remove(self, MMPI_HANDLE_KIND_INFO, *info) : NULL;
+    if (!i) {
+        err = MPI_ERR_INFO;
+        goto fn_fail;
+    }
     i->handle = MPI_INFO_NULL;
     mmpi_info_release(i);
     *info = MPI_INFO_NULL;
-    return MPI_SUCCESS;
+fn_exit:
+    return err;
+fn_fail:
+    err = raise_info(self, err, MMPI_CALL_Info_free);
+    goto fn_exit;
 }

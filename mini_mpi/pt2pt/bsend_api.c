@@ -33,8 +33,16 @@ MMPI_PROFILED(Buffer_detach);
 int PMPI_Buffer_detach(void *buffer_addr, int *size)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Buffer_detach);
-    if (!buffer_addr || !size)
-        return mmpi_err_raise_comm(self, NULL, MPI_ERR_ARG, MMPI_CALL_Buffer_detach);
+    int err = MPI_SUCCESS;
+
+    if (!buffer_addr || !size) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
     mmpi_bsend_detach(self, buffer_addr, size);
-    return MPI_SUCCESS;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Buffer_detach);
+    goto fn_exit;
 }

@@ -1,11 +1,12 @@
 /*
- * completion.c: MPI_Wait, MPI_Test and their any/all/some forms (MPI-4.1 §3.7.3, §3.7.5), for
- * every kind of request: point-to-point, persistent, generalized and those of other subsystems.
+ * completion.c: completing requests, the work of MPI_Wait, MPI_Test and their any/all/some forms
+ * (MPI-4.1 §3.7.3, §3.7.5; the entry points and their checks are completion_api.c), for every
+ * kind of request: point-to-point, persistent, generalized and those of other subsystems.
  *
  * A null handle or an inactive persistent request counts as complete with an empty status.
- * Errors: single-completion calls raise the request's error on its communicator; multiple-
- * completion calls fill MPI_ERROR in every status and return MPI_ERR_IN_STATUS, the handler
- * seeing the convention's code (raise_multiple).
+ * Errors are returned, never raised here: single-completion calls return the request's error;
+ * multiple-completion calls fill MPI_ERROR in every status and return MPI_ERR_IN_STATUS with the
+ * first failed request (struct mmpi_completion_failure), for the entry point to raise.
  */
 #include <stdio.h>
 #include <sched.h>
@@ -70,13 +71,9 @@ int mmpi_completion_lookup(struct mmpi_rank *self, MPI_Request handle, struct mm
     return *req ? MPI_SUCCESS : MPI_ERR_REQUEST;
 }
 
-static int lookup_all(struct mmpi_rank *self, int count, MPI_Request *handles,
-                      struct mmpi_request ***reqs_out)
+int mmpi_completion_lookup_all(struct mmpi_rank *self, int count, MPI_Request *handles,
+                               struct mmpi_request ***reqs_out)
 {
-    if (count < 0)
-        return MPI_ERR_COUNT;
-    if (count > 0 && !handles)
-        return MPI_ERR_ARG;
     struct mmpi_request **reqs = calloc((size_t)count + 1, sizeof(*reqs));
     if (!reqs)
         return MPI_ERR_NO_MEM;
@@ -98,57 +95,26 @@ static void yield_after_miss(void)
     sched_yield();
 }
 
-MMPI_PROFILED(Wait);
-int PMPI_Wait(MPI_Request *request, MPI_Status *status)
+int mmpi_completion_wait(struct mmpi_rank *self, MPI_Request *handle, struct mmpi_request *req,
+                         MPI_Status *status, MPI_Comm *owner)
 {
-    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Wait);
-    struct mmpi_request *req = NULL;
-    int err = request ? mmpi_completion_lookup(self, *request, &req) : MPI_ERR_ARG;
-
-    if (err == MPI_SUCCESS && !status)
-        err = MPI_ERR_ARG;
-    if (err != MPI_SUCCESS)
-        return mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Wait);
-    if (!req) {
-        mmpi_status_set_empty(status);
-        return MPI_SUCCESS;
-    }
     mmpi_wait_until_described(self, (bool (*)(void *))mmpi_completion_ready, req,
                               mmpi_request_describe);
-    MPI_Comm comm = req->comm;
-    err = mmpi_completion_finish(self, request, req, status, false);
-    if (err != MPI_SUCCESS)
-        err = mmpi_err_raise_request_owner(self, comm, err, MMPI_CALL_Wait);
-    return err;
+    *owner = req->comm; /* read first: the finish may free req */
+    return mmpi_completion_finish(self, handle, req, status, false);
 }
 
-MMPI_PROFILED(Test);
-int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+int mmpi_completion_test(struct mmpi_rank *self, MPI_Request *handle, struct mmpi_request *req,
+                         int *flag, MPI_Status *status, MPI_Comm *owner)
 {
-    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Test);
-    struct mmpi_request *req = NULL;
-    int err = request ? mmpi_completion_lookup(self, *request, &req) : MPI_ERR_ARG;
-
-    if (err == MPI_SUCCESS && (!status || !flag))
-        err = MPI_ERR_ARG;
-    if (err != MPI_SUCCESS)
-        return mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Test);
-    if (!req) {
-        *flag = 1;
-        mmpi_status_set_empty(status);
-        return MPI_SUCCESS;
-    }
     if (!mmpi_completion_ready(req)) {
         *flag = 0;
         yield_after_miss();
         return MPI_SUCCESS;
     }
     *flag = 1;
-    MPI_Comm comm = req->comm;
-    err = mmpi_completion_finish(self, request, req, status, false);
-    if (err != MPI_SUCCESS)
-        err = mmpi_err_raise_request_owner(self, comm, err, MMPI_CALL_Test);
-    return err;
+    *owner = req->comm; /* read first: the finish may free req */
+    return mmpi_completion_finish(self, handle, req, status, false);
 }
 
 /* ---- Multiple completion ------------------------------------------------------------------ */
@@ -222,48 +188,21 @@ static int finish_ready(struct mmpi_rank *self, struct many *m, MPI_Request *han
     return n;
 }
 
-/* A multiple-completion call in which requests failed; first_err is the first failed request's
- * error, comm its communicator. The call returns MPI_ERR_IN_STATUS, with statuses or with
- * MPI_STATUSES_IGNORE (§3.7.5; Open MPI and MPICH both do, checked on Debian's Open MPI 4.1 and
- * MPICH 4.0); the statuses hold each request's error. What the error handler is given follows
- * the MPI whose conventions the job follows (README, "Ranks, deaths and exit status"): Open MPI's (the default,
- * mpiexec --with-ft ulfm) passes the failed request's own code, so a ULFM handler sees
- * MPI_ERR_PROC_FAILED and can recover; MPICH's (-disable-auto-cleanup) passes
- * MPI_ERR_IN_STATUS. */
-static int raise_multiple(struct mmpi_rank *self, MPI_Comm comm, int first_err,
-                          enum mmpi_call call)
+int mmpi_completion_all(struct mmpi_rank *self, int count, struct mmpi_request **reqs,
+                        MPI_Request *handles, MPI_Status *statuses, int *flag,
+                        struct mmpi_completion_failure *failed)
 {
-    int code = self->world->config.exit_convention == MMPI_EXIT_MPICH ? MPI_ERR_IN_STATUS
-                                                                       : first_err;
-    mmpi_err_raise_request_owner(self, comm, code, call); /* a file request: the file's */
-    return MPI_ERR_IN_STATUS;
-}
+    struct many m = {count, reqs};
 
-static int waitall_or_testall(MPI_Request *handles, int count, MPI_Status *statuses, int *flag,
-                              enum mmpi_call call)
-{
-    struct mmpi_rank *self = mmpi_enter(call);
-    struct many m = {count, NULL};
-    int err = lookup_all(self, count, handles, &m.reqs);
-
-    if (err == MPI_SUCCESS && ((call == MMPI_CALL_Testall && !flag) || !statuses))
-        err = MPI_ERR_ARG;
-    if (err != MPI_SUCCESS) {
-        free(m.reqs);
-        return mmpi_err_raise_comm(self, NULL, err, call);
-    }
-    if (call == MMPI_CALL_Testall) {
+    if (flag) {
         *flag = all_ready(&m);
         if (!*flag) {
-            free(m.reqs);
             yield_after_miss();
             return MPI_SUCCESS;
         }
     } else {
         mmpi_wait_until_described(self, all_ready, &m, describe_many);
     }
-    int first_err = MPI_SUCCESS;
-    MPI_Comm err_comm = MPI_COMM_NULL;
     for (int i = 0; i < count; i++) {
         MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
         struct mmpi_request *r = m.reqs[i];
@@ -273,46 +212,21 @@ static int waitall_or_testall(MPI_Request *handles, int count, MPI_Status *statu
             mmpi_status_set_empty(st);
         if (st != MPI_STATUS_IGNORE)
             st->MPI_ERROR = e;
-        if (e != MPI_SUCCESS && first_err == MPI_SUCCESS) {
-            first_err = e;
-            err_comm = comm;
+        if (e != MPI_SUCCESS && failed->first_err == MPI_SUCCESS) {
+            failed->first_err = e;
+            failed->owner = comm;
         }
     }
-    free(m.reqs);
-    if (first_err == MPI_SUCCESS)
-        return MPI_SUCCESS;
-    return raise_multiple(self, err_comm, first_err, call);
+    return failed->first_err == MPI_SUCCESS ? MPI_SUCCESS : MPI_ERR_IN_STATUS;
 }
 
-MMPI_PROFILED(Waitall);
-int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status *array_of_statuses)
+int mmpi_completion_any(struct mmpi_rank *self, int count, struct mmpi_request **reqs,
+                        MPI_Request *handles, int *index, int *flag, MPI_Status *status,
+                        MPI_Comm *owner)
 {
-    return waitall_or_testall(array_of_requests, count, array_of_statuses, NULL,
-                              MMPI_CALL_Waitall);
-}
+    struct many m = {count, reqs};
 
-MMPI_PROFILED(Testall);
-int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
-                 MPI_Status *array_of_statuses)
-{
-    return waitall_or_testall(array_of_requests, count, array_of_statuses, flag,
-                              MMPI_CALL_Testall);
-}
-
-static int waitany_or_testany(int count, MPI_Request *handles, int *index, int *flag,
-                              MPI_Status *status, enum mmpi_call call)
-{
-    struct mmpi_rank *self = mmpi_enter(call);
-    struct many m = {count, NULL};
-    int err = lookup_all(self, count, handles, &m.reqs);
-
-    if (err == MPI_SUCCESS && (!index || !status || (call == MMPI_CALL_Testany && !flag)))
-        err = MPI_ERR_ARG;
-    if (err != MPI_SUCCESS) {
-        free(m.reqs);
-        return mmpi_err_raise_comm(self, NULL, err, call);
-    }
-    if (call == MMPI_CALL_Waitany)
+    if (!flag)
         mmpi_wait_until_described(self, any_ready, &m, describe_many);
     *index = MPI_UNDEFINED;
     if (flag)
@@ -325,17 +239,12 @@ static int waitany_or_testany(int count, MPI_Request *handles, int *index, int *
         any_active = true;
         if (!mmpi_completion_ready(r))
             continue;
-        MPI_Comm comm = r->comm;
+        *owner = r->comm; /* read first: the finish may free r */
         *index = i;
         if (flag)
             *flag = 1;
-        err = mmpi_completion_finish(self, &handles[i], r, status, false);
-        free(m.reqs);
-        if (err != MPI_SUCCESS)
-            err = mmpi_err_raise_request_owner(self, comm, err, call);
-        return err;
+        return mmpi_completion_finish(self, &handles[i], r, status, false);
     }
-    free(m.reqs);
     if (!any_active) { /* nothing to wait for: flag true, index undefined, empty status */
         if (flag)
             *flag = 1;
@@ -346,65 +255,24 @@ static int waitany_or_testany(int count, MPI_Request *handles, int *index, int *
     return MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Waitany);
-int PMPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)
+int mmpi_completion_some(struct mmpi_rank *self, int count, struct mmpi_request **reqs,
+                         MPI_Request *handles, bool wait, int *outcount, int *indices,
+                         MPI_Status *statuses, struct mmpi_completion_failure *failed)
 {
-    return waitany_or_testany(count, array_of_requests, index, NULL, status, MMPI_CALL_Waitany);
-}
+    struct many m = {count, reqs};
 
-MMPI_PROFILED(Testany);
-int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag,
-                 MPI_Status *status)
-{
-    return waitany_or_testany(count, array_of_requests, index, flag, status, MMPI_CALL_Testany);
-}
-
-static int waitsome_or_testsome(int incount, MPI_Request *handles, int *outcount, int *indices,
-                                MPI_Status *statuses, enum mmpi_call call)
-{
-    struct mmpi_rank *self = mmpi_enter(call);
-    struct many m = {incount, NULL};
-    int err = lookup_all(self, incount, handles, &m.reqs);
-
-    if (err == MPI_SUCCESS && (!outcount || (incount > 0 && !indices) || !statuses))
-        err = MPI_ERR_ARG;
-    if (err != MPI_SUCCESS) {
-        free(m.reqs);
-        return mmpi_err_raise_comm(self, NULL, err, call);
-    }
     bool any_active = false;
-    for (int i = 0; i < incount; i++)
+    for (int i = 0; i < count; i++)
         any_active |= m.reqs[i] && active_part(m.reqs[i]);
     if (!any_active) {
-        free(m.reqs);
         *outcount = MPI_UNDEFINED;
         return MPI_SUCCESS;
     }
-    if (call == MMPI_CALL_Waitsome)
+    if (wait)
         mmpi_wait_until_described(self, any_ready, &m, describe_many);
-    int first_err = MPI_SUCCESS;
-    MPI_Comm err_comm = MPI_COMM_NULL;
-    *outcount = finish_ready(self, &m, handles, indices, statuses, &first_err, &err_comm);
-    free(m.reqs);
+    *outcount = finish_ready(self, &m, handles, indices, statuses, &failed->first_err,
+                             &failed->owner);
     if (*outcount == 0)
         yield_after_miss();
-    if (first_err == MPI_SUCCESS)
-        return MPI_SUCCESS;
-    return raise_multiple(self, err_comm, first_err, call);
-}
-
-MMPI_PROFILED(Waitsome);
-int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
-                  int array_of_indices[], MPI_Status *array_of_statuses)
-{
-    return waitsome_or_testsome(incount, array_of_requests, outcount, array_of_indices,
-                                array_of_statuses, MMPI_CALL_Waitsome);
-}
-
-MMPI_PROFILED(Testsome);
-int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
-                  int array_of_indices[], MPI_Status *array_of_statuses)
-{
-    return waitsome_or_testsome(incount, array_of_requests, outcount, array_of_indices,
-                                array_of_statuses, MMPI_CALL_Testsome);
+    return failed->first_err == MPI_SUCCESS ? MPI_SUCCESS : MPI_ERR_IN_STATUS;
 }

@@ -57,32 +57,56 @@ int PMPI_Start(MPI_Request *request)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Start);
     struct mmpi_request *req = NULL;
-    int err = request ? mmpi_completion_lookup(self, *request, &req) : MPI_ERR_ARG;
-    if (err == MPI_SUCCESS && !req)
+    int err = MPI_SUCCESS;
+
+    if (!request) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    if ((err = mmpi_completion_lookup(self, *request, &req)))
+        goto fn_fail;
+    if (!req) {
         err = MPI_ERR_REQUEST;
-    if (err == MPI_SUCCESS)
-        err = mmpi_pt2pt_start(self, req);
-    if (err != MPI_SUCCESS)
-        return mmpi_request_raise(self, req, err, MMPI_CALL_Start);
-    return MPI_SUCCESS;
+        goto fn_fail;
+    }
+    if ((err = mmpi_pt2pt_start(self, req)))
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_request_raise(self, req, err, MMPI_CALL_Start);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Startall);
 int PMPI_Startall(int count, MPI_Request array_of_requests[])
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Startall);
-    int err = count < 0 ? MPI_ERR_COUNT : (count > 0 && !array_of_requests) ? MPI_ERR_ARG
-                                                                             : MPI_SUCCESS;
-    struct mmpi_request *req = NULL;
-    /* Validate all before starting any, so an error leaves no request half-started. */
-    for (int i = 0; err == MPI_SUCCESS && i < count; i++) {
-        err = mmpi_completion_lookup(self, array_of_requests[i], &req);
-        if (err == MPI_SUCCESS && (!req || !req->persistent || req->inner))
-            err = MPI_ERR_REQUEST;
+    struct mmpi_request *req = NULL; /* the request an error concerns */
+    int err = MPI_SUCCESS;
+
+    if (count < 0) {
+        err = MPI_ERR_COUNT;
+        goto fn_fail;
     }
-    if (err == MPI_SUCCESS)
-        err = mmpi_pt2pt_startall(self, count, array_of_requests, &req);
-    if (err != MPI_SUCCESS)
-        return mmpi_request_raise(self, req, err, MMPI_CALL_Startall);
-    return MPI_SUCCESS;
+    if (count > 0 && !array_of_requests) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    /* Validate all before starting any, so an error leaves no request half-started. */
+    for (int i = 0; i < count; i++) {
+        if ((err = mmpi_completion_lookup(self, array_of_requests[i], &req)))
+            goto fn_fail;
+        if (!req || !req->persistent || req->inner) {
+            err = MPI_ERR_REQUEST;
+            goto fn_fail;
+        }
+    }
+    if ((err = mmpi_pt2pt_startall(self, count, array_of_requests, &req)))
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_request_raise(self, req, err, MMPI_CALL_Startall);
+    goto fn_exit;
 }

@@ -41,16 +41,25 @@ int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Probe);
     struct mmpi_comm *c;
-    int err = check_probe_args(self, source, tag, comm, &c);
-    if (err == MPI_SUCCESS && !status)
+    int err = MPI_SUCCESS;
+
+    if ((err = check_probe_args(self, source, tag, comm, &c)))
+        goto fn_fail;
+    if (!status) {
         err = MPI_ERR_ARG;
-    if (err == MPI_SUCCESS) {
-        if (source == MPI_PROC_NULL)
-            status_proc_null(status);
-        else
-            err = mmpi_pt2pt_probe(self, c, source, tag, status);
+        goto fn_fail;
     }
-    return err == MPI_SUCCESS ? err : mmpi_err_raise_comm(self, c, err, MMPI_CALL_Probe);
+    if (source == MPI_PROC_NULL) { /* §3.11 */
+        status_proc_null(status);
+        goto fn_exit;
+    }
+    if ((err = mmpi_pt2pt_probe(self, c, source, tag, status)))
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, c, err, MMPI_CALL_Probe);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Iprobe);
@@ -58,18 +67,25 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *statu
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Iprobe);
     struct mmpi_comm *c;
-    int err = check_probe_args(self, source, tag, comm, &c);
-    if (err == MPI_SUCCESS && (!status || !flag))
+    int err = MPI_SUCCESS;
+
+    if ((err = check_probe_args(self, source, tag, comm, &c)))
+        goto fn_fail;
+    if (!status || !flag) {
         err = MPI_ERR_ARG;
-    if (err != MPI_SUCCESS)
-        return mmpi_err_raise_comm(self, c, err, MMPI_CALL_Iprobe);
-    if (source == MPI_PROC_NULL) {
+        goto fn_fail;
+    }
+    if (source == MPI_PROC_NULL) { /* §3.11 */
         *flag = 1;
         status_proc_null(status);
-        return MPI_SUCCESS;
+        goto fn_exit;
     }
     mmpi_pt2pt_iprobe(self, c, source, tag, flag, status);
-    return MPI_SUCCESS;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, c, err, MMPI_CALL_Iprobe);
+    goto fn_exit;
 }
 
 /* MPI_Mprobe (flag NULL) and MPI_Improbe. */
@@ -137,18 +153,24 @@ int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Mrecv);
     struct mmpi_datatype *dt;
     struct mmpi_request *req = NULL; /* set by mmpi_pt2pt_mrecv_start on success */
-    int err = check_mrecv_args(self, buf, count, datatype, message, &dt);
-    if (err == MPI_SUCCESS)
-        err = mmpi_pt2pt_mrecv_start(self, buf, count, dt, message, &req);
-    if (err != MPI_SUCCESS)
-        return mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Mrecv);
+    int err = MPI_SUCCESS;
+
+    if ((err = check_mrecv_args(self, buf, count, datatype, message, &dt)))
+        goto fn_fail;
+    if ((err = mmpi_pt2pt_mrecv_start(self, buf, count, dt, message, &req)))
+        goto fn_fail;
     /* The request is complete: its status and error are the receive's. */
     mmpi_status_copy_out(status, &req->status, false);
-    err = req->error;
-    if (err != MPI_SUCCESS)
-        err = mmpi_request_raise(self, req, err, MMPI_CALL_Mrecv);
-    mmpi_request_release(req);
+    if ((err = req->error))
+        goto fn_fail;
+fn_exit:
+    if (req)
+        mmpi_request_release(req);
     return err;
+fn_fail:
+    /* No request yet: on no object; else on the communicator it was probed on. */
+    err = mmpi_request_raise(self, req, err, MMPI_CALL_Mrecv);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Imrecv);
@@ -157,8 +179,19 @@ int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *messag
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Imrecv);
     struct mmpi_datatype *dt;
-    int err = !request ? MPI_ERR_ARG : check_mrecv_args(self, buf, count, datatype, message, &dt);
-    if (err == MPI_SUCCESS)
-        err = mmpi_pt2pt_imrecv(self, buf, count, dt, message, request);
-    return err == MPI_SUCCESS ? err : mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Imrecv);
+    int err = MPI_SUCCESS;
+
+    if (!request) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    if ((err = check_mrecv_args(self, buf, count, datatype, message, &dt)))
+        goto fn_fail;
+    if ((err = mmpi_pt2pt_imrecv(self, buf, count, dt, message, request)))
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Imrecv);
+    goto fn_exit;
 }

@@ -13,13 +13,22 @@ int PMPI_Request_free(MPI_Request *request)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Request_free);
     struct mmpi_request *req = NULL;
-    int err = request ? mmpi_completion_lookup(self, *request, &req) : MPI_ERR_ARG;
-    if (err == MPI_SUCCESS && !req)
+    int err = MPI_SUCCESS;
+
+    if (!request) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    if ((err = mmpi_completion_lookup(self, *request, &req)))
+        goto fn_fail;
+    if (!req) {
         err = MPI_ERR_REQUEST; /* freeing MPI_REQUEST_NULL is an error */
-    else if (err == MPI_SUCCESS && mmpi_coll_request_active(req))
+        goto fn_fail;
+    }
+    if (mmpi_coll_request_active(req)) {
         err = MPI_ERR_REQUEST; /* a nonblocking or active persistent collective (§6.12, §6.13) */
-    if (err != MPI_SUCCESS)
-        return mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Request_free);
+        goto fn_fail;
+    }
     /* The operation goes on if active; its engine reference frees it when it completes. A
      * generalized request not yet completed keeps its handle for MPI_Grequest_complete. */
     if (req->kind == MMPI_REQ_GREQ && !mmpi_request_is_done(req))
@@ -27,24 +36,31 @@ int PMPI_Request_free(MPI_Request *request)
     else
         mmpi_request_handle_drop(self, req);
     *request = MPI_REQUEST_NULL;
-    return MPI_SUCCESS;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Request_free);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Request_get_status);
 int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Request_get_status);
-    struct mmpi_request *req = NULL;
-    int err = mmpi_completion_lookup(self, request, &req);
-    if (err == MPI_SUCCESS && (!flag || !status))
+    struct mmpi_request *req = NULL, *a = NULL; /* a: the active part, whose error is raised */
+    int err = MPI_SUCCESS;
+
+    if ((err = mmpi_completion_lookup(self, request, &req)))
+        goto fn_fail;
+    if (!flag || !status) {
         err = MPI_ERR_ARG;
-    if (err != MPI_SUCCESS)
-        return mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Request_get_status);
-    struct mmpi_request *a = req && req->persistent ? req->inner : req;
-    if (!a) {
+        goto fn_fail;
+    }
+    a = req && req->persistent ? req->inner : req;
+    if (!a) { /* §3.7.3: a null or inactive request is complete, with an empty status */
         *flag = 1;
         mmpi_status_set_empty(status);
-        return MPI_SUCCESS;
+        goto fn_exit;
     }
     *flag = mmpi_request_poll(a);
     if (*flag) {
@@ -53,54 +69,87 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
             st.MPI_ERROR = a->query_fn(a->extra_state, &st);
         }
         mmpi_status_copy_out(status, &st, false);
-        if (st.MPI_ERROR != MPI_SUCCESS)
-            return mmpi_request_raise(self, a, st.MPI_ERROR, MMPI_CALL_Request_get_status);
+        if ((err = st.MPI_ERROR))
+            goto fn_fail;
     }
-    return MPI_SUCCESS;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_request_raise(self, a, err, MMPI_CALL_Request_get_status);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Cancel);
 int PMPI_Cancel(MPI_Request *request)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Cancel);
-    struct mmpi_request *req = NULL;
-    int err = request ? mmpi_completion_lookup(self, *request, &req) : MPI_ERR_ARG;
-    if (err == MPI_SUCCESS && !req)
+    struct mmpi_request *req = NULL, *a;
+    int err = MPI_SUCCESS;
+
+    if (!request) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    if ((err = mmpi_completion_lookup(self, *request, &req)))
+        goto fn_fail;
+    if (!req) {
         err = MPI_ERR_REQUEST;
-    if (err != MPI_SUCCESS)
-        return mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Cancel);
+        goto fn_fail;
+    }
     /* A nonblocking collective's, or a persistent collective's active or not (§6.12, §6.13):
      * cancelling one member's part cannot undo the others'. */
-    if (req->collective || mmpi_coll_persistent_is(req))
-        return mmpi_err_raise_comm(self, NULL, MPI_ERR_REQUEST, MMPI_CALL_Cancel);
-    struct mmpi_request *a = req->persistent ? req->inner : req;
+    if (req->collective || mmpi_coll_persistent_is(req)) {
+        err = MPI_ERR_REQUEST;
+        goto fn_fail;
+    }
+    a = req->persistent ? req->inner : req;
     if (!a)
-        return MPI_SUCCESS;
-    if (a->kind == MMPI_REQ_GREQ)
-        return a->cancel_fn(a->extra_state, mmpi_request_is_done(a));
-    if (a->kind == MMPI_REQ_SEND || a->kind == MMPI_REQ_RECV)
+        goto fn_exit; /* an inactive persistent request: nothing to cancel */
+    if (a->kind == MMPI_REQ_GREQ) /* §13.2: the cancel function's code is returned as is */
+        err = a->cancel_fn(a->extra_state, mmpi_request_is_done(a));
+    else if (a->kind == MMPI_REQ_SEND || a->kind == MMPI_REQ_RECV)
         mmpi_match_cancel(a); /* fails harmlessly if already matched: the message is kept */
-    return MPI_SUCCESS;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Cancel);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Test_cancelled);
 int PMPI_Test_cancelled(const MPI_Status *status, int *flag)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Test_cancelled);
-    if (!status || status == MPI_STATUS_IGNORE || !flag)
-        return mmpi_err_raise_comm(self, NULL, MPI_ERR_ARG, MMPI_CALL_Test_cancelled);
+    int err = MPI_SUCCESS;
+
+    if (!status || status == MPI_STATUS_IGNORE || !flag) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
     *flag = status->mmpi_cancelled != 0;
-    return MPI_SUCCESS;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Test_cancelled);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Status_set_cancelled);
 int PMPI_Status_set_cancelled(MPI_Status *status, int flag)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Status_set_cancelled);
-    if (!status || status == MPI_STATUS_IGNORE)
-        return mmpi_err_raise_comm(self, NULL, MPI_ERR_ARG, MMPI_CALL_Status_set_cancelled);
+    int err = MPI_SUCCESS;
+
+    if (!status || status == MPI_STATUS_IGNORE) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
     status->mmpi_cancelled = flag != 0;
-    return MPI_SUCCESS;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Status_set_cancelled);
+    goto fn_exit;
 }
 
 static void greq_free_state(struct mmpi_request *req)
@@ -115,9 +164,14 @@ int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free
                         MPI_Request *request)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Grequest_start);
-    if (!query_fn || !free_fn || !cancel_fn || !request)
-        return mmpi_err_raise_comm(self, NULL, MPI_ERR_ARG, MMPI_CALL_Grequest_start);
-    struct mmpi_request *req = mmpi_request_new(self, MMPI_REQ_GREQ);
+    struct mmpi_request *req;
+    int err = MPI_SUCCESS;
+
+    if (!query_fn || !free_fn || !cancel_fn || !request) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    req = mmpi_request_new(self, MMPI_REQ_GREQ);
     req->query_fn = query_fn;
     req->free_fn = free_fn;
     req->cancel_fn = cancel_fn;
@@ -127,10 +181,15 @@ int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free
         req->free_fn = NULL;
         mmpi_request_release(req);
         mmpi_request_release(req);
-        return mmpi_err_raise_comm(self, NULL, MPI_ERR_NO_MEM, MMPI_CALL_Grequest_start);
+        err = MPI_ERR_NO_MEM;
+        goto fn_fail;
     }
     *request = req->handle;
-    return MPI_SUCCESS;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Grequest_start);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Grequest_complete);
@@ -138,13 +197,22 @@ int PMPI_Grequest_complete(MPI_Request request)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Grequest_complete);
     struct mmpi_request *req = mmpi_request_get(self, request);
-    if (!req || req->kind != MMPI_REQ_GREQ || mmpi_request_is_done(req))
-        return mmpi_err_raise_comm(self, NULL, MPI_ERR_REQUEST, MMPI_CALL_Grequest_complete);
-    bool freed = req->freed_by_user;
+    int err = MPI_SUCCESS;
+    bool freed;
+
+    if (!req || req->kind != MMPI_REQ_GREQ || mmpi_request_is_done(req)) {
+        err = MPI_ERR_REQUEST;
+        goto fn_fail;
+    }
+    freed = req->freed_by_user;
     if (freed) /* the user's reference goes with the handle: complete drops the last one */
         mmpi_handle_remove(self, MMPI_HANDLE_KIND_REQUEST, req->handle);
     mmpi_request_complete(req, MPI_SUCCESS);
     if (freed)
         mmpi_request_release(req);
-    return MPI_SUCCESS;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Grequest_complete);
+    goto fn_exit;
 }

@@ -139,19 +139,26 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Sendrecv);
     struct mmpi_comm *c;
     struct mmpi_datatype *sdt, *rdt;
-    int err = mmpi_pt2pt_check_args(self, comm, sendbuf, sendcount, sendtype, dest, sendtag,
-                                    false, &c, &sdt);
-    if (err == MPI_SUCCESS)
-        err = mmpi_pt2pt_check_args(self, comm, recvbuf, recvcount, recvtype, source, recvtag,
-                                    true, &c, &rdt);
-    if (err == MPI_SUCCESS && !status)
+    int err = MPI_SUCCESS;
+
+    if ((err = mmpi_pt2pt_check_args(self, comm, sendbuf, sendcount, sendtype, dest, sendtag,
+                                     false, &c, &sdt)))
+        goto fn_fail;
+    if ((err = mmpi_pt2pt_check_args(self, comm, recvbuf, recvcount, recvtype, source, recvtag,
+                                     true, &c, &rdt)))
+        goto fn_fail;
+    if (!status) {
         err = MPI_ERR_ARG;
-    if (err == MPI_SUCCESS)
-        err = mmpi_pt2pt_sendrecv(self, c, sendbuf, sendcount, sdt, dest, sendtag, recvbuf,
-                                  recvcount, rdt, source, recvtag, status);
-    if (err != MPI_SUCCESS)
-        err = mmpi_err_raise_comm(self, c, err, MMPI_CALL_Sendrecv);
+        goto fn_fail;
+    }
+    if ((err = mmpi_pt2pt_sendrecv(self, c, sendbuf, sendcount, sdt, dest, sendtag, recvbuf,
+                                   recvcount, rdt, source, recvtag, status)))
+        goto fn_fail;
+fn_exit:
     return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, c, err, MMPI_CALL_Sendrecv);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Sendrecv_replace);
@@ -161,19 +168,26 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Sendrecv_replace);
     struct mmpi_comm *c;
     struct mmpi_datatype *dt, *bytes_dt;
-    int err = mmpi_pt2pt_check_args(self, comm, buf, count, datatype, dest, sendtag, false, &c,
-                                    &dt);
-    if (err == MPI_SUCCESS)
-        err = mmpi_pt2pt_check_args(self, comm, buf, count, datatype, source, recvtag, true, &c,
-                                    &dt);
-    if (err == MPI_SUCCESS && !status)
+    int err = MPI_SUCCESS;
+
+    if ((err = mmpi_pt2pt_check_args(self, comm, buf, count, datatype, dest, sendtag, false, &c,
+                                     &dt)))
+        goto fn_fail;
+    if ((err = mmpi_pt2pt_check_args(self, comm, buf, count, datatype, source, recvtag, true,
+                                     &c, &dt)))
+        goto fn_fail;
+    if (!status) {
         err = MPI_ERR_ARG;
-    if (err == MPI_SUCCESS)
-        err = mmpi_datatype_check(self, MPI_BYTE, &bytes_dt);
-    if (err == MPI_SUCCESS)
-        err = mmpi_pt2pt_sendrecv_replace(self, c, buf, count, dt, bytes_dt, dest, sendtag,
-                                          source, recvtag, status);
-    if (err != MPI_SUCCESS)
-        err = mmpi_err_raise_comm(self, c, err, MMPI_CALL_Sendrecv_replace);
+        goto fn_fail;
+    }
+    if ((err = mmpi_datatype_check(self, MPI_BYTE, &bytes_dt)))
+        goto fn_fail;
+    if ((err = mmpi_pt2pt_sendrecv_replace(self, c, buf, count, dt, bytes_dt, dest, sendtag,
+                                           source, recvtag, status)))
+        goto fn_fail;
+fn_exit:
     return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, c, err, MMPI_CALL_Sendrecv_replace);
+    goto fn_exit;
 }

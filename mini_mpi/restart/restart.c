@@ -6,7 +6,8 @@
  * epochs, and routing point-to-point to the pair's epoch.
  *
  * Not here: starting the thread (ranks_as_threads.c, through mmpi_world_add_ranks and
- * mmpi_world_start_rank, as spawn does), the entry points and the request of irestart (api.c).
+ * mmpi_world_start_rank, as spawn does), the entry points and the request of irestart
+ * (restart_api.c).
  *
  * The table lives in a file-static record tied to the world that created it (one world per
  * process at a time; unit-test worlds that never restart never create it).

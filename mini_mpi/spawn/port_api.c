@@ -4,7 +4,7 @@
  * MPI_Publish_name, MPI_Unpublish_name, MPI_Lookup_name, MPI_Comm_join. The work is in
  * port.c.
  *
- * Errors: as for spawning (api.c), the communicator, root and output pointer are checked at
+ * Errors: as for spawning (spawn_api.c), the communicator, root and output pointer are checked at
  * every member, the port name and info (significant at the root only) at the root, whose
  * verdict every member then returns. Calls without a communicator raise on MPI_COMM_SELF's
  * handler. MPI_ERR_PORT: no such open port; MPI_ERR_SERVICE / MPI_ERR_NAME: the name service.
@@ -29,18 +29,34 @@ int PMPI_Open_port(MPI_Info info, char *port_name)
     int err = mmpi_info_arg(self, info, &hints) != MPI_SUCCESS ? MPI_ERR_INFO
               : !port_name                                     ? MPI_ERR_ARG
                                                                : MPI_SUCCESS;
+
     if (err != MPI_SUCCESS)
-        return mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Open_port);
+        goto fn_fail;
     mmpi_port_open(self, port_name);
-    return MPI_SUCCESS;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Open_port);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Close_port);
 int PMPI_Close_port(const char *port_name)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Close_port);
-    int err = !port_name ? MPI_ERR_ARG : mmpi_port_close(port_name);
-    return err == MPI_SUCCESS ? err : mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Close_port);
+    int err = MPI_SUCCESS;
+
+    if (!port_name) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    if ((err = mmpi_port_close(port_name)))
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Close_port);
+    goto fn_exit;
 }
 
 /* What accept and connect share: checks, the collective, the new handle. */
@@ -49,10 +65,11 @@ static int accept_or_connect(enum mmpi_call call, const char *port_name, MPI_Inf
 {
     struct mmpi_rank *self = mmpi_enter(call);
     struct mmpi_comm *c = mmpi_comm_get(self, comm), *inter = NULL;
-    int err = mmpi_spawn_member_args(c, newcomm, root);
-    if (err != MPI_SUCCESS)
-        goto fn_fail;
     int root_err = MPI_SUCCESS;
+    int err = MPI_SUCCESS;
+
+    if ((err = mmpi_spawn_member_args(c, newcomm, root)))
+        goto fn_fail;
     if (c->rank == root) {
         struct mmpi_info *hints;
         root_err = mmpi_info_arg(self, info, &hints) != MPI_SUCCESS ? MPI_ERR_INFO
@@ -66,11 +83,13 @@ static int accept_or_connect(enum mmpi_call call, const char *port_name, MPI_Inf
         err = mmpi_comm_register(self, inter, newcomm);
     if (err != MPI_SUCCESS)
         goto fn_fail;
-    return MPI_SUCCESS;
+fn_exit:
+    return err;
 fn_fail:
     if (newcomm)
         *newcomm = MPI_COMM_NULL;
-    return mmpi_err_raise_comm(self, c, err, call);
+    err = mmpi_err_raise_comm(self, c, err, call);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Comm_accept);
@@ -100,33 +119,51 @@ MMPI_PROFILED(Publish_name);
 int PMPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Publish_name);
-    int err = name_args(self, service_name, info, port_name);
-    if (err == MPI_SUCCESS)
-        err = mmpi_name_publish(service_name, port_name);
-    return err == MPI_SUCCESS ? err
-                              : mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Publish_name);
+    int err = MPI_SUCCESS;
+
+    if ((err = name_args(self, service_name, info, port_name)))
+        goto fn_fail;
+    if ((err = mmpi_name_publish(service_name, port_name)))
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Publish_name);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Unpublish_name);
 int PMPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Unpublish_name);
-    int err = name_args(self, service_name, info, port_name);
-    if (err == MPI_SUCCESS)
-        err = mmpi_name_unpublish(service_name, port_name);
-    return err == MPI_SUCCESS ? err
-                              : mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Unpublish_name);
+    int err = MPI_SUCCESS;
+
+    if ((err = name_args(self, service_name, info, port_name)))
+        goto fn_fail;
+    if ((err = mmpi_name_unpublish(service_name, port_name)))
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Unpublish_name);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Lookup_name);
 int PMPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Lookup_name);
-    int err = name_args(self, service_name, info, port_name);
-    if (err == MPI_SUCCESS)
-        err = mmpi_name_lookup(service_name, port_name);
-    return err == MPI_SUCCESS ? err
-                              : mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Lookup_name);
+    int err = MPI_SUCCESS;
+
+    if ((err = name_args(self, service_name, info, port_name)))
+        goto fn_fail;
+    if ((err = mmpi_name_lookup(service_name, port_name)))
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Lookup_name);
+    goto fn_exit;
 }
 
 /* Writes or reads exactly n bytes of the socket; false on error or end of stream. */
@@ -185,9 +222,11 @@ int PMPI_Comm_join(int fd, MPI_Comm *intercomm)
         err = mmpi_comm_register(self, inter, intercomm);
     if (err != MPI_SUCCESS)
         goto fn_fail;
-    return MPI_SUCCESS;
+fn_exit:
+    return err;
 fn_fail:
     if (intercomm)
         *intercomm = MPI_COMM_NULL;
-    return mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Comm_join);
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Comm_join);
+    goto fn_exit;
 }

@@ -1,6 +1,6 @@
 /*
  * spawn.h: dynamic process creation (MPI-4.1 §11.8.2–11.8.3), the implementation behind
- * MPI_Comm_spawn, MPI_Comm_spawn_multiple and MPI_Comm_get_parent (spawn/api.c).
+ * MPI_Comm_spawn, MPI_Comm_spawn_multiple and MPI_Comm_get_parent (spawn/spawn_api.c).
  *
  * Spawned processes are new ranks of the same job: rank-threads appended to the world's table
  * (ranks_as_threads.c, mmpi_world_add_ranks), each running main() of its own private copy of

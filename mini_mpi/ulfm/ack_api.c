@@ -13,10 +13,18 @@ int PMPIX_Comm_failure_ack(MPI_Comm comm)
 {
     struct mmpi_rank *self = mmpi_enter(MMPIX_CALL_Comm_failure_ack);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
-    if (!c)
-        return mmpi_err_raise_comm(self, NULL, MPI_ERR_COMM, MMPIX_CALL_Comm_failure_ack);
+    int err = MPI_SUCCESS;
+
+    if (!c) {
+        err = MPI_ERR_COMM;
+        goto fn_fail;
+    }
     mmpi_ulfm_failure_ack(self, c);
-    return MPI_SUCCESS;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPIX_CALL_Comm_failure_ack);
+    goto fn_exit;
 }
 
 MMPI_FT_PROFILED(Comm_failure_get_acked);
@@ -61,8 +69,13 @@ int PMPIX_Comm_ack_failed(MPI_Comm comm, int num_to_ack, int *num_acked)
     struct mmpi_rank *self = mmpi_enter(MMPIX_CALL_Comm_ack_failed);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
     int err = !c ? MPI_ERR_COMM : (!num_acked || num_to_ack < 0) ? MPI_ERR_ARG : MPI_SUCCESS;
+
     if (err != MPI_SUCCESS)
-        return mmpi_err_raise_comm(self, c, err, MMPIX_CALL_Comm_ack_failed);
+        goto fn_fail;
     mmpi_ulfm_ack_failed(self, c, num_to_ack, num_acked);
-    return MPI_SUCCESS;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, c, err, MMPIX_CALL_Comm_ack_failed);
+    goto fn_exit;
 }

@@ -14,12 +14,20 @@ int PMPIX_Comm_revoke(MPI_Comm comm)
 {
     struct mmpi_rank *self = mmpi_enter(MMPIX_CALL_Comm_revoke);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
-    if (!c)
-        return mmpi_err_raise_comm(self, NULL, MPI_ERR_COMM, MMPIX_CALL_Comm_revoke);
+    int err = MPI_SUCCESS;
+
+    if (!c) {
+        err = MPI_ERR_COMM;
+        goto fn_fail;
+    }
     /* An intercommunicator's other group and its bridge (whose board runs its collectives)
      * are linked to its core: they are revoked and woken too (comm/intercomm.c). */
     mmpi_fault_revoke(self->world, &c->core->fault);
-    return MPI_SUCCESS;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPIX_CALL_Comm_revoke);
+    goto fn_exit;
 }
 
 MMPI_FT_PROFILED(Comm_is_revoked);
@@ -27,9 +35,20 @@ int PMPIX_Comm_is_revoked(MPI_Comm comm, int *flag)
 {
     struct mmpi_rank *self = mmpi_enter(MMPIX_CALL_Comm_is_revoked);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
-    if (!c || !flag)
-        return mmpi_err_raise_comm(self, c, !c ? MPI_ERR_COMM : MPI_ERR_ARG,
-                                   MMPIX_CALL_Comm_is_revoked);
+    int err = MPI_SUCCESS;
+
+    if (!c) {
+        err = MPI_ERR_COMM;
+        goto fn_fail;
+    }
+    if (!flag) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
     *flag = mmpi_fault_revoked(&c->core->fault);
-    return MPI_SUCCESS;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, c, err, MMPIX_CALL_Comm_is_revoked);
+    goto fn_exit;
 }

@@ -1,5 +1,5 @@
 /*
- * init/api.c: MPI entry points of the environment chapter (MPI-4.1 chapter 11) in its order:
+ * init/init_api.c: MPI entry points of the environment chapter (MPI-4.1 chapter 11) in its order:
  * initialization and finalization, thread support, version inquiries, timers, memory
  * allocation, MPI_Abort and MPI_Pcontrol.
  */
@@ -87,20 +87,36 @@ MMPI_PROFILED(Query_thread);
 int PMPI_Query_thread(int *provided)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Query_thread);
-    if (!provided)
-        return mmpi_err_raise_comm(self, NULL, MPI_ERR_ARG, MMPI_CALL_Query_thread);
+    int err = MPI_SUCCESS;
+
+    if (!provided) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
     *provided = self->thread_level;
-    return MPI_SUCCESS;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Query_thread);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Is_thread_main);
 int PMPI_Is_thread_main(int *flag)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Is_thread_main);
-    if (!flag)
-        return mmpi_err_raise_comm(self, NULL, MPI_ERR_ARG, MMPI_CALL_Is_thread_main);
+    int err = MPI_SUCCESS;
+
+    if (!flag) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
     *flag = pthread_equal(pthread_self(), self->init_thread);
-    return MPI_SUCCESS;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Is_thread_main);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Get_version);
@@ -128,13 +144,21 @@ MMPI_PROFILED(Get_processor_name);
 int PMPI_Get_processor_name(char *name, int *resultlen)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Get_processor_name);
-    if (!name || !resultlen)
-        return mmpi_err_raise_comm(self, NULL, MPI_ERR_ARG, MMPI_CALL_Get_processor_name);
+    int err = MPI_SUCCESS;
+
+    if (!name || !resultlen) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
     if (gethostname(name, MPI_MAX_PROCESSOR_NAME) != 0)
         strcpy(name, "localhost");
     name[MPI_MAX_PROCESSOR_NAME - 1] = '\0';
     *resultlen = (int)strlen(name);
-    return MPI_SUCCESS;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Get_processor_name);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Wtime);
@@ -158,17 +182,28 @@ int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
     int err = MPI_SUCCESS;
     void *p;
 
-    if (size < 0)
+    if (size < 0) {
         err = MPI_ERR_SIZE;
-    else if (mmpi_info_arg(self, info, &hints) != MPI_SUCCESS)
+        goto fn_fail;
+    }
+    if (mmpi_info_arg(self, info, &hints) != MPI_SUCCESS) {
         err = MPI_ERR_INFO;
-    else if (!baseptr)
+        goto fn_fail;
+    }
+    if (!baseptr) {
         err = MPI_ERR_ARG;
-    else if (!(p = malloc(size ? (size_t)size : 1)))
+        goto fn_fail;
+    }
+    if (!(p = malloc(size ? (size_t)size : 1))) {
         err = MPI_ERR_NO_MEM;
-    else
-        *(void **)baseptr = p;
-    return err ? mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Alloc_mem) : MPI_SUCCESS;
+        goto fn_fail;
+    }
+    *(void **)baseptr = p;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Alloc_mem);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Free_mem);

@@ -1,7 +1,8 @@
 /*
- * restart/api.c: the entry points of restarting a failed rank in place, MPIX_Comm_restart_rank
- * and MPIX_Comm_irestart_rank (with the MPI_ spellings the fault-tolerance scenarios use), and
- * the request of the nonblocking one. restart.h states the semantics; restart.c does the work.
+ * restart/restart_api.c: the entry points of restarting a failed rank in place,
+ * MPIX_Comm_restart_rank and MPIX_Comm_irestart_rank (with the MPI_ spellings the
+ * fault-tolerance scenarios use), and the request of the nonblocking one. restart.h states the
+ * semantics; restart.c does the work.
  *
  * Errors, through MPI_COMM_WORLD's handler: MPI_ERR_COMM (comm is not MPI_COMM_WORLD, or the
  * caller is a spawned rank, whose MPI_COMM_WORLD is its spawn's), MPI_ERR_RANK, MPI_ERR_ARG (no
@@ -52,18 +53,21 @@ int PMPIX_Comm_restart_rank(MPI_Comm comm, int rank)
     struct mmpi_rank *self = mmpi_enter(MMPIX_CALL_Comm_restart_rank);
     struct mmpi_comm *c;
     struct ready_arg a = {self->world, -1, MPI_SUCCESS};
-    int err = check_args(self, comm, rank, &c);
-    if (err == MPI_SUCCESS)
-        err = mmpi_restart_begin(self, rank, &a.slot);
-    if (err == MPI_SUCCESS) {
-        mmpi_wait_until_described(self, restart_ready, &a, describe_restart);
-        err = a.err;
-    }
-    if (err == MPI_SUCCESS)
-        mmpi_restart_move(self);
-    if (err != MPI_SUCCESS)
-        err = mmpi_err_raise_comm(self, c, err, MMPIX_CALL_Comm_restart_rank);
+    int err = MPI_SUCCESS;
+
+    if ((err = check_args(self, comm, rank, &c)))
+        goto fn_fail;
+    if ((err = mmpi_restart_begin(self, rank, &a.slot)))
+        goto fn_fail;
+    mmpi_wait_until_described(self, restart_ready, &a, describe_restart);
+    if ((err = a.err))
+        goto fn_fail;
+    mmpi_restart_move(self);
+fn_exit:
     return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, c, err, MMPIX_CALL_Comm_restart_rank);
+    goto fn_exit;
 }
 
 static bool irestart_poll(struct mmpi_request *req)
@@ -91,25 +95,33 @@ int PMPIX_Comm_irestart_rank(MPI_Comm comm, int rank, MPI_Request *request)
 {
     struct mmpi_rank *self = mmpi_enter(MMPIX_CALL_Comm_irestart_rank);
     struct mmpi_comm *c;
+    struct ready_arg *a;
+    struct mmpi_request *req;
     int slot = -1;
-    int err = check_args(self, comm, rank, &c);
-    if (err == MPI_SUCCESS && !request)
+    int err = MPI_SUCCESS;
+
+    if ((err = check_args(self, comm, rank, &c)))
+        goto fn_fail;
+    if (!request) {
         err = MPI_ERR_ARG;
-    if (err == MPI_SUCCESS)
-        err = mmpi_restart_begin(self, rank, &slot);
-    if (err == MPI_SUCCESS) {
-        struct ready_arg *a = mmpi_xmalloc(sizeof(*a));
-        *a = (struct ready_arg){self->world, slot, MPI_SUCCESS};
-        struct mmpi_request *req = mmpi_request_new(self, MMPI_REQ_OTHER);
-        req->comm = MPI_COMM_WORLD;
-        req->state = a;
-        req->poll = irestart_poll;
-        req->free_state = irestart_free;
-        err = mmpi_request_publish(self, req, request);
-        if (err != MPI_SUCCESS)
-            mmpi_request_release(req); /* the engine's reference: nothing else holds it */
+        goto fn_fail;
     }
-    if (err != MPI_SUCCESS)
-        err = mmpi_err_raise_comm(self, c, err, MMPIX_CALL_Comm_irestart_rank);
+    if ((err = mmpi_restart_begin(self, rank, &slot)))
+        goto fn_fail;
+    a = mmpi_xmalloc(sizeof(*a));
+    *a = (struct ready_arg){self->world, slot, MPI_SUCCESS};
+    req = mmpi_request_new(self, MMPI_REQ_OTHER);
+    req->comm = MPI_COMM_WORLD;
+    req->state = a;
+    req->poll = irestart_poll;
+    req->free_state = irestart_free;
+    if ((err = mmpi_request_publish(self, req, request))) {
+        mmpi_request_release(req); /* the engine's reference: nothing else holds it */
+        goto fn_fail;
+    }
+fn_exit:
     return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, c, err, MMPIX_CALL_Comm_irestart_rank);
+    goto fn_exit;
 }

@@ -1,5 +1,5 @@
 /*
- * comm/api.c: MPI_Comm_size and MPI_Comm_rank, the two queries of the communicator chapter
+ * comm/comm_api.c: MPI_Comm_size and MPI_Comm_rank, the two queries of the communicator chapter
  * (MPI-4.1 §7.4.1) every program calls. The rest of the chapter: create_api.c (dup, split,
  * free, compare, names), create_more_api.c, intercomm_api.c, info_api.c.
  */

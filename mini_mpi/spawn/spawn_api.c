@@ -1,5 +1,5 @@
 /*
- * spawn/api.c: MPI entry points of process creation (MPI-4.1 §11.8.2–11.8.3), in the
+ * spawn/spawn_api.c: MPI entry points of process creation (MPI-4.1 §11.8.2–11.8.3), in the
  * chapter's order: MPI_Comm_spawn, MPI_Comm_get_parent, MPI_Comm_spawn_multiple. The work is
  * in spawn.c and program.c.
  *
@@ -92,12 +92,20 @@ MMPI_PROFILED(Comm_get_parent);
 int PMPI_Comm_get_parent(MPI_Comm *parent)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_get_parent);
-    if (!parent)
-        return mmpi_err_raise_comm(self, NULL, MPI_ERR_ARG, MMPI_CALL_Comm_get_parent);
+    int err = MPI_SUCCESS;
+
+    if (!parent) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
     /* §11.8.2: MPI_COMM_NULL in processes not spawned, and once the parent communicator was
      * freed or disconnected (comm/create.c forgets it then). */
     *parent = self->parent ? self->parent->handle : MPI_COMM_NULL;
-    return MPI_SUCCESS;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Comm_get_parent);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Comm_spawn_multiple);
