@@ -268,12 +268,14 @@ static inline bool put_fast(struct mmpi_rank *self, const void *origin_addr, int
         return false;
     char *dst = t->base + lo;
     const char *src = (const char *)origin_addr + dt->true_lb;
-    if (n == 8) {
+    if (n == 8 && ((uintptr_t)dst & 7) == 0) {
         /* One load then one store: the same bytes memmove would leave when the origin
-         * overlaps the target (a rank putting into its own window). */
+         * overlaps the target (a rank putting into its own window). The store is a relaxed
+         * atomic one, the same instruction as a plain store: a target polling the word with
+         * atomic loads (the unified model, MPI-4.1 §12.4) does not race with it. */
         uint64_t v;
         memcpy(&v, src, 8);
-        memcpy(dst, &v, 8);
+        __atomic_store_n((uint64_t *)(void *)dst, v, __ATOMIC_RELAXED);
     } else {
         memmove(dst, src, n);
     }
