@@ -3,6 +3,12 @@
  *   rma_put_latency    8 B MPI_Put + MPI_Win_flush under MPI_Win_lock_all, rank 0 to rank 1 (µs)
  *   rma_put_bandwidth  4 MiB MPI_Put + MPI_Win_flush, rank 0 to rank 1 (GB/s, 1 GB = 10⁹ B)
  *   rma_epoch          an uncontended exclusive MPI_Win_lock / 8 B MPI_Put / MPI_Win_unlock (µs)
+ *   rma_put_floor      the machine's floor of rma_put_latency in the same run, timed the same
+ *                      way: an 8-byte memcpy and __atomic_thread_fence(__ATOMIC_SEQ_CST) (µs)
+ *   rma_epoch_floor    the floor of an owner-tracked exclusive epoch: a compare-and-swap that
+ *                      takes a lock word (recording the owner), the 8-byte memcpy, and the
+ *                      exchange that frees the word and tells whether anyone waits (µs); the
+ *                      two atomic read-modify-writes any lock needs (x86: both full barriers)
  *   rma_fence          MPI_Win_fence on a window of every rank (µs), with
  *   rma_fence_barrier  MPI_Barrier in the same run (µs) and rma_fence_ratio = fence / barrier
  *                      (the two alternate, five measurements each; the ratio is the median of
@@ -44,6 +50,35 @@ static void epoch_step(void *arg)
     }
 }
 
+/* The floors: the same copy into a separate 64-byte block, with nothing of MPI around it. The
+ * empty asm keeps the compiler from merging or dropping the copies. */
+static char floor_block[64] __attribute__((aligned(64)));
+static int floor_word;
+
+static void put_floor_step(void *arg)
+{
+    struct ctx *c = arg;
+    if (c->rank == 0) {
+        memcpy(floor_block, c->buf, 8);
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        __asm__ volatile("" ::: "memory");
+    }
+}
+
+static void epoch_floor_step(void *arg)
+{
+    struct ctx *c = arg;
+    if (c->rank == 0) {
+        int free_word = 0;
+        __atomic_compare_exchange_n(&floor_word, &free_word, 1 + c->rank, 0,
+                                    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+        memcpy(floor_block, c->buf, 8);
+        if (__atomic_exchange_n(&floor_word, 0, __ATOMIC_RELEASE) != 1 + c->rank)
+            abort(); /* never: nobody else touches the word */
+        __asm__ volatile("" ::: "memory");
+    }
+}
+
 static void fence_step(void *arg)
 {
     MPI_Win_fence(0, ((struct ctx *)arg)->win);
@@ -82,6 +117,9 @@ int main(int argc, char **argv)
         double t = bench_time_steps(put_step, &c, MPI_COMM_WORLD, budget, 5, 100);
         if (rank == 0)
             bench_result("rma_put_latency", 8, size, t * 1e6, "us");
+        t = bench_time_steps(put_floor_step, &c, MPI_COMM_WORLD, budget, 5, 100);
+        if (rank == 0)
+            bench_result("rma_put_floor", 8, size, t * 1e6, "us");
         c.bytes = BIG;
         t = bench_time_steps(put_step, &c, MPI_COMM_WORLD, budget, 5, 3);
         if (rank == 0)
@@ -91,11 +129,16 @@ int main(int argc, char **argv)
         t = bench_time_steps(epoch_step, &c, MPI_COMM_WORLD, budget, 5, 100);
         if (rank == 0)
             bench_result("rma_epoch", 8, size, t * 1e6, "us");
+        t = bench_time_steps(epoch_floor_step, &c, MPI_COMM_WORLD, budget, 5, 100);
+        if (rank == 0)
+            bench_result("rma_epoch_floor", 8, size, t * 1e6, "us");
         MPI_Barrier(MPI_COMM_WORLD);
     } else if (rank == 0) {
         bench_result_na("rma_put_latency", 8, size, "us", "2_ranks_only");
         bench_result_na("rma_put_bandwidth", BIG, size, "GB/s", "2_ranks_only");
         bench_result_na("rma_epoch", 8, size, "us", "2_ranks_only");
+        bench_result_na("rma_put_floor", 8, size, "us", "2_ranks_only");
+        bench_result_na("rma_epoch_floor", 8, size, "us", "2_ranks_only");
     }
 
     /* Fence and barrier alternate, FENCE_ROUNDS measurements each, so that both see the same

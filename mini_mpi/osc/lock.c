@@ -216,12 +216,15 @@ int mmpi_win_lock(struct mmpi_rank *self, struct mmpi_win *w, int type, int targ
         if (err != MPI_SUCCESS)
             return err;
     } else {
+        /* Nothing acquired: only the fence orders the epoch's accesses after the call. An
+         * acquired lock needs none: the record's mutex orders them after the previous
+         * holder's release. */
         kind |= MMPI_WIN_NOCHECK;
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
     }
     w->locks[target] = (uint8_t)kind;
     w->nlocks++;
     w->fence = false; /* a passive epoch ends the fence epoch (MPICH's rule too) */
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
     return MPI_SUCCESS;
 }
 
@@ -236,7 +239,7 @@ int mmpi_win_unlock(struct mmpi_rank *self, struct mmpi_win *w, int target)
     /* A failed target: the epoch cannot complete there (nothing to poison: its memory is
      * nobody's to read any more). */
     err = MPI_SUCCESS;
-    if (mmpi_osc_member_failed(w->core, target)) {
+    if (mmpi_fault_any(self->world) && mmpi_osc_member_failed(w->core, target)) {
         mmpi_osc_member_reported(self, w->core, target);
         err = MPI_ERR_PROC_FAILED;
     }

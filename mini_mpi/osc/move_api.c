@@ -10,6 +10,7 @@
 #include "op/op.h"
 #include "osc/win.h"
 #include "pt2pt/request.h"
+#include "runtime/enter.h"
 
 /* A transfer's arguments, resolved. */
 struct xfer {
@@ -105,10 +106,10 @@ static int run(struct mmpi_rank *self, enum kind kind, struct xfer *x, int targe
 }
 
 /* Put, Get and Accumulate with or without a request. */
-static int transfer(enum mmpi_call call, enum kind kind, const void *origin_addr,
-                    int origin_count, MPI_Datatype origin_datatype, int target_rank,
-                    MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
-                    MPI_Op op, MPI_Win win, MPI_Request *request);
+static int transfer(struct mmpi_rank *self, enum mmpi_call call, enum kind kind,
+                    const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                    int target_rank, MPI_Aint target_disp, int target_count,
+                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request);
 /* Get_accumulate with or without a request. */
 static int get_accumulate(enum mmpi_call call, const void *origin_addr, int origin_count,
                           MPI_Datatype origin_datatype, void *result_addr, int result_count,
@@ -153,12 +154,11 @@ static int issue(struct mmpi_rank *self, enum kind kind, struct xfer *x, bool pr
     return request ? completed_request(self, x->w, result, request) : MPI_SUCCESS;
 }
 
-static int transfer(enum mmpi_call call, enum kind kind, const void *origin_addr,
-                    int origin_count, MPI_Datatype origin_datatype, int target_rank,
-                    MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
-                    MPI_Op op, MPI_Win win, MPI_Request *request)
+static int transfer(struct mmpi_rank *self, enum mmpi_call call, enum kind kind,
+                    const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                    int target_rank, MPI_Aint target_disp, int target_count,
+                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
 {
-    struct mmpi_rank *self = mmpi_enter(call);
     struct xfer x = {0};
     bool proc_null;
     int err = check_target(self, win, target_rank, target_disp, target_count, target_datatype,
@@ -237,21 +237,72 @@ fn_fail:
     goto fn_exit;
 }
 
+/* The common put, whole: a contiguous predefined datatype, the same on both sides (so the
+ * signatures match), a member target covered by a lock or lock_all epoch, a window with static
+ * memory that is neither revoked nor failed here, no failure published in the world, nothing to
+ * log (MINI_MPI_POISON), and the bytes inside the target's memory. Then the put is one copy, as
+ * transfer() would make it, without the datatype cursor or the epoch and range resolution of
+ * the general path. Anything else, errors included (their class depends on the order of the
+ * checks), returns false and takes transfer(), which checks everything again. */
+static inline bool put_fast(struct mmpi_rank *self, const void *origin_addr, int count,
+                            MPI_Datatype datatype, int target_rank, MPI_Aint disp,
+                            int target_count, MPI_Datatype target_datatype, MPI_Win win)
+{
+    if (count <= 0 || count != target_count || datatype != target_datatype ||
+        !mmpi_handle_is_predefined(datatype))
+        return false;
+    const struct mmpi_datatype *dt = mmpi_datatype_get(self, datatype);
+    struct mmpi_win *w = mmpi_win_get(self, win);
+    if (!dt || !dt->contiguous || !w || target_rank < 0 || target_rank >= w->core->size ||
+        !(w->lock_all || w->locks[target_rank]) || w->proc_failed ||
+        w->core->flavor == MPI_WIN_FLAVOR_DYNAMIC || mmpi_fault_any(self->world) ||
+        mmpi_fault_revoked(&w->core->fault) || mmpi_win_poison_on())
+        return false;
+    const struct mmpi_win_target *t = &w->core->targets[target_rank];
+    size_t n = (size_t)count * dt->size;
+    /* disp <= size keeps disp * disp_unit from overflowing (disp_unit ≤ INT_MAX). */
+    if (disp < 0 || disp > t->size)
+        return false;
+    MPI_Aint lo = disp * t->disp_unit + dt->true_lb;
+    if (lo < 0 || (size_t)(t->size - lo) < n || lo > t->size)
+        return false;
+    char *dst = t->base + lo;
+    const char *src = (const char *)origin_addr + dt->true_lb;
+    if (n == 8 && ((uintptr_t)dst & 7) == 0) {
+        /* One load then one store: the same bytes memmove would leave when the origin
+         * overlaps the target (a rank putting into its own window). The store is a relaxed
+         * atomic one, the same instruction as a plain store: a target polling the word with
+         * atomic loads (the unified model, MPI-4.1 §12.4) does not race with it. */
+        uint64_t v;
+        memcpy(&v, src, 8);
+        __atomic_store_n((uint64_t *)(void *)dst, v, __ATOMIC_RELAXED);
+    } else {
+        memmove(dst, src, n);
+    }
+    return true;
+}
+
 MMPI_PROFILED(Put);
 int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
              int target_rank, MPI_Aint target_disp, int target_count,
              MPI_Datatype target_datatype, MPI_Win win)
 {
-    return transfer(MMPI_CALL_Put, PUT, origin_addr, origin_count, origin_datatype, target_rank,
-                    target_disp, target_count, target_datatype, MPI_OP_NULL, win, NULL);
+    struct mmpi_rank *self = mmpi_enter_hot(MMPI_CALL_Put);
+    if (put_fast(self, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                 target_count, target_datatype, win))
+        return MPI_SUCCESS;
+    return transfer(self, MMPI_CALL_Put, PUT, origin_addr, origin_count, origin_datatype,
+                    target_rank, target_disp, target_count, target_datatype, MPI_OP_NULL, win,
+                    NULL);
 }
 
 MMPI_PROFILED(Get);
 int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
              MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
-    return transfer(MMPI_CALL_Get, GET, origin_addr, origin_count, origin_datatype, target_rank,
-                    target_disp, target_count, target_datatype, MPI_OP_NULL, win, NULL);
+    return transfer(mmpi_enter(MMPI_CALL_Get), MMPI_CALL_Get, GET, origin_addr, origin_count,
+                    origin_datatype, target_rank, target_disp, target_count, target_datatype,
+                    MPI_OP_NULL, win, NULL);
 }
 
 MMPI_PROFILED(Accumulate);
@@ -259,8 +310,9 @@ int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype orig
                     int target_rank, MPI_Aint target_disp, int target_count,
                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
-    return transfer(MMPI_CALL_Accumulate, ACC, origin_addr, origin_count, origin_datatype,
-                    target_rank, target_disp, target_count, target_datatype, op, win, NULL);
+    return transfer(mmpi_enter(MMPI_CALL_Accumulate), MMPI_CALL_Accumulate, ACC, origin_addr, origin_count,
+                    origin_datatype, target_rank, target_disp, target_count, target_datatype,
+                    op, win, NULL);
 }
 
 MMPI_PROFILED(Get_accumulate);
@@ -321,8 +373,9 @@ int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_dat
               int target_rank, MPI_Aint target_disp, int target_count,
               MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
 {
-    return transfer(MMPI_CALL_Rput, PUT, origin_addr, origin_count, origin_datatype, target_rank,
-                    target_disp, target_count, target_datatype, MPI_OP_NULL, win, request);
+    return transfer(mmpi_enter(MMPI_CALL_Rput), MMPI_CALL_Rput, PUT, origin_addr, origin_count,
+                    origin_datatype, target_rank, target_disp, target_count, target_datatype,
+                    MPI_OP_NULL, win, request);
 }
 
 MMPI_PROFILED(Rget);
@@ -330,8 +383,9 @@ int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
               MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
               MPI_Request *request)
 {
-    return transfer(MMPI_CALL_Rget, GET, origin_addr, origin_count, origin_datatype, target_rank,
-                    target_disp, target_count, target_datatype, MPI_OP_NULL, win, request);
+    return transfer(mmpi_enter(MMPI_CALL_Rget), MMPI_CALL_Rget, GET, origin_addr, origin_count,
+                    origin_datatype, target_rank, target_disp, target_count, target_datatype,
+                    MPI_OP_NULL, win, request);
 }
 
 MMPI_PROFILED(Raccumulate);
@@ -339,8 +393,9 @@ int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype ori
                      int target_rank, MPI_Aint target_disp, int target_count,
                      MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
 {
-    return transfer(MMPI_CALL_Raccumulate, ACC, origin_addr, origin_count, origin_datatype,
-                    target_rank, target_disp, target_count, target_datatype, op, win, request);
+    return transfer(mmpi_enter(MMPI_CALL_Raccumulate), MMPI_CALL_Raccumulate, ACC, origin_addr, origin_count,
+                    origin_datatype, target_rank, target_disp, target_count, target_datatype,
+                    op, win, request);
 }
 
 MMPI_PROFILED(Rget_accumulate);
