@@ -39,25 +39,23 @@ static int check_old(const struct mmpi_datatype *old, bool args_ok)
     return check_count_old(0, old, args_ok);
 }
 
-/* Ends a constructor: err is MPI_SUCCESS when the checks passed and the constructor made dt,
- * which is then published as *newtype; otherwise err is raised. */
-static int finish(struct mmpi_rank *self, int err, struct mmpi_datatype *dt,
-                  MPI_Datatype *newtype, enum mmpi_call call)
-{
-    if (err == MPI_SUCCESS)
-        err = mmpi_dt_publish(self, dt, newtype);
-    return err == MPI_SUCCESS ? err : mmpi_err_raise_comm(self, NULL, err, call);
-}
-
 MMPI_PROFILED(Type_contiguous);
 int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_contiguous);
     struct mmpi_datatype *old = mmpi_datatype_get(self, oldtype), *dt = NULL;
-    int err = check_count_old(count, old, newtype != NULL);
-    if (err == MPI_SUCCESS)
-        err = mmpi_type_contiguous(count, old, &dt);
-    return finish(self, err, dt, newtype, MMPI_CALL_Type_contiguous);
+    int err = MPI_SUCCESS;
+
+    if ((err = check_count_old(count, old, newtype != NULL)))
+        goto fn_fail;
+    if ((err = mmpi_type_contiguous(count, old, &dt)) ||
+        (err = mmpi_dt_publish(self, dt, newtype)))
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_contiguous);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Type_vector);
@@ -66,21 +64,38 @@ int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtyp
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_vector);
     struct mmpi_datatype *old = mmpi_datatype_get(self, oldtype), *dt = NULL;
-    int err = check_count_old(count, old, blocklength >= 0 && newtype);
-    if (err == MPI_SUCCESS)
-        err = mmpi_type_vector(count, blocklength, stride, old, &dt);
-    return finish(self, err, dt, newtype, MMPI_CALL_Type_vector);
+    int err = MPI_SUCCESS;
+
+    if ((err = check_count_old(count, old, blocklength >= 0 && newtype)))
+        goto fn_fail;
+    if ((err = mmpi_type_vector(count, blocklength, stride, old, &dt)) ||
+        (err = mmpi_dt_publish(self, dt, newtype)))
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_vector);
+    goto fn_exit;
 }
 
+/* MPI_Type_create_hvector and the removed MPI_Type_hvector. */
 static int hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
                    MPI_Datatype *newtype, enum mmpi_call call)
 {
     struct mmpi_rank *self = mmpi_enter(call);
     struct mmpi_datatype *old = mmpi_datatype_get(self, oldtype), *dt = NULL;
-    int err = check_count_old(count, old, blocklength >= 0 && newtype);
-    if (err == MPI_SUCCESS)
-        err = mmpi_type_create_hvector(count, blocklength, stride, old, &dt);
-    return finish(self, err, dt, newtype, call);
+    int err = MPI_SUCCESS;
+
+    if ((err = check_count_old(count, old, blocklength >= 0 && newtype)))
+        goto fn_fail;
+    if ((err = mmpi_type_create_hvector(count, blocklength, stride, old, &dt)) ||
+        (err = mmpi_dt_publish(self, dt, newtype)))
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, call);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Type_create_hvector);
@@ -97,27 +112,45 @@ int PMPI_Type_indexed(int count, const int array_of_blocklengths[],
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_indexed);
     struct mmpi_datatype *old = mmpi_datatype_get(self, oldtype), *dt = NULL;
-    int err = check_count_old(count, old,
-                              !bad_blocklengths(count, array_of_blocklengths) &&
-                                  (count == 0 || array_of_displacements) && newtype);
-    if (err == MPI_SUCCESS)
-        err = mmpi_type_indexed(count, array_of_blocklengths, array_of_displacements, old, &dt);
-    return finish(self, err, dt, newtype, MMPI_CALL_Type_indexed);
+    int err = MPI_SUCCESS;
+
+    if ((err = check_count_old(count, old,
+                               !bad_blocklengths(count, array_of_blocklengths) &&
+                                   (count == 0 || array_of_displacements) && newtype)))
+        goto fn_fail;
+    if ((err = mmpi_type_indexed(count, array_of_blocklengths, array_of_displacements, old,
+                                 &dt)) ||
+        (err = mmpi_dt_publish(self, dt, newtype)))
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_indexed);
+    goto fn_exit;
 }
 
+/* MPI_Type_create_hindexed and the removed MPI_Type_hindexed. */
 static int hindexed(int count, const int array_of_blocklengths[],
                     const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
                     MPI_Datatype *newtype, enum mmpi_call call)
 {
     struct mmpi_rank *self = mmpi_enter(call);
     struct mmpi_datatype *old = mmpi_datatype_get(self, oldtype), *dt = NULL;
-    int err = check_count_old(count, old,
-                              !bad_blocklengths(count, array_of_blocklengths) &&
-                                  (count == 0 || array_of_displacements) && newtype);
-    if (err == MPI_SUCCESS)
-        err = mmpi_type_create_hindexed(count, array_of_blocklengths, array_of_displacements,
-                                        old, &dt);
-    return finish(self, err, dt, newtype, call);
+    int err = MPI_SUCCESS;
+
+    if ((err = check_count_old(count, old,
+                               !bad_blocklengths(count, array_of_blocklengths) &&
+                                   (count == 0 || array_of_displacements) && newtype)))
+        goto fn_fail;
+    if ((err = mmpi_type_create_hindexed(count, array_of_blocklengths, array_of_displacements,
+                                         old, &dt)) ||
+        (err = mmpi_dt_publish(self, dt, newtype)))
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, call);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Type_create_hindexed);
@@ -135,13 +168,21 @@ int PMPI_Type_create_indexed_block(int count, int blocklength, const int array_o
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_create_indexed_block);
     struct mmpi_datatype *old = mmpi_datatype_get(self, oldtype), *dt = NULL;
-    int err = check_count_old(count, old,
-                              blocklength >= 0 && (count == 0 || array_of_displacements) &&
-                                  newtype);
-    if (err == MPI_SUCCESS)
-        err = mmpi_type_create_indexed_block(count, blocklength, array_of_displacements, old,
-                                             &dt);
-    return finish(self, err, dt, newtype, MMPI_CALL_Type_create_indexed_block);
+    int err = MPI_SUCCESS;
+
+    if ((err = check_count_old(count, old,
+                               blocklength >= 0 && (count == 0 || array_of_displacements) &&
+                                   newtype)))
+        goto fn_fail;
+    if ((err = mmpi_type_create_indexed_block(count, blocklength, array_of_displacements, old,
+                                              &dt)) ||
+        (err = mmpi_dt_publish(self, dt, newtype)))
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_create_indexed_block);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Type_create_hindexed_block);
@@ -151,13 +192,21 @@ int PMPI_Type_create_hindexed_block(int count, int blocklength,
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_create_hindexed_block);
     struct mmpi_datatype *old = mmpi_datatype_get(self, oldtype), *dt = NULL;
-    int err = check_count_old(count, old,
-                              blocklength >= 0 && (count == 0 || array_of_displacements) &&
-                                  newtype);
-    if (err == MPI_SUCCESS)
-        err = mmpi_type_create_hindexed_block(count, blocklength, array_of_displacements, old,
-                                              &dt);
-    return finish(self, err, dt, newtype, MMPI_CALL_Type_create_hindexed_block);
+    int err = MPI_SUCCESS;
+
+    if ((err = check_count_old(count, old,
+                               blocklength >= 0 && (count == 0 || array_of_displacements) &&
+                                   newtype)))
+        goto fn_fail;
+    if ((err = mmpi_type_create_hindexed_block(count, blocklength, array_of_displacements, old,
+                                               &dt)) ||
+        (err = mmpi_dt_publish(self, dt, newtype)))
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_create_hindexed_block);
+    goto fn_exit;
 }
 
 /* Resolves a struct's member types: MPI_ERR_TYPE for an invalid one. */
@@ -170,6 +219,7 @@ static int struct_types(struct mmpi_rank *self, int count, const MPI_Datatype ha
     return MPI_SUCCESS;
 }
 
+/* MPI_Type_create_struct and the removed MPI_Type_struct. */
 static int type_struct(int count, const int array_of_blocklengths[],
                        const MPI_Aint array_of_displacements[],
                        const MPI_Datatype array_of_types[], MPI_Datatype *newtype,
@@ -179,20 +229,32 @@ static int type_struct(int count, const int array_of_blocklengths[],
     struct mmpi_datatype **types = NULL, *dt = NULL;
     int err = MPI_SUCCESS;
 
-    if (count < 0)
+    if (count < 0) {
         err = MPI_ERR_COUNT;
-    else if (bad_blocklengths(count, array_of_blocklengths) ||
-             (count > 0 && (!array_of_displacements || !array_of_types)) || !newtype)
+        goto fn_fail;
+    }
+    if (bad_blocklengths(count, array_of_blocklengths) ||
+        (count > 0 && (!array_of_displacements || !array_of_types)) || !newtype) {
         err = MPI_ERR_ARG;
-    else if (!(types = malloc((count > 0 ? (size_t)count : 1) * sizeof(*types))))
+        goto fn_fail;
+    }
+    /* The resolved member types: freed at fn_exit. */
+    if (!(types = malloc((count > 0 ? (size_t)count : 1) * sizeof(*types)))) {
         err = MPI_ERR_NO_MEM;
-    else
-        err = struct_types(self, count, array_of_types, types);
-    if (err == MPI_SUCCESS)
-        err = mmpi_type_create_struct(count, array_of_blocklengths, array_of_displacements,
-                                      types, &dt);
+        goto fn_fail;
+    }
+    if ((err = struct_types(self, count, array_of_types, types)))
+        goto fn_fail;
+    if ((err = mmpi_type_create_struct(count, array_of_blocklengths, array_of_displacements,
+                                       types, &dt)) ||
+        (err = mmpi_dt_publish(self, dt, newtype)))
+        goto fn_fail;
+fn_exit:
     free(types);
-    return finish(self, err, dt, newtype, call);
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, call);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Type_create_struct);
@@ -211,14 +273,22 @@ int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int a
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_create_subarray);
     struct mmpi_datatype *old = mmpi_datatype_get(self, oldtype), *dt = NULL;
+    int err = MPI_SUCCESS;
+
     /* Geometry (ndims, sizes, subsizes, starts, order) is checked by the implementation. */
-    int err = check_old(old, (ndims <= 0 || (array_of_sizes && array_of_subsizes &&
-                                             array_of_starts)) &&
-                                 newtype);
-    if (err == MPI_SUCCESS)
-        err = mmpi_type_create_subarray(ndims, array_of_sizes, array_of_subsizes,
-                                        array_of_starts, order, old, &dt);
-    return finish(self, err, dt, newtype, MMPI_CALL_Type_create_subarray);
+    if ((err = check_old(old, (ndims <= 0 || (array_of_sizes && array_of_subsizes &&
+                                              array_of_starts)) &&
+                                  newtype)))
+        goto fn_fail;
+    if ((err = mmpi_type_create_subarray(ndims, array_of_sizes, array_of_subsizes,
+                                         array_of_starts, order, old, &dt)) ||
+        (err = mmpi_dt_publish(self, dt, newtype)))
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_create_subarray);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Type_create_darray);
@@ -229,14 +299,22 @@ int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gs
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_create_darray);
     struct mmpi_datatype *old = mmpi_datatype_get(self, oldtype), *dt = NULL;
+    int err = MPI_SUCCESS;
+
     /* The grid and the distributions are checked by the implementation. */
-    int err = check_old(old, (ndims <= 0 || (array_of_gsizes && array_of_distribs &&
-                                             array_of_dargs && array_of_psizes)) &&
-                                 newtype);
-    if (err == MPI_SUCCESS)
-        err = mmpi_type_create_darray(size, rank, ndims, array_of_gsizes, array_of_distribs,
-                                      array_of_dargs, array_of_psizes, order, old, &dt);
-    return finish(self, err, dt, newtype, MMPI_CALL_Type_create_darray);
+    if ((err = check_old(old, (ndims <= 0 || (array_of_gsizes && array_of_distribs &&
+                                              array_of_dargs && array_of_psizes)) &&
+                                  newtype)))
+        goto fn_fail;
+    if ((err = mmpi_type_create_darray(size, rank, ndims, array_of_gsizes, array_of_distribs,
+                                       array_of_dargs, array_of_psizes, order, old, &dt)) ||
+        (err = mmpi_dt_publish(self, dt, newtype)))
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_create_darray);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Type_create_resized);
@@ -245,10 +323,18 @@ int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_create_resized);
     struct mmpi_datatype *old = mmpi_datatype_get(self, oldtype), *dt = NULL;
-    int err = check_old(old, newtype != NULL);
-    if (err == MPI_SUCCESS)
-        err = mmpi_type_create_resized(old, lb, extent, &dt);
-    return finish(self, err, dt, newtype, MMPI_CALL_Type_create_resized);
+    int err = MPI_SUCCESS;
+
+    if ((err = check_old(old, newtype != NULL)))
+        goto fn_fail;
+    if ((err = mmpi_type_create_resized(old, lb, extent, &dt)) ||
+        (err = mmpi_dt_publish(self, dt, newtype)))
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_create_resized);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Type_commit);
@@ -282,17 +368,23 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_dup);
     struct mmpi_datatype *old = mmpi_datatype_get(self, oldtype), *dt = NULL;
-    int err = check_old(old, newtype != NULL);
-    if (err == MPI_SUCCESS)
-        err = mmpi_type_dup(old, &dt);
-    if (err == MPI_SUCCESS)
-        err = mmpi_dt_publish(self, dt, newtype);
+    int err = MPI_SUCCESS;
+
+    if ((err = check_old(old, newtype != NULL)))
+        goto fn_fail;
+    if ((err = mmpi_type_dup(old, &dt)) || (err = mmpi_dt_publish(self, dt, newtype)))
+        goto fn_fail;
     /* §7.7.4: copy callbacks run at MPI_Type_dup; one failing fails the call. */
-    if (err == MPI_SUCCESS && (err = mmpi_attr_type_copy(self, oldtype, *newtype)) != MPI_SUCCESS) {
+    if ((err = mmpi_attr_type_copy(self, oldtype, *newtype)) != MPI_SUCCESS) {
         mmpi_datatype_release(mmpi_handle_remove(self, MMPI_HANDLE_KIND_DATATYPE, *newtype));
         *newtype = MPI_DATATYPE_NULL;
+        goto fn_fail;
     }
-    return err == MPI_SUCCESS ? err : mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_dup);
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_dup);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Type_free);

@@ -116,11 +116,20 @@ int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_call_errhandler);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
+    int err = MPI_SUCCESS;
 
-    if (!c)
-        return mmpi_err_raise_comm(self, NULL, MPI_ERR_COMM, MMPI_CALL_Comm_call_errhandler);
+    if (!c) {
+        err = MPI_ERR_COMM; /* raised through the default handler: there is no object */
+        goto fn_fail;
+    }
+    /* The call is the invocation of comm's handler; MPI-4.1 §9.3.4: success once the handler
+     * has returned, whatever it returned. */
     mmpi_err_raise_comm(self, c, errorcode, MMPI_CALL_Comm_call_errhandler);
-    return MPI_SUCCESS; /* MPI-4.1 §9.3.4: success once the handler has returned */
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Comm_call_errhandler);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Errhandler_free);
@@ -174,50 +183,92 @@ MMPI_PROFILED(Error_class);
 int PMPI_Error_class(int errorcode, int *errorclass)
 {
     struct mmpi_rank *self = mmpi_enter_anytime(MMPI_CALL_Error_class);
-    int err = errorclass ? mmpi_error_class_of(errorcode, errorclass) : MPI_ERR_ARG;
+    int err = MPI_SUCCESS;
 
-    if (err != MPI_SUCCESS && self && mmpi_rank_phase(self) == MMPI_PHASE_INITIALIZED)
-        err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Error_class);
+    if (!errorclass) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    if ((err = mmpi_error_class_of(errorcode, errorclass)))
+        goto fn_fail;
+fn_exit:
     return err;
+fn_fail:
+    if (self && mmpi_rank_phase(self) == MMPI_PHASE_INITIALIZED)
+        err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Error_class);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Add_error_class);
 int PMPI_Add_error_class(int *errorclass)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Add_error_class);
-    int err = errorclass ? mmpi_error_add(-1, errorclass) : MPI_ERR_ARG;
-    if (err != MPI_SUCCESS)
-        err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Add_error_class);
+    int err = MPI_SUCCESS;
+
+    if (!errorclass) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    if ((err = mmpi_error_add(-1, errorclass)))
+        goto fn_fail;
+fn_exit:
     return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Add_error_class);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Add_error_code);
 int PMPI_Add_error_code(int errorclass, int *errorcode)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Add_error_code);
-    int err = (errorcode && errorclass >= 0) ? mmpi_error_add(errorclass, errorcode) : MPI_ERR_ARG;
-    if (err != MPI_SUCCESS)
-        err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Add_error_code);
+    int err = MPI_SUCCESS;
+
+    if (!errorcode || errorclass < 0) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    if ((err = mmpi_error_add(errorclass, errorcode)))
+        goto fn_fail;
+fn_exit:
     return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Add_error_code);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Add_error_string);
 int PMPI_Add_error_string(int errorcode, const char *string)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Add_error_string);
-    int err = string ? mmpi_error_set_string(errorcode, string) : MPI_ERR_ARG;
-    if (err != MPI_SUCCESS)
-        err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Add_error_string);
+    int err = MPI_SUCCESS;
+
+    if (!string) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    if ((err = mmpi_error_set_string(errorcode, string)))
+        goto fn_fail;
+fn_exit:
     return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Add_error_string);
+    goto fn_exit;
 }
 
+/* MPI_Remove_error_class, _code and _string (MPI-4.1 §9.5): what says which. */
 static int remove_error(int value, int what, enum mmpi_call call)
 {
     struct mmpi_rank *self = mmpi_enter(call);
-    int err = mmpi_error_remove(value, what);
-    if (err != MPI_SUCCESS)
-        err = mmpi_err_raise_comm(self, NULL, err, call);
+    int err = MPI_SUCCESS;
+
+    if ((err = mmpi_error_remove(value, what)))
+        goto fn_fail;
+fn_exit:
     return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, call);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Remove_error_class);

@@ -17,6 +17,15 @@ void mmpi_cart_coords(int ndims, const int *dims, int rank, int *coords)
     }
 }
 
+void mmpi_cart_get(const struct mmpi_topo *t, int rank, int *dims, int *periods, int *coords)
+{
+    for (int d = 0; d < t->ndims; d++) {
+        dims[d] = t->dims[d];
+        periods[d] = t->periods[d];
+    }
+    mmpi_cart_coords(t->ndims, t->dims, rank, coords);
+}
+
 /* Wraps c into [0, n) (a periodic dimension). */
 static int wrap(long c, int n)
 {

@@ -35,15 +35,20 @@ int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int p
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Cart_create);
     struct mmpi_comm *c = mmpi_comm_get(self, comm_old), *made = NULL;
     long size;
-    int err = mmpi_coll_check_comm(c);
-    if (!err && !comm_cart)
-        err = MPI_ERR_ARG;
-    if (!err)
-        err = check_grid(ndims, dims, periods, &size);
-    if (!err && size > c->core->size)
-        err = MPI_ERR_ARG; /* more grid points than processes (§8.5.1) */
-    if (err)
+    int err = MPI_SUCCESS;
+
+    if ((err = mmpi_coll_check_comm(c)))
         goto fn_fail;
+    if (!comm_cart) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    if ((err = check_grid(ndims, dims, periods, &size)))
+        goto fn_fail;
+    if (size > c->core->size) {
+        err = MPI_ERR_ARG; /* more grid points than processes (§8.5.1) */
+        goto fn_fail;
+    }
     if ((err = mmpi_topo_cart_create(self, c, ndims, dims, periods, &made)) ||
         (err = mmpi_topo_publish(self, made, comm_cart)))
         goto fn_fail;
@@ -60,10 +65,23 @@ MMPI_PROFILED(Dims_create);
 int PMPI_Dims_create(int nnodes, int ndims, int dims[])
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Dims_create);
-    int err = ndims < 0 ? MPI_ERR_DIMS : ndims > 0 && !dims ? MPI_ERR_ARG : MPI_SUCCESS;
-    if (!err)
-        err = mmpi_dims_create(nnodes, ndims, dims);
-    return err ? mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Dims_create) : MPI_SUCCESS;
+    int err = MPI_SUCCESS;
+
+    if (ndims < 0) {
+        err = MPI_ERR_DIMS;
+        goto fn_fail;
+    }
+    if (ndims > 0 && !dims) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    if ((err = mmpi_dims_create(nnodes, ndims, dims)))
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Dims_create);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Cartdim_get);
@@ -72,13 +90,20 @@ int PMPI_Cartdim_get(MPI_Comm comm, int *ndims)
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Cartdim_get);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
     const struct mmpi_topo *t;
-    int err = mmpi_topo_check(c, MPI_CART, &t);
-    if (!err && !ndims)
+    int err = MPI_SUCCESS;
+
+    if ((err = mmpi_topo_check(c, MPI_CART, &t)))
+        goto fn_fail;
+    if (!ndims) {
         err = MPI_ERR_ARG;
-    if (err)
-        return mmpi_err_raise_comm(self, c, err, MMPI_CALL_Cartdim_get);
+        goto fn_fail;
+    }
     *ndims = t->ndims;
-    return MPI_SUCCESS;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, c, err, MMPI_CALL_Cartdim_get);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Cart_get);
@@ -87,17 +112,20 @@ int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coo
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Cart_get);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
     const struct mmpi_topo *t;
-    int err = mmpi_topo_check(c, MPI_CART, &t);
-    if (!err && (maxdims < t->ndims || (t->ndims > 0 && (!dims || !periods || !coords))))
+    int err = MPI_SUCCESS;
+
+    if ((err = mmpi_topo_check(c, MPI_CART, &t)))
+        goto fn_fail;
+    if (maxdims < t->ndims || (t->ndims > 0 && (!dims || !periods || !coords))) {
         err = MPI_ERR_ARG;
-    if (err)
-        return mmpi_err_raise_comm(self, c, err, MMPI_CALL_Cart_get);
-    for (int d = 0; d < t->ndims; d++) {
-        dims[d] = t->dims[d];
-        periods[d] = t->periods[d];
+        goto fn_fail;
     }
-    mmpi_cart_coords(t->ndims, t->dims, c->rank, coords);
-    return MPI_SUCCESS;
+    mmpi_cart_get(t, c->rank, dims, periods, coords);
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, c, err, MMPI_CALL_Cart_get);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Cart_rank);
@@ -106,16 +134,25 @@ int PMPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank)
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Cart_rank);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
     const struct mmpi_topo *t;
-    int err = mmpi_topo_check(c, MPI_CART, &t), r = 0;
-    if (!err && (!rank || (t->ndims > 0 && !coords)))
+    int err = MPI_SUCCESS, r;
+
+    if ((err = mmpi_topo_check(c, MPI_CART, &t)))
+        goto fn_fail;
+    if (!rank || (t->ndims > 0 && !coords)) {
         err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
     /* Out of range in a non-periodic dimension is erroneous (§8.5.5). */
-    if (!err && (r = mmpi_cart_rank(t->ndims, t->dims, t->periods, coords)) < 0)
+    if ((r = mmpi_cart_rank(t->ndims, t->dims, t->periods, coords)) < 0) {
         err = MPI_ERR_ARG;
-    if (err)
-        return mmpi_err_raise_comm(self, c, err, MMPI_CALL_Cart_rank);
+        goto fn_fail;
+    }
     *rank = r;
-    return MPI_SUCCESS;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, c, err, MMPI_CALL_Cart_rank);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Cart_coords);
@@ -124,15 +161,24 @@ int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Cart_coords);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
     const struct mmpi_topo *t;
-    int err = mmpi_topo_check(c, MPI_CART, &t);
-    if (!err && (rank < 0 || rank >= t->size))
+    int err = MPI_SUCCESS;
+
+    if ((err = mmpi_topo_check(c, MPI_CART, &t)))
+        goto fn_fail;
+    if (rank < 0 || rank >= t->size) {
         err = MPI_ERR_RANK;
-    if (!err && (maxdims < t->ndims || (t->ndims > 0 && !coords)))
+        goto fn_fail;
+    }
+    if (maxdims < t->ndims || (t->ndims > 0 && !coords)) {
         err = MPI_ERR_ARG;
-    if (err)
-        return mmpi_err_raise_comm(self, c, err, MMPI_CALL_Cart_coords);
+        goto fn_fail;
+    }
     mmpi_cart_coords(t->ndims, t->dims, rank, coords);
-    return MPI_SUCCESS;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, c, err, MMPI_CALL_Cart_coords);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Cart_shift);
@@ -141,14 +187,21 @@ int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, in
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Cart_shift);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
     const struct mmpi_topo *t;
-    int err = mmpi_topo_check(c, MPI_CART, &t);
-    if (!err && (direction < 0 || direction >= t->ndims || !rank_source || !rank_dest))
+    int err = MPI_SUCCESS;
+
+    if ((err = mmpi_topo_check(c, MPI_CART, &t)))
+        goto fn_fail;
+    if (direction < 0 || direction >= t->ndims || !rank_source || !rank_dest) {
         err = MPI_ERR_ARG;
-    if (err)
-        return mmpi_err_raise_comm(self, c, err, MMPI_CALL_Cart_shift);
+        goto fn_fail;
+    }
     mmpi_cart_shift(t->ndims, t->dims, t->periods, c->rank, direction, disp, rank_source,
                     rank_dest);
-    return MPI_SUCCESS;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, c, err, MMPI_CALL_Cart_shift);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Cart_sub);
@@ -157,13 +210,14 @@ int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Cart_sub);
     struct mmpi_comm *c = mmpi_comm_get(self, comm), *made = NULL;
     const struct mmpi_topo *t;
-    int err = mmpi_coll_check_comm(c);
-    if (!err)
-        err = mmpi_topo_check(c, MPI_CART, &t);
-    if (!err && (!newcomm || (t->ndims > 0 && !remain_dims)))
-        err = MPI_ERR_ARG;
-    if (err)
+    int err = MPI_SUCCESS;
+
+    if ((err = mmpi_coll_check_comm(c)) || (err = mmpi_topo_check(c, MPI_CART, &t)))
         goto fn_fail;
+    if (!newcomm || (t->ndims > 0 && !remain_dims)) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
     if ((err = mmpi_topo_cart_sub(self, c, remain_dims, &made)) ||
         (err = mmpi_topo_publish(self, made, newcomm)))
         goto fn_fail;
@@ -183,14 +237,27 @@ int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Cart_map);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
     long size;
-    int err = !c || c->core->remote ? MPI_ERR_COMM : !newrank ? MPI_ERR_ARG : MPI_SUCCESS;
-    if (!err)
-        err = check_grid(ndims, dims, periods, &size);
-    if (!err && size > c->core->size)
+    int err = MPI_SUCCESS;
+
+    if (!c || c->core->remote) {
+        err = MPI_ERR_COMM;
+        goto fn_fail;
+    }
+    if (!newrank) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    if ((err = check_grid(ndims, dims, periods, &size)))
+        goto fn_fail;
+    if (size > c->core->size) {
         err = MPI_ERR_DIMS; /* as MPICH */
-    if (err)
-        return mmpi_err_raise_comm(self, c, err, MMPI_CALL_Cart_map);
+        goto fn_fail;
+    }
     /* Identity mapping: the ranks Cart_create keeps (§8.5.8). */
     *newrank = c->rank < size ? c->rank : MPI_UNDEFINED;
-    return MPI_SUCCESS;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, c, err, MMPI_CALL_Cart_map);
+    goto fn_exit;
 }

@@ -3,9 +3,10 @@
  * query (MPI-4.1 §8.5.3-8.5.5, §8.5.8): Graph_create, Dist_graph_create_adjacent,
  * Dist_graph_create, Topo_test, Graphdims_get, Graph_get, Graph_neighbors_count,
  * Graph_neighbors, Dist_graph_neighbors_count, Dist_graph_neighbors, Graph_map. Bindings
- * only (constructors: create.c). Classes: MPI_ERR_ARG for bad counts, degrees, index arrays,
- * weights and graph edges (as MPICH), MPI_ERR_RANK for a process rank out of range,
- * MPI_ERR_TOPOLOGY for a communicator of another kind.
+ * only (constructors: create.c; the queries that copy tables out: object.c). Classes:
+ * MPI_ERR_ARG for bad counts, degrees, index arrays, weights and graph edges (as MPICH),
+ * MPI_ERR_RANK for a process rank out of range, MPI_ERR_TOPOLOGY for a communicator of
+ * another kind.
  */
 #include <stdlib.h>
 
@@ -33,12 +34,15 @@ int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const in
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Graph_create);
     struct mmpi_comm *c = mmpi_comm_get(self, comm_old), *made = NULL;
-    int err = mmpi_coll_check_comm(c);
-    if (!err && !comm_graph)
+    int err = MPI_SUCCESS;
+
+    if ((err = mmpi_coll_check_comm(c)))
+        goto fn_fail;
+    if (!comm_graph) {
         err = MPI_ERR_ARG;
-    if (!err)
-        err = check_graph(c->core->size, nnodes, index, edges);
-    if (err)
+        goto fn_fail;
+    }
+    if ((err = check_graph(c->core->size, nnodes, index, edges)))
         goto fn_fail;
     if (nnodes == 0) {
         *comm_graph = MPI_COMM_NULL; /* an empty graph has no members (as MPICH) */
@@ -100,16 +104,17 @@ int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int s
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Dist_graph_create_adjacent);
     struct mmpi_comm *c = mmpi_comm_get(self, comm_old), *made = NULL;
     struct mmpi_info *hints; /* §8.5.4: hints only, none used */
-    int err = mmpi_coll_check_comm(c);
-    if (!err && !comm_dist_graph)
+    int err = MPI_SUCCESS;
+
+    if ((err = mmpi_coll_check_comm(c)))
+        goto fn_fail;
+    if (!comm_dist_graph) {
         err = MPI_ERR_ARG;
-    if (!err)
-        err = mmpi_info_arg(self, info, &hints);
-    if (!err)
-        err = check_list(indegree, sources, &sourceweights, c->core->size);
-    if (!err)
-        err = check_list(outdegree, destinations, &destweights, c->core->size);
-    if (err)
+        goto fn_fail;
+    }
+    if ((err = mmpi_info_arg(self, info, &hints)) ||
+        (err = check_list(indegree, sources, &sourceweights, c->core->size)) ||
+        (err = check_list(outdegree, destinations, &destweights, c->core->size)))
         goto fn_fail;
     if ((err = mmpi_topo_dist_adjacent(self, c, indegree, sources, sourceweights, outdegree,
                                        destinations, destweights, &made)) ||
@@ -133,27 +138,28 @@ int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const 
     struct mmpi_comm *c = mmpi_comm_get(self, comm_old), *made = NULL;
     struct mmpi_info *hints; /* §8.5.4: hints only, none used */
     long nedges = 0;
-    int err = mmpi_coll_check_comm(c);
-    if (!err)
-        err = mmpi_info_arg(self, info, &hints);
-    if (!err && (!comm_dist_graph || n < 0 || (n > 0 && (!sources || !degrees))))
+    int err = MPI_SUCCESS;
+
+    if ((err = mmpi_coll_check_comm(c)) || (err = mmpi_info_arg(self, info, &hints)))
+        goto fn_fail;
+    if (!comm_dist_graph || n < 0 || (n > 0 && (!sources || !degrees))) {
         err = MPI_ERR_ARG;
-    for (int i = 0; !err && i < n; i++) {
-        if (degrees[i] < 0)
+        goto fn_fail;
+    }
+    for (int i = 0; i < n; i++) {
+        if (degrees[i] < 0) {
             err = MPI_ERR_ARG;
+            goto fn_fail;
+        }
         nedges += degrees[i];
     }
-    if (!err && nedges > 0x7fffffffL)
+    if (nedges > 0x7fffffffL || (nedges > 0 && !destinations)) {
         err = MPI_ERR_ARG;
-    if (!err && nedges > 0 && !destinations)
-        err = MPI_ERR_ARG;
-    if (!err)
-        err = check_ranks(sources, n, c->core->size);
-    if (!err)
-        err = check_ranks(destinations, (int)nedges, c->core->size);
-    if (!err)
-        err = check_weights(&weights, (int)nedges);
-    if (err)
+        goto fn_fail;
+    }
+    if ((err = check_ranks(sources, n, c->core->size)) ||
+        (err = check_ranks(destinations, (int)nedges, c->core->size)) ||
+        (err = check_weights(&weights, (int)nedges)))
         goto fn_fail;
     if ((err = mmpi_topo_dist_create(self, c, n, sources, degrees, destinations, weights,
                                      &made)) ||
@@ -173,11 +179,22 @@ int PMPI_Topo_test(MPI_Comm comm, int *status)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Topo_test);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
-    if (!c || !status)
-        return mmpi_err_raise_comm(self, c, !c ? MPI_ERR_COMM : MPI_ERR_ARG,
-                                   MMPI_CALL_Topo_test);
+    int err = MPI_SUCCESS;
+
+    if (!c) {
+        err = MPI_ERR_COMM;
+        goto fn_fail;
+    }
+    if (!status) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
     *status = c->core->topo ? c->core->topo->kind : MPI_UNDEFINED;
-    return MPI_SUCCESS;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, c, err, MMPI_CALL_Topo_test);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Graphdims_get);
@@ -186,21 +203,21 @@ int PMPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges)
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Graphdims_get);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
     const struct mmpi_topo *t;
-    int err = mmpi_topo_check(c, MPI_GRAPH, &t);
-    if (!err && (!nnodes || !nedges))
+    int err = MPI_SUCCESS;
+
+    if ((err = mmpi_topo_check(c, MPI_GRAPH, &t)))
+        goto fn_fail;
+    if (!nnodes || !nedges) {
         err = MPI_ERR_ARG;
-    if (err)
-        return mmpi_err_raise_comm(self, c, err, MMPI_CALL_Graphdims_get);
+        goto fn_fail;
+    }
     *nnodes = t->size;
     *nedges = t->nedges;
-    return MPI_SUCCESS;
-}
-
-/* Copies min(n, max) ints (callers checked max >= 0 and the array when both are non-zero). */
-static void copy_out(int *to, const int *from, int n, int max)
-{
-    for (int i = 0; i < n && i < max; i++)
-        to[i] = from[i];
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, c, err, MMPI_CALL_Graphdims_get);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Graph_get);
@@ -209,14 +226,20 @@ int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int e
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Graph_get);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
     const struct mmpi_topo *t;
-    int err = mmpi_topo_check(c, MPI_GRAPH, &t);
-    if (!err && (maxindex < 0 || maxedges < 0 || (maxindex && !index) || (maxedges && !edges)))
+    int err = MPI_SUCCESS;
+
+    if ((err = mmpi_topo_check(c, MPI_GRAPH, &t)))
+        goto fn_fail;
+    if (maxindex < 0 || maxedges < 0 || (maxindex && !index) || (maxedges && !edges)) {
         err = MPI_ERR_ARG;
-    if (err)
-        return mmpi_err_raise_comm(self, c, err, MMPI_CALL_Graph_get);
-    copy_out(index, t->index, t->size, maxindex);
-    copy_out(edges, t->edges, t->nedges, maxedges);
-    return MPI_SUCCESS;
+        goto fn_fail;
+    }
+    mmpi_topo_graph_get(t, maxindex, maxedges, index, edges);
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, c, err, MMPI_CALL_Graph_get);
+    goto fn_exit;
 }
 
 /* The graph topology of c and a rank of it. */
@@ -232,13 +255,20 @@ int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors)
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Graph_neighbors_count);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
     const struct mmpi_topo *t;
-    int err = check_graph_rank(c, rank, &t);
-    if (!err && !nneighbors)
+    int err = MPI_SUCCESS;
+
+    if ((err = check_graph_rank(c, rank, &t)))
+        goto fn_fail;
+    if (!nneighbors) {
         err = MPI_ERR_ARG;
-    if (err)
-        return mmpi_err_raise_comm(self, c, err, MMPI_CALL_Graph_neighbors_count);
+        goto fn_fail;
+    }
     *nneighbors = mmpi_topo_outdegree(t, rank);
-    return MPI_SUCCESS;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, c, err, MMPI_CALL_Graph_neighbors_count);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Graph_neighbors);
@@ -247,13 +277,20 @@ int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbor
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Graph_neighbors);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
     const struct mmpi_topo *t;
-    int err = check_graph_rank(c, rank, &t);
-    if (!err && (maxneighbors < 0 || (maxneighbors > 0 && !neighbors)))
+    int err = MPI_SUCCESS;
+
+    if ((err = check_graph_rank(c, rank, &t)))
+        goto fn_fail;
+    if (maxneighbors < 0 || (maxneighbors > 0 && !neighbors)) {
         err = MPI_ERR_ARG;
-    if (err)
-        return mmpi_err_raise_comm(self, c, err, MMPI_CALL_Graph_neighbors);
-    copy_out(neighbors, t->out + t->out_off[rank], mmpi_topo_outdegree(t, rank), maxneighbors);
-    return MPI_SUCCESS;
+        goto fn_fail;
+    }
+    mmpi_topo_graph_neighbors(t, rank, maxneighbors, neighbors);
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, c, err, MMPI_CALL_Graph_neighbors);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Dist_graph_neighbors_count);
@@ -263,21 +300,22 @@ int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Dist_graph_neighbors_count);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
     const struct mmpi_topo *t;
-    int err = mmpi_topo_check(c, MPI_DIST_GRAPH, &t);
-    if (!err && (!indegree || !outdegree || !weighted))
+    int err = MPI_SUCCESS;
+
+    if ((err = mmpi_topo_check(c, MPI_DIST_GRAPH, &t)))
+        goto fn_fail;
+    if (!indegree || !outdegree || !weighted) {
         err = MPI_ERR_ARG;
-    if (err)
-        return mmpi_err_raise_comm(self, c, err, MMPI_CALL_Dist_graph_neighbors_count);
+        goto fn_fail;
+    }
     *indegree = mmpi_topo_indegree(t, c->rank);
     *outdegree = mmpi_topo_outdegree(t, c->rank);
     *weighted = t->weighted[c->rank];
-    return MPI_SUCCESS;
-}
-
-/* Whether a weights output array is to be written. */
-static bool wants(const int *w, int max)
-{
-    return max > 0 && w && w != MPI_UNWEIGHTED && w != MPI_WEIGHTS_EMPTY;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, c, err, MMPI_CALL_Dist_graph_neighbors_count);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Dist_graph_neighbors);
@@ -288,21 +326,22 @@ int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[],
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Dist_graph_neighbors);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
     const struct mmpi_topo *t;
-    int err = mmpi_topo_check(c, MPI_DIST_GRAPH, &t);
-    if (!err && (maxindegree < 0 || maxoutdegree < 0 || (maxindegree && !sources) ||
-                 (maxoutdegree && !destinations)))
+    int err = MPI_SUCCESS;
+
+    if ((err = mmpi_topo_check(c, MPI_DIST_GRAPH, &t)))
+        goto fn_fail;
+    if (maxindegree < 0 || maxoutdegree < 0 || (maxindegree && !sources) ||
+        (maxoutdegree && !destinations)) {
         err = MPI_ERR_ARG;
-    if (err)
-        return mmpi_err_raise_comm(self, c, err, MMPI_CALL_Dist_graph_neighbors);
-    int r = c->rank, in = t->in_off[r], out = t->out_off[r];
-    copy_out(sources, t->in + in, mmpi_topo_indegree(t, r), maxindegree);
-    copy_out(destinations, t->out + out, mmpi_topo_outdegree(t, r), maxoutdegree);
-    /* Weights only for a weighted graph (§8.5.5: otherwise the arrays are not touched). */
-    if (t->weighted[r] && wants(sourceweights, maxindegree))
-        copy_out(sourceweights, t->in_w + in, mmpi_topo_indegree(t, r), maxindegree);
-    if (t->weighted[r] && wants(destweights, maxoutdegree))
-        copy_out(destweights, t->out_w + out, mmpi_topo_outdegree(t, r), maxoutdegree);
-    return MPI_SUCCESS;
+        goto fn_fail;
+    }
+    mmpi_topo_dist_neighbors(t, c->rank, maxindegree, sources, sourceweights, maxoutdegree,
+                             destinations, destweights);
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, c, err, MMPI_CALL_Dist_graph_neighbors);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Graph_map);
@@ -311,12 +350,23 @@ int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Graph_map);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
-    int err = !c || c->core->remote ? MPI_ERR_COMM : !newrank ? MPI_ERR_ARG : MPI_SUCCESS;
-    if (!err)
-        err = check_graph(c->core->size, nnodes, index, edges);
-    if (err)
-        return mmpi_err_raise_comm(self, c, err, MMPI_CALL_Graph_map);
+    int err = MPI_SUCCESS;
+
+    if (!c || c->core->remote) {
+        err = MPI_ERR_COMM;
+        goto fn_fail;
+    }
+    if (!newrank) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    if ((err = check_graph(c->core->size, nnodes, index, edges)))
+        goto fn_fail;
     /* Identity mapping: the ranks Graph_create keeps (§8.5.8). */
     *newrank = c->rank < nnodes ? c->rank : MPI_UNDEFINED;
-    return MPI_SUCCESS;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, c, err, MMPI_CALL_Graph_map);
+    goto fn_exit;
 }

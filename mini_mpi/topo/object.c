@@ -1,7 +1,8 @@
 /*
  * topo/object.c: the lifetime of topology objects and their neighbour tables (topo.h): the
  * allocation of the in / out lists and the pairing of every incoming edge with the outgoing
- * edge that feeds it in graph topologies (Cartesian ones pair by direction, cart.c).
+ * edge that feeds it in graph topologies (Cartesian ones pair by direction, cart.c), and the
+ * graph queries that copy those tables out.
  */
 #include <stdlib.h>
 
@@ -56,6 +57,44 @@ int mmpi_topo_check(const struct mmpi_comm *c, int kind, const struct mmpi_topo 
         return MPI_ERR_COMM;
     *t = c->core->topo;
     return *t && (!kind || (*t)->kind == kind) ? MPI_SUCCESS : MPI_ERR_TOPOLOGY;
+}
+
+/* Copies min(n, max) ints (callers checked max >= 0 and the array when both are non-zero). */
+static void copy_out(int *to, const int *from, int n, int max)
+{
+    for (int i = 0; i < n && i < max; i++)
+        to[i] = from[i];
+}
+
+void mmpi_topo_graph_get(const struct mmpi_topo *t, int maxindex, int maxedges, int *index,
+                         int *edges)
+{
+    copy_out(index, t->index, t->size, maxindex);
+    copy_out(edges, t->edges, t->nedges, maxedges);
+}
+
+void mmpi_topo_graph_neighbors(const struct mmpi_topo *t, int rank, int max, int *neighbors)
+{
+    copy_out(neighbors, t->out + t->out_off[rank], mmpi_topo_outdegree(t, rank), max);
+}
+
+/* Whether a weights output array is to be written. */
+static bool wants(const int *w, int max)
+{
+    return max > 0 && w && w != MPI_UNWEIGHTED && w != MPI_WEIGHTS_EMPTY;
+}
+
+void mmpi_topo_dist_neighbors(const struct mmpi_topo *t, int rank, int maxin, int *sources,
+                              int *sourceweights, int maxout, int *destinations,
+                              int *destweights)
+{
+    int in = t->in_off[rank], out = t->out_off[rank];
+    copy_out(sources, t->in + in, mmpi_topo_indegree(t, rank), maxin);
+    copy_out(destinations, t->out + out, mmpi_topo_outdegree(t, rank), maxout);
+    if (t->weighted[rank] && wants(sourceweights, maxin))
+        copy_out(sourceweights, t->in_w + in, mmpi_topo_indegree(t, rank), maxin);
+    if (t->weighted[rank] && wants(destweights, maxout))
+        copy_out(destweights, t->out_w + out, mmpi_topo_outdegree(t, rank), maxout);
 }
 
 void mmpi_topo_alloc_edges(struct mmpi_topo *t)

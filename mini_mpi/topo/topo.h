@@ -63,10 +63,26 @@ void mmpi_topo_alloc_edges(struct mmpi_topo *t);
  * list matches the k-th one of d's list). Cost: O(E log E). */
 void mmpi_topo_match_edges(struct mmpi_topo *t);
 
+/* ---- Graph queries (object.c): local, no locks (the tables are immutable) ------------------ */
+
+/* MPI_Graph_get: at most maxindex entries of index and maxedges of edges (both >= 0). */
+void mmpi_topo_graph_get(const struct mmpi_topo *t, int maxindex, int maxedges, int *index,
+                         int *edges);
+/* MPI_Graph_neighbors of rank: at most max (>= 0) of its neighbours. */
+void mmpi_topo_graph_neighbors(const struct mmpi_topo *t, int rank, int max, int *neighbors);
+/* MPI_Dist_graph_neighbors at rank: at most maxin sources and maxout destinations; weights
+ * only for a weighted graph and only into real arrays (§8.5.5: otherwise not touched). */
+void mmpi_topo_dist_neighbors(const struct mmpi_topo *t, int rank, int maxin, int *sources,
+                              int *sourceweights, int maxout, int *destinations,
+                              int *destweights);
+
 /* ---- Cartesian arithmetic (cart.c): pure, ranks are row-major (§8.5.1) ------------------- */
 
 /* Coordinates of rank in the grid. */
 void mmpi_cart_coords(int ndims, const int *dims, int rank, int *coords);
+/* MPI_Cart_get at rank of the Cartesian topology t: its dims, periods and rank's coords (each
+ * array of t->ndims entries). */
+void mmpi_cart_get(const struct mmpi_topo *t, int rank, int *dims, int *periods, int *coords);
 /* Rank of coords, wrapping periodic dimensions; -1 when a coordinate of a non-periodic
  * dimension is out of range. */
 int mmpi_cart_rank(int ndims, const int *dims, const int *periods, const int *coords);
