@@ -4,7 +4,7 @@
  * (§6.10.1), MPI_Reduce_scatter (§6.10.2), MPI_Scan (§6.11.1), MPI_Exscan (§6.11.2), each with
  * its nonblocking (§6.12) and persistent (§6.13, MPI_*_init) forms. Bindings only: the
  * checks, the member's part (coll.h: input x.in, send.count elements of send.dt; output recv),
- * then the implementation (reduce.c, reduce_scatter.c, scan.c). MPI_Reduce_local is op/api.c.
+ * then the implementation (reduce.c, reduce_scatter.c, scan.c). MPI_Reduce_local is op/op_api.c.
  */
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /*
  * object.c: the life of a group object (group.h): creation, reference counting, the predefined
  * MPI_GROUP_EMPTY, and the calling rank's group handles. It does not compute groups (set.c,
- * select.c) nor check arguments of the MPI calls (api.c, create_api.c).
+ * select.c) nor check arguments of the MPI calls (group_api.c, create_api.c).
  */
 #include <stdlib.h>
 #include <string.h>

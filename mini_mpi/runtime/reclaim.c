@@ -76,7 +76,7 @@ void mmpi_handles_reclaim(struct mmpi_rank *r)
     reclaim_kind(r, MMPI_HANDLE_KIND_GROUP, release_group);
     reclaim_kind(r, MMPI_HANDLE_KIND_DATATYPE, release_datatype);
     reclaim_kind(r, MMPI_HANDLE_KIND_OP, release_op);
-    /* Not error handlers: their table may name handlers already freed (errhan/api.c keeps
+    /* Not error handlers: their table may name handlers already freed (errhan/errhan_api.c keeps
      * the slot until the last communicator using one lets go). */
     reclaim_kind(r, MMPI_HANDLE_KIND_INFO, release_info);
 }

@@ -1,5 +1,5 @@
 /*
- * group/api.c: MPI entry points that read or free groups (MPI-4.1 §7.3.1 accessors, §7.3.3
+ * group/group_api.c: MPI entry points that read or free groups (MPI-4.1 §7.3.1 accessors, §7.3.3
  * destructor): MPI_Group_size, _rank, _translate_ranks, _compare, _free. The constructors are in
  * create_api.c; the work behind each call in set.c and object.c.
  *

@@ -1,5 +1,5 @@
 /*
- * errhan/api.c: MPI entry points of the error handling chapter (MPI-4.1 chapter 9), in its
+ * errhan/errhan_api.c: MPI entry points of the error handling chapter (MPI-4.1 chapter 9), in its
  * order: error handlers for communicators, then error codes and classes. Bindings only: checks,
  * then one call into errors.c / errhandler.c.
  */

@@ -1,5 +1,5 @@
 /*
- * op/api.c: MPI entry points of MPI-4.1 §6.9.5-6.9.7: MPI_Op_create, MPI_Op_free,
+ * op/op_api.c: MPI entry points of MPI-4.1 §6.9.5-6.9.7: MPI_Op_create, MPI_Op_free,
  * MPI_Op_commutative and MPI_Reduce_local. Bindings only: objects are object.c, the arithmetic
  * apply.c. These calls have no communicator: errors are raised without an object (errhan.h).
  */
