@@ -6,9 +6,9 @@
  *
  * Files: object.c (lifetime, handles, the predefined MPI_GROUP_EMPTY), set.c (comparison,
  * translation, union/intersection/difference), select.c (incl/excl and their range forms,
- * with their argument checks), group_api.c and create_api.c (the MPI_ entry points). A communicator's
- * group is its core's world_ranks (comm/comm.h); building communicators from groups belongs to
- * comm/.
+ * with their argument checks), group_api.c and create_api.c (the MPI_ entry points). A
+ * communicator's group is its core's world_ranks (comm/comm.h); building communicators from
+ * groups belongs to comm/.
  *
  * Memory: group arrays are bookkeeping the size of a communicator, so they come from
  * mmpi_xmalloc (util/die.h) and no function here fails for lack of memory; the only failure
