@@ -310,9 +310,9 @@ int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype orig
                     int target_rank, MPI_Aint target_disp, int target_count,
                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
-    return transfer(mmpi_enter(MMPI_CALL_Accumulate), MMPI_CALL_Accumulate, ACC, origin_addr, origin_count,
-                    origin_datatype, target_rank, target_disp, target_count, target_datatype,
-                    op, win, NULL);
+    return transfer(mmpi_enter(MMPI_CALL_Accumulate), MMPI_CALL_Accumulate, ACC, origin_addr,
+                    origin_count, origin_datatype, target_rank, target_disp, target_count,
+                    target_datatype, op, win, NULL);
 }
 
 MMPI_PROFILED(Get_accumulate);
