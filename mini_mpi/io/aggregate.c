@@ -25,6 +25,8 @@
  * - A WAITING member waits until every domain is done or failed, or its owner abandoned or
  *   failed, and writes its own pieces of those itself: its data is then in the file and its
  *   buffer no longer read, so it may return.
+ * Each change of a member's state or domain wakes the members; after a failure only a change
+ * that may end one of these waits does (settle()).
  * Slot reuse (two slots suffice): a member deposits for collective s + 2 only after meeting
  * every member at s + 1, which each does only after finishing s. Entries carry s, so an entry
  * left over from an older collective is never read as current.
@@ -73,10 +75,67 @@ static void wake_members(struct mmpi_file_core *core)
         mmpi_rank_wake(mmpi_world->ranks[core->world_ranks[i]]);
 }
 
+/* The aggregators of collective seq as a member past the meeting counts them: member 0's
+ * cb_nodes hint (the meeting completes only once every member has deposited, so the first
+ * deposit mmpi_file_agg_write finds is member 0's); -1 while member 0's deposit is not seen. */
+static int aggregators_of(struct mmpi_file_core *core, uint64_t seq)
+{
+    struct mmpi_file_agg *e = entry(core, seq, 0);
+    return __atomic_load_n(&e->seq, __ATOMIC_ACQUIRE) == seq ? e->aggregators : -1;
+}
+
+struct agg_watch {
+    struct mmpi_file_core *core;
+    uint64_t seq;
+    int aggregators;
+};
+
+/* Member i still owes the aggregators its outcome (outcomes_known waits for it). */
+static bool still_deposited(const void *arg, int i)
+{
+    const struct agg_watch *w = arg;
+    return state_of(w->core, w->seq, i) == AGG_DEPOSITED;
+}
+
+/* Domain i is still to be written by its owner (domains_settled waits for it). */
+static bool domain_open(const void *arg, int i)
+{
+    const struct agg_watch *w = arg;
+    if (i >= w->aggregators)
+        return false;
+    struct mmpi_file_agg *e = entry(w->core, w->seq, i);
+    return __atomic_load_n(&e->domain_seq, __ATOMIC_ACQUIRE) != w->seq &&
+           state_of(w->core, w->seq, i) != AGG_ABANDONED;
+}
+
+/* After member `me` settled something (`outcome`: it left DEPOSITED; `domain`: its domain is
+ * done, or it abandoned as a domain's owner), wakes the members if that may end a wait. Without
+ * a failure every change wakes them all. After one, a change that leaves a live member to wait
+ * for ends no wait (mmpi_fault_answer_settles, the rule the collectives follow): waking every
+ * member at each of n changes costs n^2 wake-ups, which at 256 members, when a death makes
+ * every survivor abandon, hold back the publication's own wake-ups of that death. A death
+ * wakes every rank itself, and of two members settling together one sees the other. */
+static void settle(struct mmpi_file_core *core, uint64_t seq, int me, bool outcome, bool domain)
+{
+    if (!mmpi_fault_any(mmpi_world)) {
+        wake_members(core);
+        return;
+    }
+    struct agg_watch w = {core, seq, aggregators_of(core, seq)};
+    if (w.aggregators < 0 || /* member 0's deposit not seen yet: wake, to be safe */
+        (outcome && mmpi_fault_answer_settles(mmpi_world, core->world_ranks, core->size,
+                                              still_deposited, &w, me + 1)) ||
+        (domain && me < w.aggregators &&
+         mmpi_fault_answer_settles(mmpi_world, core->world_ranks, core->size, domain_open, &w,
+                                   me + 1)))
+        wake_members(core);
+}
+
 static void set_state(struct mmpi_file_core *core, uint64_t seq, int i, int state)
 {
+    bool was_deposited = state_of(core, seq, i) == AGG_DEPOSITED;
     __atomic_store_n(&entry(core, seq, i)->state, state, __ATOMIC_RELEASE);
-    wake_members(core);
+    settle(core, seq, i, was_deposited, state == AGG_ABANDONED);
 }
 
 /* The first stream byte of e's range that lies at or after file offset off (e->n if none). */
@@ -330,7 +389,7 @@ int mmpi_file_agg_write(struct mmpi_rank *self, struct mmpi_file *f, uint64_t se
     struct mmpi_file_agg *de = entry(core, seq, me);
     __atomic_store_n(&de->domain_ok, derr == MPI_SUCCESS, __ATOMIC_RELAXED);
     __atomic_store_n(&de->domain_seq, seq, __ATOMIC_RELEASE);
-    wake_members(core);
+    settle(core, seq, me, false, true);
     if (!mine)
         return err;
 

@@ -10,7 +10,7 @@
  *    romio_cb_write=disable;
  *  - with argument V (MINI_MPI_FAULTS=kill V during MPI_File_write_all#1): members ranked
  *    below V complete and their blocks are in the file, the others raise
- *    MPI_ERR_PROC_FAILED, all in finite time.
+ *    MPI_ERR_PROC_FAILED, all in finite time; a second argument sets cb_nodes there.
  */
 #include <string.h>
 #include <unistd.h>
@@ -105,8 +105,12 @@ int main(int argc, char **argv)
     if (victim >= 0) {
         /* A member killed inside the write: the ranks below it complete, the others raise. */
         MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-        MPI_File_open(MPI_COMM_WORLD, name, MPI_MODE_RDWR | MPI_MODE_CREATE, MPI_INFO_NULL,
-                      &fh);
+        MPI_Info info; /* second argument: the cb_nodes hint */
+        MPI_Info_create(&info);
+        if (argc > 2)
+            MPI_Info_set(info, "cb_nodes", argv[2]);
+        MPI_File_open(MPI_COMM_WORLD, name, MPI_MODE_RDWR | MPI_MODE_CREATE, info, &fh);
+        MPI_Info_free(&info);
         int err = round_(fh, rank, size, ft, 0, 'h');
         CHECK(rank < victim ? err == MPI_SUCCESS : err == MPI_ERR_PROC_FAILED);
         /* Rank 0 learns who completed and checks their blocks. */

@@ -21,6 +21,12 @@ io_coalesce 7
 io_coalesce 5 arg=2 env=MINI_MPI_FAULTS=kill 2 during MPI_File_write_all#1
 io_coalesce 4 arg=1 env=MINI_MPI_FAULTS=kill 1 during MPI_File_write_all#1
 io_coalesce 4 arg=3 env=MINI_MPI_FAULTS=kill 3 during MPI_File_write_all#1
+# Larger groups, one aggregator and every member one (after a failure a change of state wakes
+# the members only when it may end a wait: a missed wake-up would hang here).
+io_coalesce 8 arg=3 arg=8 env=MINI_MPI_FAULTS=kill 3 during MPI_File_write_all#1
+io_coalesce 64 arg=20 env=MINI_MPI_FAULTS=kill 20 during MPI_File_write_all#1
+io_coalesce 64 arg=1 arg=64 env=MINI_MPI_FAULTS=kill 1 during MPI_File_write_all#1
+io_coalesce 256 arg=200 arg=256 timeLimit=120 env=MINI_MPI_FAULTS=kill 200 during MPI_File_write_all#1
 # Checkpoint with write_at_all, restart with read_at_all, verified against an uninterrupted run.
 io_checkpoint 4 dir=examples grep=^20 steps, restarted from step 10
 io_checkpoint 1 dir=examples
