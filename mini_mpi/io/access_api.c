@@ -282,12 +282,25 @@ int PMPI_File_seek(MPI_File fh, MPI_Offset offset, int whence)
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_File_seek);
     struct mmpi_file *f = mmpi_file_get(self, fh);
     MPI_Offset pos = 0;
-    int err = !f ? MPI_ERR_FILE
-              : (f->core->amode & MPI_MODE_SEQUENTIAL) ? MPI_ERR_UNSUPPORTED_OPERATION
-                                                      : seek_target(f, offset, whence, f->fp, &pos);
-    if (err == MPI_SUCCESS)
-        f->fp = pos;
-    return err ? mmpi_err_raise_file(self, f, err, MMPI_CALL_File_seek) : MPI_SUCCESS;
+    int err = MPI_SUCCESS;
+
+    if (!f) {
+        err = MPI_ERR_FILE;
+        goto fn_fail;
+    }
+    if (f->core->amode & MPI_MODE_SEQUENTIAL) {
+        err = MPI_ERR_UNSUPPORTED_OPERATION;
+        goto fn_fail;
+    }
+    err = seek_target(f, offset, whence, f->fp, &pos);
+    if (err != MPI_SUCCESS)
+        goto fn_fail;
+    f->fp = pos;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_file(self, f, err, MMPI_CALL_File_seek);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(File_get_position);
@@ -295,12 +308,26 @@ int PMPI_File_get_position(MPI_File fh, MPI_Offset *offset)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_File_get_position);
     struct mmpi_file *f = mmpi_file_get(self, fh);
-    int err = !f ? MPI_ERR_FILE : !offset ? MPI_ERR_ARG
-              : (f->core->amode & MPI_MODE_SEQUENTIAL) ? MPI_ERR_UNSUPPORTED_OPERATION
-                                                      : MPI_SUCCESS;
-    if (err == MPI_SUCCESS)
-        *offset = f->fp;
-    return err ? mmpi_err_raise_file(self, f, err, MMPI_CALL_File_get_position) : MPI_SUCCESS;
+    int err = MPI_SUCCESS;
+
+    if (!f) {
+        err = MPI_ERR_FILE;
+        goto fn_fail;
+    }
+    if (!offset) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    if (f->core->amode & MPI_MODE_SEQUENTIAL) {
+        err = MPI_ERR_UNSUPPORTED_OPERATION;
+        goto fn_fail;
+    }
+    *offset = f->fp;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_file(self, f, err, MMPI_CALL_File_get_position);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(File_get_byte_offset);
@@ -308,17 +335,30 @@ int PMPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_File_get_byte_offset);
     struct mmpi_file *f = mmpi_file_get(self, fh);
-    int err = !f ? MPI_ERR_FILE : (!disp || offset < 0) ? MPI_ERR_ARG
-              : (f->core->amode & MPI_MODE_SEQUENTIAL) ? MPI_ERR_UNSUPPORTED_OPERATION
-                                                      : MPI_SUCCESS;
-    if (err == MPI_SUCCESS) {
-        uint64_t contig;
-        if (f->view.layout->size == 0)
-            *disp = f->view.disp;
-        else
-            mmpi_file_view_map(&f->view, (uint64_t)offset * f->view.esize, disp, &contig);
+    uint64_t contig;
+    int err = MPI_SUCCESS;
+
+    if (!f) {
+        err = MPI_ERR_FILE;
+        goto fn_fail;
     }
-    return err ? mmpi_err_raise_file(self, f, err, MMPI_CALL_File_get_byte_offset) : MPI_SUCCESS;
+    if (!disp || offset < 0) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    if (f->core->amode & MPI_MODE_SEQUENTIAL) {
+        err = MPI_ERR_UNSUPPORTED_OPERATION;
+        goto fn_fail;
+    }
+    if (f->view.layout->size == 0)
+        *disp = f->view.disp;
+    else
+        mmpi_file_view_map(&f->view, (uint64_t)offset * f->view.esize, disp, &contig);
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_file(self, f, err, MMPI_CALL_File_get_byte_offset);
+    goto fn_exit;
 }
 
 /* ---- Shared file pointers (§14.4.4) --------------------------------------------------- */
@@ -377,12 +417,24 @@ int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence)
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_File_seek_shared);
     struct mmpi_file *f = mmpi_file_get(self, fh);
     MPI_Offset pos = 0;
-    int err = !f ? MPI_ERR_FILE
-                 : seek_target(f, offset, whence,
-                               __atomic_load_n(&f->core->shared_fp, __ATOMIC_ACQUIRE), &pos);
-    if (err == MPI_SUCCESS)
-        err = mmpi_file_seek_shared(self, f, pos);
-    return err ? mmpi_err_raise_file(self, f, err, MMPI_CALL_File_seek_shared) : MPI_SUCCESS;
+    int err = MPI_SUCCESS;
+
+    if (!f) {
+        err = MPI_ERR_FILE;
+        goto fn_fail;
+    }
+    err = seek_target(f, offset, whence, __atomic_load_n(&f->core->shared_fp, __ATOMIC_ACQUIRE),
+                      &pos);
+    if (err != MPI_SUCCESS)
+        goto fn_fail;
+    err = mmpi_file_seek_shared(self, f, pos);
+    if (err != MPI_SUCCESS)
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_file(self, f, err, MMPI_CALL_File_seek_shared);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(File_get_position_shared);
@@ -390,11 +442,22 @@ int PMPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_File_get_position_shared);
     struct mmpi_file *f = mmpi_file_get(self, fh);
-    int err = !f ? MPI_ERR_FILE : !offset ? MPI_ERR_ARG : MPI_SUCCESS;
-    if (err == MPI_SUCCESS)
-        *offset = __atomic_load_n(&f->core->shared_fp, __ATOMIC_ACQUIRE);
-    return err ? mmpi_err_raise_file(self, f, err, MMPI_CALL_File_get_position_shared)
-               : MPI_SUCCESS;
+    int err = MPI_SUCCESS;
+
+    if (!f) {
+        err = MPI_ERR_FILE;
+        goto fn_fail;
+    }
+    if (!offset) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    *offset = __atomic_load_n(&f->core->shared_fp, __ATOMIC_ACQUIRE);
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_file(self, f, err, MMPI_CALL_File_get_position_shared);
+    goto fn_exit;
 }
 
 /* ---- Split collectives (§14.4.5) ------------------------------------------------------ */

@@ -94,11 +94,23 @@ int PMPI_File_delete(const char *filename, MPI_Info info)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_File_delete);
     struct mmpi_info *hints;
-    int err = !filename ? MPI_ERR_ARG : mmpi_info_arg(self, info, &hints);
+    int err = MPI_SUCCESS;
 
-    if (err == MPI_SUCCESS)
-        err = mmpi_file_delete(filename);
-    return err ? mmpi_err_raise_file(self, NULL, err, MMPI_CALL_File_delete) : MPI_SUCCESS;
+    if (!filename) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    err = mmpi_info_arg(self, info, &hints);
+    if (err != MPI_SUCCESS)
+        goto fn_fail;
+    err = mmpi_file_delete(filename);
+    if (err != MPI_SUCCESS)
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_file(self, NULL, err, MMPI_CALL_File_delete);
+    goto fn_exit;
 }
 
 /* Set_size and preallocate: collective, writable files, not sequential (§14.2.4, §14.2.5). */
@@ -108,17 +120,30 @@ static int resize(MPI_File fh, MPI_Offset size, bool preallocate, enum mmpi_call
     struct mmpi_file *f = mmpi_file_get(self, fh);
     int err = MPI_SUCCESS;
 
-    if (!f)
+    if (!f) {
         err = MPI_ERR_FILE;
-    else if (size < 0)
+        goto fn_fail;
+    }
+    if (size < 0) {
         err = MPI_ERR_ARG;
-    else if (f->core->amode & MPI_MODE_RDONLY)
+        goto fn_fail;
+    }
+    if (f->core->amode & MPI_MODE_RDONLY) {
         err = MPI_ERR_READ_ONLY;
-    else if (f->core->amode & MPI_MODE_SEQUENTIAL)
+        goto fn_fail;
+    }
+    if (f->core->amode & MPI_MODE_SEQUENTIAL) {
         err = MPI_ERR_UNSUPPORTED_OPERATION;
-    else
-        err = mmpi_file_set_size(self, f, size, preallocate);
-    return err ? mmpi_err_raise_file(self, f, err, call) : MPI_SUCCESS;
+        goto fn_fail;
+    }
+    err = mmpi_file_set_size(self, f, size, preallocate);
+    if (err != MPI_SUCCESS)
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_file(self, f, err, call);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(File_set_size);
@@ -138,8 +163,24 @@ int PMPI_File_get_size(MPI_File fh, MPI_Offset *size)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_File_get_size);
     struct mmpi_file *f = mmpi_file_get(self, fh);
-    int err = !f ? MPI_ERR_FILE : !size ? MPI_ERR_ARG : mmpi_file_get_size(f, size);
-    return err ? mmpi_err_raise_file(self, f, err, MMPI_CALL_File_get_size) : MPI_SUCCESS;
+    int err = MPI_SUCCESS;
+
+    if (!f) {
+        err = MPI_ERR_FILE;
+        goto fn_fail;
+    }
+    if (!size) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    err = mmpi_file_get_size(f, size);
+    if (err != MPI_SUCCESS)
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_file(self, f, err, MMPI_CALL_File_get_size);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(File_get_group);
@@ -147,15 +188,27 @@ int PMPI_File_get_group(MPI_File fh, MPI_Group *group)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_File_get_group);
     struct mmpi_file *f = mmpi_file_get(self, fh);
-    int err = !f ? MPI_ERR_FILE : !group ? MPI_ERR_ARG : MPI_SUCCESS;
+    int err = MPI_SUCCESS;
 
-    if (err == MPI_SUCCESS) {
-        /* §14.2.6: a new group, which the program frees. */
-        *group = mmpi_group_handle_new(self, mmpi_group_of_core(f->comm->core));
-        if (*group == MPI_GROUP_NULL)
-            err = MPI_ERR_NO_MEM;
+    if (!f) {
+        err = MPI_ERR_FILE;
+        goto fn_fail;
     }
-    return err ? mmpi_err_raise_file(self, f, err, MMPI_CALL_File_get_group) : MPI_SUCCESS;
+    if (!group) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    /* §14.2.6: a new group, which the program frees. */
+    *group = mmpi_group_handle_new(self, mmpi_group_of_core(f->comm->core));
+    if (*group == MPI_GROUP_NULL) {
+        err = MPI_ERR_NO_MEM;
+        goto fn_fail;
+    }
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_file(self, f, err, MMPI_CALL_File_get_group);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(File_get_amode);
@@ -163,11 +216,22 @@ int PMPI_File_get_amode(MPI_File fh, int *amode)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_File_get_amode);
     struct mmpi_file *f = mmpi_file_get(self, fh);
-    int err = !f ? MPI_ERR_FILE : !amode ? MPI_ERR_ARG : MPI_SUCCESS;
+    int err = MPI_SUCCESS;
 
-    if (err == MPI_SUCCESS)
-        *amode = f->core->amode;
-    return err ? mmpi_err_raise_file(self, f, err, MMPI_CALL_File_get_amode) : MPI_SUCCESS;
+    if (!f) {
+        err = MPI_ERR_FILE;
+        goto fn_fail;
+    }
+    if (!amode) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    *amode = f->core->amode;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_file(self, f, err, MMPI_CALL_File_get_amode);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(File_set_info);
@@ -176,11 +240,39 @@ int PMPI_File_set_info(MPI_File fh, MPI_Info info)
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_File_set_info);
     struct mmpi_file *f = mmpi_file_get(self, fh);
     struct mmpi_info *hints;
-    int err = !f ? MPI_ERR_FILE : mmpi_info_arg(self, info, &hints);
+    int err = MPI_SUCCESS;
 
-    if (err == MPI_SUCCESS)
-        err = mmpi_file_set_info(f, hints);
-    return err ? mmpi_err_raise_file(self, f, err, MMPI_CALL_File_set_info) : MPI_SUCCESS;
+    if (!f) {
+        err = MPI_ERR_FILE;
+        goto fn_fail;
+    }
+    err = mmpi_info_arg(self, info, &hints);
+    if (err != MPI_SUCCESS)
+        goto fn_fail;
+    err = mmpi_file_set_info(f, hints);
+    if (err != MPI_SUCCESS)
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_file(self, f, err, MMPI_CALL_File_set_info);
+    goto fn_exit;
+}
+
+/* MPI_File_get_info's implementation: a copy of the file's hints as a new handle, written to
+ * *info_used only on success (§14.2.8: the program frees it). */
+static int info_copy(struct mmpi_rank *self, struct mmpi_file *f, MPI_Info *info_used)
+{
+    struct mmpi_info *copy = mmpi_info_dup(f->info);
+    if (!copy)
+        return MPI_ERR_NO_MEM;
+    copy->handle = mmpi_handle_new(self, MMPI_HANDLE_KIND_INFO, copy);
+    if (copy->handle == MPI_INFO_NULL) {
+        mmpi_info_release(copy);
+        return MPI_ERR_NO_MEM;
+    }
+    *info_used = copy->handle;
+    return MPI_SUCCESS;
 }
 
 MMPI_PROFILED(File_get_info);
@@ -188,23 +280,42 @@ int PMPI_File_get_info(MPI_File fh, MPI_Info *info_used)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_File_get_info);
     struct mmpi_file *f = mmpi_file_get(self, fh);
-    struct mmpi_info *copy = NULL;
-    int err = !f ? MPI_ERR_FILE : !info_used ? MPI_ERR_ARG : MPI_SUCCESS;
+    int err = MPI_SUCCESS;
 
-    if (err == MPI_SUCCESS && !(copy = mmpi_info_dup(f->info)))
-        err = MPI_ERR_NO_MEM;
-    if (err == MPI_SUCCESS) {
-        copy->handle = mmpi_handle_new(self, MMPI_HANDLE_KIND_INFO, copy);
-        if (copy->handle == MPI_INFO_NULL) {
-            mmpi_info_release(copy);
-            err = MPI_ERR_NO_MEM;
-        } else
-            *info_used = copy->handle; /* §14.2.8: the program frees it */
+    if (!f) {
+        err = MPI_ERR_FILE;
+        goto fn_fail;
     }
-    return err ? mmpi_err_raise_file(self, f, err, MMPI_CALL_File_get_info) : MPI_SUCCESS;
+    if (!info_used) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    err = info_copy(self, f, info_used);
+    if (err != MPI_SUCCESS)
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_file(self, f, err, MMPI_CALL_File_get_info);
+    goto fn_exit;
 }
 
 /* ---- Views (§14.3) -------------------------------------------------------------------- */
+
+/* MPI_File_set_view's implementation, once its arguments are checked. */
+static int set_view(struct mmpi_rank *self, struct mmpi_file *f, MPI_Offset disp,
+                    struct mmpi_datatype *et, struct mmpi_datatype *ft, const char *datarep,
+                    struct mmpi_info *hints)
+{
+    const struct mmpi_datarep *user = mmpi_datarep_find(self, datarep);
+    int err = mmpi_file_set_view(f, disp, et, ft, datarep, user);
+    if (err == MPI_SUCCESS)
+        err = mmpi_file_set_info(f, hints);
+    /* Collective (§14.3): the members meet, then the shared pointer restarts at zero. */
+    if (err == MPI_SUCCESS && (err = mmpi_file_barrier(self, f->comm)) == MPI_SUCCESS)
+        mmpi_file_shared_claim_collective(f, 0, false);
+    return err;
+}
 
 MMPI_PROFILED(File_set_view);
 int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype,
@@ -216,30 +327,37 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Dat
     struct mmpi_info *hints;
     int err = MPI_SUCCESS;
 
-    if (!f)
+    if (!f) {
         err = MPI_ERR_FILE;
-    else if (f->split_active)
+        goto fn_fail;
+    }
+    if (f->split_active) {
         err = MPI_ERR_OTHER;
-    else if (mmpi_datatype_check(self, etype, &et) || mmpi_datatype_check(self, filetype, &ft))
+        goto fn_fail;
+    }
+    if (mmpi_datatype_check(self, etype, &et) || mmpi_datatype_check(self, filetype, &ft)) {
         err = MPI_ERR_TYPE;
-    else if (!datarep)
+        goto fn_fail;
+    }
+    if (!datarep) {
         err = MPI_ERR_UNSUPPORTED_DATAREP;
-    else if ((f->core->amode & MPI_MODE_SEQUENTIAL) && disp != MPI_DISPLACEMENT_CURRENT &&
-             disp < 0)
+        goto fn_fail;
+    }
+    if ((f->core->amode & MPI_MODE_SEQUENTIAL) && disp != MPI_DISPLACEMENT_CURRENT && disp < 0) {
         err = MPI_ERR_ARG;
-    else
-        err = mmpi_info_arg(self, info, &hints);
-    const struct mmpi_datarep *user = NULL;
-    if (err == MPI_SUCCESS)
-        user = mmpi_datarep_find(self, datarep);
-    if (err == MPI_SUCCESS)
-        err = mmpi_file_set_view(f, disp, et, ft, datarep, user);
-    if (err == MPI_SUCCESS)
-        err = mmpi_file_set_info(f, hints);
-    /* Collective (§14.3): the members meet, then the shared pointer restarts at zero. */
-    if (err == MPI_SUCCESS && (err = mmpi_file_barrier(self, f->comm)) == MPI_SUCCESS)
-        mmpi_file_shared_claim_collective(f, 0, false);
-    return err ? mmpi_err_raise_file(self, f, err, MMPI_CALL_File_set_view) : MPI_SUCCESS;
+        goto fn_fail;
+    }
+    err = mmpi_info_arg(self, info, &hints);
+    if (err != MPI_SUCCESS)
+        goto fn_fail;
+    err = set_view(self, f, disp, et, ft, datarep, hints);
+    if (err != MPI_SUCCESS)
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_file(self, f, err, MMPI_CALL_File_set_view);
+    goto fn_exit;
 }
 
 /* A handle for a view's type: predefined ones as they are, derived ones as a new handle the
@@ -259,22 +377,42 @@ static int type_handle(struct mmpi_rank *self, struct mmpi_datatype *dt, MPI_Dat
     return MPI_SUCCESS;
 }
 
+/* MPI_File_get_view's implementation. */
+static int get_view(struct mmpi_rank *self, struct mmpi_file *f, MPI_Offset *disp,
+                    MPI_Datatype *etype, MPI_Datatype *filetype, char *datarep)
+{
+    *disp = f->view.disp;
+    strcpy(datarep, f->view.datarep);
+    int err = type_handle(self, f->view.etype, etype);
+    if (err == MPI_SUCCESS)
+        err = type_handle(self, f->view.filetype, filetype);
+    return err;
+}
+
 MMPI_PROFILED(File_get_view);
 int PMPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype,
                        MPI_Datatype *filetype, char *datarep)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_File_get_view);
     struct mmpi_file *f = mmpi_file_get(self, fh);
-    int err = !f ? MPI_ERR_FILE
-                 : (!disp || !etype || !filetype || !datarep) ? MPI_ERR_ARG : MPI_SUCCESS;
+    int err = MPI_SUCCESS;
 
-    if (err == MPI_SUCCESS) {
-        *disp = f->view.disp;
-        strcpy(datarep, f->view.datarep);
-        if ((err = type_handle(self, f->view.etype, etype)) == MPI_SUCCESS)
-            err = type_handle(self, f->view.filetype, filetype);
+    if (!f) {
+        err = MPI_ERR_FILE;
+        goto fn_fail;
     }
-    return err ? mmpi_err_raise_file(self, f, err, MMPI_CALL_File_get_view) : MPI_SUCCESS;
+    if (!disp || !etype || !filetype || !datarep) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    err = get_view(self, f, disp, etype, filetype, datarep);
+    if (err != MPI_SUCCESS)
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_file(self, f, err, MMPI_CALL_File_get_view);
+    goto fn_exit;
 }
 
 /* ---- Interoperability and consistency (§14.5, §14.6) ------------------------------------ */
@@ -285,18 +423,34 @@ static int type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Count *extent,
     struct mmpi_rank *self = mmpi_enter(call);
     struct mmpi_file *f = mmpi_file_get(self, fh);
     struct mmpi_datatype *dt = mmpi_datatype_get(self, datatype);
-    int err = !f ? MPI_ERR_FILE : !dt ? MPI_ERR_TYPE : !extent ? MPI_ERR_ARG : MPI_SUCCESS;
+    struct mmpi_datatype *layout = NULL;
+    int err = MPI_SUCCESS;
 
+    if (!f) {
+        err = MPI_ERR_FILE;
+        goto fn_fail;
+    }
+    if (!dt) {
+        err = MPI_ERR_TYPE;
+        goto fn_fail;
+    }
+    if (!extent) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
     /* §14.5.1: the extent in the file's representation: "native" and "internal" store
      * memory's layout; external32 and registered representations lay dt out in their sizes
      * (view.c, the rule of §14.5.1 for byte displacements and portable types). */
-    struct mmpi_datatype *layout = NULL;
-    if (err == MPI_SUCCESS && (err = mmpi_file_view_type_layout(&f->view, dt, &layout)) ==
-                                  MPI_SUCCESS) {
-        *extent = layout->extent;
-        mmpi_datatype_release(layout);
-    }
-    return err ? mmpi_err_raise_file(self, f, err, call) : MPI_SUCCESS;
+    err = mmpi_file_view_type_layout(&f->view, dt, &layout);
+    if (err != MPI_SUCCESS)
+        goto fn_fail;
+    *extent = layout->extent;
+    mmpi_datatype_release(layout);
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_file(self, f, err, call);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(File_get_type_extent);
@@ -322,14 +476,21 @@ int PMPI_Register_datarep(const char *datarep,
                           MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Register_datarep);
-    int err;
+    int err = MPI_SUCCESS;
 
-    if (!datarep || !dtype_file_extent_fn || strlen(datarep) >= MPI_MAX_DATAREP_STRING)
+    if (!datarep || !dtype_file_extent_fn || strlen(datarep) >= MPI_MAX_DATAREP_STRING) {
         err = MPI_ERR_ARG;
-    else
-        err = mmpi_datarep_register(self, datarep, read_conversion_fn, write_conversion_fn,
-                                    dtype_file_extent_fn, extra_state);
-    return err ? mmpi_err_raise_file(self, NULL, err, MMPI_CALL_Register_datarep) : MPI_SUCCESS;
+        goto fn_fail;
+    }
+    err = mmpi_datarep_register(self, datarep, read_conversion_fn, write_conversion_fn,
+                                dtype_file_extent_fn, extra_state);
+    if (err != MPI_SUCCESS)
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_file(self, NULL, err, MMPI_CALL_Register_datarep);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(File_set_atomicity);
@@ -337,12 +498,22 @@ int PMPI_File_set_atomicity(MPI_File fh, int flag)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_File_set_atomicity);
     struct mmpi_file *f = mmpi_file_get(self, fh);
-    int err = !f ? MPI_ERR_FILE : MPI_SUCCESS;
+    int err = MPI_SUCCESS;
 
+    if (!f) {
+        err = MPI_ERR_FILE;
+        goto fn_fail;
+    }
     /* Collective (§14.6.1): the members meet so that no access straddles the change. */
-    if (err == MPI_SUCCESS && (err = mmpi_file_barrier(self, f->comm)) == MPI_SUCCESS)
-        f->atomic = flag != 0;
-    return err ? mmpi_err_raise_file(self, f, err, MMPI_CALL_File_set_atomicity) : MPI_SUCCESS;
+    err = mmpi_file_barrier(self, f->comm);
+    if (err != MPI_SUCCESS)
+        goto fn_fail;
+    f->atomic = flag != 0;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_file(self, f, err, MMPI_CALL_File_set_atomicity);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(File_get_atomicity);
@@ -350,11 +521,22 @@ int PMPI_File_get_atomicity(MPI_File fh, int *flag)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_File_get_atomicity);
     struct mmpi_file *f = mmpi_file_get(self, fh);
-    int err = !f ? MPI_ERR_FILE : !flag ? MPI_ERR_ARG : MPI_SUCCESS;
+    int err = MPI_SUCCESS;
 
-    if (err == MPI_SUCCESS)
-        *flag = f->atomic;
-    return err ? mmpi_err_raise_file(self, f, err, MMPI_CALL_File_get_atomicity) : MPI_SUCCESS;
+    if (!f) {
+        err = MPI_ERR_FILE;
+        goto fn_fail;
+    }
+    if (!flag) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    *flag = f->atomic;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_file(self, f, err, MMPI_CALL_File_get_atomicity);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(File_sync);
@@ -362,8 +544,24 @@ int PMPI_File_sync(MPI_File fh)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_File_sync);
     struct mmpi_file *f = mmpi_file_get(self, fh);
-    int err = !f ? MPI_ERR_FILE : f->split_active ? MPI_ERR_OTHER : mmpi_file_sync(self, f);
-    return err ? mmpi_err_raise_file(self, f, err, MMPI_CALL_File_sync) : MPI_SUCCESS;
+    int err = MPI_SUCCESS;
+
+    if (!f) {
+        err = MPI_ERR_FILE;
+        goto fn_fail;
+    }
+    if (f->split_active) {
+        err = MPI_ERR_OTHER;
+        goto fn_fail;
+    }
+    err = mmpi_file_sync(self, f);
+    if (err != MPI_SUCCESS)
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_file(self, f, err, MMPI_CALL_File_sync);
+    goto fn_exit;
 }
 
 /* ---- File error handlers (§9.3.4) ------------------------------------------------------ */
@@ -398,21 +596,27 @@ int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler)
     struct mmpi_errhandler *e = mmpi_errhandler_get(self, errhandler);
     int err = MPI_SUCCESS;
 
-    if (!f && file != MPI_FILE_NULL)
+    if (!f && file != MPI_FILE_NULL) {
         err = MPI_ERR_FILE;
-    else if (!e || (e->kind == MMPI_ERRH_USER && e->object != MMPI_ERRH_FOR_FILE))
+        goto fn_fail;
+    }
+    if (!e || (e->kind == MMPI_ERRH_USER && e->object != MMPI_ERRH_FOR_FILE)) {
         err = MPI_ERR_ERRHANDLER;
-    if (err != MPI_SUCCESS)
-        return mmpi_err_raise_file(self, f, err, MMPI_CALL_File_set_errhandler);
+        goto fn_fail;
+    }
     if (!f) {
         mmpi_err_set_file_null_handler(self, e); /* §9.3.4: used by open and delete */
-        return MPI_SUCCESS;
+        goto fn_exit;
     }
     mmpi_errhandler_retain(e);
     struct mmpi_errhandler *old = f->errhandler;
     f->errhandler = e;
     mmpi_errhandler_release(old);
-    return MPI_SUCCESS;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_file(self, f, err, MMPI_CALL_File_set_errhandler);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(File_get_errhandler);
@@ -420,14 +624,24 @@ int PMPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_File_get_errhandler);
     struct mmpi_file *f = mmpi_file_get(self, file);
-    int err = (!f && file != MPI_FILE_NULL) ? MPI_ERR_FILE : !errhandler ? MPI_ERR_ARG
-                                                                         : MPI_SUCCESS;
-    if (err != MPI_SUCCESS)
-        return mmpi_err_raise_file(self, f, err, MMPI_CALL_File_get_errhandler);
+    int err = MPI_SUCCESS;
+
+    if (!f && file != MPI_FILE_NULL) {
+        err = MPI_ERR_FILE;
+        goto fn_fail;
+    }
+    if (!errhandler) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
     struct mmpi_errhandler *e = f ? f->errhandler : mmpi_err_file_null_handler(self);
     mmpi_errhandler_retain(e); /* §9.3: the program frees what get returns */
     *errhandler = e->handle;
-    return MPI_SUCCESS;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_file(self, f, err, MMPI_CALL_File_get_errhandler);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(File_call_errhandler);
@@ -435,11 +649,20 @@ int PMPI_File_call_errhandler(MPI_File fh, int errorcode)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_File_call_errhandler);
     struct mmpi_file *f = mmpi_file_get(self, fh);
+    int err = MPI_SUCCESS;
 
-    if (!f && fh != MPI_FILE_NULL)
-        return mmpi_err_raise_file(self, NULL, MPI_ERR_FILE, MMPI_CALL_File_call_errhandler);
+    if (!f && fh != MPI_FILE_NULL) {
+        err = MPI_ERR_FILE;
+        goto fn_fail;
+    }
+    /* Calling the handler is this call's implementation; §9.3.4: success once the handler
+     * has returned, whatever it returns. */
     mmpi_err_raise_file(self, f, errorcode, MMPI_CALL_File_call_errhandler);
-    return MPI_SUCCESS; /* §9.3.4: success once the handler has returned */
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_file(self, f, err, MMPI_CALL_File_call_errhandler);
+    goto fn_exit;
 }
 
 /* ---- Handle conversion (§19.3.4): handles are ints already ----------------------------- */

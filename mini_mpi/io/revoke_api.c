@@ -13,8 +13,16 @@ int PMPIX_File_revoke(MPI_File fh)
 {
     struct mmpi_rank *self = mmpi_enter(MMPIX_CALL_File_revoke);
     struct mmpi_file *f = mmpi_file_get(self, fh);
-    if (!f)
-        return mmpi_err_raise_file(self, NULL, MPI_ERR_FILE, MMPIX_CALL_File_revoke);
+    int err = MPI_SUCCESS;
+
+    if (!f) {
+        err = MPI_ERR_FILE;
+        goto fn_fail;
+    }
     mmpi_fault_revoke(self->world, &f->core->fault);
-    return MPI_SUCCESS;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_file(self, f, err, MMPIX_CALL_File_revoke);
+    goto fn_exit;
 }

@@ -16,13 +16,24 @@ int PMPI_Win_set_name(MPI_Win win, const char *win_name)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Win_set_name);
     struct mmpi_win *w = mmpi_win_get(self, win);
-    int err = !w ? MPI_ERR_WIN : !win_name ? MPI_ERR_ARG : MPI_SUCCESS;
-    if (err)
-        return mmpi_err_raise_win(self, w, err, MMPI_CALL_Win_set_name);
+    int err = MPI_SUCCESS;
+
+    if (!w) {
+        err = MPI_ERR_WIN;
+        goto fn_fail;
+    }
+    if (!win_name) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
     /* §7.8: longer names are truncated */
     strncpy(w->name, win_name, MPI_MAX_OBJECT_NAME - 1);
     w->name[MPI_MAX_OBJECT_NAME - 1] = '\0';
-    return MPI_SUCCESS;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_win(self, w, err, MMPI_CALL_Win_set_name);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Win_get_name);
@@ -30,17 +41,42 @@ int PMPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Win_get_name);
     struct mmpi_win *w = mmpi_win_get(self, win);
+    int err = MPI_SUCCESS;
+
     if (win == MPI_WIN_NULL && win_name && resultlen) {
         strcpy(win_name, "MPI_WIN_NULL"); /* MPI-4.1 §7.8: null handles have names */
         *resultlen = (int)strlen(win_name);
-        return MPI_SUCCESS;
+        goto fn_exit;
     }
-    int err = !w ? MPI_ERR_WIN : (!win_name || !resultlen) ? MPI_ERR_ARG : MPI_SUCCESS;
-    if (err)
-        return mmpi_err_raise_win(self, w, err, MMPI_CALL_Win_get_name);
+    if (!w) {
+        err = MPI_ERR_WIN;
+        goto fn_fail;
+    }
+    if (!win_name || !resultlen) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
     strcpy(win_name, w->name); /* "" when never named (§7.8) */
     *resultlen = (int)strlen(w->name);
-    return MPI_SUCCESS;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_win(self, w, err, MMPI_CALL_Win_get_name);
+    goto fn_exit;
+}
+
+/* MPI_Win_set_info's implementation. We act on no hint, but keep every one the program set (as
+ * for communicators). */
+static int merge_hints(struct mmpi_win *w, const struct mmpi_info *hints)
+{
+    int err = MPI_SUCCESS;
+    struct mmpi_info *merged = w->info ? w->info : mmpi_info_new();
+    for (int i = 0; merged && err == MPI_SUCCESS && i < hints->n; i++)
+        err = mmpi_info_set(merged, hints->keys[i], hints->values[i]);
+    if (!merged)
+        return MPI_ERR_NO_MEM;
+    w->info = merged;
+    return err;
 }
 
 MMPI_PROFILED(Win_set_info);
@@ -49,18 +85,26 @@ int PMPI_Win_set_info(MPI_Win win, MPI_Info info)
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Win_set_info);
     struct mmpi_win *w = mmpi_win_get(self, win);
     struct mmpi_info *hints = NULL;
-    int err = !w ? MPI_ERR_WIN : mmpi_info_arg(self, info, &hints) ? MPI_ERR_INFO : MPI_SUCCESS;
-    if (err == MPI_SUCCESS && hints) {
-        /* We act on no hint, but keep every one the program set (as for communicators). */
-        struct mmpi_info *merged = w->info ? w->info : mmpi_info_new();
-        for (int i = 0; merged && err == MPI_SUCCESS && i < hints->n; i++)
-            err = mmpi_info_set(merged, hints->keys[i], hints->values[i]);
-        if (!merged)
-            err = MPI_ERR_NO_MEM;
-        else
-            w->info = merged;
+    int err = MPI_SUCCESS;
+
+    if (!w) {
+        err = MPI_ERR_WIN;
+        goto fn_fail;
     }
-    return err ? mmpi_err_raise_win(self, w, err, MMPI_CALL_Win_set_info) : MPI_SUCCESS;
+    if (mmpi_info_arg(self, info, &hints)) {
+        err = MPI_ERR_INFO;
+        goto fn_fail;
+    }
+    if (!hints)
+        goto fn_exit;
+    err = merge_hints(w, hints);
+    if (err != MPI_SUCCESS)
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_win(self, w, err, MMPI_CALL_Win_set_info);
+    goto fn_exit;
 }
 
 /* The hints of §12.2.7 every window reports, with the values that describe it: accumulates
@@ -74,14 +118,13 @@ static const char *const standard_hints[][2] = {
     {"mpi_accumulate_granularity", "0"},
 };
 
-MMPI_PROFILED(Win_get_info);
-int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
+/* MPI_Win_get_info's implementation: a new info object holding the hints above and every one
+ * the program set; *info_used is written only on success. */
+static int info_used_new(struct mmpi_rank *self, struct mmpi_win *w, MPI_Info *info_used)
 {
-    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Win_get_info);
-    struct mmpi_win *w = mmpi_win_get(self, win);
-    int err = !w ? MPI_ERR_WIN : !info_used ? MPI_ERR_ARG : MPI_SUCCESS;
-    struct mmpi_info *used = NULL;
-    if (err == MPI_SUCCESS && !(used = mmpi_info_new()))
+    int err = MPI_SUCCESS;
+    struct mmpi_info *used = mmpi_info_new();
+    if (!used)
         err = MPI_ERR_NO_MEM;
     for (size_t i = 0; err == MPI_SUCCESS && i < sizeof standard_hints / sizeof *standard_hints;
          i++) {
@@ -102,11 +145,34 @@ int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
         else
             *info_used = used->handle;
     }
-    if (err != MPI_SUCCESS) {
+    if (err != MPI_SUCCESS)
         mmpi_info_release(used);
-        return mmpi_err_raise_win(self, w, err, MMPI_CALL_Win_get_info);
+    return err;
+}
+
+MMPI_PROFILED(Win_get_info);
+int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Win_get_info);
+    struct mmpi_win *w = mmpi_win_get(self, win);
+    int err = MPI_SUCCESS;
+
+    if (!w) {
+        err = MPI_ERR_WIN;
+        goto fn_fail;
     }
-    return MPI_SUCCESS;
+    if (!info_used) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    err = info_used_new(self, w, info_used);
+    if (err != MPI_SUCCESS)
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_win(self, w, err, MMPI_CALL_Win_get_info);
+    goto fn_exit;
 }
 
 /* ---- Attributes ------------------------------------------------------------------------ */
@@ -117,24 +183,42 @@ int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
                            void *extra_state)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Win_create_keyval);
-    int err = !win_keyval ? MPI_ERR_ARG
-                          : mmpi_keyval_create(self, MMPI_HANDLE_KIND_WIN,
-                                               (mmpi_attr_copy_fn *)win_copy_attr_fn,
-                                               (mmpi_attr_delete_fn *)win_delete_attr_fn,
-                                               extra_state, win_keyval);
-    return err ? mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Win_create_keyval) : err;
+    int err = MPI_SUCCESS;
+
+    if (!win_keyval) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    err = mmpi_keyval_create(self, MMPI_HANDLE_KIND_WIN, (mmpi_attr_copy_fn *)win_copy_attr_fn,
+                             (mmpi_attr_delete_fn *)win_delete_attr_fn, extra_state, win_keyval);
+    if (err != MPI_SUCCESS)
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Win_create_keyval);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Win_free_keyval);
 int PMPI_Win_free_keyval(int *win_keyval)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Win_free_keyval);
-    int err = !win_keyval ? MPI_ERR_ARG
-                          : mmpi_keyval_free(self, MMPI_HANDLE_KIND_WIN, *win_keyval);
-    if (err)
-        return mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Win_free_keyval);
+    int err = MPI_SUCCESS;
+
+    if (!win_keyval) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    err = mmpi_keyval_free(self, MMPI_HANDLE_KIND_WIN, *win_keyval);
+    if (err != MPI_SUCCESS)
+        goto fn_fail;
     *win_keyval = MPI_KEYVAL_INVALID;
-    return MPI_SUCCESS;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Win_free_keyval);
+    goto fn_exit;
 }
 
 static struct mmpi_attr_obj win_obj(struct mmpi_win *w)
@@ -147,12 +231,21 @@ int PMPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Win_set_attr);
     struct mmpi_win *w = mmpi_win_get(self, win);
-    int err = MPI_ERR_WIN;
-    if (w) {
-        struct mmpi_attr_obj o = win_obj(w);
-        err = mmpi_attr_set(self, &o, win_keyval, attribute_val, false);
+    int err = MPI_SUCCESS;
+
+    if (!w) {
+        err = MPI_ERR_WIN;
+        goto fn_fail;
     }
-    return err ? mmpi_err_raise_win(self, w, err, MMPI_CALL_Win_set_attr) : err;
+    struct mmpi_attr_obj o = win_obj(w);
+    err = mmpi_attr_set(self, &o, win_keyval, attribute_val, false);
+    if (err != MPI_SUCCESS)
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_win(self, w, err, MMPI_CALL_Win_set_attr);
+    goto fn_exit;
 }
 
 /* The predefined window keys (§12.2.6): what the value points to, or NULL for another key.
@@ -169,21 +262,41 @@ static bool predefined_attr(struct mmpi_win *w, int keyval, void **value)
     }
 }
 
+/* MPI_Win_get_attr's implementation: a predefined key, else the window's attribute list. */
+static int get_attr(struct mmpi_rank *self, struct mmpi_win *w, int keyval, void **value,
+                    int *flag)
+{
+    if (predefined_attr(w, keyval, value)) {
+        *flag = 1;
+        return MPI_SUCCESS;
+    }
+    struct mmpi_attr_obj o = win_obj(w);
+    return mmpi_attr_get(self, &o, keyval, value, flag);
+}
+
 MMPI_PROFILED(Win_get_attr);
 int PMPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Win_get_attr);
     struct mmpi_win *w = mmpi_win_get(self, win);
-    int err = !w ? MPI_ERR_WIN : (!attribute_val || !flag) ? MPI_ERR_ARG : MPI_SUCCESS;
-    if (err == MPI_SUCCESS) {
-        if (predefined_attr(w, win_keyval, (void **)attribute_val)) {
-            *flag = 1;
-        } else {
-            struct mmpi_attr_obj o = win_obj(w);
-            err = mmpi_attr_get(self, &o, win_keyval, (void **)attribute_val, flag);
-        }
+    int err = MPI_SUCCESS;
+
+    if (!w) {
+        err = MPI_ERR_WIN;
+        goto fn_fail;
     }
-    return err ? mmpi_err_raise_win(self, w, err, MMPI_CALL_Win_get_attr) : err;
+    if (!attribute_val || !flag) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    err = get_attr(self, w, win_keyval, (void **)attribute_val, flag);
+    if (err != MPI_SUCCESS)
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_win(self, w, err, MMPI_CALL_Win_get_attr);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Win_delete_attr);
@@ -191,12 +304,21 @@ int PMPI_Win_delete_attr(MPI_Win win, int win_keyval)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Win_delete_attr);
     struct mmpi_win *w = mmpi_win_get(self, win);
-    int err = MPI_ERR_WIN;
-    if (w) {
-        struct mmpi_attr_obj o = win_obj(w);
-        err = mmpi_attr_delete(self, &o, win_keyval);
+    int err = MPI_SUCCESS;
+
+    if (!w) {
+        err = MPI_ERR_WIN;
+        goto fn_fail;
     }
-    return err ? mmpi_err_raise_win(self, w, err, MMPI_CALL_Win_delete_attr) : err;
+    struct mmpi_attr_obj o = win_obj(w);
+    err = mmpi_attr_delete(self, &o, win_keyval);
+    if (err != MPI_SUCCESS)
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_win(self, w, err, MMPI_CALL_Win_delete_attr);
+    goto fn_exit;
 }
 
 /* ---- Error handlers -------------------------------------------------------------------- */
@@ -229,17 +351,25 @@ int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Win_set_errhandler);
     struct mmpi_win *w = mmpi_win_get(self, win);
     struct mmpi_errhandler *e = mmpi_errhandler_get(self, errhandler);
-    int err = !w ? MPI_ERR_WIN
-              : (!e || (e->kind == MMPI_ERRH_USER && e->object != MMPI_ERRH_FOR_WIN))
-                  ? MPI_ERR_ERRHANDLER
-                  : MPI_SUCCESS;
-    if (err)
-        return mmpi_err_raise_win(self, w, err, MMPI_CALL_Win_set_errhandler);
+    int err = MPI_SUCCESS;
+
+    if (!w) {
+        err = MPI_ERR_WIN;
+        goto fn_fail;
+    }
+    if (!e || (e->kind == MMPI_ERRH_USER && e->object != MMPI_ERRH_FOR_WIN)) {
+        err = MPI_ERR_ERRHANDLER;
+        goto fn_fail;
+    }
     mmpi_errhandler_retain(e);
     struct mmpi_errhandler *old = w->errhandler;
     w->errhandler = e;
     mmpi_errhandler_release(old);
-    return MPI_SUCCESS;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_win(self, w, err, MMPI_CALL_Win_set_errhandler);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Win_get_errhandler);
@@ -247,12 +377,23 @@ int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Win_get_errhandler);
     struct mmpi_win *w = mmpi_win_get(self, win);
-    int err = !w ? MPI_ERR_WIN : !errhandler ? MPI_ERR_ARG : MPI_SUCCESS;
-    if (err)
-        return mmpi_err_raise_win(self, w, err, MMPI_CALL_Win_get_errhandler);
+    int err = MPI_SUCCESS;
+
+    if (!w) {
+        err = MPI_ERR_WIN;
+        goto fn_fail;
+    }
+    if (!errhandler) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
     mmpi_errhandler_retain(w->errhandler); /* MPI-4.1 §9.3: the program frees what get returns */
     *errhandler = w->errhandler->handle;
-    return MPI_SUCCESS;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_win(self, w, err, MMPI_CALL_Win_get_errhandler);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Win_call_errhandler);
@@ -260,8 +401,18 @@ int PMPI_Win_call_errhandler(MPI_Win win, int errorcode)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Win_call_errhandler);
     struct mmpi_win *w = mmpi_win_get(self, win);
-    if (!w)
-        return mmpi_err_raise_win(self, NULL, MPI_ERR_WIN, MMPI_CALL_Win_call_errhandler);
+    int err = MPI_SUCCESS;
+
+    if (!w) {
+        err = MPI_ERR_WIN;
+        goto fn_fail;
+    }
+    /* Calling the handler is this call's implementation; MPI-4.1 §9.3.4: success once the
+     * handler has returned, whatever it returns. */
     mmpi_err_raise_win(self, w, errorcode, MMPI_CALL_Win_call_errhandler);
-    return MPI_SUCCESS; /* MPI-4.1 §9.3.4: success once the handler has returned */
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_win(self, w, err, MMPI_CALL_Win_call_errhandler);
+    goto fn_exit;
 }

@@ -335,6 +335,23 @@ int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype d
                           datatype, target_rank, target_disp, 1, datatype, op, win, NULL, true);
 }
 
+/* MPI_Compare_and_swap's implementation, once the target is checked. */
+static int compare_and_swap(struct mmpi_rank *self, struct xfer *x, int target_rank,
+                            MPI_Aint target_disp, const void *origin_addr,
+                            const void *compare_addr, void *result_addr)
+{
+    int err = mmpi_win_target_addr(self, x->w, target_rank, target_disp, 1, x->tdt, false,
+                                   &x->taddr);
+    if (err == MMPI_WIN_TARGET_FAILED)
+        return MPI_SUCCESS; /* nothing moves; the epoch's end reports */
+    if (err != MPI_SUCCESS)
+        return err;
+    if (mmpi_win_poison_on())
+        mmpi_win_log_write(x->w, target_rank, x->taddr, 1, x->tdt);
+    return mmpi_win_compare_and_swap(x->w, target_rank, origin_addr, compare_addr, result_addr,
+                                     x->tdt, x->taddr);
+}
+
 MMPI_PROFILED(Compare_and_swap);
 int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr,
                           MPI_Datatype datatype, int target_rank, MPI_Aint target_disp,
@@ -344,28 +361,31 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
     struct xfer x = {0};
     bool proc_null;
     int err = check_target(self, win, target_rank, target_disp, 1, datatype, &x, &proc_null);
+
+    if (err != MPI_SUCCESS)
+        goto fn_fail;
     /* §12.3.5: C integer, Fortran integer, logical, multi-language or byte types only: those
      * on which MPI_BOR or MPI_LAND are defined. */
-    if (err == MPI_SUCCESS &&
-        (!x.tdt->predefined ||
-         (mmpi_op_check(mmpi_op_get(self, MPI_BOR), x.tdt) != MPI_SUCCESS &&
-          mmpi_op_check(mmpi_op_get(self, MPI_LAND), x.tdt) != MPI_SUCCESS)))
+    if (!x.tdt->predefined || (mmpi_op_check(mmpi_op_get(self, MPI_BOR), x.tdt) != MPI_SUCCESS &&
+                               mmpi_op_check(mmpi_op_get(self, MPI_LAND), x.tdt) != MPI_SUCCESS)) {
         err = MPI_ERR_TYPE;
-    if (err == MPI_SUCCESS && (!origin_addr || !compare_addr || !result_addr) && !proc_null)
-        err = MPI_ERR_BUFFER;
-    if (err != MPI_SUCCESS || proc_null)
-        goto fn_exit_or_fail;
-    err = mmpi_win_target_addr(self, x.w, target_rank, target_disp, 1, x.tdt, false, &x.taddr);
-    if (err == MMPI_WIN_TARGET_FAILED)
-        err = MPI_SUCCESS; /* nothing moves; the epoch's end reports */
-    else if (err == MPI_SUCCESS) {
-        if (mmpi_win_poison_on())
-            mmpi_win_log_write(x.w, target_rank, x.taddr, 1, x.tdt);
-        err = mmpi_win_compare_and_swap(x.w, target_rank, origin_addr, compare_addr,
-                                        result_addr, x.tdt, x.taddr);
+        goto fn_fail;
     }
-fn_exit_or_fail:
-    return err ? mmpi_err_raise_win(self, x.w, err, MMPI_CALL_Compare_and_swap) : err;
+    if ((!origin_addr || !compare_addr || !result_addr) && !proc_null) {
+        err = MPI_ERR_BUFFER;
+        goto fn_fail;
+    }
+    if (proc_null)
+        goto fn_exit; /* §12.3: MPI_PROC_NULL as target, nothing moves */
+    err = compare_and_swap(self, &x, target_rank, target_disp, origin_addr, compare_addr,
+                           result_addr);
+    if (err != MPI_SUCCESS)
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_win(self, x.w, err, MMPI_CALL_Compare_and_swap);
+    goto fn_exit;
 }
 
 MMPI_PROFILED(Rput);

@@ -16,20 +16,24 @@ int PMPIX_Win_revoke(MPI_Win win)
 {
     struct mmpi_rank *self = mmpi_enter(MMPIX_CALL_Win_revoke);
     struct mmpi_win *w = mmpi_win_get(self, win);
-    if (!w)
-        return mmpi_err_raise_win(self, NULL, MPI_ERR_WIN, MMPIX_CALL_Win_revoke);
+    int err = MPI_SUCCESS;
+
+    if (!w) {
+        err = MPI_ERR_WIN;
+        goto fn_fail;
+    }
     mmpi_fault_revoke(self->world, &w->core->fault);
-    return MPI_SUCCESS;
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_win(self, w, err, MMPIX_CALL_Win_revoke);
+    goto fn_exit;
 }
 
-MMPI_FT_PROFILED(Win_get_failed);
-int PMPIX_Win_get_failed(MPI_Win win, MPI_Group *failedgrp)
+/* MPIX_Win_get_failed's implementation: a new group of the window's members known failed,
+ * each of them noticed by the caller; MPI_GROUP_NULL when out of memory. */
+static MPI_Group failed_group(struct mmpi_rank *self, struct mmpi_win *w)
 {
-    struct mmpi_rank *self = mmpi_enter(MMPIX_CALL_Win_get_failed);
-    struct mmpi_win *w = mmpi_win_get(self, win);
-    if (!w || !failedgrp)
-        return mmpi_err_raise_win(self, w, !w ? MPI_ERR_WIN : MPI_ERR_ARG,
-                                  MMPIX_CALL_Win_get_failed);
     struct mmpi_win_core *core = w->core;
     int *members = mmpi_xmalloc(((size_t)core->size + 1) * sizeof(int));
     int n = mmpi_fault_failed_members(self->world, core->world_ranks, core->size, members);
@@ -39,8 +43,32 @@ int PMPIX_Win_get_failed(MPI_Win win, MPI_Group *failedgrp)
         mmpi_fault_notice(self, ranks[i]);
     }
     free(members);
-    *failedgrp = mmpi_group_handle_new(self, mmpi_group_new(n, ranks));
-    return *failedgrp == MPI_GROUP_NULL
-               ? mmpi_err_raise_win(self, w, MPI_ERR_NO_MEM, MMPIX_CALL_Win_get_failed)
-               : MPI_SUCCESS;
+    return mmpi_group_handle_new(self, mmpi_group_new(n, ranks));
+}
+
+MMPI_FT_PROFILED(Win_get_failed);
+int PMPIX_Win_get_failed(MPI_Win win, MPI_Group *failedgrp)
+{
+    struct mmpi_rank *self = mmpi_enter(MMPIX_CALL_Win_get_failed);
+    struct mmpi_win *w = mmpi_win_get(self, win);
+    int err = MPI_SUCCESS;
+
+    if (!w) {
+        err = MPI_ERR_WIN;
+        goto fn_fail;
+    }
+    if (!failedgrp) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    *failedgrp = failed_group(self, w);
+    if (*failedgrp == MPI_GROUP_NULL) {
+        err = MPI_ERR_NO_MEM;
+        goto fn_fail;
+    }
+fn_exit:
+    return err;
+fn_fail:
+    err = mmpi_err_raise_win(self, w, err, MMPIX_CALL_Win_get_failed);
+    goto fn_exit;
 }
