@@ -256,8 +256,8 @@ bool mmpi_file_agg_deposit(struct mmpi_file *f, uint64_t seq, const struct mmpi_
     const char *nodes = mmpi_info_lookup(f->info, "cb_nodes");
     int a = nodes ? atoi(nodes) : 0;
     e->aggregators = a < 1 ? 1 : a > core->size ? core->size : a;
-    if ((!cb || strcmp(cb, "disable")) && op->write && n > 0 && op->dt->contiguous && !v->external32 && !v->user && !f->atomic &&
-        core->size > 1) {
+    if ((!cb || strcmp(cb, "disable")) && op->write && n > 0 && op->dt->contiguous &&
+        !v->external32 && !v->user && !f->atomic && core->size > 1) {
         uint64_t start = (uint64_t)pos * v->esize, contig, last_contig, b = 0;
         MPI_Offset lo, last, off;
         mmpi_file_view_map(v, start, &lo, &contig);
