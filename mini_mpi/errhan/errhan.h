@@ -37,10 +37,12 @@ extern struct mmpi_errhandler mmpi_errhandler_fatal, mmpi_errhandler_return,
 
 /* Resolves an MPI_Errhandler for the calling rank; NULL if invalid. */
 struct mmpi_errhandler *mmpi_errhandler_get(struct mmpi_rank *self, MPI_Errhandler h);
-/* A new user handler for objects of `object` (MMPI_ERRH_FOR_COMM/_WIN/_FILE) registered for
- * the calling rank, one reference held by its handle; MPI_ERRHANDLER_NULL when the handle table
- * is full. */
-MPI_Errhandler mmpi_errhandler_new_user(struct mmpi_rank *self, int object, void (*fn)(void));
+/* MPI_Comm/Win/File_create_errhandler: a new user handler `fn` for objects of `object`
+ * (MMPI_ERRH_FOR_COMM/_WIN/_FILE) registered for the calling rank, one reference held by its
+ * handle *out. MPI_ERR_ARG without fn or out; MPI_ERR_NO_MEM (and *out MPI_ERRHANDLER_NULL)
+ * when the handle table is full. */
+int mmpi_errhandler_create(struct mmpi_rank *self, int object, void (*fn)(void),
+                           MPI_Errhandler *out);
 /* Takes / drops a reference (no-op for predefined handlers). Drop frees at zero. */
 void mmpi_errhandler_retain(struct mmpi_errhandler *e);
 void mmpi_errhandler_release(struct mmpi_errhandler *e);

@@ -18,19 +18,24 @@ struct mmpi_errhandler mmpi_errhandler_return = {MMPI_ERRH_RETURN, MMPI_ERRH_FOR
 struct mmpi_errhandler mmpi_errhandler_abort = {MMPI_ERRH_ABORT, MMPI_ERRH_FOR_COMM, NULL, 1,
                                                 MPI_ERRORS_ABORT};
 
-MPI_Errhandler mmpi_errhandler_new_user(struct mmpi_rank *self, int object, void (*fn)(void))
+int mmpi_errhandler_create(struct mmpi_rank *self, int object, void (*fn)(void),
+                           MPI_Errhandler *out)
 {
+    if (!fn || !out)
+        return MPI_ERR_ARG;
     struct mmpi_errhandler *e = mmpi_xcalloc(1, sizeof(*e));
     e->kind = MMPI_ERRH_USER;
     e->object = object;
     e->fn = fn;
     e->refcount = 1;
     MPI_Errhandler h = mmpi_handle_new(self, MMPI_HANDLE_KIND_ERRHANDLER, e);
-    if (h == MPI_ERRHANDLER_NULL)
+    *out = h;
+    if (h == MPI_ERRHANDLER_NULL) {
         free(e);
-    else
-        e->handle = h;
-    return h;
+        return MPI_ERR_NO_MEM;
+    }
+    e->handle = h;
+    return MPI_SUCCESS;
 }
 
 struct mmpi_errhandler *mmpi_errhandler_get(struct mmpi_rank *self, MPI_Errhandler h)

@@ -329,15 +329,9 @@ int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *fn, MPI_Errhandler *
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Win_create_errhandler);
     int err = MPI_SUCCESS;
 
-    if (!fn || !errhandler) {
-        err = MPI_ERR_ARG;
+    err = mmpi_errhandler_create(self, MMPI_ERRH_FOR_WIN, (void (*)(void))fn, errhandler);
+    if (err != MPI_SUCCESS)
         goto fn_fail;
-    }
-    *errhandler = mmpi_errhandler_new_user(self, MMPI_ERRH_FOR_WIN, (void (*)(void))fn);
-    if (*errhandler == MPI_ERRHANDLER_NULL) {
-        err = MPI_ERR_NO_MEM;
-        goto fn_fail;
-    }
 fn_exit:
     return err;
 fn_fail:
