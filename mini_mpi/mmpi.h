@@ -37,8 +37,14 @@ static inline int mmpi_handle_make(int kind, int index)
 /* Registers obj in the calling rank's table of `kind`; returns its handle, or the kind's null
  * handle when the table is full. */
 int mmpi_handle_new(struct mmpi_rank *self, int kind, void *obj);
-/* The object behind a dynamic handle of `kind`, or NULL. Lock-free. */
-void *mmpi_handle_lookup(struct mmpi_rank *self, int kind, int handle);
+/* The object behind a dynamic handle of `kind`, or NULL. Lock-free; inline (every call
+ * that takes a handle resolves one). */
+static inline void *mmpi_handle_lookup(struct mmpi_rank *self, int kind, int handle)
+{
+    if (!mmpi_handle_is_dynamic(handle) || mmpi_handle_kind(handle) != kind)
+        return NULL;
+    return mmpi_slots_get(&self->handles[kind], (uint32_t)mmpi_handle_index(handle));
+}
 /* Removes a dynamic handle; returns its object or NULL. */
 void *mmpi_handle_remove(struct mmpi_rank *self, int kind, int handle);
 

@@ -42,8 +42,6 @@ int mmpi_dt_publish(struct mmpi_rank *self, struct mmpi_datatype *dt, MPI_Dataty
 void mmpi_dt_name_get(const struct mmpi_datatype *dt, char *buf);
 int mmpi_dt_name_set(struct mmpi_datatype *dt, const char *name);
 
-/* The predefined object at a predefined handle, or NULL. */
-struct mmpi_datatype *mmpi_dt_predefined(MPI_Datatype h);
 
 /* ---- Constructors: the implementation of MPI_Type_<name> is mmpi_type_<name>. Arguments are
  * validated by the binding (handles resolved, counts and block lengths >= 0, arrays present);

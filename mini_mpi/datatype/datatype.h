@@ -31,9 +31,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "mpi.h"
-
-struct mmpi_rank;
+#include "mmpi.h"
 
 /* Block run of a flattened element: `count` blocks of `len` bytes (len > 0, count > 0), block b
  * at off + b*stride from the element's start; `packed`: offset of the run in the packed element. */
@@ -105,9 +103,29 @@ struct mmpi_datatype {
 
 /* ---- Resolution and lifetime (predefined.c, object.c) -------------------------------- */
 
-/* Resolves a handle for the calling rank: NULL if null, invalid, or freed. Lock-free. The
- * object stays valid while the handle is not freed, or while the caller holds a reference. */
-struct mmpi_datatype *mmpi_datatype_get(struct mmpi_rank *self, MPI_Datatype h);
+/* The predefined objects, indexed by the handle's index (predefined.c). Shared by all ranks,
+ * never changed once a rank runs. */
+extern struct mmpi_datatype mmpi_dt_predefined_table[MMPI_DATATYPE_PREDEFINED_COUNT];
+
+/* The predefined object at a predefined handle, or NULL. */
+static inline struct mmpi_datatype *mmpi_dt_predefined(MPI_Datatype h)
+{
+    if (!mmpi_handle_is_predefined(h) || mmpi_handle_kind(h) != MMPI_HANDLE_KIND_DATATYPE)
+        return NULL;
+    int i = mmpi_handle_index(h);
+    struct mmpi_datatype *dt = &mmpi_dt_predefined_table[i];
+    return i < MMPI_DATATYPE_PREDEFINED_COUNT && dt->handle == h ? dt : NULL;
+}
+
+/* Resolves a handle for the calling rank: NULL if null, invalid, or freed. Lock-free; inline
+ * (every communication call resolves its datatypes). The object stays valid while the handle
+ * is not freed, or while the caller holds a reference. */
+static inline struct mmpi_datatype *mmpi_datatype_get(struct mmpi_rank *self, MPI_Datatype h)
+{
+    if (mmpi_handle_is_predefined(h))
+        return mmpi_dt_predefined(h);
+    return mmpi_handle_lookup(self, MMPI_HANDLE_KIND_DATATYPE, h);
+}
 
 /* Validates the datatype argument of a communication call: returns MPI_SUCCESS and sets *out,
  * or MPI_ERR_TYPE (null, invalid, freed, or not committed; predefined are always committed). */

@@ -42,7 +42,8 @@ struct mmpi_complex32 {
 #undef MMPI_DT_LEAF
 #undef MMPI_DT_PAIR
 
-static struct mmpi_datatype table[COUNT]; /* tentative: the signatures below point into it */
+#define table mmpi_dt_predefined_table
+struct mmpi_datatype table[COUNT]; /* tentative: the signatures below point into it */
 
 /* Runs of each type: one block for a leaf; one or two for a pair (two when padded). */
 #define PAIR_DENSE(tag, t1) (offsetof(struct pair_##tag, b) == sizeof(t1))
@@ -105,7 +106,7 @@ static const struct mmpi_dt_sig sigs[COUNT][2] = {
                 .conv = MMPI_DT_CONV_NONE,                                                 \
                 .units = 1,                                                                \
                 .name = #h},
-static struct mmpi_datatype table[COUNT] = {
+struct mmpi_datatype table[COUNT] = {
 #include "datatype/predefined.def"
 };
 #undef MMPI_DT_LEAF
@@ -117,21 +118,6 @@ __attribute__((constructor)) static void pair_ext_sizes(void)
     for (int i = 0; i < COUNT; i++)
         if (table[i].nsig == 2)
             table[i].ext_size = table[i].sig[0].type->ext_size + table[i].sig[1].type->ext_size;
-}
-
-struct mmpi_datatype *mmpi_dt_predefined(MPI_Datatype h)
-{
-    if (!mmpi_handle_is_predefined(h) || mmpi_handle_kind(h) != MMPI_HANDLE_KIND_DATATYPE)
-        return NULL;
-    int i = mmpi_handle_index(h);
-    return i < COUNT && table[i].handle == h ? &table[i] : NULL;
-}
-
-struct mmpi_datatype *mmpi_datatype_get(struct mmpi_rank *self, MPI_Datatype h)
-{
-    if (mmpi_handle_is_predefined(h))
-        return mmpi_dt_predefined(h);
-    return mmpi_handle_lookup(self, MMPI_HANDLE_KIND_DATATYPE, h);
 }
 
 int mmpi_datatype_check(struct mmpi_rank *self, MPI_Datatype h, struct mmpi_datatype **out)

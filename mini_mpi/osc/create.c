@@ -36,11 +36,6 @@ struct outcome {
 
 static uint64_t next_id = 1;
 
-struct mmpi_win *mmpi_win_get(struct mmpi_rank *self, MPI_Win handle)
-{
-    return mmpi_handle_lookup(self, MMPI_HANDLE_KIND_WIN, handle);
-}
-
 static void core_destroy(struct mmpi_win_core *core)
 {
     mmpi_fault_core_unregister(&core->fault);

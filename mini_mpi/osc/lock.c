@@ -32,6 +32,19 @@
  * fails with MPI_ERR_RMA_CONFLICT, and so does MPI_Win_post while anyone holds the lock
  * (sync.c). MPI_MODE_NOCHECK locks never touch the record and are not checked.
  *
+ * The one-word form. An uncontended exclusive lock costs one compare-and-swap to take and one
+ * to give back, on the target's lock_word (win.h): 0 when the lock is free and its record
+ * holds nothing, member + 1 while that member holds it exclusive, MMPI_WIN_LOCK_RECORD while
+ * the record is the lock's state. Every other request, and everything else that reads or
+ * changes the record (a waiter, MPI_Win_post, the death hook, the hang report), first takes
+ * the mutex and opens the record (mmpi_win_lock_record_open): the word becomes
+ * MMPI_WIN_LOCK_RECORD and a holder it named is written into the record as holding exclusive,
+ * exactly as if it had been granted there. Its compare-and-swap at unlock then fails and it
+ * releases through the record, waking whoever waits. The word goes back to 0 only under the
+ * mutex, when the record holds nothing (mmpi_win_lock_record_close). So the holder is always
+ * known (in the word or in the record), a waiter exists only in record mode, and a fast
+ * release never has anyone to wake.
+ *
  * Not an anonymous ticket lock on purpose: with a ticket lock, a holder that dies takes its
  * ticket with it and every later locker waits forever (Open MPI's osc/sm).
  */
@@ -87,11 +100,34 @@ static bool holder_failed(const struct mmpi_win_core *core, const struct mmpi_wi
     return false;
 }
 
+void mmpi_win_lock_record_open(struct mmpi_win_target *t)
+{
+    if (__atomic_load_n(&t->lock_word, __ATOMIC_RELAXED) == MMPI_WIN_LOCK_RECORD)
+        return;
+    uint32_t word = __atomic_exchange_n(&t->lock_word, MMPI_WIN_LOCK_RECORD, __ATOMIC_ACQ_REL);
+    if (word != 0 && word != MMPI_WIN_LOCK_RECORD) {
+        t->exclusive = (int)word - 1;
+        t->holds[word - 1] = MMPI_WIN_EXCLUSIVE;
+    }
+}
+
+void mmpi_win_lock_record_close(struct mmpi_win_target *t, int size)
+{
+    if (t->exclusive >= 0 || t->nshared > 0 || t->exposed || t->failed_hold)
+        return;
+    for (int r = 0; r < size; r++)
+        if (t->waits[r])
+            return;
+    /* Release: the next taker of the word sees everything done under the record. */
+    __atomic_store_n(&t->lock_word, 0, __ATOMIC_RELEASE);
+}
+
 static bool lock_ready(void *arg)
 {
     struct lock_wait *a = arg;
     struct mmpi_win_target *t = &a->w->core->targets[a->target];
     pthread_mutex_lock(&t->lock);
+    mmpi_win_lock_record_open(t);
     if (mmpi_fault_revoked(&a->w->core->fault)) {
         t->waits[a->w->rank] = 0;
         a->result = MPI_ERR_REVOKED;
@@ -108,6 +144,7 @@ static bool lock_ready(void *arg)
         t->waits[a->w->rank] = 0;
         a->result = MPI_ERR_PROC_FAILED;
     }
+    mmpi_win_lock_record_close(t, a->w->core->size);
     pthread_mutex_unlock(&t->lock);
     return a->result != -1;
 }
@@ -122,6 +159,9 @@ static void lock_describe(const void *arg, char *buf, size_t len)
                      a->type == MMPI_WIN_EXCLUSIVE ? "exclusive" : "shared", a->target, name);
     /* Read without the mutex: the report is advisory and the fields are words. */
     int ex = __atomic_load_n(&t->exclusive, __ATOMIC_RELAXED);
+    uint32_t word = __atomic_load_n(&t->lock_word, __ATOMIC_RELAXED);
+    if (word != 0 && word != MMPI_WIN_LOCK_RECORD)
+        ex = (int)word - 1;
     if (ex >= 0 && n > 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, " %d (exclusive)", ex);
     for (int r = 0; r < a->w->core->size && n > 0 && (size_t)n < len; r++)
@@ -129,18 +169,14 @@ static void lock_describe(const void *arg, char *buf, size_t len)
             n += snprintf(buf + n, len - (size_t)n, " %d", r);
 }
 
-/* Acquires `type` at target for the calling member. May block. */
-static int acquire(struct mmpi_rank *self, struct mmpi_win *w, int target, int type)
+/* acquire() through the record. May block. */
+static __attribute__((noinline)) int acquire_in_record(struct mmpi_rank *self,
+                                                       struct mmpi_win *w, int target, int type)
 {
     struct lock_wait a = {w, target, type, -1};
     struct mmpi_win_target *t = &w->core->targets[target];
-    if (mmpi_fault_revoked(&w->core->fault))
-        return MPI_ERR_REVOKED;
-    if (mmpi_osc_member_failed(w->core, target)) {
-        mmpi_osc_member_reported(self, w->core, target);
-        return MPI_ERR_PROC_FAILED;
-    }
     pthread_mutex_lock(&t->lock);
+    mmpi_win_lock_record_open(t);
     if (failed_conflict(t, type)) {
         a.result = MPI_ERR_PROC_FAILED;
     } else if (t->exposed) {
@@ -158,6 +194,7 @@ static int acquire(struct mmpi_rank *self, struct mmpi_win *w, int target, int t
         /* Told of the dead holder: the one the hook recorded, or one still recorded as
          * holding (its death is published, the hook about to run). */
         pthread_mutex_lock(&t->lock);
+        mmpi_win_lock_record_open(t);
         int dead = t->failed_holder;
         if (dead < 0 && t->exclusive >= 0 && mmpi_osc_member_failed(w->core, t->exclusive))
             dead = t->exclusive;
@@ -171,12 +208,31 @@ static int acquire(struct mmpi_rank *self, struct mmpi_win *w, int target, int t
     return a.result;
 }
 
-/* Releases the calling member's lock at target and wakes its waiters. */
-static void release(struct mmpi_win *w, int target)
+/* Acquires `type` at target for the calling member. May block. */
+static inline int acquire(struct mmpi_rank *self, struct mmpi_win *w, int target, int type)
+{
+    if (mmpi_fault_revoked(&w->core->fault))
+        return MPI_ERR_REVOKED;
+    if (mmpi_fault_any(self->world) && mmpi_osc_member_failed(w->core, target)) {
+        mmpi_osc_member_reported(self, w->core, target);
+        return MPI_ERR_PROC_FAILED;
+    }
+    uint32_t free_word = 0;
+    if (type == MMPI_WIN_EXCLUSIVE &&
+        __atomic_compare_exchange_n(&w->core->targets[target].lock_word, &free_word,
+                                    (uint32_t)w->rank + 1, false, __ATOMIC_ACQUIRE,
+                                    __ATOMIC_RELAXED))
+        return MPI_SUCCESS; /* the one-word form (top); acquire: after the last release */
+    return acquire_in_record(self, w, target, type);
+}
+
+/* release() through the record. */
+static __attribute__((noinline)) void release_in_record(struct mmpi_win *w, int target)
 {
     struct mmpi_win_core *core = w->core;
     struct mmpi_win_target *t = &core->targets[target];
     pthread_mutex_lock(&t->lock);
+    mmpi_win_lock_record_open(t);
     if (t->holds[w->rank] == MMPI_WIN_EXCLUSIVE)
         t->exclusive = -1;
     else if (t->holds[w->rank] == MMPI_WIN_SHARED)
@@ -187,7 +243,18 @@ static void release(struct mmpi_win *w, int target)
     for (int r = 0; r < core->size; r++)
         if (t->waits[r])
             mmpi_rank_wake(mmpi_win_peer(w, r));
+    mmpi_win_lock_record_close(t, core->size);
     pthread_mutex_unlock(&t->lock);
+}
+
+/* Releases the calling member's lock at target and wakes its waiters. On x86 a full fence
+ * (MMPI_LOCKED_RMW_FENCES): both ways start with a locked read-modify-write. */
+static inline void release(struct mmpi_win *w, int target)
+{
+    uint32_t mine = (uint32_t)w->rank + 1;
+    if (!__atomic_compare_exchange_n(&w->core->targets[target].lock_word, &mine, 0, false,
+                                     __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+        release_in_record(w, target); /* nobody waits when the word held it (top) */
 }
 
 static int check_target(struct mmpi_win *w, int target)
@@ -235,7 +302,11 @@ int mmpi_win_unlock(struct mmpi_rank *self, struct mmpi_win *w, int target)
         return err;
     if (!w->locks[target])
         return MPI_ERR_RMA_SYNC;
-    __atomic_thread_fence(__ATOMIC_SEQ_CST); /* every operation is complete at the target */
+    /* Every operation is complete at the target: a full fence, which the release below is
+     * on x86. */
+    bool nocheck = (w->locks[target] & MMPI_WIN_NOCHECK) != 0;
+    if (nocheck || !MMPI_LOCKED_RMW_FENCES)
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
     /* A failed target: the epoch cannot complete there (nothing to poison: its memory is
      * nobody's to read any more). */
     err = MPI_SUCCESS;
@@ -243,8 +314,9 @@ int mmpi_win_unlock(struct mmpi_rank *self, struct mmpi_win *w, int target)
         mmpi_osc_member_reported(self, w->core, target);
         err = MPI_ERR_PROC_FAILED;
     }
-    mmpi_win_epoch_ended(w, MMPI_WIN_EPOCH_LOCK, (uint64_t)target, err);
-    if (!(w->locks[target] & MMPI_WIN_NOCHECK))
+    if (mmpi_win_poison_on())
+        mmpi_win_epoch_ended(w, MMPI_WIN_EPOCH_LOCK, (uint64_t)target, err);
+    if (!nocheck)
         release(w, target);
     w->locks[target] = 0;
     w->nlocks--;

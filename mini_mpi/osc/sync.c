@@ -113,8 +113,10 @@ int mmpi_win_post(struct mmpi_rank *self, struct mmpi_win *w, int *ranks, int n,
     /* Locked and exposed at once is erroneous (lock.c): refused here or by the locker. */
     struct mmpi_win_target *me = &w->core->targets[w->rank];
     pthread_mutex_lock(&me->lock);
+    mmpi_win_lock_record_open(me);
     bool locked = me->exclusive >= 0 || me->nshared > 0;
     me->exposed = !locked;
+    mmpi_win_lock_record_close(me, w->core->size);
     pthread_mutex_unlock(&me->lock);
     if (locked) {
         free(ranks);
@@ -274,7 +276,9 @@ int mmpi_win_wait(struct mmpi_rank *self, struct mmpi_win *w, int *flag)
     w->nexposure = 0;
     struct mmpi_win_target *me = &w->core->targets[w->rank];
     pthread_mutex_lock(&me->lock);
+    mmpi_win_lock_record_open(me);
     me->exposed = false;
+    mmpi_win_lock_record_close(me, w->core->size);
     pthread_mutex_unlock(&me->lock);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     return err;

@@ -19,7 +19,8 @@
  *    completed[target][origin]; wait/test consume one per origin of the exposure group.
  *  - Passive target: each target's lock is OWNER-TRACKED (lock.c): who holds it exclusive,
  *    which members hold it shared, who waits and for what, all under the target's small mutex,
- *    which is never held across a wait. A waiter sleeps (runtime/rank.h) and is woken by every
+ *    which is never held across a wait; an uncontended exclusive lock is one compare-and-swap
+ *    of a word that names its holder, moved into the record as soon as anyone else looks. A waiter sleeps (runtime/rank.h) and is woken by every
  *    release; it stops waiting with MPI_ERR_PROC_FAILED when a holder it waits for has failed,
  *    so a dead holder never blocks anyone forever (osc/failure_link.h answers "has it failed").
  *  - Accumulates at one target are serialized by that target's accumulate mutex, held only
@@ -54,6 +55,18 @@ enum { MMPI_WIN_UNLOCKED = 0, MMPI_WIN_SHARED = 1, MMPI_WIN_EXCLUSIVE = 2 };
 /* In an origin's locks[]: the lock was taken with MPI_MODE_NOCHECK (nothing acquired). */
 #define MMPI_WIN_NOCHECK 0x80
 
+/* mmpi_win_target.lock_word: the record (holds, waits, exposure, a failed holder) is in use. */
+#define MMPI_WIN_LOCK_RECORD 0x80000000u
+
+/* Whether a locked read-modify-write is also a full memory fence (on x86 every locked
+ * instruction is): a lock's release then completes the epoch's accesses without a fence of
+ * its own. */
+#if defined(__x86_64__) || defined(__i386__)
+#define MMPI_LOCKED_RMW_FENCES 1
+#else
+#define MMPI_LOCKED_RMW_FENCES 0
+#endif
+
 /* Memory attached to a dynamic window (MPI_Win_attach). */
 struct mmpi_win_region {
     char *base;
@@ -69,6 +82,9 @@ struct mmpi_win_target {
     int world_rank;            /* immutable */
     pthread_mutex_t acc_lock;  /* accumulate atomicity at this target; held only while the
                                 * data is combined, never across a wait */
+    uint32_t lock_word;        /* atomic, the lock's one-word form (lock.c): 0 free, m + 1
+                                * member m holds it exclusive, MMPI_WIN_LOCK_RECORD: the
+                                * record below is the lock's state */
     pthread_mutex_t lock;      /* protects everything below; never held across a wait */
     int exclusive;             /* member holding the exclusive lock, or -1 */
     int nshared;               /* members holding a shared lock */
@@ -147,7 +163,10 @@ struct mmpi_win {
 /* ---- Handles and errors (create.c) --------------------------------------------------- */
 
 /* The calling rank's window behind a handle, or NULL (then MPI_ERR_WIN). */
-struct mmpi_win *mmpi_win_get(struct mmpi_rank *self, MPI_Win handle);
+static inline struct mmpi_win *mmpi_win_get(struct mmpi_rank *self, MPI_Win handle)
+{
+    return mmpi_handle_lookup(self, MMPI_HANDLE_KIND_WIN, handle);
+}
 /* The world rank of window member r. */
 static inline struct mmpi_rank *mmpi_win_peer(const struct mmpi_win *w, int r)
 {
@@ -235,6 +254,12 @@ int mmpi_win_lock_all(struct mmpi_rank *self, struct mmpi_win *w, int assert);
 int mmpi_win_unlock_all(struct mmpi_rank *self, struct mmpi_win *w);
 /* Releases every lock w's member holds on the core (the rank is freeing the window or gone). */
 void mmpi_win_locks_drop(struct mmpi_win *w);
+/* Call with t->lock, before reading or changing t's lock record: moves an exclusive hold of
+ * the one-word form into the record, which stays the lock's state from then on. */
+void mmpi_win_lock_record_open(struct mmpi_win_target *t);
+/* Call with t->lock, after changing t's lock record: when it holds nothing any more (no
+ * holder, waiter, exposure or failed holder), gives the lock back to its one-word form. */
+void mmpi_win_lock_record_close(struct mmpi_win_target *t, int size);
 
 /* Whether the member has any epoch open (Win_free's check). */
 bool mmpi_win_epoch_open(const struct mmpi_win *w);

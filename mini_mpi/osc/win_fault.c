@@ -238,6 +238,7 @@ static void win_on_death(struct mmpi_fault_core *fc, int member)
     for (int r = 0; r < core->size; r++) {
         struct mmpi_win_target *t = &core->targets[r];
         pthread_mutex_lock(&t->lock);
+        mmpi_win_lock_record_open(t); /* a hold in the one-word form moves into the record */
         uint8_t held = t->holds[member];
         if (held == MMPI_WIN_EXCLUSIVE && t->exclusive == member)
             t->exclusive = -1;
@@ -254,6 +255,7 @@ static void win_on_death(struct mmpi_fault_core *fc, int member)
         /* Its passive-target epoch at r can never end: what it wrote there is undefined. */
         if (t->wlog && r != member)
             settle(core, r, true, pick_lock, &a);
+        mmpi_win_lock_record_close(t, core->size);
         pthread_mutex_unlock(&t->lock);
     }
 }
@@ -278,6 +280,9 @@ void mmpi_win_reclaim(struct mmpi_rank *r, struct mmpi_win *w)
     struct mmpi_win_core *core = w->core;
     for (int i = 0; i < core->size; i++) {
         struct mmpi_win_target *t = &core->targets[i];
+        uint32_t mine = (uint32_t)w->rank + 1;
+        __atomic_compare_exchange_n(&t->lock_word, &mine, 0, false, __ATOMIC_RELEASE,
+                                    __ATOMIC_RELAXED);
         uint8_t held = t->holds[w->rank];
         if (held == MMPI_WIN_EXCLUSIVE)
             t->exclusive = -1;

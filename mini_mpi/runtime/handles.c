@@ -13,13 +13,6 @@ int mmpi_handle_new(struct mmpi_rank *self, int kind, void *obj)
     return mmpi_handle_make(kind, (int)index);
 }
 
-void *mmpi_handle_lookup(struct mmpi_rank *self, int kind, int handle)
-{
-    if (!mmpi_handle_is_dynamic(handle) || mmpi_handle_kind(handle) != kind)
-        return NULL;
-    return mmpi_slots_get(&self->handles[kind], (uint32_t)mmpi_handle_index(handle));
-}
-
 void *mmpi_handle_remove(struct mmpi_rank *self, int kind, int handle)
 {
     if (!mmpi_handle_is_dynamic(handle) || mmpi_handle_kind(handle) != kind)

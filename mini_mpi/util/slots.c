@@ -9,14 +9,6 @@
 
 #include "util/die.h"
 
-static unsigned chunk_of(uint32_t index, uint32_t *offset)
-{
-    uint64_t j = (uint64_t)index + 64;
-    unsigned k = (unsigned)(63 - __builtin_clzll(j)) - 6;
-    *offset = (uint32_t)(j - (64ull << k));
-    return k;
-}
-
 void mmpi_slots_init(struct mmpi_slots *s)
 {
     memset(s, 0, sizeof(*s));
@@ -45,7 +37,7 @@ int64_t mmpi_slots_insert(struct mmpi_slots *s, void *obj)
             goto out;
         index = s->next_unused++;
     }
-    unsigned k = chunk_of(index, &offset);
+    unsigned k = mmpi_slots_chunk_of(index, &offset);
     void **chunk = s->chunks[k];
     if (!chunk) {
         chunk = mmpi_xcalloc(64u << k, sizeof(void *));
@@ -58,15 +50,6 @@ out:
     return result;
 }
 
-void *mmpi_slots_get(struct mmpi_slots *s, uint32_t index)
-{
-    uint32_t offset;
-    if (index >= MMPI_SLOTS_MAX_INDEX)
-        return NULL;
-    void **chunk = __atomic_load_n(&s->chunks[chunk_of(index, &offset)], __ATOMIC_ACQUIRE);
-    return chunk ? __atomic_load_n(&chunk[offset], __ATOMIC_ACQUIRE) : NULL;
-}
-
 void *mmpi_slots_remove(struct mmpi_slots *s, uint32_t index)
 {
     uint32_t offset;
@@ -75,7 +58,7 @@ void *mmpi_slots_remove(struct mmpi_slots *s, uint32_t index)
     if (index >= MMPI_SLOTS_MAX_INDEX)
         return NULL;
     pthread_mutex_lock(&s->lock);
-    void **chunk = s->chunks[chunk_of(index, &offset)];
+    void **chunk = s->chunks[mmpi_slots_chunk_of(index, &offset)];
     if (chunk && chunk[offset]) {
         old = chunk[offset];
         __atomic_store_n(&chunk[offset], NULL, __ATOMIC_RELEASE);

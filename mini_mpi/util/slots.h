@@ -28,8 +28,25 @@ void mmpi_slots_init(struct mmpi_slots *s);
 void mmpi_slots_destroy(struct mmpi_slots *s);
 /* Stores obj (not NULL); returns its index, or -1 when the table is full. Takes s->lock. */
 int64_t mmpi_slots_insert(struct mmpi_slots *s, void *obj);
-/* The object at index, or NULL for a free or never-used index. Lock-free. */
-void *mmpi_slots_get(struct mmpi_slots *s, uint32_t index);
+/* The chunk that holds index, and the index's offset in it. */
+static inline unsigned mmpi_slots_chunk_of(uint32_t index, uint32_t *offset)
+{
+    uint64_t j = (uint64_t)index + 64;
+    unsigned k = (unsigned)(63 - __builtin_clzll(j)) - 6;
+    *offset = (uint32_t)(j - (64ull << k));
+    return k;
+}
+/* The object at index, or NULL for a free or never-used index. Lock-free. Inline: every
+ * call that takes a handle resolves it, RMA's put fast path among them. */
+static inline void *mmpi_slots_get(struct mmpi_slots *s, uint32_t index)
+{
+    uint32_t offset;
+    if (index >= MMPI_SLOTS_MAX_INDEX)
+        return NULL;
+    void **chunk =
+        __atomic_load_n(&s->chunks[mmpi_slots_chunk_of(index, &offset)], __ATOMIC_ACQUIRE);
+    return chunk ? __atomic_load_n(&chunk[offset], __ATOMIC_ACQUIRE) : NULL;
+}
 /* Empties the slot at index; returns what it held (NULL if it was free). Takes s->lock. */
 void *mmpi_slots_remove(struct mmpi_slots *s, uint32_t index);
 
