@@ -25,8 +25,8 @@ int main(int argc, char **argv)
     MPI_Datatype strided;
     MPI_Type_vector(N, 1, 2, MPI_LONG, &strided);
     MPI_Type_commit(&strided);
-    long src[N], dst[N];
-    for (int i = 0; i < N; i++)
+    long src[2 * N], dst[N]; /* 2N: the strided origin below spans 2N - 1 elements */
+    for (int i = 0; i < 2 * N; i++)
         src[i] = 1000 * rank + i;
     for (int i = 0; i < 4 * N; i++)
         mem[i] = -1;
@@ -65,7 +65,7 @@ int main(int argc, char **argv)
     if (rank == 0) {
         CHECK(mem[2 * N] == size);
         CHECK(mem[2 * N + 1] == (1L << size) - 1);
-        for (int i = 0; i < N / 2; i++)
+        for (int i = 0; i < N; i++)
             CHECK(mem[3 * N + i] == 1000L * (size - 1) + 2 * i);
     }
     /* Errors: op/type and range. */
