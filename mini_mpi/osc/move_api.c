@@ -111,11 +111,11 @@ static int transfer(struct mmpi_rank *self, enum mmpi_call call, enum kind kind,
                     int target_rank, MPI_Aint target_disp, int target_count,
                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request);
 /* Get_accumulate with or without a request. */
-static int get_accumulate(enum mmpi_call call, const void *origin_addr, int origin_count,
-                          MPI_Datatype origin_datatype, void *result_addr, int result_count,
-                          MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
-                          int target_count, MPI_Datatype target_datatype, MPI_Op op,
-                          MPI_Win win, MPI_Request *request, bool fetch_and_op);
+static int get_accumulate(struct mmpi_rank *self, enum mmpi_call call, const void *origin_addr,
+                          int origin_count, MPI_Datatype origin_datatype, void *result_addr,
+                          int result_count, MPI_Datatype result_datatype, int target_rank,
+                          MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+                          MPI_Op op, MPI_Win win, MPI_Request *request, bool fetch_and_op);
 
 /* A request that is complete at once: the operation completed in its call (win.h), or its
  * target has failed and the request reports MPI_ERR_PROC_FAILED at its completion, through the
@@ -189,13 +189,12 @@ fn_fail:
     goto fn_exit;
 }
 
-static int get_accumulate(enum mmpi_call call, const void *origin_addr, int origin_count,
-                          MPI_Datatype origin_datatype, void *result_addr, int result_count,
-                          MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
-                          int target_count, MPI_Datatype target_datatype, MPI_Op op,
-                          MPI_Win win, MPI_Request *request, bool fetch_and_op)
+static int get_accumulate(struct mmpi_rank *self, enum mmpi_call call, const void *origin_addr,
+                          int origin_count, MPI_Datatype origin_datatype, void *result_addr,
+                          int result_count, MPI_Datatype result_datatype, int target_rank,
+                          MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+                          MPI_Op op, MPI_Win win, MPI_Request *request, bool fetch_and_op)
 {
-    struct mmpi_rank *self = mmpi_enter(call);
     struct xfer x = {0};
     bool proc_null;
     int err = check_target(self, win, target_rank, target_disp, target_count, target_datatype,
@@ -321,18 +320,64 @@ int PMPI_Get_accumulate(const void *origin_addr, int origin_count,
                         MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
                         int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
-    return get_accumulate(MMPI_CALL_Get_accumulate, origin_addr, origin_count, origin_datatype,
-                          result_addr, result_count, result_datatype, target_rank, target_disp,
-                          target_count, target_datatype, op, win, NULL, false);
+    return get_accumulate(mmpi_enter(MMPI_CALL_Get_accumulate), MMPI_CALL_Get_accumulate,
+                          origin_addr, origin_count, origin_datatype, result_addr, result_count,
+                          result_datatype, target_rank, target_disp, target_count,
+                          target_datatype, op, win, NULL, false);
+}
+
+/* The common fetch-and-op, whole: an element of a contiguous predefined datatype, a
+ * predefined op defined on it (its kernel exists, or MPI_REPLACE, MPI_NO_OP), and the target
+ * conditions of put_fast. Then it is what mmpi_win_accumulate does for one element, under the
+ * same accumulate mutex (so it stays atomic with every other accumulate), without the packing
+ * and datatype walks of the general path: the old value to the result, then the kernel. Anything
+ * else, errors included, returns false and takes get_accumulate(). */
+static inline bool fetch_and_op_fast(struct mmpi_rank *self, const void *origin_addr,
+                                     void *result_addr, MPI_Datatype datatype, int target_rank,
+                                     MPI_Aint disp, MPI_Op op, MPI_Win win)
+{
+    const struct mmpi_datatype *dt = mmpi_dt_predefined(datatype);
+    const struct mmpi_op *o = mmpi_op_get(self, op);
+    struct mmpi_win *w = mmpi_win_get(self, win);
+    if (!dt || !dt->contiguous || !o || o->index == MMPI_OPI_USER || !w || target_rank < 0 ||
+        target_rank >= w->core->size || !(w->lock_all || w->locks[target_rank]) ||
+        w->proc_failed || w->core->flavor == MPI_WIN_FLAVOR_DYNAMIC ||
+        mmpi_fault_any(self->world) || mmpi_fault_revoked(&w->core->fault) ||
+        mmpi_win_poison_on())
+        return false;
+    mmpi_op_kernel *kernel = NULL;
+    if (!mmpi_op_is_rma_only(o) && !(kernel = mmpi_op_kernel_for(o->index, dt->basic)))
+        return false;
+    struct mmpi_win_target *t = &w->core->targets[target_rank];
+    size_t n = dt->size;
+    if (disp < 0 || disp > t->size) /* as in put_fast */
+        return false;
+    MPI_Aint lo = disp * t->disp_unit + dt->true_lb;
+    if (lo < 0 || (size_t)(t->size - lo) < n || lo > t->size)
+        return false;
+    char *taddr = t->base + lo;
+    pthread_mutex_lock(&t->acc_lock);
+    memmove((char *)result_addr + dt->true_lb, taddr, n);
+    if (kernel)
+        kernel((const char *)origin_addr + dt->true_lb, taddr, 1);
+    else if (o->index == MMPI_OPI_REPLACE)
+        memmove(taddr, (const char *)origin_addr + dt->true_lb, n);
+    pthread_mutex_unlock(&t->acc_lock);
+    return true;
 }
 
 MMPI_PROFILED(Fetch_and_op);
 int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
                       int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win)
 {
+    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Fetch_and_op);
+    if (fetch_and_op_fast(self, origin_addr, result_addr, datatype, target_rank, target_disp,
+                          op, win))
+        return MPI_SUCCESS;
     /* §12.3.5: Get_accumulate of one element of a predefined type on all three sides. */
-    return get_accumulate(MMPI_CALL_Fetch_and_op, origin_addr, 1, datatype, result_addr, 1,
-                          datatype, target_rank, target_disp, 1, datatype, op, win, NULL, true);
+    return get_accumulate(self, MMPI_CALL_Fetch_and_op, origin_addr, 1, datatype, result_addr,
+                          1, datatype, target_rank, target_disp, 1, datatype, op, win, NULL,
+                          true);
 }
 
 /* MPI_Compare_and_swap's implementation, once the target is checked. */
@@ -413,9 +458,9 @@ int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype ori
                      int target_rank, MPI_Aint target_disp, int target_count,
                      MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
 {
-    return transfer(mmpi_enter(MMPI_CALL_Raccumulate), MMPI_CALL_Raccumulate, ACC, origin_addr, origin_count,
-                    origin_datatype, target_rank, target_disp, target_count, target_datatype,
-                    op, win, request);
+    return transfer(mmpi_enter(MMPI_CALL_Raccumulate), MMPI_CALL_Raccumulate, ACC, origin_addr,
+                    origin_count, origin_datatype, target_rank, target_disp, target_count,
+                    target_datatype, op, win, request);
 }
 
 MMPI_PROFILED(Rget_accumulate);
@@ -425,7 +470,8 @@ int PMPI_Rget_accumulate(const void *origin_addr, int origin_count,
                          int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
                          MPI_Request *request)
 {
-    return get_accumulate(MMPI_CALL_Rget_accumulate, origin_addr, origin_count, origin_datatype,
-                          result_addr, result_count, result_datatype, target_rank, target_disp,
-                          target_count, target_datatype, op, win, request, false);
+    return get_accumulate(mmpi_enter(MMPI_CALL_Rget_accumulate), MMPI_CALL_Rget_accumulate,
+                          origin_addr, origin_count, origin_datatype, result_addr, result_count,
+                          result_datatype, target_rank, target_disp, target_count,
+                          target_datatype, op, win, request, false);
 }
