@@ -236,36 +236,47 @@ fn_fail:
     goto fn_exit;
 }
 
+/* The target of a common-case operation: a member target covered by a lock or lock_all epoch,
+ * a window with static memory that is neither revoked nor failed here, no failure published in
+ * the world, nothing to log (MINI_MPI_POISON), and the n bytes at disp (moved by the datatype's
+ * true lower bound lb) inside the target's memory. Their address, or NULL: the caller takes
+ * its general path, which checks everything again in the standard's order (the class of an
+ * error depends on that order). */
+static inline char *fast_target(struct mmpi_rank *self, struct mmpi_win *w, int target_rank,
+                                MPI_Aint disp, MPI_Aint lb, size_t n)
+{
+    if (!w || target_rank < 0 || target_rank >= w->core->size ||
+        !(w->lock_all || w->locks[target_rank]) || w->proc_failed ||
+        w->core->flavor == MPI_WIN_FLAVOR_DYNAMIC || mmpi_fault_any(self->world) ||
+        mmpi_fault_revoked(&w->core->fault) || mmpi_win_poison_on())
+        return NULL;
+    const struct mmpi_win_target *t = &w->core->targets[target_rank];
+    /* disp <= size keeps disp * disp_unit from overflowing (disp_unit ≤ INT_MAX). */
+    if (disp < 0 || disp > t->size)
+        return NULL;
+    MPI_Aint lo = disp * t->disp_unit + lb;
+    if (lo < 0 || (size_t)(t->size - lo) < n || lo > t->size)
+        return NULL;
+    return t->base + lo;
+}
+
 /* The common put, whole: a contiguous predefined datatype, the same on both sides (so the
- * signatures match), a member target covered by a lock or lock_all epoch, a window with static
- * memory that is neither revoked nor failed here, no failure published in the world, nothing to
- * log (MINI_MPI_POISON), and the bytes inside the target's memory. Then the put is one copy, as
- * transfer() would make it, without the datatype cursor or the epoch and range resolution of
- * the general path. Anything else, errors included (their class depends on the order of the
- * checks), returns false and takes transfer(), which checks everything again. */
+ * signatures match), and fast_target's conditions. Then the put is one copy, as transfer()
+ * would make it, without the datatype cursor or the epoch and range resolution of the general
+ * path. Anything else, errors included, returns false and takes transfer(). */
 static inline bool put_fast(struct mmpi_rank *self, const void *origin_addr, int count,
                             MPI_Datatype datatype, int target_rank, MPI_Aint disp,
                             int target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
-    if (count <= 0 || count != target_count || datatype != target_datatype ||
-        !mmpi_handle_is_predefined(datatype))
+    if (count <= 0 || count != target_count || datatype != target_datatype)
         return false;
-    const struct mmpi_datatype *dt = mmpi_datatype_get(self, datatype);
-    struct mmpi_win *w = mmpi_win_get(self, win);
-    if (!dt || !dt->contiguous || !w || target_rank < 0 || target_rank >= w->core->size ||
-        !(w->lock_all || w->locks[target_rank]) || w->proc_failed ||
-        w->core->flavor == MPI_WIN_FLAVOR_DYNAMIC || mmpi_fault_any(self->world) ||
-        mmpi_fault_revoked(&w->core->fault) || mmpi_win_poison_on())
+    const struct mmpi_datatype *dt = mmpi_dt_predefined(datatype);
+    if (!dt || !dt->contiguous)
         return false;
-    const struct mmpi_win_target *t = &w->core->targets[target_rank];
     size_t n = (size_t)count * dt->size;
-    /* disp <= size keeps disp * disp_unit from overflowing (disp_unit ≤ INT_MAX). */
-    if (disp < 0 || disp > t->size)
+    char *dst = fast_target(self, mmpi_win_get(self, win), target_rank, disp, dt->true_lb, n);
+    if (!dst)
         return false;
-    MPI_Aint lo = disp * t->disp_unit + dt->true_lb;
-    if (lo < 0 || (size_t)(t->size - lo) < n || lo > t->size)
-        return false;
-    char *dst = t->base + lo;
     const char *src = (const char *)origin_addr + dt->true_lb;
     if (n == 8 && ((uintptr_t)dst & 7) == 0) {
         /* One load then one store: the same bytes memmove would leave when the origin
@@ -327,10 +338,10 @@ int PMPI_Get_accumulate(const void *origin_addr, int origin_count,
 }
 
 /* The common fetch-and-op, whole: an element of a contiguous predefined datatype, a
- * predefined op defined on it (its kernel exists, or MPI_REPLACE, MPI_NO_OP), and the target
- * conditions of put_fast. Then it is what mmpi_win_accumulate does for one element, under the
- * same accumulate mutex (so it stays atomic with every other accumulate), without the packing
- * and datatype walks of the general path: the old value to the result, then the kernel. Anything
+ * predefined op defined on it (its kernel exists, or MPI_REPLACE, MPI_NO_OP), and fast_target's
+ * conditions. Then it is what mmpi_win_accumulate does for one element, under the same
+ * accumulate mutex (so it stays atomic with every other accumulate), without the packing and
+ * datatype walks of the general path: the old value to the result, then the kernel. Anything
  * else, errors included, returns false and takes get_accumulate(). */
 static inline bool fetch_and_op_fast(struct mmpi_rank *self, const void *origin_addr,
                                      void *result_addr, MPI_Datatype datatype, int target_rank,
@@ -338,24 +349,17 @@ static inline bool fetch_and_op_fast(struct mmpi_rank *self, const void *origin_
 {
     const struct mmpi_datatype *dt = mmpi_dt_predefined(datatype);
     const struct mmpi_op *o = mmpi_op_get(self, op);
-    struct mmpi_win *w = mmpi_win_get(self, win);
-    if (!dt || !dt->contiguous || !o || o->index == MMPI_OPI_USER || !w || target_rank < 0 ||
-        target_rank >= w->core->size || !(w->lock_all || w->locks[target_rank]) ||
-        w->proc_failed || w->core->flavor == MPI_WIN_FLAVOR_DYNAMIC ||
-        mmpi_fault_any(self->world) || mmpi_fault_revoked(&w->core->fault) ||
-        mmpi_win_poison_on())
+    if (!dt || !dt->contiguous || !o || o->index == MMPI_OPI_USER)
         return false;
     mmpi_op_kernel *kernel = NULL;
     if (!mmpi_op_is_rma_only(o) && !(kernel = mmpi_op_kernel_for(o->index, dt->basic)))
         return false;
-    struct mmpi_win_target *t = &w->core->targets[target_rank];
+    struct mmpi_win *w = mmpi_win_get(self, win);
     size_t n = dt->size;
-    if (disp < 0 || disp > t->size) /* as in put_fast */
+    char *taddr = fast_target(self, w, target_rank, disp, dt->true_lb, n);
+    if (!taddr)
         return false;
-    MPI_Aint lo = disp * t->disp_unit + dt->true_lb;
-    if (lo < 0 || (size_t)(t->size - lo) < n || lo > t->size)
-        return false;
-    char *taddr = t->base + lo;
+    struct mmpi_win_target *t = &w->core->targets[target_rank];
     pthread_mutex_lock(&t->acc_lock);
     memmove((char *)result_addr + dt->true_lb, taddr, n);
     if (kernel)
@@ -397,12 +401,38 @@ static int compare_and_swap(struct mmpi_rank *self, struct xfer *x, int target_r
                                      x->tdt, x->taddr);
 }
 
+/* The common compare-and-swap, whole: an element of a predefined datatype on which MPI_BOR or
+ * MPI_LAND is defined (§12.3.5's types), the three buffers given, and fast_target's
+ * conditions. Then it is mmpi_win_compare_and_swap, without the general path's resolution.
+ * Anything else, errors included, returns false and takes the general path. */
+static inline bool compare_and_swap_fast(struct mmpi_rank *self, const void *origin_addr,
+                                         const void *compare_addr, void *result_addr,
+                                         MPI_Datatype datatype, int target_rank, MPI_Aint disp,
+                                         MPI_Win win)
+{
+    const struct mmpi_datatype *dt = mmpi_dt_predefined(datatype);
+    if (!dt || !origin_addr || !compare_addr || !result_addr ||
+        (!mmpi_op_kernel_for(MMPI_OPI_BOR, dt->basic) &&
+         !mmpi_op_kernel_for(MMPI_OPI_LAND, dt->basic)))
+        return false;
+    struct mmpi_win *w = mmpi_win_get(self, win);
+    char *taddr = fast_target(self, w, target_rank, disp, dt->true_lb, dt->size);
+    if (!taddr)
+        return false;
+    mmpi_win_compare_and_swap(w, target_rank, origin_addr, compare_addr, result_addr, dt,
+                              taddr - dt->true_lb);
+    return true;
+}
+
 MMPI_PROFILED(Compare_and_swap);
 int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr,
                           MPI_Datatype datatype, int target_rank, MPI_Aint target_disp,
                           MPI_Win win)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Compare_and_swap);
+    if (compare_and_swap_fast(self, origin_addr, compare_addr, result_addr, datatype,
+                              target_rank, target_disp, win))
+        return MPI_SUCCESS;
     struct xfer x = {0};
     bool proc_null;
     int err = check_target(self, win, target_rank, target_disp, 1, datatype, &x, &proc_null);

@@ -1,11 +1,14 @@
-/* rma_fetch_op.c: MPI_Fetch_and_op (MPI-4.1 §12.3.5) gives the same results in every epoch.
+/* rma_fetch_op.c: MPI_Fetch_and_op and MPI_Compare_and_swap (MPI-4.1 §12.3.5) give the same
+ * results in every epoch.
  * Inside lock_all and lock epochs (the common case, which has its own short path) and inside
  * fence epochs (the general path), every rank runs the same sequence of predefined operations
  * on integer, floating and pair types, MPI_REPLACE and MPI_NO_OP included, on a slot of the
  * next rank's window, and checks each fetched value and the final contents against a local
- * model of the sequence. Then every rank adds into one counter at once (exactly the sum of all
- * increments), and the errors: an op not defined on the type, a user op, a derived type, a
- * displacement outside the window. */
+ * model of the sequence, then swaps it with MPI_Compare_and_swap (and fails to when the compare
+ * value differs). Then every rank adds into one counter at once, with Fetch_and_op and with
+ * Compare_and_swap loops (exactly the sum of all increments), and the errors: an op not defined
+ * on the type, a user op, a derived type, a type Compare_and_swap does not take, a missing
+ * buffer, a displacement outside the window. */
 #include <string.h>
 
 #include "mtest.h"
@@ -14,6 +17,8 @@ struct long_int {
     long v;
     int i;
 };
+
+static long *mmem; /* this rank's window memory */
 
 static void no_op_fn(void *in, void *inout, int *len, MPI_Datatype *dt)
 {
@@ -89,6 +94,32 @@ static void run_sequence(MPI_Win win, int next, int sync)
     else
         MPI_Win_unlock_all(win);
     CHECK(last == model);
+    /* Compare_and_swap: swaps when the compare value matches, never otherwise. */
+    long swap = model + 100, other = model + 1, old = -1;
+    if (sync == 0)
+        MPI_Win_lock_all(0, win);
+    else if (sync == 1)
+        MPI_Win_lock(MPI_LOCK_EXCLUSIVE, next, 0, win);
+    else
+        MPI_Win_fence(0, win);
+    CHECK(MPI_Compare_and_swap(&swap, &other, &old, MPI_LONG, next, 0, win) == MPI_SUCCESS);
+    if (sync != 2)
+        MPI_Win_flush(next, win);
+    else
+        MPI_Win_fence(0, win);
+    CHECK(old == model);
+    CHECK(MPI_Compare_and_swap(&swap, &model, &old, MPI_LONG, next, 0, win) == MPI_SUCCESS);
+    if (sync == 0)
+        MPI_Win_unlock_all(win);
+    else if (sync == 1)
+        MPI_Win_unlock(next, win);
+    else
+        MPI_Win_fence(0, win);
+    CHECK(old == model);
+    MPI_Barrier(MPI_COMM_WORLD);
+    long mine;
+    memcpy(&mine, mmem, sizeof mine);
+    CHECK(mine == swap);
 }
 
 int main(int argc, char **argv)
@@ -103,6 +134,7 @@ int main(int argc, char **argv)
     MPI_Win win;
     MPI_Win_allocate(4 * 16, 16, MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win);
     MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
+    mmem = (long *)mem;
 
     for (int sync = 0; sync < 3; sync++) {
         long l = 7;
@@ -122,11 +154,28 @@ int main(int argc, char **argv)
     MPI_Win_lock_all(0, win);
     for (int k = 0; k < 1000; k++)
         CHECK(MPI_Fetch_and_op(&one, &old, MPI_LONG, 0, 3, MPI_SUM, win) == MPI_SUCCESS);
+    /* The same with Compare_and_swap loops: read, then swap in one more while nobody else
+     * did in between. */
+    for (int k = 0; k < 1000; k++) {
+        long seen_value = 0, want, got;
+        CHECK(MPI_Fetch_and_op(NULL, &seen_value, MPI_LONG, 0, 3, MPI_NO_OP, win) ==
+              MPI_SUCCESS);
+        MPI_Win_flush(0, win);
+        for (;;) {
+            want = seen_value + 1;
+            CHECK(MPI_Compare_and_swap(&want, &seen_value, &got, MPI_LONG, 0, 3, win) ==
+                  MPI_SUCCESS);
+            MPI_Win_flush(0, win);
+            if (got == seen_value)
+                break;
+            seen_value = got;
+        }
+    }
     MPI_Win_unlock_all(win);
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0) {
         memcpy(&total, mem + 48, sizeof total);
-        CHECK(total == 1000L * size);
+        CHECK(total == 2000L * size);
     }
 
     /* Errors, each through the window's handler. */
@@ -147,6 +196,9 @@ int main(int argc, char **argv)
     CHECK(MPI_Fetch_and_op(&l, &lr, MPI_LONG, next, -1, MPI_SUM, win) == MPI_ERR_DISP);
     CHECK(MPI_Fetch_and_op(&l, &lr, MPI_LONG, size, 0, MPI_SUM, win) == MPI_ERR_RANK);
     CHECK(MPI_Fetch_and_op(&l, &lr, MPI_LONG, MPI_PROC_NULL, 0, MPI_SUM, win) == MPI_SUCCESS);
+    CHECK(MPI_Compare_and_swap(&d, &d, &d, MPI_DOUBLE, next, 1, win) == MPI_ERR_TYPE);
+    CHECK(MPI_Compare_and_swap(&l, NULL, &lr, MPI_LONG, next, 0, win) == MPI_ERR_BUFFER);
+    CHECK(MPI_Compare_and_swap(&l, &l, &lr, MPI_LONG, next, 4, win) == MPI_ERR_RMA_RANGE);
     MPI_Win_unlock_all(win);
     CHECK(MPI_Fetch_and_op(&l, &lr, MPI_LONG, next, 0, MPI_SUM, win) == MPI_ERR_RMA_SYNC);
     MPI_Type_free(&two_longs);
