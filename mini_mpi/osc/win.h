@@ -20,9 +20,10 @@
  *  - Passive target: each target's lock is OWNER-TRACKED (lock.c): who holds it exclusive,
  *    which members hold it shared, who waits and for what, all under the target's small mutex,
  *    which is never held across a wait; an uncontended exclusive lock is one compare-and-swap
- *    of a word that names its holder, moved into the record as soon as anyone else looks. A waiter sleeps (runtime/rank.h) and is woken by every
- *    release; it stops waiting with MPI_ERR_PROC_FAILED when a holder it waits for has failed,
- *    so a dead holder never blocks anyone forever (osc/failure_link.h answers "has it failed").
+ *    of a word that names its holder, moved into the record as soon as anyone else looks. A
+ *    waiter sleeps (runtime/rank.h) and is woken by every release; it stops waiting with
+ *    MPI_ERR_PROC_FAILED when a holder it waits for has failed, so a dead holder never blocks
+ *    anyone forever (osc/failure_link.h answers "has it failed").
  *  - Accumulates at one target are serialized by that target's accumulate mutex, held only
  *    while the data is combined (no wait, no MPI entry, no user code inside): element-wise
  *    atomicity among accumulate, get_accumulate, fetch_and_op and compare_and_swap, in the order

@@ -107,8 +107,8 @@ static void poison(const struct mmpi_win_core *core, int tr, const struct wlog_e
     fprintf(stderr,
             "mini_mpi: window #%llu: rank %d's bytes [%lld, %lld) poisoned (%zu bytes written "
             "by rank %d in a failed epoch)\n",
-            (unsigned long long)core->id, tr, (long long)((uintptr_t)lo - base), (long long)((uintptr_t)hi - base),
-            len, e->origin);
+            (unsigned long long)core->id, tr, (long long)((uintptr_t)lo - base),
+            (long long)((uintptr_t)hi - base), len, e->origin);
 }
 
 /* The bytes [lo, hi) an entry's typed data spans. */
