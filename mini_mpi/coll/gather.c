@@ -1,8 +1,8 @@
 /*
  * coll/gather.c: MPI_Gather(v) and MPI_Allgather(v) with their nonblocking forms (MPI-4.1
- * §6.5, §6.7, §6.12.3, §6.12.5) on the collective engine. Each member's contribution is its send
- * block (with MPI_IN_PLACE, its own piece of the receive buffer); the receive buffer is a vector
- * of pieces (regular or v form).
+ * §6.5, §6.7, §6.12.3, §6.12.5) on the collective engine. Each member's contribution is its
+ * send block (with MPI_IN_PLACE, its own piece of the receive buffer); the receive buffer is a
+ * vector of pieces (regular or v form).
  *
  * Algorithm: SNAPSHOT when all contributions together fit the snapshot size: the last arriver
  * packs them, in rank order, into the result; receivers unpack their pieces. Beyond: DIRECT,

@@ -56,7 +56,8 @@ void mmpi_errhandler_retain(struct mmpi_errhandler *e)
 
 void mmpi_errhandler_release(struct mmpi_errhandler *e)
 {
-    if (e && e->kind == MMPI_ERRH_USER && __atomic_sub_fetch(&e->refcount, 1, __ATOMIC_ACQ_REL) == 0)
+    if (e && e->kind == MMPI_ERRH_USER &&
+        __atomic_sub_fetch(&e->refcount, 1, __ATOMIC_ACQ_REL) == 0)
         free(e);
 }
 

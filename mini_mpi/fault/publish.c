@@ -3,8 +3,8 @@
  * inside its MPI session (ranks_as_threads.c decides that, once) is published here: its
  * `failed` flag is set with release order, it is appended to the world's failure order, the
  * epoch is bumped, every rank is woken, every registered object that has it as a member runs
- * its kind's death hook (fault/registry.c), and every rank is woken again. Waiters re-check their conditions, which read
- * the queries of fault/fault.h.
+ * its kind's death hook (fault/registry.c), and every rank is woken again. Waiters re-check
+ * their conditions, which read the queries of fault/fault.h.
  *
  * Deferred publication (determinism when faults are planned, MINI_MPI_FAULTS or mini_mpi_arm):
  * a dying rank stops at once, but is only queued here; the hang monitor (runtime/hang.c)

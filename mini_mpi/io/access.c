@@ -48,8 +48,8 @@ static int read_piece(int fd, char *p, size_t n, MPI_Offset off, size_t *got)
 }
 
 /* Moves stream bytes [start, start + n) of the view to or from mem. *done: bytes moved. */
-static int move_stream(struct mmpi_file *f, const struct mmpi_file_view *v, bool write, uint64_t start, char *mem, size_t n,
-                       size_t *done)
+static int move_stream(struct mmpi_file *f, const struct mmpi_file_view *v, bool write,
+                       uint64_t start, char *mem, size_t n, size_t *done)
 {
     int err = MPI_SUCCESS;
     *done = 0;

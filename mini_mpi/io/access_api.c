@@ -671,7 +671,8 @@ int PMPI_File_iwrite_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, M
 }
 
 MMPI_PROFILED(File_read_c);
-int PMPI_File_read_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status)
+int PMPI_File_read_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                     MPI_Status *status)
 {
     return access_blocking(fh, 0, buf, count, datatype, status, HOW(INDIVIDUAL, false, false),
                            MMPI_CALL_File_read_c);
@@ -805,7 +806,8 @@ int PMPI_File_read_all_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Data
 }
 
 MMPI_PROFILED(File_write_all_begin_c);
-int PMPI_File_write_all_begin_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype)
+int PMPI_File_write_all_begin_c(MPI_File fh, const void *buf, MPI_Count count,
+                                MPI_Datatype datatype)
 {
     return split_begin(fh, 0, (void *)buf, count, datatype, HOW(INDIVIDUAL, true, true),
                        MMPI_CALL_File_write_all_begin_c);
@@ -819,7 +821,8 @@ int PMPI_File_read_ordered_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_
 }
 
 MMPI_PROFILED(File_write_ordered_begin_c);
-int PMPI_File_write_ordered_begin_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype)
+int PMPI_File_write_ordered_begin_c(MPI_File fh, const void *buf, MPI_Count count,
+                                    MPI_Datatype datatype)
 {
     return split_begin(fh, 0, (void *)buf, count, datatype, HOW(ORDERED, true, true),
                        MMPI_CALL_File_write_ordered_begin_c);

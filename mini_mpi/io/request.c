@@ -77,8 +77,8 @@ static bool file_poll(struct mmpi_request *req)
         }
     }
     size_t bytes;
-    int err = mmpi_file_transfer(s->f, &s->view, s->op.write, s->pos, s->op.buf, s->op.count, s->op.dt,
-                                 &bytes);
+    int err = mmpi_file_transfer(s->f, &s->view, s->op.write, s->pos, s->op.buf, s->op.count,
+                                 s->op.dt, &bytes);
     set_status(&req->status, bytes);
     mmpi_request_complete(req, err);
     return true;

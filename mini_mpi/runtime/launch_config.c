@@ -1,9 +1,9 @@
 /*
  * launch_config.c: reads the MINI_MPI_* variables that shape a run (rank count, universe size,
  * privatization, stack size, fault tolerance, exit-status convention, initial error handler,
- * verbosity, fault plan, call-count file, hang detector and watchdog). bin/mpiexec sets them from its options; a
- * program started directly reads them too. A bad value is reported in one line naming the
- * variable, and the launcher exits with status 2 before any rank starts.
+ * verbosity, fault plan, call-count file, hang detector and watchdog). bin/mpiexec sets them
+ * from its options; a program started directly reads them too. A bad value is reported in one
+ * line naming the variable, and the launcher exits with status 2 before any rank starts.
  */
 #include <stdio.h>
 #include <stdlib.h>
