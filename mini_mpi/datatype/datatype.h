@@ -127,6 +127,16 @@ static inline struct mmpi_datatype *mmpi_datatype_get(struct mmpi_rank *self, MP
     return mmpi_handle_lookup(self, MMPI_HANDLE_KIND_DATATYPE, h);
 }
 
+/* Whether a communication buffer is missing: NULL with data of a predefined type (count > 0,
+ * a type of nonzero size; dt resolves h). Like MPICH, only predefined types make NULL an
+ * error: with a derived type, NULL is MPI_BOTTOM plus absolute displacements, which is legal.
+ * The caller raises MPI_ERR_BUFFER. */
+static inline bool mmpi_buffer_missing(const void *buf, size_t count,
+                                       const struct mmpi_datatype *dt, MPI_Datatype h)
+{
+    return !buf && count > 0 && mmpi_handle_is_predefined(h) && dt->size > 0;
+}
+
 /* Validates the datatype argument of a communication call: returns MPI_SUCCESS and sets *out,
  * or MPI_ERR_TYPE (null, invalid, freed, or not committed; predefined are always committed). */
 int mmpi_datatype_check(struct mmpi_rank *self, MPI_Datatype h, struct mmpi_datatype **out);

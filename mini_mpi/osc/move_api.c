@@ -166,6 +166,9 @@ static int transfer(struct mmpi_rank *self, enum mmpi_call call, enum kind kind,
     if (err == MPI_SUCCESS)
         err = check_side(self, origin_count, origin_datatype, &x.origin.dt);
     x.origin.count = origin_count > 0 ? (size_t)origin_count : 0;
+    if (err == MPI_SUCCESS &&
+        mmpi_buffer_missing(origin_addr, x.origin.count, x.origin.dt, origin_datatype))
+        err = MPI_ERR_BUFFER;
     if (err == MPI_SUCCESS && kind == ACC)
         err = check_op(self, op, &x, true);
     if (err == MPI_SUCCESS && request == NULL && call >= MMPI_CALL_Rput)
@@ -201,11 +204,17 @@ static int get_accumulate(struct mmpi_rank *self, enum mmpi_call call, const voi
                            &x, &proc_null);
     if (err == MPI_SUCCESS)
         err = check_side(self, result_count, result_datatype, &x.result.dt);
+    if (err == MPI_SUCCESS && mmpi_buffer_missing(result_addr, (size_t)result_count,
+                                                  x.result.dt, result_datatype))
+        err = MPI_ERR_BUFFER;
     /* §12.3.4: with MPI_NO_OP the origin buffer, count and type are ignored. */
     bool no_op = op == MPI_NO_OP;
     if (err == MPI_SUCCESS && !no_op)
         err = check_side(self, origin_count, origin_datatype, &x.origin.dt);
     x.origin.count = !no_op && origin_count > 0 ? (size_t)origin_count : 0;
+    if (err == MPI_SUCCESS && !no_op &&
+        mmpi_buffer_missing(origin_addr, x.origin.count, x.origin.dt, origin_datatype))
+        err = MPI_ERR_BUFFER;
     /* §12.3.5: Fetch_and_op takes one element of a predefined type. */
     if (err == MPI_SUCCESS && fetch_and_op && !x.tdt->predefined)
         err = MPI_ERR_TYPE;
@@ -271,7 +280,7 @@ static inline bool put_fast(struct mmpi_rank *self, const void *origin_addr, int
     if (count <= 0 || count != target_count || datatype != target_datatype)
         return false;
     const struct mmpi_datatype *dt = mmpi_dt_predefined(datatype);
-    if (!dt || !dt->contiguous)
+    if (!dt || !dt->contiguous || !origin_addr)
         return false;
     size_t n = (size_t)count * dt->size;
     char *dst = fast_target(self, mmpi_win_get(self, win), target_rank, disp, dt->true_lb, n);
@@ -349,7 +358,8 @@ static inline bool fetch_and_op_fast(struct mmpi_rank *self, const void *origin_
 {
     const struct mmpi_datatype *dt = mmpi_dt_predefined(datatype);
     const struct mmpi_op *o = mmpi_op_get(self, op);
-    if (!dt || !dt->contiguous || !o || o->index == MMPI_OPI_USER)
+    if (!dt || !dt->contiguous || !o || o->index == MMPI_OPI_USER || !result_addr ||
+        (!origin_addr && o->index != MMPI_OPI_NO_OP))
         return false;
     mmpi_op_kernel *kernel = NULL;
     if (!mmpi_op_is_rma_only(o) && !(kernel = mmpi_op_kernel_for(o->index, dt->basic)))

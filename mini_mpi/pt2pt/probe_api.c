@@ -139,9 +139,7 @@ static int check_mrecv_args(struct mmpi_rank *self, void *buf, int count,
     int err = count < 0 ? MPI_ERR_COUNT : mmpi_datatype_check(self, datatype, dt);
     if (err == MPI_SUCCESS && !message)
         err = MPI_ERR_ARG;
-    /* As for every receive (start.c): NULL is MPI_BOTTOM, legal only with a derived type. */
-    if (err == MPI_SUCCESS && !buf && count > 0 && mmpi_handle_is_predefined(datatype) &&
-        (*dt)->size > 0)
+    if (err == MPI_SUCCESS && mmpi_buffer_missing(buf, (size_t)count, *dt, datatype))
         err = MPI_ERR_BUFFER;
     return err;
 }

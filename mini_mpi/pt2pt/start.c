@@ -31,9 +31,7 @@ int mmpi_pt2pt_check_args_full(struct mmpi_rank *self, MPI_Comm comm, const void
         return MPI_ERR_RANK;
     if (!((receive && tag == MPI_ANY_TAG) || (tag >= 0 && tag <= MMPI_TAG_UB)))
         return MPI_ERR_TAG;
-    /* Like MPICH, only predefined types make a NULL buffer an error: with a derived type,
-     * MPI_BOTTOM (NULL) plus absolute displacements is legal. */
-    if (!buf && count > 0 && mmpi_handle_is_predefined(datatype) && (*dt)->size > 0)
+    if (mmpi_buffer_missing(buf, (size_t)count, *dt, datatype))
         return MPI_ERR_BUFFER;
     /* Every operation on a revoked communicator fails, MPI_PROC_NULL included (§17.3.1). */
     if (mmpi_fault_revoked(&(*c)->core->fault))

@@ -8,7 +8,7 @@
  * value differs). Then every rank adds into one counter at once, with Fetch_and_op and with
  * Compare_and_swap loops (exactly the sum of all increments), and the errors: an op not defined
  * on the type, a user op, a derived type, a type Compare_and_swap does not take, a missing
- * buffer, a displacement outside the window. */
+ * buffer (in every data-movement call), a displacement outside the window. */
 #include <string.h>
 
 #include "mtest.h"
@@ -196,6 +196,19 @@ int main(int argc, char **argv)
     CHECK(MPI_Fetch_and_op(&l, &lr, MPI_LONG, next, -1, MPI_SUM, win) == MPI_ERR_DISP);
     CHECK(MPI_Fetch_and_op(&l, &lr, MPI_LONG, size, 0, MPI_SUM, win) == MPI_ERR_RANK);
     CHECK(MPI_Fetch_and_op(&l, &lr, MPI_LONG, MPI_PROC_NULL, 0, MPI_SUM, win) == MPI_SUCCESS);
+    /* A missing buffer (NULL with data of a predefined type), in every data-movement call. */
+    CHECK(MPI_Fetch_and_op(&l, NULL, MPI_LONG, next, 0, MPI_SUM, win) == MPI_ERR_BUFFER);
+    CHECK(MPI_Fetch_and_op(NULL, &lr, MPI_LONG, next, 0, MPI_REPLACE, win) == MPI_ERR_BUFFER);
+    CHECK(MPI_Put(NULL, 1, MPI_LONG, next, 0, 1, MPI_LONG, win) == MPI_ERR_BUFFER);
+    CHECK(MPI_Get(NULL, 1, MPI_LONG, next, 0, 1, MPI_LONG, win) == MPI_ERR_BUFFER);
+    CHECK(MPI_Accumulate(NULL, 1, MPI_LONG, next, 0, 1, MPI_LONG, MPI_SUM, win) ==
+          MPI_ERR_BUFFER);
+    CHECK(MPI_Get_accumulate(&l, 1, MPI_LONG, NULL, 1, MPI_LONG, next, 0, 1, MPI_LONG, MPI_SUM,
+                             win) == MPI_ERR_BUFFER);
+    /* ...but not without data, nor the origin of MPI_NO_OP (ignored, §12.3.4). */
+    CHECK(MPI_Put(NULL, 0, MPI_LONG, next, 0, 0, MPI_LONG, win) == MPI_SUCCESS);
+    CHECK(MPI_Get_accumulate(NULL, 1, MPI_LONG, &lr, 1, MPI_LONG, next, 0, 1, MPI_LONG,
+                             MPI_NO_OP, win) == MPI_SUCCESS);
     CHECK(MPI_Compare_and_swap(&d, &d, &d, MPI_DOUBLE, next, 1, win) == MPI_ERR_TYPE);
     CHECK(MPI_Compare_and_swap(&l, NULL, &lr, MPI_LONG, next, 0, win) == MPI_ERR_BUFFER);
     CHECK(MPI_Compare_and_swap(&l, &l, &lr, MPI_LONG, next, 4, win) == MPI_ERR_RMA_RANGE);
