@@ -11,7 +11,8 @@ For each prototype, every argument gets a plausible value (MPI_COMM_WORLD, MPI_I
 count 1, rank 0, scratch memory for pointers), then one argument at a time is made bad:
   - a handle passed by value: a nonexistent handle of the right kind, then a valid handle of
     another kind; the call must fail with that kind's class (MPI_ERR_COMM for a communicator...);
-  - a message buffer (buf, buffer) NULL while the count is 1 (MPI_ERR_BUFFER);
+  - a message buffer (buf, buffer, and one-sided origin_addr, compare_addr, result_addr) NULL
+    while the count is 1 (MPI_ERR_BUFFER);
   - count-like ints -1 (MPI_ERR_COUNT or MPI_ERR_ARG), dest/source out of range (MPI_ERR_RANK),
     root out of range (MPI_ERR_ROOT), tag -5 (MPI_ERR_TAG);
   - a handle passed by pointer or in an array: a nonexistent handle (the call may treat it as
@@ -22,6 +23,8 @@ Usage: bad_args.py HEADER... > bad_args.c
 """
 import re
 import sys
+
+BUFFER_NAMES = ("buf", "buffer", "origin_addr", "compare_addr", "result_addr")
 
 HANDLE_KINDS = {
     "MPI_Comm": ("MMPI_HANDLE_KIND_COMM", "MPI_COMM_WORLD", "MPI_INT", "MPI_ERR_COMM"),
@@ -149,7 +152,7 @@ def emit(calls):
             elif base in HANDLE_KINDS and (typ == base + "*" or arr):
                 kind = HANDLE_KINDS[base][0]
                 cases.append(("nonexistent in pointer", f"BAD_HANDLE({kind})", None))
-            elif typ == "void*" and name in ("buf", "buffer") and not c.fn.endswith("_end"):
+            elif typ == "void*" and name in BUFFER_NAMES and not c.fn.endswith("_end"):
                 # (a split collective's _end names the buffer of its _begin: no count, nothing
                 # to check against, MPI_ERR_OTHER without a matching _begin)
                 cases.append(("NULL with count 1", "NULL", ["MPI_ERR_BUFFER"]))

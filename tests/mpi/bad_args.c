@@ -9877,2595 +9877,2700 @@ static void case_1410(void)
 
 static void case_1411(void)
 {
+    begin_case("MPI_Put origin_addr NULL with count 1");
+    int rc = MPI_Put(NULL, 1, MPI_INT, 0, 0, 1, MPI_INT, test_win);
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1412(void)
+{
     begin_case("MPI_Put origin_count origin_count=-1");
     int rc = MPI_Put((void*)scratch_area(), -1, MPI_INT, 0, 0, 1, MPI_INT, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1412(void)
+static void case_1413(void)
 {
     begin_case("MPI_Put origin_datatype nonexistent");
     int rc = MPI_Put((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, 1, MPI_INT, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1413(void)
+static void case_1414(void)
 {
     begin_case("MPI_Put origin_datatype wrong kind");
     int rc = MPI_Put((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, 1, MPI_INT, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1414(void)
+static void case_1415(void)
 {
     begin_case("MPI_Put target_rank target_rank=7");
     int rc = MPI_Put((void*)scratch_area(), 1, MPI_INT, 7, 0, 1, MPI_INT, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1415(void)
+static void case_1416(void)
 {
     begin_case("MPI_Put target_count target_count=-1");
     int rc = MPI_Put((void*)scratch_area(), 1, MPI_INT, 0, 0, -1, MPI_INT, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1416(void)
+static void case_1417(void)
 {
     begin_case("MPI_Put target_datatype nonexistent");
     int rc = MPI_Put((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1417(void)
+static void case_1418(void)
 {
     begin_case("MPI_Put target_datatype wrong kind");
     int rc = MPI_Put((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, (MPI_Datatype)MPI_COMM_WORLD, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1418(void)
+static void case_1419(void)
 {
     begin_case("MPI_Put win nonexistent");
     int rc = MPI_Put((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1419(void)
+static void case_1420(void)
 {
     begin_case("MPI_Put win wrong kind");
     int rc = MPI_Put((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, (MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1420(void)
+static void case_1421(void)
+{
+    begin_case("MPI_Get origin_addr NULL with count 1");
+    int rc = MPI_Get(NULL, 1, MPI_INT, 0, 0, 1, MPI_INT, test_win);
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1422(void)
 {
     begin_case("MPI_Get origin_count origin_count=-1");
     int rc = MPI_Get((void*)scratch_area(), -1, MPI_INT, 0, 0, 1, MPI_INT, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1421(void)
+static void case_1423(void)
 {
     begin_case("MPI_Get origin_datatype nonexistent");
     int rc = MPI_Get((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, 1, MPI_INT, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1422(void)
+static void case_1424(void)
 {
     begin_case("MPI_Get origin_datatype wrong kind");
     int rc = MPI_Get((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, 1, MPI_INT, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1423(void)
+static void case_1425(void)
 {
     begin_case("MPI_Get target_rank target_rank=7");
     int rc = MPI_Get((void*)scratch_area(), 1, MPI_INT, 7, 0, 1, MPI_INT, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1424(void)
+static void case_1426(void)
 {
     begin_case("MPI_Get target_count target_count=-1");
     int rc = MPI_Get((void*)scratch_area(), 1, MPI_INT, 0, 0, -1, MPI_INT, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1425(void)
+static void case_1427(void)
 {
     begin_case("MPI_Get target_datatype nonexistent");
     int rc = MPI_Get((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1426(void)
+static void case_1428(void)
 {
     begin_case("MPI_Get target_datatype wrong kind");
     int rc = MPI_Get((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, (MPI_Datatype)MPI_COMM_WORLD, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1427(void)
+static void case_1429(void)
 {
     begin_case("MPI_Get win nonexistent");
     int rc = MPI_Get((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1428(void)
+static void case_1430(void)
 {
     begin_case("MPI_Get win wrong kind");
     int rc = MPI_Get((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, (MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1429(void)
+static void case_1431(void)
+{
+    begin_case("MPI_Accumulate origin_addr NULL with count 1");
+    int rc = MPI_Accumulate(NULL, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, test_win);
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1432(void)
 {
     begin_case("MPI_Accumulate origin_count origin_count=-1");
     int rc = MPI_Accumulate((void*)scratch_area(), -1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1430(void)
+static void case_1433(void)
 {
     begin_case("MPI_Accumulate origin_datatype nonexistent");
     int rc = MPI_Accumulate((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, 1, MPI_INT, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1431(void)
+static void case_1434(void)
 {
     begin_case("MPI_Accumulate origin_datatype wrong kind");
     int rc = MPI_Accumulate((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, 1, MPI_INT, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1432(void)
+static void case_1435(void)
 {
     begin_case("MPI_Accumulate target_rank target_rank=7");
     int rc = MPI_Accumulate((void*)scratch_area(), 1, MPI_INT, 7, 0, 1, MPI_INT, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1433(void)
+static void case_1436(void)
 {
     begin_case("MPI_Accumulate target_count target_count=-1");
     int rc = MPI_Accumulate((void*)scratch_area(), 1, MPI_INT, 0, 0, -1, MPI_INT, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1434(void)
+static void case_1437(void)
 {
     begin_case("MPI_Accumulate target_datatype nonexistent");
     int rc = MPI_Accumulate((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1435(void)
+static void case_1438(void)
 {
     begin_case("MPI_Accumulate target_datatype wrong kind");
     int rc = MPI_Accumulate((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, (MPI_Datatype)MPI_COMM_WORLD, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1436(void)
+static void case_1439(void)
 {
     begin_case("MPI_Accumulate op nonexistent");
     int rc = MPI_Accumulate((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_OP), test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
-static void case_1437(void)
+static void case_1440(void)
 {
     begin_case("MPI_Accumulate op wrong kind");
     int rc = MPI_Accumulate((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, (MPI_Op)MPI_INT, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
-static void case_1438(void)
+static void case_1441(void)
 {
     begin_case("MPI_Accumulate win nonexistent");
     int rc = MPI_Accumulate((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1439(void)
+static void case_1442(void)
 {
     begin_case("MPI_Accumulate win wrong kind");
     int rc = MPI_Accumulate((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, (MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1440(void)
+static void case_1443(void)
+{
+    begin_case("MPI_Get_accumulate origin_addr NULL with count 1");
+    int rc = MPI_Get_accumulate(NULL, 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, test_win);
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1444(void)
 {
     begin_case("MPI_Get_accumulate origin_count origin_count=-1");
     int rc = MPI_Get_accumulate((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1441(void)
+static void case_1445(void)
 {
     begin_case("MPI_Get_accumulate origin_datatype nonexistent");
     int rc = MPI_Get_accumulate((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1442(void)
+static void case_1446(void)
 {
     begin_case("MPI_Get_accumulate origin_datatype wrong kind");
     int rc = MPI_Get_accumulate((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1443(void)
+static void case_1447(void)
+{
+    begin_case("MPI_Get_accumulate result_addr NULL with count 1");
+    int rc = MPI_Get_accumulate((void*)scratch_area(), 1, MPI_INT, NULL, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, test_win);
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1448(void)
 {
     begin_case("MPI_Get_accumulate result_count result_count=-1");
     int rc = MPI_Get_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1444(void)
+static void case_1449(void)
 {
     begin_case("MPI_Get_accumulate result_datatype nonexistent");
     int rc = MPI_Get_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, 1, MPI_INT, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1445(void)
+static void case_1450(void)
 {
     begin_case("MPI_Get_accumulate result_datatype wrong kind");
     int rc = MPI_Get_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, 1, MPI_INT, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1446(void)
+static void case_1451(void)
 {
     begin_case("MPI_Get_accumulate target_rank target_rank=7");
     int rc = MPI_Get_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 7, 0, 1, MPI_INT, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1447(void)
+static void case_1452(void)
 {
     begin_case("MPI_Get_accumulate target_count target_count=-1");
     int rc = MPI_Get_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, -1, MPI_INT, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1448(void)
+static void case_1453(void)
 {
     begin_case("MPI_Get_accumulate target_datatype nonexistent");
     int rc = MPI_Get_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1449(void)
+static void case_1454(void)
 {
     begin_case("MPI_Get_accumulate target_datatype wrong kind");
     int rc = MPI_Get_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, (MPI_Datatype)MPI_COMM_WORLD, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1450(void)
+static void case_1455(void)
 {
     begin_case("MPI_Get_accumulate op nonexistent");
     int rc = MPI_Get_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_OP), test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
-static void case_1451(void)
+static void case_1456(void)
 {
     begin_case("MPI_Get_accumulate op wrong kind");
     int rc = MPI_Get_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, (MPI_Op)MPI_INT, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
-static void case_1452(void)
+static void case_1457(void)
 {
     begin_case("MPI_Get_accumulate win nonexistent");
     int rc = MPI_Get_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1453(void)
+static void case_1458(void)
 {
     begin_case("MPI_Get_accumulate win wrong kind");
     int rc = MPI_Get_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, (MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1454(void)
+static void case_1459(void)
+{
+    begin_case("MPI_Fetch_and_op origin_addr NULL with count 1");
+    int rc = MPI_Fetch_and_op(NULL, (void*)scratch_area(), MPI_INT, 0, 0, MPI_SUM, test_win);
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1460(void)
+{
+    begin_case("MPI_Fetch_and_op result_addr NULL with count 1");
+    int rc = MPI_Fetch_and_op((void*)scratch_area(), NULL, MPI_INT, 0, 0, MPI_SUM, test_win);
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1461(void)
 {
     begin_case("MPI_Fetch_and_op datatype nonexistent");
     int rc = MPI_Fetch_and_op((void*)scratch_area(), (void*)scratch_area(), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1455(void)
+static void case_1462(void)
 {
     begin_case("MPI_Fetch_and_op datatype wrong kind");
     int rc = MPI_Fetch_and_op((void*)scratch_area(), (void*)scratch_area(), (MPI_Datatype)MPI_COMM_WORLD, 0, 0, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1456(void)
+static void case_1463(void)
 {
     begin_case("MPI_Fetch_and_op target_rank target_rank=7");
     int rc = MPI_Fetch_and_op((void*)scratch_area(), (void*)scratch_area(), MPI_INT, 7, 0, MPI_SUM, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1457(void)
+static void case_1464(void)
 {
     begin_case("MPI_Fetch_and_op op nonexistent");
     int rc = MPI_Fetch_and_op((void*)scratch_area(), (void*)scratch_area(), MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_OP), test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
-static void case_1458(void)
+static void case_1465(void)
 {
     begin_case("MPI_Fetch_and_op op wrong kind");
     int rc = MPI_Fetch_and_op((void*)scratch_area(), (void*)scratch_area(), MPI_INT, 0, 0, (MPI_Op)MPI_INT, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
-static void case_1459(void)
+static void case_1466(void)
 {
     begin_case("MPI_Fetch_and_op win nonexistent");
     int rc = MPI_Fetch_and_op((void*)scratch_area(), (void*)scratch_area(), MPI_INT, 0, 0, MPI_SUM, BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1460(void)
+static void case_1467(void)
 {
     begin_case("MPI_Fetch_and_op win wrong kind");
     int rc = MPI_Fetch_and_op((void*)scratch_area(), (void*)scratch_area(), MPI_INT, 0, 0, MPI_SUM, (MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1461(void)
+static void case_1468(void)
+{
+    begin_case("MPI_Compare_and_swap origin_addr NULL with count 1");
+    int rc = MPI_Compare_and_swap(NULL, (void*)scratch_area(), (void*)scratch_area(), MPI_INT, 0, 0, test_win);
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1469(void)
+{
+    begin_case("MPI_Compare_and_swap compare_addr NULL with count 1");
+    int rc = MPI_Compare_and_swap((void*)scratch_area(), NULL, (void*)scratch_area(), MPI_INT, 0, 0, test_win);
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1470(void)
+{
+    begin_case("MPI_Compare_and_swap result_addr NULL with count 1");
+    int rc = MPI_Compare_and_swap((void*)scratch_area(), (void*)scratch_area(), NULL, MPI_INT, 0, 0, test_win);
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1471(void)
 {
     begin_case("MPI_Compare_and_swap datatype nonexistent");
     int rc = MPI_Compare_and_swap((void*)scratch_area(), (void*)scratch_area(), (void*)scratch_area(), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1462(void)
+static void case_1472(void)
 {
     begin_case("MPI_Compare_and_swap datatype wrong kind");
     int rc = MPI_Compare_and_swap((void*)scratch_area(), (void*)scratch_area(), (void*)scratch_area(), (MPI_Datatype)MPI_COMM_WORLD, 0, 0, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1463(void)
+static void case_1473(void)
 {
     begin_case("MPI_Compare_and_swap target_rank target_rank=7");
     int rc = MPI_Compare_and_swap((void*)scratch_area(), (void*)scratch_area(), (void*)scratch_area(), MPI_INT, 7, 0, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1464(void)
+static void case_1474(void)
 {
     begin_case("MPI_Compare_and_swap win nonexistent");
     int rc = MPI_Compare_and_swap((void*)scratch_area(), (void*)scratch_area(), (void*)scratch_area(), MPI_INT, 0, 0, BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1465(void)
+static void case_1475(void)
 {
     begin_case("MPI_Compare_and_swap win wrong kind");
     int rc = MPI_Compare_and_swap((void*)scratch_area(), (void*)scratch_area(), (void*)scratch_area(), MPI_INT, 0, 0, (MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1466(void)
+static void case_1476(void)
+{
+    begin_case("MPI_Rput origin_addr NULL with count 1");
+    int rc = MPI_Rput(NULL, 1, MPI_INT, 0, 0, 1, MPI_INT, test_win, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1477(void)
 {
     begin_case("MPI_Rput origin_count origin_count=-1");
     int rc = MPI_Rput((void*)scratch_area(), -1, MPI_INT, 0, 0, 1, MPI_INT, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1467(void)
+static void case_1478(void)
 {
     begin_case("MPI_Rput origin_datatype nonexistent");
     int rc = MPI_Rput((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, 1, MPI_INT, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1468(void)
+static void case_1479(void)
 {
     begin_case("MPI_Rput origin_datatype wrong kind");
     int rc = MPI_Rput((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, 1, MPI_INT, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1469(void)
+static void case_1480(void)
 {
     begin_case("MPI_Rput target_rank target_rank=7");
     int rc = MPI_Rput((void*)scratch_area(), 1, MPI_INT, 7, 0, 1, MPI_INT, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1470(void)
+static void case_1481(void)
 {
     begin_case("MPI_Rput target_count target_count=-1");
     int rc = MPI_Rput((void*)scratch_area(), 1, MPI_INT, 0, 0, -1, MPI_INT, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1471(void)
+static void case_1482(void)
 {
     begin_case("MPI_Rput target_datatype nonexistent");
     int rc = MPI_Rput((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1472(void)
+static void case_1483(void)
 {
     begin_case("MPI_Rput target_datatype wrong kind");
     int rc = MPI_Rput((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, (MPI_Datatype)MPI_COMM_WORLD, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1473(void)
+static void case_1484(void)
 {
     begin_case("MPI_Rput win nonexistent");
     int rc = MPI_Rput((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_WIN), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1474(void)
+static void case_1485(void)
 {
     begin_case("MPI_Rput win wrong kind");
     int rc = MPI_Rput((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, (MPI_Win)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1475(void)
+static void case_1486(void)
 {
     begin_case("MPI_Rput request nonexistent in pointer");
     int rc = MPI_Rput((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, test_win, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1476(void)
+static void case_1487(void)
+{
+    begin_case("MPI_Rget origin_addr NULL with count 1");
+    int rc = MPI_Rget(NULL, 1, MPI_INT, 0, 0, 1, MPI_INT, test_win, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1488(void)
 {
     begin_case("MPI_Rget origin_count origin_count=-1");
     int rc = MPI_Rget((void*)scratch_area(), -1, MPI_INT, 0, 0, 1, MPI_INT, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1477(void)
+static void case_1489(void)
 {
     begin_case("MPI_Rget origin_datatype nonexistent");
     int rc = MPI_Rget((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, 1, MPI_INT, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1478(void)
+static void case_1490(void)
 {
     begin_case("MPI_Rget origin_datatype wrong kind");
     int rc = MPI_Rget((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, 1, MPI_INT, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1479(void)
+static void case_1491(void)
 {
     begin_case("MPI_Rget target_rank target_rank=7");
     int rc = MPI_Rget((void*)scratch_area(), 1, MPI_INT, 7, 0, 1, MPI_INT, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1480(void)
+static void case_1492(void)
 {
     begin_case("MPI_Rget target_count target_count=-1");
     int rc = MPI_Rget((void*)scratch_area(), 1, MPI_INT, 0, 0, -1, MPI_INT, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1481(void)
+static void case_1493(void)
 {
     begin_case("MPI_Rget target_datatype nonexistent");
     int rc = MPI_Rget((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1482(void)
+static void case_1494(void)
 {
     begin_case("MPI_Rget target_datatype wrong kind");
     int rc = MPI_Rget((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, (MPI_Datatype)MPI_COMM_WORLD, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1483(void)
+static void case_1495(void)
 {
     begin_case("MPI_Rget win nonexistent");
     int rc = MPI_Rget((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_WIN), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1484(void)
+static void case_1496(void)
 {
     begin_case("MPI_Rget win wrong kind");
     int rc = MPI_Rget((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, (MPI_Win)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1485(void)
+static void case_1497(void)
 {
     begin_case("MPI_Rget request nonexistent in pointer");
     int rc = MPI_Rget((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, test_win, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1486(void)
+static void case_1498(void)
+{
+    begin_case("MPI_Raccumulate origin_addr NULL with count 1");
+    int rc = MPI_Raccumulate(NULL, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1499(void)
 {
     begin_case("MPI_Raccumulate origin_count origin_count=-1");
     int rc = MPI_Raccumulate((void*)scratch_area(), -1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1487(void)
+static void case_1500(void)
 {
     begin_case("MPI_Raccumulate origin_datatype nonexistent");
     int rc = MPI_Raccumulate((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, 1, MPI_INT, MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1488(void)
+static void case_1501(void)
 {
     begin_case("MPI_Raccumulate origin_datatype wrong kind");
     int rc = MPI_Raccumulate((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, 1, MPI_INT, MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1489(void)
+static void case_1502(void)
 {
     begin_case("MPI_Raccumulate target_rank target_rank=7");
     int rc = MPI_Raccumulate((void*)scratch_area(), 1, MPI_INT, 7, 0, 1, MPI_INT, MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1490(void)
+static void case_1503(void)
 {
     begin_case("MPI_Raccumulate target_count target_count=-1");
     int rc = MPI_Raccumulate((void*)scratch_area(), 1, MPI_INT, 0, 0, -1, MPI_INT, MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1491(void)
+static void case_1504(void)
 {
     begin_case("MPI_Raccumulate target_datatype nonexistent");
     int rc = MPI_Raccumulate((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1492(void)
+static void case_1505(void)
 {
     begin_case("MPI_Raccumulate target_datatype wrong kind");
     int rc = MPI_Raccumulate((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, (MPI_Datatype)MPI_COMM_WORLD, MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1493(void)
+static void case_1506(void)
 {
     begin_case("MPI_Raccumulate op nonexistent");
     int rc = MPI_Raccumulate((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_OP), test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
-static void case_1494(void)
+static void case_1507(void)
 {
     begin_case("MPI_Raccumulate op wrong kind");
     int rc = MPI_Raccumulate((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, (MPI_Op)MPI_INT, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
-static void case_1495(void)
+static void case_1508(void)
 {
     begin_case("MPI_Raccumulate win nonexistent");
     int rc = MPI_Raccumulate((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, BAD_HANDLE(MMPI_HANDLE_KIND_WIN), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1496(void)
+static void case_1509(void)
 {
     begin_case("MPI_Raccumulate win wrong kind");
     int rc = MPI_Raccumulate((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, (MPI_Win)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1497(void)
+static void case_1510(void)
 {
     begin_case("MPI_Raccumulate request nonexistent in pointer");
     int rc = MPI_Raccumulate((void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, test_win, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1498(void)
+static void case_1511(void)
+{
+    begin_case("MPI_Rget_accumulate origin_addr NULL with count 1");
+    int rc = MPI_Rget_accumulate(NULL, 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1512(void)
 {
     begin_case("MPI_Rget_accumulate origin_count origin_count=-1");
     int rc = MPI_Rget_accumulate((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1499(void)
+static void case_1513(void)
 {
     begin_case("MPI_Rget_accumulate origin_datatype nonexistent");
     int rc = MPI_Rget_accumulate((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1500(void)
+static void case_1514(void)
 {
     begin_case("MPI_Rget_accumulate origin_datatype wrong kind");
     int rc = MPI_Rget_accumulate((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1501(void)
+static void case_1515(void)
+{
+    begin_case("MPI_Rget_accumulate result_addr NULL with count 1");
+    int rc = MPI_Rget_accumulate((void*)scratch_area(), 1, MPI_INT, NULL, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
+    expect_class(rc, 1, (int[]){MPI_ERR_BUFFER});
+}
+
+static void case_1516(void)
 {
     begin_case("MPI_Rget_accumulate result_count result_count=-1");
     int rc = MPI_Rget_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1502(void)
+static void case_1517(void)
 {
     begin_case("MPI_Rget_accumulate result_datatype nonexistent");
     int rc = MPI_Rget_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), 0, 0, 1, MPI_INT, MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1503(void)
+static void case_1518(void)
 {
     begin_case("MPI_Rget_accumulate result_datatype wrong kind");
     int rc = MPI_Rget_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, 0, 0, 1, MPI_INT, MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1504(void)
+static void case_1519(void)
 {
     begin_case("MPI_Rget_accumulate target_rank target_rank=7");
     int rc = MPI_Rget_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 7, 0, 1, MPI_INT, MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_RANK});
 }
 
-static void case_1505(void)
+static void case_1520(void)
 {
     begin_case("MPI_Rget_accumulate target_count target_count=-1");
     int rc = MPI_Rget_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, -1, MPI_INT, MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1506(void)
+static void case_1521(void)
 {
     begin_case("MPI_Rget_accumulate target_datatype nonexistent");
     int rc = MPI_Rget_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1507(void)
+static void case_1522(void)
 {
     begin_case("MPI_Rget_accumulate target_datatype wrong kind");
     int rc = MPI_Rget_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, (MPI_Datatype)MPI_COMM_WORLD, MPI_SUM, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1508(void)
+static void case_1523(void)
 {
     begin_case("MPI_Rget_accumulate op nonexistent");
     int rc = MPI_Rget_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_OP), test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
-static void case_1509(void)
+static void case_1524(void)
 {
     begin_case("MPI_Rget_accumulate op wrong kind");
     int rc = MPI_Rget_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, (MPI_Op)MPI_INT, test_win, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_OP});
 }
 
-static void case_1510(void)
+static void case_1525(void)
 {
     begin_case("MPI_Rget_accumulate win nonexistent");
     int rc = MPI_Rget_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, BAD_HANDLE(MMPI_HANDLE_KIND_WIN), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1511(void)
+static void case_1526(void)
 {
     begin_case("MPI_Rget_accumulate win wrong kind");
     int rc = MPI_Rget_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, (MPI_Win)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1512(void)
+static void case_1527(void)
 {
     begin_case("MPI_Rget_accumulate request nonexistent in pointer");
     int rc = MPI_Rget_accumulate((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, test_win, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1513(void)
+static void case_1528(void)
 {
     begin_case("MPI_Win_fence win nonexistent");
     int rc = MPI_Win_fence(1, BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1514(void)
+static void case_1529(void)
 {
     begin_case("MPI_Win_fence win wrong kind");
     int rc = MPI_Win_fence(1, (MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1515(void)
+static void case_1530(void)
 {
     begin_case("MPI_Win_start group nonexistent");
     int rc = MPI_Win_start(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP), 1, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_GROUP});
 }
 
-static void case_1516(void)
+static void case_1531(void)
 {
     begin_case("MPI_Win_start group wrong kind");
     int rc = MPI_Win_start((MPI_Group)MPI_COMM_WORLD, 1, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_GROUP});
 }
 
-static void case_1517(void)
+static void case_1532(void)
 {
     begin_case("MPI_Win_start win nonexistent");
     int rc = MPI_Win_start(MPI_GROUP_EMPTY, 1, BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1518(void)
+static void case_1533(void)
 {
     begin_case("MPI_Win_start win wrong kind");
     int rc = MPI_Win_start(MPI_GROUP_EMPTY, 1, (MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1519(void)
+static void case_1534(void)
 {
     begin_case("MPI_Win_complete win nonexistent");
     int rc = MPI_Win_complete(BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1520(void)
+static void case_1535(void)
 {
     begin_case("MPI_Win_complete win wrong kind");
     int rc = MPI_Win_complete((MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1521(void)
+static void case_1536(void)
 {
     begin_case("MPI_Win_post group nonexistent");
     int rc = MPI_Win_post(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP), 1, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_GROUP});
 }
 
-static void case_1522(void)
+static void case_1537(void)
 {
     begin_case("MPI_Win_post group wrong kind");
     int rc = MPI_Win_post((MPI_Group)MPI_COMM_WORLD, 1, test_win);
     expect_class(rc, 1, (int[]){MPI_ERR_GROUP});
 }
 
-static void case_1523(void)
+static void case_1538(void)
 {
     begin_case("MPI_Win_post win nonexistent");
     int rc = MPI_Win_post(MPI_GROUP_EMPTY, 1, BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1524(void)
+static void case_1539(void)
 {
     begin_case("MPI_Win_post win wrong kind");
     int rc = MPI_Win_post(MPI_GROUP_EMPTY, 1, (MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1525(void)
+static void case_1540(void)
 {
     begin_case("MPI_Win_wait win nonexistent");
     int rc = MPI_Win_wait(BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1526(void)
+static void case_1541(void)
 {
     begin_case("MPI_Win_wait win wrong kind");
     int rc = MPI_Win_wait((MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1527(void)
+static void case_1542(void)
 {
     begin_case("MPI_Win_test win nonexistent");
     int rc = MPI_Win_test(BAD_HANDLE(MMPI_HANDLE_KIND_WIN), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1528(void)
+static void case_1543(void)
 {
     begin_case("MPI_Win_test win wrong kind");
     int rc = MPI_Win_test((MPI_Win)MPI_INT, (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1529(void)
+static void case_1544(void)
 {
     begin_case("MPI_Win_lock win nonexistent");
     int rc = MPI_Win_lock(1, 0, 1, BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1530(void)
+static void case_1545(void)
 {
     begin_case("MPI_Win_lock win wrong kind");
     int rc = MPI_Win_lock(1, 0, 1, (MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1531(void)
+static void case_1546(void)
 {
     begin_case("MPI_Win_lock_all win nonexistent");
     int rc = MPI_Win_lock_all(1, BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1532(void)
+static void case_1547(void)
 {
     begin_case("MPI_Win_lock_all win wrong kind");
     int rc = MPI_Win_lock_all(1, (MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1533(void)
+static void case_1548(void)
 {
     begin_case("MPI_Win_unlock win nonexistent");
     int rc = MPI_Win_unlock(0, BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1534(void)
+static void case_1549(void)
 {
     begin_case("MPI_Win_unlock win wrong kind");
     int rc = MPI_Win_unlock(0, (MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1535(void)
+static void case_1550(void)
 {
     begin_case("MPI_Win_unlock_all win nonexistent");
     int rc = MPI_Win_unlock_all(BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1536(void)
+static void case_1551(void)
 {
     begin_case("MPI_Win_unlock_all win wrong kind");
     int rc = MPI_Win_unlock_all((MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1537(void)
+static void case_1552(void)
 {
     begin_case("MPI_Win_flush win nonexistent");
     int rc = MPI_Win_flush(0, BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1538(void)
+static void case_1553(void)
 {
     begin_case("MPI_Win_flush win wrong kind");
     int rc = MPI_Win_flush(0, (MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1539(void)
+static void case_1554(void)
 {
     begin_case("MPI_Win_flush_all win nonexistent");
     int rc = MPI_Win_flush_all(BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1540(void)
+static void case_1555(void)
 {
     begin_case("MPI_Win_flush_all win wrong kind");
     int rc = MPI_Win_flush_all((MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1541(void)
+static void case_1556(void)
 {
     begin_case("MPI_Win_flush_local win nonexistent");
     int rc = MPI_Win_flush_local(0, BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1542(void)
+static void case_1557(void)
 {
     begin_case("MPI_Win_flush_local win wrong kind");
     int rc = MPI_Win_flush_local(0, (MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1543(void)
+static void case_1558(void)
 {
     begin_case("MPI_Win_flush_local_all win nonexistent");
     int rc = MPI_Win_flush_local_all(BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1544(void)
+static void case_1559(void)
 {
     begin_case("MPI_Win_flush_local_all win wrong kind");
     int rc = MPI_Win_flush_local_all((MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1545(void)
+static void case_1560(void)
 {
     begin_case("MPI_Win_sync win nonexistent");
     int rc = MPI_Win_sync(BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1546(void)
+static void case_1561(void)
 {
     begin_case("MPI_Win_sync win wrong kind");
     int rc = MPI_Win_sync((MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1547(void)
+static void case_1562(void)
 {
     begin_case("MPI_Comm_spawn info nonexistent");
     int rc = MPI_Comm_spawn((char*)scratch_area(), (char**)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), 0, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1548(void)
+static void case_1563(void)
 {
     begin_case("MPI_Comm_spawn info wrong kind");
     int rc = MPI_Comm_spawn((char*)scratch_area(), (char**)scratch_area(), 1, (MPI_Info)MPI_COMM_WORLD, 0, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1549(void)
+static void case_1564(void)
 {
     begin_case("MPI_Comm_spawn root root=7");
     int rc = MPI_Comm_spawn((char*)scratch_area(), (char**)scratch_area(), 1, MPI_INFO_NULL, 7, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_ROOT});
 }
 
-static void case_1550(void)
+static void case_1565(void)
 {
     begin_case("MPI_Comm_spawn comm nonexistent");
     int rc = MPI_Comm_spawn((char*)scratch_area(), (char**)scratch_area(), 1, MPI_INFO_NULL, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1551(void)
+static void case_1566(void)
 {
     begin_case("MPI_Comm_spawn comm wrong kind");
     int rc = MPI_Comm_spawn((char*)scratch_area(), (char**)scratch_area(), 1, MPI_INFO_NULL, 0, (MPI_Comm)MPI_INT, handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1552(void)
+static void case_1567(void)
 {
     begin_case("MPI_Comm_spawn intercomm nonexistent in pointer");
     int rc = MPI_Comm_spawn((char*)scratch_area(), (char**)scratch_area(), 1, MPI_INFO_NULL, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)), int_array(1));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1553(void)
+static void case_1568(void)
 {
     begin_case("MPI_Comm_spawn_multiple count count=-1");
     int rc = MPI_Comm_spawn_multiple(-1, (char**)scratch_area(), (char***)scratch_area(), int_array(1), handle_array(MPI_INFO_NULL), 0, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 2, (int[]){MPI_ERR_COUNT, MPI_ERR_ARG});
 }
 
-static void case_1554(void)
+static void case_1569(void)
 {
     begin_case("MPI_Comm_spawn_multiple array_of_info nonexistent in pointer");
     int rc = MPI_Comm_spawn_multiple(1, (char**)scratch_area(), (char***)scratch_area(), int_array(1), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_INFO)), 0, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1555(void)
+static void case_1570(void)
 {
     begin_case("MPI_Comm_spawn_multiple root root=7");
     int rc = MPI_Comm_spawn_multiple(1, (char**)scratch_area(), (char***)scratch_area(), int_array(1), handle_array(MPI_INFO_NULL), 7, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_ROOT});
 }
 
-static void case_1556(void)
+static void case_1571(void)
 {
     begin_case("MPI_Comm_spawn_multiple comm nonexistent");
     int rc = MPI_Comm_spawn_multiple(1, (char**)scratch_area(), (char***)scratch_area(), int_array(1), handle_array(MPI_INFO_NULL), 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1557(void)
+static void case_1572(void)
 {
     begin_case("MPI_Comm_spawn_multiple comm wrong kind");
     int rc = MPI_Comm_spawn_multiple(1, (char**)scratch_area(), (char***)scratch_area(), int_array(1), handle_array(MPI_INFO_NULL), 0, (MPI_Comm)MPI_INT, handle_array(MPI_COMM_WORLD), int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1558(void)
+static void case_1573(void)
 {
     begin_case("MPI_Comm_spawn_multiple intercomm nonexistent in pointer");
     int rc = MPI_Comm_spawn_multiple(1, (char**)scratch_area(), (char***)scratch_area(), int_array(1), handle_array(MPI_INFO_NULL), 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)), int_array(1));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1559(void)
+static void case_1574(void)
 {
     begin_case("MPI_Comm_get_parent parent nonexistent in pointer");
     int rc = MPI_Comm_get_parent(handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1560(void)
+static void case_1575(void)
 {
     begin_case("MPI_Open_port info nonexistent");
     int rc = MPI_Open_port(BAD_HANDLE(MMPI_HANDLE_KIND_INFO), (char*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1561(void)
+static void case_1576(void)
 {
     begin_case("MPI_Open_port info wrong kind");
     int rc = MPI_Open_port((MPI_Info)MPI_COMM_WORLD, (char*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1562(void)
+static void case_1577(void)
 {
     begin_case("MPI_Comm_accept info nonexistent");
     int rc = MPI_Comm_accept((char*)scratch_area(), BAD_HANDLE(MMPI_HANDLE_KIND_INFO), 0, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1563(void)
+static void case_1578(void)
 {
     begin_case("MPI_Comm_accept info wrong kind");
     int rc = MPI_Comm_accept((char*)scratch_area(), (MPI_Info)MPI_COMM_WORLD, 0, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1564(void)
+static void case_1579(void)
 {
     begin_case("MPI_Comm_accept root root=7");
     int rc = MPI_Comm_accept((char*)scratch_area(), MPI_INFO_NULL, 7, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_ROOT});
 }
 
-static void case_1565(void)
+static void case_1580(void)
 {
     begin_case("MPI_Comm_accept comm nonexistent");
     int rc = MPI_Comm_accept((char*)scratch_area(), MPI_INFO_NULL, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1566(void)
+static void case_1581(void)
 {
     begin_case("MPI_Comm_accept comm wrong kind");
     int rc = MPI_Comm_accept((char*)scratch_area(), MPI_INFO_NULL, 0, (MPI_Comm)MPI_INT, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1567(void)
+static void case_1582(void)
 {
     begin_case("MPI_Comm_accept newcomm nonexistent in pointer");
     int rc = MPI_Comm_accept((char*)scratch_area(), MPI_INFO_NULL, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1568(void)
+static void case_1583(void)
 {
     begin_case("MPI_Comm_connect info nonexistent");
     int rc = MPI_Comm_connect((char*)scratch_area(), BAD_HANDLE(MMPI_HANDLE_KIND_INFO), 0, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1569(void)
+static void case_1584(void)
 {
     begin_case("MPI_Comm_connect info wrong kind");
     int rc = MPI_Comm_connect((char*)scratch_area(), (MPI_Info)MPI_COMM_WORLD, 0, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1570(void)
+static void case_1585(void)
 {
     begin_case("MPI_Comm_connect root root=7");
     int rc = MPI_Comm_connect((char*)scratch_area(), MPI_INFO_NULL, 7, MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_ROOT});
 }
 
-static void case_1571(void)
+static void case_1586(void)
 {
     begin_case("MPI_Comm_connect comm nonexistent");
     int rc = MPI_Comm_connect((char*)scratch_area(), MPI_INFO_NULL, 0, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1572(void)
+static void case_1587(void)
 {
     begin_case("MPI_Comm_connect comm wrong kind");
     int rc = MPI_Comm_connect((char*)scratch_area(), MPI_INFO_NULL, 0, (MPI_Comm)MPI_INT, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1573(void)
+static void case_1588(void)
 {
     begin_case("MPI_Comm_connect newcomm nonexistent in pointer");
     int rc = MPI_Comm_connect((char*)scratch_area(), MPI_INFO_NULL, 0, MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1574(void)
+static void case_1589(void)
 {
     begin_case("MPI_Publish_name info nonexistent");
     int rc = MPI_Publish_name((char*)scratch_area(), BAD_HANDLE(MMPI_HANDLE_KIND_INFO), (char*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1575(void)
+static void case_1590(void)
 {
     begin_case("MPI_Publish_name info wrong kind");
     int rc = MPI_Publish_name((char*)scratch_area(), (MPI_Info)MPI_COMM_WORLD, (char*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1576(void)
+static void case_1591(void)
 {
     begin_case("MPI_Unpublish_name info nonexistent");
     int rc = MPI_Unpublish_name((char*)scratch_area(), BAD_HANDLE(MMPI_HANDLE_KIND_INFO), (char*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1577(void)
+static void case_1592(void)
 {
     begin_case("MPI_Unpublish_name info wrong kind");
     int rc = MPI_Unpublish_name((char*)scratch_area(), (MPI_Info)MPI_COMM_WORLD, (char*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1578(void)
+static void case_1593(void)
 {
     begin_case("MPI_Lookup_name info nonexistent");
     int rc = MPI_Lookup_name((char*)scratch_area(), BAD_HANDLE(MMPI_HANDLE_KIND_INFO), (char*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1579(void)
+static void case_1594(void)
 {
     begin_case("MPI_Lookup_name info wrong kind");
     int rc = MPI_Lookup_name((char*)scratch_area(), (MPI_Info)MPI_COMM_WORLD, (char*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1580(void)
+static void case_1595(void)
 {
     begin_case("MPI_Comm_join intercomm nonexistent in pointer");
     int rc = MPI_Comm_join(1, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1581(void)
+static void case_1596(void)
 {
     begin_case("MPI_Cart_create comm_old nonexistent");
     int rc = MPI_Cart_create(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, int_array(1), int_array(1), 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1582(void)
+static void case_1597(void)
 {
     begin_case("MPI_Cart_create comm_old wrong kind");
     int rc = MPI_Cart_create((MPI_Comm)MPI_INT, 1, int_array(1), int_array(1), 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1583(void)
+static void case_1598(void)
 {
     begin_case("MPI_Cart_create comm_cart nonexistent in pointer");
     int rc = MPI_Cart_create(MPI_COMM_WORLD, 1, int_array(1), int_array(1), 0, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1584(void)
+static void case_1599(void)
 {
     begin_case("MPI_Graph_create comm_old nonexistent");
     int rc = MPI_Graph_create(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, int_array(1), int_array(0), 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1585(void)
+static void case_1600(void)
 {
     begin_case("MPI_Graph_create comm_old wrong kind");
     int rc = MPI_Graph_create((MPI_Comm)MPI_INT, 1, int_array(1), int_array(0), 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1586(void)
+static void case_1601(void)
 {
     begin_case("MPI_Graph_create comm_graph nonexistent in pointer");
     int rc = MPI_Graph_create(MPI_COMM_WORLD, 1, int_array(1), int_array(0), 0, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1587(void)
+static void case_1602(void)
 {
     begin_case("MPI_Dist_graph_create_adjacent comm_old nonexistent");
     int rc = MPI_Dist_graph_create_adjacent(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, int_array(0), int_array(0), 1, int_array(0), int_array(0), MPI_INFO_NULL, 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1588(void)
+static void case_1603(void)
 {
     begin_case("MPI_Dist_graph_create_adjacent comm_old wrong kind");
     int rc = MPI_Dist_graph_create_adjacent((MPI_Comm)MPI_INT, 1, int_array(0), int_array(0), 1, int_array(0), int_array(0), MPI_INFO_NULL, 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1589(void)
+static void case_1604(void)
 {
     begin_case("MPI_Dist_graph_create_adjacent info nonexistent");
     int rc = MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, int_array(0), int_array(0), 1, int_array(0), int_array(0), BAD_HANDLE(MMPI_HANDLE_KIND_INFO), 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1590(void)
+static void case_1605(void)
 {
     begin_case("MPI_Dist_graph_create_adjacent info wrong kind");
     int rc = MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, int_array(0), int_array(0), 1, int_array(0), int_array(0), (MPI_Info)MPI_COMM_WORLD, 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1591(void)
+static void case_1606(void)
 {
     begin_case("MPI_Dist_graph_create_adjacent comm_dist_graph nonexistent in pointer");
     int rc = MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, int_array(0), int_array(0), 1, int_array(0), int_array(0), MPI_INFO_NULL, 0, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1592(void)
+static void case_1607(void)
 {
     begin_case("MPI_Dist_graph_create comm_old nonexistent");
     int rc = MPI_Dist_graph_create(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, int_array(0), int_array(1), int_array(0), int_array(1), MPI_INFO_NULL, 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1593(void)
+static void case_1608(void)
 {
     begin_case("MPI_Dist_graph_create comm_old wrong kind");
     int rc = MPI_Dist_graph_create((MPI_Comm)MPI_INT, 1, int_array(0), int_array(1), int_array(0), int_array(1), MPI_INFO_NULL, 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1594(void)
+static void case_1609(void)
 {
     begin_case("MPI_Dist_graph_create info nonexistent");
     int rc = MPI_Dist_graph_create(MPI_COMM_WORLD, 1, int_array(0), int_array(1), int_array(0), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_INFO), 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1595(void)
+static void case_1610(void)
 {
     begin_case("MPI_Dist_graph_create info wrong kind");
     int rc = MPI_Dist_graph_create(MPI_COMM_WORLD, 1, int_array(0), int_array(1), int_array(0), int_array(1), (MPI_Info)MPI_COMM_WORLD, 0, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1596(void)
+static void case_1611(void)
 {
     begin_case("MPI_Dist_graph_create comm_dist_graph nonexistent in pointer");
     int rc = MPI_Dist_graph_create(MPI_COMM_WORLD, 1, int_array(0), int_array(1), int_array(0), int_array(1), MPI_INFO_NULL, 0, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1597(void)
+static void case_1612(void)
 {
     begin_case("MPI_Topo_test comm nonexistent");
     int rc = MPI_Topo_test(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1598(void)
+static void case_1613(void)
 {
     begin_case("MPI_Topo_test comm wrong kind");
     int rc = MPI_Topo_test((MPI_Comm)MPI_INT, (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1599(void)
+static void case_1614(void)
 {
     begin_case("MPI_Graphdims_get comm nonexistent");
     int rc = MPI_Graphdims_get(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), (int*)scratch_area(), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1600(void)
+static void case_1615(void)
 {
     begin_case("MPI_Graphdims_get comm wrong kind");
     int rc = MPI_Graphdims_get((MPI_Comm)MPI_INT, (int*)scratch_area(), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1601(void)
+static void case_1616(void)
 {
     begin_case("MPI_Graph_get comm nonexistent");
     int rc = MPI_Graph_get(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, 1, int_array(1), int_array(0));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1602(void)
+static void case_1617(void)
 {
     begin_case("MPI_Graph_get comm wrong kind");
     int rc = MPI_Graph_get((MPI_Comm)MPI_INT, 1, 1, int_array(1), int_array(0));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1603(void)
+static void case_1618(void)
 {
     begin_case("MPI_Cartdim_get comm nonexistent");
     int rc = MPI_Cartdim_get(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1604(void)
+static void case_1619(void)
 {
     begin_case("MPI_Cartdim_get comm wrong kind");
     int rc = MPI_Cartdim_get((MPI_Comm)MPI_INT, (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1605(void)
+static void case_1620(void)
 {
     begin_case("MPI_Cart_get comm nonexistent");
     int rc = MPI_Cart_get(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, int_array(1), int_array(1), int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1606(void)
+static void case_1621(void)
 {
     begin_case("MPI_Cart_get comm wrong kind");
     int rc = MPI_Cart_get((MPI_Comm)MPI_INT, 1, int_array(1), int_array(1), int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1607(void)
+static void case_1622(void)
 {
     begin_case("MPI_Cart_rank comm nonexistent");
     int rc = MPI_Cart_rank(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), int_array(1), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1608(void)
+static void case_1623(void)
 {
     begin_case("MPI_Cart_rank comm wrong kind");
     int rc = MPI_Cart_rank((MPI_Comm)MPI_INT, int_array(1), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1609(void)
+static void case_1624(void)
 {
     begin_case("MPI_Cart_coords comm nonexistent");
     int rc = MPI_Cart_coords(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 0, 1, int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1610(void)
+static void case_1625(void)
 {
     begin_case("MPI_Cart_coords comm wrong kind");
     int rc = MPI_Cart_coords((MPI_Comm)MPI_INT, 0, 1, int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1611(void)
+static void case_1626(void)
 {
     begin_case("MPI_Graph_neighbors_count comm nonexistent");
     int rc = MPI_Graph_neighbors_count(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 0, (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1612(void)
+static void case_1627(void)
 {
     begin_case("MPI_Graph_neighbors_count comm wrong kind");
     int rc = MPI_Graph_neighbors_count((MPI_Comm)MPI_INT, 0, (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1613(void)
+static void case_1628(void)
 {
     begin_case("MPI_Graph_neighbors comm nonexistent");
     int rc = MPI_Graph_neighbors(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 0, 1, int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1614(void)
+static void case_1629(void)
 {
     begin_case("MPI_Graph_neighbors comm wrong kind");
     int rc = MPI_Graph_neighbors((MPI_Comm)MPI_INT, 0, 1, int_array(1));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1615(void)
+static void case_1630(void)
 {
     begin_case("MPI_Dist_graph_neighbors_count comm nonexistent");
     int rc = MPI_Dist_graph_neighbors_count(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), (int*)scratch_area(), (int*)scratch_area(), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1616(void)
+static void case_1631(void)
 {
     begin_case("MPI_Dist_graph_neighbors_count comm wrong kind");
     int rc = MPI_Dist_graph_neighbors_count((MPI_Comm)MPI_INT, (int*)scratch_area(), (int*)scratch_area(), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1617(void)
+static void case_1632(void)
 {
     begin_case("MPI_Dist_graph_neighbors comm nonexistent");
     int rc = MPI_Dist_graph_neighbors(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, int_array(0), int_array(0), 1, int_array(0), int_array(0));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1618(void)
+static void case_1633(void)
 {
     begin_case("MPI_Dist_graph_neighbors comm wrong kind");
     int rc = MPI_Dist_graph_neighbors((MPI_Comm)MPI_INT, 1, int_array(0), int_array(0), 1, int_array(0), int_array(0));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1619(void)
+static void case_1634(void)
 {
     begin_case("MPI_Cart_shift comm nonexistent");
     int rc = MPI_Cart_shift(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, 1, (int*)scratch_area(), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1620(void)
+static void case_1635(void)
 {
     begin_case("MPI_Cart_shift comm wrong kind");
     int rc = MPI_Cart_shift((MPI_Comm)MPI_INT, 1, 1, (int*)scratch_area(), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1621(void)
+static void case_1636(void)
 {
     begin_case("MPI_Cart_sub comm nonexistent");
     int rc = MPI_Cart_sub(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), int_array(1), handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1622(void)
+static void case_1637(void)
 {
     begin_case("MPI_Cart_sub comm wrong kind");
     int rc = MPI_Cart_sub((MPI_Comm)MPI_INT, int_array(1), handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1623(void)
+static void case_1638(void)
 {
     begin_case("MPI_Cart_sub newcomm nonexistent in pointer");
     int rc = MPI_Cart_sub(MPI_COMM_WORLD, int_array(1), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1624(void)
+static void case_1639(void)
 {
     begin_case("MPI_Cart_map comm nonexistent");
     int rc = MPI_Cart_map(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, int_array(1), int_array(1), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1625(void)
+static void case_1640(void)
 {
     begin_case("MPI_Cart_map comm wrong kind");
     int rc = MPI_Cart_map((MPI_Comm)MPI_INT, 1, int_array(1), int_array(1), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1626(void)
+static void case_1641(void)
 {
     begin_case("MPI_Graph_map comm nonexistent");
     int rc = MPI_Graph_map(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, int_array(1), int_array(0), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1627(void)
+static void case_1642(void)
 {
     begin_case("MPI_Graph_map comm wrong kind");
     int rc = MPI_Graph_map((MPI_Comm)MPI_INT, 1, int_array(1), int_array(0), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1628(void)
+static void case_1643(void)
 {
     begin_case("MPI_Neighbor_allgather sendcount sendcount=-1");
     int rc = MPI_Neighbor_allgather((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1629(void)
+static void case_1644(void)
 {
     begin_case("MPI_Neighbor_allgather sendtype nonexistent");
     int rc = MPI_Neighbor_allgather((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1630(void)
+static void case_1645(void)
 {
     begin_case("MPI_Neighbor_allgather sendtype wrong kind");
     int rc = MPI_Neighbor_allgather((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1631(void)
+static void case_1646(void)
 {
     begin_case("MPI_Neighbor_allgather recvcount recvcount=-1");
     int rc = MPI_Neighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1632(void)
+static void case_1647(void)
 {
     begin_case("MPI_Neighbor_allgather recvtype nonexistent");
     int rc = MPI_Neighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1633(void)
+static void case_1648(void)
 {
     begin_case("MPI_Neighbor_allgather recvtype wrong kind");
     int rc = MPI_Neighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1634(void)
+static void case_1649(void)
 {
     begin_case("MPI_Neighbor_allgather comm nonexistent");
     int rc = MPI_Neighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1635(void)
+static void case_1650(void)
 {
     begin_case("MPI_Neighbor_allgather comm wrong kind");
     int rc = MPI_Neighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Comm)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1636(void)
+static void case_1651(void)
 {
     begin_case("MPI_Neighbor_allgatherv sendcount sendcount=-1");
     int rc = MPI_Neighbor_allgatherv((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1637(void)
+static void case_1652(void)
 {
     begin_case("MPI_Neighbor_allgatherv sendtype nonexistent");
     int rc = MPI_Neighbor_allgatherv((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1638(void)
+static void case_1653(void)
 {
     begin_case("MPI_Neighbor_allgatherv sendtype wrong kind");
     int rc = MPI_Neighbor_allgatherv((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1639(void)
+static void case_1654(void)
 {
     begin_case("MPI_Neighbor_allgatherv recvtype nonexistent");
     int rc = MPI_Neighbor_allgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1640(void)
+static void case_1655(void)
 {
     begin_case("MPI_Neighbor_allgatherv recvtype wrong kind");
     int rc = MPI_Neighbor_allgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1641(void)
+static void case_1656(void)
 {
     begin_case("MPI_Neighbor_allgatherv comm nonexistent");
     int rc = MPI_Neighbor_allgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1642(void)
+static void case_1657(void)
 {
     begin_case("MPI_Neighbor_allgatherv comm wrong kind");
     int rc = MPI_Neighbor_allgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (MPI_Comm)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1643(void)
+static void case_1658(void)
 {
     begin_case("MPI_Neighbor_alltoall sendcount sendcount=-1");
     int rc = MPI_Neighbor_alltoall((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1644(void)
+static void case_1659(void)
 {
     begin_case("MPI_Neighbor_alltoall sendtype nonexistent");
     int rc = MPI_Neighbor_alltoall((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1645(void)
+static void case_1660(void)
 {
     begin_case("MPI_Neighbor_alltoall sendtype wrong kind");
     int rc = MPI_Neighbor_alltoall((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1646(void)
+static void case_1661(void)
 {
     begin_case("MPI_Neighbor_alltoall recvcount recvcount=-1");
     int rc = MPI_Neighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1647(void)
+static void case_1662(void)
 {
     begin_case("MPI_Neighbor_alltoall recvtype nonexistent");
     int rc = MPI_Neighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1648(void)
+static void case_1663(void)
 {
     begin_case("MPI_Neighbor_alltoall recvtype wrong kind");
     int rc = MPI_Neighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1649(void)
+static void case_1664(void)
 {
     begin_case("MPI_Neighbor_alltoall comm nonexistent");
     int rc = MPI_Neighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1650(void)
+static void case_1665(void)
 {
     begin_case("MPI_Neighbor_alltoall comm wrong kind");
     int rc = MPI_Neighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Comm)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1651(void)
+static void case_1666(void)
 {
     begin_case("MPI_Neighbor_alltoallv sendtype nonexistent");
     int rc = MPI_Neighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1652(void)
+static void case_1667(void)
 {
     begin_case("MPI_Neighbor_alltoallv sendtype wrong kind");
     int rc = MPI_Neighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1653(void)
+static void case_1668(void)
 {
     begin_case("MPI_Neighbor_alltoallv recvtype nonexistent");
     int rc = MPI_Neighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1654(void)
+static void case_1669(void)
 {
     begin_case("MPI_Neighbor_alltoallv recvtype wrong kind");
     int rc = MPI_Neighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, topo_comm);
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1655(void)
+static void case_1670(void)
 {
     begin_case("MPI_Neighbor_alltoallv comm nonexistent");
     int rc = MPI_Neighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1656(void)
+static void case_1671(void)
 {
     begin_case("MPI_Neighbor_alltoallv comm wrong kind");
     int rc = MPI_Neighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (MPI_Comm)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1657(void)
+static void case_1672(void)
 {
     begin_case("MPI_Neighbor_alltoallw sendtypes nonexistent in pointer");
     int rc = MPI_Neighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), topo_comm);
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1658(void)
+static void case_1673(void)
 {
     begin_case("MPI_Neighbor_alltoallw recvtypes nonexistent in pointer");
     int rc = MPI_Neighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), topo_comm);
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1659(void)
+static void case_1674(void)
 {
     begin_case("MPI_Neighbor_alltoallw comm nonexistent");
     int rc = MPI_Neighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), BAD_HANDLE(MMPI_HANDLE_KIND_COMM));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1660(void)
+static void case_1675(void)
 {
     begin_case("MPI_Neighbor_alltoallw comm wrong kind");
     int rc = MPI_Neighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (MPI_Comm)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1661(void)
+static void case_1676(void)
 {
     begin_case("MPI_Ineighbor_allgather sendcount sendcount=-1");
     int rc = MPI_Ineighbor_allgather((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1662(void)
+static void case_1677(void)
 {
     begin_case("MPI_Ineighbor_allgather sendtype nonexistent");
     int rc = MPI_Ineighbor_allgather((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1663(void)
+static void case_1678(void)
 {
     begin_case("MPI_Ineighbor_allgather sendtype wrong kind");
     int rc = MPI_Ineighbor_allgather((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1664(void)
+static void case_1679(void)
 {
     begin_case("MPI_Ineighbor_allgather recvcount recvcount=-1");
     int rc = MPI_Ineighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1665(void)
+static void case_1680(void)
 {
     begin_case("MPI_Ineighbor_allgather recvtype nonexistent");
     int rc = MPI_Ineighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1666(void)
+static void case_1681(void)
 {
     begin_case("MPI_Ineighbor_allgather recvtype wrong kind");
     int rc = MPI_Ineighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1667(void)
+static void case_1682(void)
 {
     begin_case("MPI_Ineighbor_allgather comm nonexistent");
     int rc = MPI_Ineighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1668(void)
+static void case_1683(void)
 {
     begin_case("MPI_Ineighbor_allgather comm wrong kind");
     int rc = MPI_Ineighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1669(void)
+static void case_1684(void)
 {
     begin_case("MPI_Ineighbor_allgather request nonexistent in pointer");
     int rc = MPI_Ineighbor_allgather((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1670(void)
+static void case_1685(void)
 {
     begin_case("MPI_Ineighbor_allgatherv sendcount sendcount=-1");
     int rc = MPI_Ineighbor_allgatherv((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1671(void)
+static void case_1686(void)
 {
     begin_case("MPI_Ineighbor_allgatherv sendtype nonexistent");
     int rc = MPI_Ineighbor_allgatherv((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1672(void)
+static void case_1687(void)
 {
     begin_case("MPI_Ineighbor_allgatherv sendtype wrong kind");
     int rc = MPI_Ineighbor_allgatherv((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1673(void)
+static void case_1688(void)
 {
     begin_case("MPI_Ineighbor_allgatherv recvtype nonexistent");
     int rc = MPI_Ineighbor_allgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1674(void)
+static void case_1689(void)
 {
     begin_case("MPI_Ineighbor_allgatherv recvtype wrong kind");
     int rc = MPI_Ineighbor_allgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1675(void)
+static void case_1690(void)
 {
     begin_case("MPI_Ineighbor_allgatherv comm nonexistent");
     int rc = MPI_Ineighbor_allgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1676(void)
+static void case_1691(void)
 {
     begin_case("MPI_Ineighbor_allgatherv comm wrong kind");
     int rc = MPI_Ineighbor_allgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1677(void)
+static void case_1692(void)
 {
     begin_case("MPI_Ineighbor_allgatherv request nonexistent in pointer");
     int rc = MPI_Ineighbor_allgatherv((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1678(void)
+static void case_1693(void)
 {
     begin_case("MPI_Ineighbor_alltoall sendcount sendcount=-1");
     int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1679(void)
+static void case_1694(void)
 {
     begin_case("MPI_Ineighbor_alltoall sendtype nonexistent");
     int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1680(void)
+static void case_1695(void)
 {
     begin_case("MPI_Ineighbor_alltoall sendtype wrong kind");
     int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1681(void)
+static void case_1696(void)
 {
     begin_case("MPI_Ineighbor_alltoall recvcount recvcount=-1");
     int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1682(void)
+static void case_1697(void)
 {
     begin_case("MPI_Ineighbor_alltoall recvtype nonexistent");
     int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1683(void)
+static void case_1698(void)
 {
     begin_case("MPI_Ineighbor_alltoall recvtype wrong kind");
     int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1684(void)
+static void case_1699(void)
 {
     begin_case("MPI_Ineighbor_alltoall comm nonexistent");
     int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1685(void)
+static void case_1700(void)
 {
     begin_case("MPI_Ineighbor_alltoall comm wrong kind");
     int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1686(void)
+static void case_1701(void)
 {
     begin_case("MPI_Ineighbor_alltoall request nonexistent in pointer");
     int rc = MPI_Ineighbor_alltoall((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1687(void)
+static void case_1702(void)
 {
     begin_case("MPI_Ineighbor_alltoallv sendtype nonexistent");
     int rc = MPI_Ineighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1688(void)
+static void case_1703(void)
 {
     begin_case("MPI_Ineighbor_alltoallv sendtype wrong kind");
     int rc = MPI_Ineighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1689(void)
+static void case_1704(void)
 {
     begin_case("MPI_Ineighbor_alltoallv recvtype nonexistent");
     int rc = MPI_Ineighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1690(void)
+static void case_1705(void)
 {
     begin_case("MPI_Ineighbor_alltoallv recvtype wrong kind");
     int rc = MPI_Ineighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1691(void)
+static void case_1706(void)
 {
     begin_case("MPI_Ineighbor_alltoallv comm nonexistent");
     int rc = MPI_Ineighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1692(void)
+static void case_1707(void)
 {
     begin_case("MPI_Ineighbor_alltoallv comm wrong kind");
     int rc = MPI_Ineighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1693(void)
+static void case_1708(void)
 {
     begin_case("MPI_Ineighbor_alltoallv request nonexistent in pointer");
     int rc = MPI_Ineighbor_alltoallv((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1694(void)
+static void case_1709(void)
 {
     begin_case("MPI_Ineighbor_alltoallw sendtypes nonexistent in pointer");
     int rc = MPI_Ineighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1695(void)
+static void case_1710(void)
 {
     begin_case("MPI_Ineighbor_alltoallw recvtypes nonexistent in pointer");
     int rc = MPI_Ineighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), topo_comm, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1696(void)
+static void case_1711(void)
 {
     begin_case("MPI_Ineighbor_alltoallw comm nonexistent");
     int rc = MPI_Ineighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1697(void)
+static void case_1712(void)
 {
     begin_case("MPI_Ineighbor_alltoallw comm wrong kind");
     int rc = MPI_Ineighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (MPI_Comm)MPI_INT, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1698(void)
+static void case_1713(void)
 {
     begin_case("MPI_Ineighbor_alltoallw request nonexistent in pointer");
     int rc = MPI_Ineighbor_alltoallw((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), topo_comm, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1699(void)
+static void case_1714(void)
 {
     begin_case("MPI_Neighbor_allgather_init sendcount sendcount=-1");
     int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1700(void)
+static void case_1715(void)
 {
     begin_case("MPI_Neighbor_allgather_init sendtype nonexistent");
     int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1701(void)
+static void case_1716(void)
 {
     begin_case("MPI_Neighbor_allgather_init sendtype wrong kind");
     int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1702(void)
+static void case_1717(void)
 {
     begin_case("MPI_Neighbor_allgather_init recvcount recvcount=-1");
     int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1703(void)
+static void case_1718(void)
 {
     begin_case("MPI_Neighbor_allgather_init recvtype nonexistent");
     int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1704(void)
+static void case_1719(void)
 {
     begin_case("MPI_Neighbor_allgather_init recvtype wrong kind");
     int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1705(void)
+static void case_1720(void)
 {
     begin_case("MPI_Neighbor_allgather_init comm nonexistent");
     int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1706(void)
+static void case_1721(void)
 {
     begin_case("MPI_Neighbor_allgather_init comm wrong kind");
     int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1707(void)
+static void case_1722(void)
 {
     begin_case("MPI_Neighbor_allgather_init info nonexistent");
     int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1708(void)
+static void case_1723(void)
 {
     begin_case("MPI_Neighbor_allgather_init info wrong kind");
     int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, (MPI_Info)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1709(void)
+static void case_1724(void)
 {
     begin_case("MPI_Neighbor_allgather_init request nonexistent in pointer");
     int rc = MPI_Neighbor_allgather_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1710(void)
+static void case_1725(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init sendcount sendcount=-1");
     int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1711(void)
+static void case_1726(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init sendtype nonexistent");
     int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1712(void)
+static void case_1727(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init sendtype wrong kind");
     int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1713(void)
+static void case_1728(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init recvtype nonexistent");
     int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1714(void)
+static void case_1729(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init recvtype wrong kind");
     int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1715(void)
+static void case_1730(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init comm nonexistent");
     int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1716(void)
+static void case_1731(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init comm wrong kind");
     int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1717(void)
+static void case_1732(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init info nonexistent");
     int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1718(void)
+static void case_1733(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init info wrong kind");
     int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, (MPI_Info)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1719(void)
+static void case_1734(void)
 {
     begin_case("MPI_Neighbor_allgatherv_init request nonexistent in pointer");
     int rc = MPI_Neighbor_allgatherv_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1720(void)
+static void case_1735(void)
 {
     begin_case("MPI_Neighbor_alltoall_init sendcount sendcount=-1");
     int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), -1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1721(void)
+static void case_1736(void)
 {
     begin_case("MPI_Neighbor_alltoall_init sendtype nonexistent");
     int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), 1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1722(void)
+static void case_1737(void)
 {
     begin_case("MPI_Neighbor_alltoall_init sendtype wrong kind");
     int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), 1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1723(void)
+static void case_1738(void)
 {
     begin_case("MPI_Neighbor_alltoall_init recvcount recvcount=-1");
     int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), -1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
 }
 
-static void case_1724(void)
+static void case_1739(void)
 {
     begin_case("MPI_Neighbor_alltoall_init recvtype nonexistent");
     int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1725(void)
+static void case_1740(void)
 {
     begin_case("MPI_Neighbor_alltoall_init recvtype wrong kind");
     int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, (MPI_Datatype)MPI_COMM_WORLD, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1726(void)
+static void case_1741(void)
 {
     begin_case("MPI_Neighbor_alltoall_init comm nonexistent");
     int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1727(void)
+static void case_1742(void)
 {
     begin_case("MPI_Neighbor_alltoall_init comm wrong kind");
     int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1728(void)
+static void case_1743(void)
 {
     begin_case("MPI_Neighbor_alltoall_init info nonexistent");
     int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1729(void)
+static void case_1744(void)
 {
     begin_case("MPI_Neighbor_alltoall_init info wrong kind");
     int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, (MPI_Info)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1730(void)
+static void case_1745(void)
 {
     begin_case("MPI_Neighbor_alltoall_init request nonexistent in pointer");
     int rc = MPI_Neighbor_alltoall_init((void*)scratch_area(), 1, MPI_INT, (void*)scratch_area(), 1, MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1731(void)
+static void case_1746(void)
 {
     begin_case("MPI_Neighbor_alltoallv_init sendtype nonexistent");
     int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1732(void)
+static void case_1747(void)
 {
     begin_case("MPI_Neighbor_alltoallv_init sendtype wrong kind");
     int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1733(void)
+static void case_1748(void)
 {
     begin_case("MPI_Neighbor_alltoallv_init recvtype nonexistent");
     int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE), topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1734(void)
+static void case_1749(void)
 {
     begin_case("MPI_Neighbor_alltoallv_init recvtype wrong kind");
     int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), (MPI_Datatype)MPI_COMM_WORLD, topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_TYPE});
 }
 
-static void case_1735(void)
+static void case_1750(void)
 {
     begin_case("MPI_Neighbor_alltoallv_init comm nonexistent");
     int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1736(void)
+static void case_1751(void)
 {
     begin_case("MPI_Neighbor_alltoallv_init comm wrong kind");
     int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1737(void)
+static void case_1752(void)
 {
     begin_case("MPI_Neighbor_alltoallv_init info nonexistent");
     int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1738(void)
+static void case_1753(void)
 {
     begin_case("MPI_Neighbor_alltoallv_init info wrong kind");
     int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, (MPI_Info)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1739(void)
+static void case_1754(void)
 {
     begin_case("MPI_Neighbor_alltoallv_init request nonexistent in pointer");
     int rc = MPI_Neighbor_alltoallv_init((void*)scratch_area(), int_array(1), int_array(1), MPI_INT, (void*)scratch_area(), int_array(1), int_array(1), MPI_INT, topo_comm, MPI_INFO_NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1740(void)
+static void case_1755(void)
 {
     begin_case("MPI_Neighbor_alltoallw_init sendtypes nonexistent in pointer");
     int rc = MPI_Neighbor_alltoallw_init((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1741(void)
+static void case_1756(void)
 {
     begin_case("MPI_Neighbor_alltoallw_init recvtypes nonexistent in pointer");
     int rc = MPI_Neighbor_alltoallw_init((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_DATATYPE)), topo_comm, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1742(void)
+static void case_1757(void)
 {
     begin_case("MPI_Neighbor_alltoallw_init comm nonexistent");
     int rc = MPI_Neighbor_alltoallw_init((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), BAD_HANDLE(MMPI_HANDLE_KIND_COMM), MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1743(void)
+static void case_1758(void)
 {
     begin_case("MPI_Neighbor_alltoallw_init comm wrong kind");
     int rc = MPI_Neighbor_alltoallw_init((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (MPI_Comm)MPI_INT, MPI_INFO_NULL, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1744(void)
+static void case_1759(void)
 {
     begin_case("MPI_Neighbor_alltoallw_init info nonexistent");
     int rc = MPI_Neighbor_alltoallw_init((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), topo_comm, BAD_HANDLE(MMPI_HANDLE_KIND_INFO), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1745(void)
+static void case_1760(void)
 {
     begin_case("MPI_Neighbor_alltoallw_init info wrong kind");
     int rc = MPI_Neighbor_alltoallw_init((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), topo_comm, (MPI_Info)MPI_COMM_WORLD, handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_INFO});
 }
 
-static void case_1746(void)
+static void case_1761(void)
 {
     begin_case("MPI_Neighbor_alltoallw_init request nonexistent in pointer");
     int rc = MPI_Neighbor_alltoallw_init((void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), (void*)scratch_area(), int_array(1), (MPI_Aint *)scratch_area(), handle_array(MPI_INT), topo_comm, MPI_INFO_NULL, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1747(void)
+static void case_1762(void)
 {
     begin_case("MPIX_Comm_revoke comm nonexistent");
     int rc = MPIX_Comm_revoke(BAD_HANDLE(MMPI_HANDLE_KIND_COMM));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1748(void)
+static void case_1763(void)
 {
     begin_case("MPIX_Comm_revoke comm wrong kind");
     int rc = MPIX_Comm_revoke((MPI_Comm)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1749(void)
+static void case_1764(void)
 {
     begin_case("MPIX_Comm_is_revoked comm nonexistent");
     int rc = MPIX_Comm_is_revoked(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1750(void)
+static void case_1765(void)
 {
     begin_case("MPIX_Comm_is_revoked comm wrong kind");
     int rc = MPIX_Comm_is_revoked((MPI_Comm)MPI_INT, (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1751(void)
+static void case_1766(void)
 {
     begin_case("MPIX_Comm_shrink comm nonexistent");
     int rc = MPIX_Comm_shrink(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1752(void)
+static void case_1767(void)
 {
     begin_case("MPIX_Comm_shrink comm wrong kind");
     int rc = MPIX_Comm_shrink((MPI_Comm)MPI_INT, handle_array(MPI_COMM_WORLD));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1753(void)
+static void case_1768(void)
 {
     begin_case("MPIX_Comm_shrink newcomm nonexistent in pointer");
     int rc = MPIX_Comm_shrink(MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1754(void)
+static void case_1769(void)
 {
     begin_case("MPIX_Comm_ishrink comm nonexistent");
     int rc = MPIX_Comm_ishrink(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_COMM_WORLD), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1755(void)
+static void case_1770(void)
 {
     begin_case("MPIX_Comm_ishrink comm wrong kind");
     int rc = MPIX_Comm_ishrink((MPI_Comm)MPI_INT, handle_array(MPI_COMM_WORLD), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1756(void)
+static void case_1771(void)
 {
     begin_case("MPIX_Comm_ishrink newcomm nonexistent in pointer");
     int rc = MPIX_Comm_ishrink(MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_COMM)), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1757(void)
+static void case_1772(void)
 {
     begin_case("MPIX_Comm_ishrink request nonexistent in pointer");
     int rc = MPIX_Comm_ishrink(MPI_COMM_WORLD, handle_array(MPI_COMM_WORLD), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1758(void)
+static void case_1773(void)
 {
     begin_case("MPIX_Comm_agree comm nonexistent");
     int rc = MPIX_Comm_agree(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1759(void)
+static void case_1774(void)
 {
     begin_case("MPIX_Comm_agree comm wrong kind");
     int rc = MPIX_Comm_agree((MPI_Comm)MPI_INT, (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1760(void)
+static void case_1775(void)
 {
     begin_case("MPIX_Comm_iagree comm nonexistent");
     int rc = MPIX_Comm_iagree(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), (int*)scratch_area(), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1761(void)
+static void case_1776(void)
 {
     begin_case("MPIX_Comm_iagree comm wrong kind");
     int rc = MPIX_Comm_iagree((MPI_Comm)MPI_INT, (int*)scratch_area(), handle_array(MPI_REQUEST_NULL));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1762(void)
+static void case_1777(void)
 {
     begin_case("MPIX_Comm_iagree request nonexistent in pointer");
     int rc = MPIX_Comm_iagree(MPI_COMM_WORLD, (int*)scratch_area(), handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_REQUEST)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1763(void)
+static void case_1778(void)
 {
     begin_case("MPIX_Comm_failure_ack comm nonexistent");
     int rc = MPIX_Comm_failure_ack(BAD_HANDLE(MMPI_HANDLE_KIND_COMM));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1764(void)
+static void case_1779(void)
 {
     begin_case("MPIX_Comm_failure_ack comm wrong kind");
     int rc = MPIX_Comm_failure_ack((MPI_Comm)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1765(void)
+static void case_1780(void)
 {
     begin_case("MPIX_Comm_failure_get_acked comm nonexistent");
     int rc = MPIX_Comm_failure_get_acked(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_GROUP_EMPTY));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1766(void)
+static void case_1781(void)
 {
     begin_case("MPIX_Comm_failure_get_acked comm wrong kind");
     int rc = MPIX_Comm_failure_get_acked((MPI_Comm)MPI_INT, handle_array(MPI_GROUP_EMPTY));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1767(void)
+static void case_1782(void)
 {
     begin_case("MPIX_Comm_failure_get_acked failedgrp nonexistent in pointer");
     int rc = MPIX_Comm_failure_get_acked(MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1768(void)
+static void case_1783(void)
 {
     begin_case("MPIX_Comm_get_failed comm nonexistent");
     int rc = MPIX_Comm_get_failed(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), handle_array(MPI_GROUP_EMPTY));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1769(void)
+static void case_1784(void)
 {
     begin_case("MPIX_Comm_get_failed comm wrong kind");
     int rc = MPIX_Comm_get_failed((MPI_Comm)MPI_INT, handle_array(MPI_GROUP_EMPTY));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1770(void)
+static void case_1785(void)
 {
     begin_case("MPIX_Comm_get_failed failedgrp nonexistent in pointer");
     int rc = MPIX_Comm_get_failed(MPI_COMM_WORLD, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1771(void)
+static void case_1786(void)
 {
     begin_case("MPIX_Comm_ack_failed comm nonexistent");
     int rc = MPIX_Comm_ack_failed(BAD_HANDLE(MMPI_HANDLE_KIND_COMM), 1, (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1772(void)
+static void case_1787(void)
 {
     begin_case("MPIX_Comm_ack_failed comm wrong kind");
     int rc = MPIX_Comm_ack_failed((MPI_Comm)MPI_INT, 1, (int*)scratch_area());
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1773(void)
+static void case_1788(void)
 {
     begin_case("MPIX_Win_revoke win nonexistent");
     int rc = MPIX_Win_revoke(BAD_HANDLE(MMPI_HANDLE_KIND_WIN));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1774(void)
+static void case_1789(void)
 {
     begin_case("MPIX_Win_revoke win wrong kind");
     int rc = MPIX_Win_revoke((MPI_Win)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1775(void)
+static void case_1790(void)
 {
     begin_case("MPIX_Win_get_failed win nonexistent");
     int rc = MPIX_Win_get_failed(BAD_HANDLE(MMPI_HANDLE_KIND_WIN), handle_array(MPI_GROUP_EMPTY));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1776(void)
+static void case_1791(void)
 {
     begin_case("MPIX_Win_get_failed win wrong kind");
     int rc = MPIX_Win_get_failed((MPI_Win)MPI_INT, handle_array(MPI_GROUP_EMPTY));
     expect_class(rc, 1, (int[]){MPI_ERR_WIN});
 }
 
-static void case_1777(void)
+static void case_1792(void)
 {
     begin_case("MPIX_Win_get_failed failedgrp nonexistent in pointer");
     int rc = MPIX_Win_get_failed(test_win, handle_array(BAD_HANDLE(MMPI_HANDLE_KIND_GROUP)));
     expect_class(rc, 0, (int[]){0});
 }
 
-static void case_1778(void)
+static void case_1793(void)
 {
     begin_case("MPIX_Comm_validate comm nonexistent");
     int rc = MPIX_Comm_validate(BAD_HANDLE(MMPI_HANDLE_KIND_COMM));
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1779(void)
+static void case_1794(void)
 {
     begin_case("MPIX_Comm_validate comm wrong kind");
     int rc = MPIX_Comm_validate((MPI_Comm)MPI_INT);
     expect_class(rc, 1, (int[]){MPI_ERR_COMM});
 }
 
-static void case_1780(void)
+static void case_1795(void)
 {
     begin_case("MPIX_File_revoke fh nonexistent");
     int rc = MPIX_File_revoke(BAD_HANDLE(MMPI_HANDLE_KIND_FILE));
     expect_class(rc, 1, (int[]){MPI_ERR_FILE});
 }
 
-static void case_1781(void)
+static void case_1796(void)
 {
     begin_case("MPIX_File_revoke fh wrong kind");
     int rc = MPIX_File_revoke((MPI_File)MPI_INT);
@@ -14254,6 +14359,21 @@ static void (*const cases[])(void) = {
     case_1779,
     case_1780,
     case_1781,
+    case_1782,
+    case_1783,
+    case_1784,
+    case_1785,
+    case_1786,
+    case_1787,
+    case_1788,
+    case_1789,
+    case_1790,
+    case_1791,
+    case_1792,
+    case_1793,
+    case_1794,
+    case_1795,
+    case_1796,
 };
 
 int main(int argc, char **argv)
