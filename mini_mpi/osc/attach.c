@@ -15,6 +15,8 @@ int mmpi_win_attach(struct mmpi_win *w, void *base, MPI_Aint size)
         return MPI_ERR_SIZE;
     if (size == 0)
         return MPI_SUCCESS; /* nothing to expose */
+    if (!base)
+        return MPI_ERR_ARG; /* as MPICH: no memory there to expose */
     struct mmpi_win_target *t = &w->core->targets[w->rank];
     int err = MPI_SUCCESS;
     pthread_mutex_lock(&t->lock);
@@ -34,6 +36,8 @@ int mmpi_win_detach(struct mmpi_win *w, const void *base)
 {
     if (w->core->flavor != MPI_WIN_FLAVOR_DYNAMIC)
         return MPI_ERR_RMA_FLAVOR;
+    if (!base)
+        return MPI_ERR_ARG; /* as MPICH; never attached (mmpi_win_attach) */
     struct mmpi_win_target *t = &w->core->targets[w->rank];
     struct mmpi_win_region *gone = NULL;
     pthread_mutex_lock(&t->lock);

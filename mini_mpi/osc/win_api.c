@@ -41,6 +41,9 @@ static int create(enum mmpi_call call, int flavor, void *base, MPI_Aint size, in
     if (err == MPI_SUCCESS && baseptr == NULL && flavor != MPI_WIN_FLAVOR_CREATE &&
         flavor != MPI_WIN_FLAVOR_DYNAMIC)
         err = MPI_ERR_ARG;
+    /* As MPICH: memory of a nonzero size exposed at NULL. */
+    if (err == MPI_SUCCESS && flavor == MPI_WIN_FLAVOR_CREATE && !base && size > 0)
+        err = MPI_ERR_ARG;
     if (err != MPI_SUCCESS)
         goto fn_fail;
     void *b = base;

@@ -160,6 +160,9 @@ int main(int argc, char **argv)
     CHECK(MPI_Win_attach(win, buf, sizeof buf) == MPI_SUCCESS);
     CHECK(MPI_Win_attach(win, buf + 2, sizeof(int)) == MPI_ERR_RMA_ATTACH); /* overlaps */
     CHECK(MPI_Win_detach(win, buf + 1) == MPI_ERR_RMA_ATTACH);
+    CHECK(MPI_Win_attach(win, NULL, sizeof(int)) == MPI_ERR_ARG); /* as MPICH */
+    CHECK(MPI_Win_attach(win, NULL, 0) == MPI_SUCCESS);              /* nothing exposed */
+    CHECK(MPI_Win_detach(win, NULL) == MPI_ERR_ARG);
     CHECK(MPI_Win_detach(win, buf) == MPI_SUCCESS);
     CHECK(MPI_Win_free(&win) == MPI_SUCCESS);
 
@@ -167,6 +170,7 @@ int main(int argc, char **argv)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     CHECK(MPI_Win_create(buf, -1, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win) == MPI_ERR_SIZE);
     CHECK(MPI_Win_create(buf, 4, 0, MPI_INFO_NULL, MPI_COMM_WORLD, &win) == MPI_ERR_ARG);
+    CHECK(MPI_Win_create(NULL, 4, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win) == MPI_ERR_ARG);
     CHECK(MPI_Win_create(buf, 4, 1, MPI_INFO_NULL, MPI_COMM_NULL, &win) == MPI_ERR_COMM);
     CHECK(MPI_Win_free(&win) == MPI_ERR_WIN);
     return mtest_finish();
