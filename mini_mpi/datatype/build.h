@@ -42,7 +42,6 @@ int mmpi_dt_publish(struct mmpi_rank *self, struct mmpi_datatype *dt, MPI_Dataty
 void mmpi_dt_name_get(const struct mmpi_datatype *dt, char *buf);
 int mmpi_dt_name_set(struct mmpi_datatype *dt, const char *name);
 
-
 /* ---- Constructors: the implementation of MPI_Type_<name> is mmpi_type_<name>. Arguments are
  * validated by the binding (handles resolved, counts and block lengths >= 0, arrays present);
  * subarray and darray check their own geometry. Each returns a new object with refcount 1 and

@@ -101,7 +101,7 @@ struct mmpi_datatype {
     char *name;          /* names lock; NULL or owned (derived); static (predefined) */
 };
 
-/* ---- Resolution and lifetime (predefined.c, object.c) -------------------------------- */
+/* ---- Resolution and lifetime (here and predefined.c, object.c) ----------------------- */
 
 /* The predefined objects, indexed by the handle's index (predefined.c). Shared by all ranks,
  * never changed once a rank runs. */
@@ -113,8 +113,10 @@ static inline struct mmpi_datatype *mmpi_dt_predefined(MPI_Datatype h)
     if (!mmpi_handle_is_predefined(h) || mmpi_handle_kind(h) != MMPI_HANDLE_KIND_DATATYPE)
         return NULL;
     int i = mmpi_handle_index(h);
+    if (i >= MMPI_DATATYPE_PREDEFINED_COUNT)
+        return NULL;
     struct mmpi_datatype *dt = &mmpi_dt_predefined_table[i];
-    return i < MMPI_DATATYPE_PREDEFINED_COUNT && dt->handle == h ? dt : NULL;
+    return dt->handle == h ? dt : NULL;
 }
 
 /* Resolves a handle for the calling rank: NULL if null, invalid, or freed. Lock-free; inline

@@ -1,7 +1,8 @@
 /*
  * predefined.c: the predefined datatype objects (MPI-4.1 §3.2.2, §5.1.3, §19.1), built at
- * compile time from predefined.def, and handle resolution (mmpi_datatype_get / _check), which
- * tries this table before the rank's handle table. Also MPI_Type_match_size's choice.
+ * compile time from predefined.def (mmpi_dt_predefined_table, which the inline resolution of
+ * datatype.h tries before the rank's handle table), mmpi_datatype_check, and
+ * MPI_Type_match_size's choice.
  * Predefined objects are shared by all ranks and never change: no reference counts, no names
  * set by the program.
  */

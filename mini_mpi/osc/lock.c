@@ -36,14 +36,15 @@
  * to give back, on the target's lock_word (win.h): 0 when the lock is free and its record
  * holds nothing, member + 1 while that member holds it exclusive, MMPI_WIN_LOCK_RECORD while
  * the record is the lock's state. Every other request, and everything else that reads or
- * changes the record (a waiter, MPI_Win_post, the death hook, the hang report), first takes
- * the mutex and opens the record (mmpi_win_lock_record_open): the word becomes
+ * changes the record under its mutex (a waiter, MPI_Win_post, the death hook), first opens
+ * the record (mmpi_win_lock_record_open): the word becomes
  * MMPI_WIN_LOCK_RECORD and a holder it named is written into the record as holding exclusive,
  * exactly as if it had been granted there. Its compare-and-swap at unlock then fails and it
  * releases through the record, waking whoever waits. The word goes back to 0 only under the
  * mutex, when the record holds nothing (mmpi_win_lock_record_close). So the holder is always
- * known (in the word or in the record), a waiter exists only in record mode, and a fast
- * release never has anyone to wake.
+ * known (in the word or in the record), a waiter exists only in record mode (so the hang
+ * report, which describes a waiter, reads the record), and a fast release never has anyone
+ * to wake.
  *
  * Not an anonymous ticket lock on purpose: with a ticket lock, a holder that dies takes its
  * ticket with it and every later locker waits forever (Open MPI's osc/sm).
@@ -159,9 +160,6 @@ static void lock_describe(const void *arg, char *buf, size_t len)
                      a->type == MMPI_WIN_EXCLUSIVE ? "exclusive" : "shared", a->target, name);
     /* Read without the mutex: the report is advisory and the fields are words. */
     int ex = __atomic_load_n(&t->exclusive, __ATOMIC_RELAXED);
-    uint32_t word = __atomic_load_n(&t->lock_word, __ATOMIC_RELAXED);
-    if (word != 0 && word != MMPI_WIN_LOCK_RECORD)
-        ex = (int)word - 1;
     if (ex >= 0 && n > 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, " %d (exclusive)", ex);
     for (int r = 0; r < a->w->core->size && n > 0 && (size_t)n < len; r++)
@@ -314,8 +312,7 @@ int mmpi_win_unlock(struct mmpi_rank *self, struct mmpi_win *w, int target)
         mmpi_osc_member_reported(self, w->core, target);
         err = MPI_ERR_PROC_FAILED;
     }
-    if (mmpi_win_poison_on())
-        mmpi_win_epoch_ended(w, MMPI_WIN_EPOCH_LOCK, (uint64_t)target, err);
+    mmpi_win_epoch_ended(w, MMPI_WIN_EPOCH_LOCK, (uint64_t)target, err);
     if (!nocheck)
         release(w, target);
     w->locks[target] = 0;

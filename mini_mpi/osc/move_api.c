@@ -347,11 +347,10 @@ int PMPI_Get_accumulate(const void *origin_addr, int origin_count,
 }
 
 /* The common fetch-and-op, whole: an element of a contiguous predefined datatype, a
- * predefined op defined on it (its kernel exists, or MPI_REPLACE, MPI_NO_OP), and fast_target's
- * conditions. Then it is what mmpi_win_accumulate does for one element, under the same
- * accumulate mutex (so it stays atomic with every other accumulate), without the packing and
- * datatype walks of the general path: the old value to the result, then the kernel. Anything
- * else, errors included, returns false and takes get_accumulate(). */
+ * predefined op defined on it (check_op's rule), both buffers given, and fast_target's
+ * conditions. Then it is mmpi_win_accumulate of that one element, as the general path would
+ * run it, without the general path's resolution. Anything else, errors included, returns
+ * false and takes get_accumulate(). */
 static inline bool fetch_and_op_fast(struct mmpi_rank *self, const void *origin_addr,
                                      void *result_addr, MPI_Datatype datatype, int target_rank,
                                      MPI_Aint disp, MPI_Op op, MPI_Win win)
@@ -359,24 +358,14 @@ static inline bool fetch_and_op_fast(struct mmpi_rank *self, const void *origin_
     const struct mmpi_datatype *dt = mmpi_dt_predefined(datatype);
     const struct mmpi_op *o = mmpi_op_get(self, op);
     if (!dt || !dt->contiguous || !o || o->index == MMPI_OPI_USER || !result_addr ||
-        (!origin_addr && o->index != MMPI_OPI_NO_OP))
-        return false;
-    mmpi_op_kernel *kernel = NULL;
-    if (!mmpi_op_is_rma_only(o) && !(kernel = mmpi_op_kernel_for(o->index, dt->basic)))
+        (!origin_addr && o->index != MMPI_OPI_NO_OP) || mmpi_op_check(o, dt) != MPI_SUCCESS)
         return false;
     struct mmpi_win *w = mmpi_win_get(self, win);
-    size_t n = dt->size;
-    char *taddr = fast_target(self, w, target_rank, disp, dt->true_lb, n);
+    char *taddr = fast_target(self, w, target_rank, disp, dt->true_lb, dt->size);
     if (!taddr)
         return false;
-    struct mmpi_win_target *t = &w->core->targets[target_rank];
-    pthread_mutex_lock(&t->acc_lock);
-    memmove((char *)result_addr + dt->true_lb, taddr, n);
-    if (kernel)
-        kernel((const char *)origin_addr + dt->true_lb, taddr, 1);
-    else if (o->index == MMPI_OPI_REPLACE)
-        memmove(taddr, (const char *)origin_addr + dt->true_lb, n);
-    pthread_mutex_unlock(&t->acc_lock);
+    struct mmpi_win_buf origin = {(void *)origin_addr, 1, dt}, result = {result_addr, 1, dt};
+    mmpi_win_accumulate(w, target_rank, &origin, &result, taddr - dt->true_lb, 1, dt, o);
     return true;
 }
 
@@ -411,6 +400,14 @@ static int compare_and_swap(struct mmpi_rank *self, struct xfer *x, int target_r
                                      x->tdt, x->taddr);
 }
 
+/* §12.3.5: MPI_Compare_and_swap takes C integer, Fortran integer, logical, multi-language or
+ * byte types only: the predefined ones on which MPI_BOR or MPI_LAND is defined. */
+static bool cas_type_ok(struct mmpi_rank *self, const struct mmpi_datatype *dt)
+{
+    return dt->predefined && (mmpi_op_check(mmpi_op_get(self, MPI_BOR), dt) == MPI_SUCCESS ||
+                              mmpi_op_check(mmpi_op_get(self, MPI_LAND), dt) == MPI_SUCCESS);
+}
+
 /* The common compare-and-swap, whole: an element of a predefined datatype on which MPI_BOR or
  * MPI_LAND is defined (§12.3.5's types), the three buffers given, and fast_target's
  * conditions. Then it is mmpi_win_compare_and_swap, without the general path's resolution.
@@ -421,9 +418,7 @@ static inline bool compare_and_swap_fast(struct mmpi_rank *self, const void *ori
                                          MPI_Win win)
 {
     const struct mmpi_datatype *dt = mmpi_dt_predefined(datatype);
-    if (!dt || !origin_addr || !compare_addr || !result_addr ||
-        (!mmpi_op_kernel_for(MMPI_OPI_BOR, dt->basic) &&
-         !mmpi_op_kernel_for(MMPI_OPI_LAND, dt->basic)))
+    if (!dt || !origin_addr || !compare_addr || !result_addr || !cas_type_ok(self, dt))
         return false;
     struct mmpi_win *w = mmpi_win_get(self, win);
     char *taddr = fast_target(self, w, target_rank, disp, dt->true_lb, dt->size);
@@ -449,10 +444,7 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
 
     if (err != MPI_SUCCESS)
         goto fn_fail;
-    /* §12.3.5: C integer, Fortran integer, logical, multi-language or byte types only: those
-     * on which MPI_BOR or MPI_LAND are defined. */
-    if (!x.tdt->predefined || (mmpi_op_check(mmpi_op_get(self, MPI_BOR), x.tdt) != MPI_SUCCESS &&
-                               mmpi_op_check(mmpi_op_get(self, MPI_LAND), x.tdt) != MPI_SUCCESS)) {
+    if (!cas_type_ok(self, x.tdt)) {
         err = MPI_ERR_TYPE;
         goto fn_fail;
     }
