@@ -17,14 +17,16 @@ _Static_assert(MMPI_CHAN_MAX <= 8 * MMPI_CELL_WORDS, "a ring slot's payload fits
 /* Raises tail_seen by the acknowledgement in the other half of the line. Believed only when
  * that half received a message since we last wrote ours (so the count is recent: our messages
  * not taken are then at most a ring and a half, and 32 bits tell it apart), and only up to
- * head. */
+ * head. The ack is read with acquire, not only the seqb before it: the writer may be storing
+ * its next message's ack, which counts takes after the seqb we saw, and our next write into a
+ * cell it counts must follow the consumer's last read of that cell. */
 static void read_ack(struct mmpi_chan *ch)
 {
     uint64_t seqb = __atomic_load_n(&ch->peer_half->c.seqb, __ATOMIC_ACQUIRE);
     if (seqb == ch->peer_seqb)
         return;
     uint32_t ahead =
-        __atomic_load_n(&ch->peer_half->c.ack, __ATOMIC_RELAXED) - (uint32_t)ch->tail_seen;
+        __atomic_load_n(&ch->peer_half->c.ack, __ATOMIC_ACQUIRE) - (uint32_t)ch->tail_seen;
     if (ahead <= ch->head - ch->tail_seen)
         ch->tail_seen += ahead;
 }
