@@ -83,7 +83,8 @@ static bool record_end(struct mmpi_rank *r, int code, const char *cause, bool ki
     }
     r->end_code = code;
     r->end_cause = cause;
-    __atomic_store_n(&r->end, initialized || killed ? MMPI_END_KILLED : MMPI_END_NORMAL, __ATOMIC_RELEASE);
+    int end = initialized || killed ? MMPI_END_KILLED : MMPI_END_NORMAL;
+    __atomic_store_n(&r->end, end, __ATOMIC_RELEASE);
     if (--w->ranks_running == 0)
         pthread_cond_broadcast(&w->all_ended);
     pthread_mutex_unlock(&w->lock);

@@ -137,8 +137,8 @@ struct mmpi_coll {
     void *tmp;                      /* output kept aside until finish (malloc'ed) */
     size_t *tmp_off;                /* its piece offsets (alltoall in place), malloc'ed */
     const struct mmpi_datatype **owned_dts; /* w forms: resolved type arrays (ndts) */
-    int ndts;                       /* w forms: entries of owned_dts (send then receive types: 2 * remote
-                                     * size, or a neighbourhood's in + out degree) */
+    int ndts;                       /* w forms: entries of owned_dts (send then receive types:
+                                     * 2 * remote size, or a neighbourhood's in + out degree) */
 };
 
 /* Runs member x's part on c. request NULL: blocking, returns the collective's error class.

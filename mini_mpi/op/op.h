@@ -89,8 +89,8 @@ void mmpi_op_apply_packed(const struct mmpi_op *op, const void *in,
                           const struct mmpi_datatype *dt, MPI_Datatype dth);
 /* inout = in op inout for a predefined op (MPI_REPLACE and MPI_NO_OP included) over the packed
  * bytes of `count` elements of dt at the typed buffer inout, where `in` holds in_count elements
- * of in_dt (in_dt NULL: in_count packed bytes) with the same basic type; min of both sizes is combined. For
- * RMA accumulates, whose origin and target counts differ. Any thread. */
+ * of in_dt (in_dt NULL: in_count packed bytes) with the same basic type; min of both sizes is
+ * combined. For RMA accumulates, whose origin and target counts differ. Any thread. */
 void mmpi_op_apply_predefined(const struct mmpi_op *op, const void *in,
                               const struct mmpi_datatype *in_dt, size_t in_count, void *inout,
                               size_t count, const struct mmpi_datatype *dt);

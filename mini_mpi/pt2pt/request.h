@@ -41,7 +41,8 @@ struct mmpi_request {
      * completion) and what the owner's polls read, so that completing a request moves as few
      * lines between cores as possible. The object is cache-line aligned (stack and heap). */
     _Alignas(64) uint32_t done;    /* atomic: 0 pending, 1 complete */
-    int error;                     /* completion: MPI_SUCCESS or an error class; written before done */
+    int error;                     /* completion: MPI_SUCCESS or an error class; written
+                                    * before done */
     MPI_Status status;             /* written before done */
     int peer;                      /* dest or source rank as given (send: dest; recv: source) */
     int tag;

@@ -107,7 +107,8 @@ struct mmpi_rank {
     bool failed;                     /* set once (release) by fault/publish.c when the rank's
                                       * failure is published; never cleared. Read it through
                                       * mmpi_fault_is_failed (fault/fault.h) */
-    int end;                         /* enum mmpi_end; written once under world->lock, atomic reads */
+    int end;                         /* enum mmpi_end; written once under world->lock,
+                                      * atomic reads */
     bool main_thread_done;           /* atomic: the rank's main thread is exiting */
     int end_code;                    /* exit code, or 128+signal; under world->lock */
     const char *end_cause;           /* static string for verbose reports; under world->lock */
@@ -254,7 +255,8 @@ void mmpi_rank_wake(struct mmpi_rank *rank);
 /* Wakes every rank (a failure or revoke may concern anyone). */
 void mmpi_world_wake_all(struct mmpi_world *world);
 /* Waits until ready(arg) is true: a short spin, then sleep on self->wake_word. Whoever changes
- * what ready() reads must call mmpi_rank_wake(self) afterwards. Unwinds if self fails. May block. */
+ * what ready() reads must call mmpi_rank_wake(self) afterwards. Unwinds if self fails. May
+ * block. */
 void mmpi_wait_until(struct mmpi_rank *self, bool (*ready)(void *arg), void *arg);
 /* The same, with a describer of what is awaited, which the hang report prints (thread.h). */
 void mmpi_wait_until_described(struct mmpi_rank *self, bool (*ready)(void *arg), void *arg,

@@ -60,10 +60,29 @@ static void release_comm(struct mmpi_rank *r, void *obj)
  * and its reference on the shared core, without synchronizing (osc/win_fault.c). */
 static void release_win(struct mmpi_rank *r, void *obj) { mmpi_win_reclaim(r, obj); }
 
-static void release_group(struct mmpi_rank *r, void *obj) { (void)r; mmpi_group_release(obj); }
-static void release_datatype(struct mmpi_rank *r, void *obj) { (void)r; mmpi_datatype_release(obj); }
-static void release_op(struct mmpi_rank *r, void *obj) { (void)r; mmpi_op_release(obj); }
-static void release_info(struct mmpi_rank *r, void *obj) { (void)r; mmpi_info_release(obj); }
+static void release_group(struct mmpi_rank *r, void *obj)
+{
+    (void)r;
+    mmpi_group_release(obj);
+}
+
+static void release_datatype(struct mmpi_rank *r, void *obj)
+{
+    (void)r;
+    mmpi_datatype_release(obj);
+}
+
+static void release_op(struct mmpi_rank *r, void *obj)
+{
+    (void)r;
+    mmpi_op_release(obj);
+}
+
+static void release_info(struct mmpi_rank *r, void *obj)
+{
+    (void)r;
+    mmpi_info_release(obj);
+}
 
 void mmpi_handles_reclaim(struct mmpi_rank *r)
 {

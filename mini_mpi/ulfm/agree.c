@@ -72,7 +72,8 @@ static struct agree_state *agree_start(struct mmpi_comm *c, int *flag)
     mmpi_comm_core_retain(c->core);
     s->flag = flag;
     s->me = c->rank;
-    s->inst = mmpi_board_arrive(c->core, mmpi_ulfm_next_seq(c), c->rank, &s->deposit, agree_combine);
+    s->inst =
+        mmpi_board_arrive(c->core, mmpi_ulfm_next_seq(c), c->rank, &s->deposit, agree_combine);
     return s;
 }
 

@@ -12,7 +12,8 @@
 #include <unistd.h>
 
 /* Sleeps while *word == expected, until woken, a signal, or timeout (NULL: none). */
-static inline void mmpi_futex_wait(uint32_t *word, uint32_t expected, const struct timespec *timeout)
+static inline void mmpi_futex_wait(uint32_t *word, uint32_t expected,
+                                   const struct timespec *timeout)
 {
     syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, expected, timeout, NULL, 0);
 }

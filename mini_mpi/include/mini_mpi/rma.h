@@ -1,7 +1,8 @@
 /*
  * mini_mpi/rma.h: included by mpi.h; one-sided communication (MPI-4.1 chapter 12): window
  * creation and its attributes, keyvals and error handlers, data movement, synchronization
- * (MPI_Aint_add/diff are in datatype.h). Values of the constants follow MPICH. Implementation: mini_mpi/osc/.
+ * (MPI_Aint_add/diff are in datatype.h). Values of the constants follow MPICH. Implementation:
+ * mini_mpi/osc/.
  */
 #ifndef MINI_MPI_RMA_H
 #define MINI_MPI_RMA_H
