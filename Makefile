@@ -86,10 +86,13 @@ tests: $(UNIT_BINS) $(MPI_BINS) $(EXAMPLE_BINS)
 
 # Unit tests link the library objects directly: they reach internal functions and start their
 # worlds themselves (no launch hook). Without LTO: they use the objects' machine code.
+# UNIT_WRAP: the internal functions a test replaces with its own __wrap_ (ld --wrap).
 $(BUILD)/tests/unit/%: tests/unit/%.c $(STATIC_LIB) tests/unit/unit_world.h
 	@mkdir -p $(dir $@)
-	$(CC) $(LIB_CFLAGS) $(CFLAGS) -fno-lto -Itests/unit $< -o $@ $(LDFLAGS) $(STATIC_LIB) \
+	$(CC) $(LIB_CFLAGS) $(CFLAGS) -fno-lto -Itests/unit $< -o $@ $(LDFLAGS) \
+	    $(patsubst %,-Wl$(comma)--wrap=%,$(UNIT_WRAP)) $(STATIC_LIB) \
 	    $(CMOCKA_LIBS) $(URCU_LIBS) -pthread -ldl
+$(BUILD)/tests/unit/test_hang: UNIT_WRAP := mmpi_fault_rank_died
 
 # MPI programs are built exactly as users build theirs.
 $(BUILD)/tests/mpi/%: tests/mpi/%.c $(wildcard tests/mpi/include/*.h) $(SHARED_LIB) bin/mpicc

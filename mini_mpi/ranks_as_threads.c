@@ -83,6 +83,11 @@ static bool record_end(struct mmpi_rank *r, int code, const char *cause, bool ki
     }
     r->end_code = code;
     r->end_cause = cause;
+    /* Counted before the end is visible: from when the hang monitor sees this rank gone until
+     * the fault layer holds its failure, its peers' waits cannot know of it yet, and a look
+     * then would take them for deadlocked (runtime/hang.c). */
+    if (in_session)
+        __atomic_fetch_add(&w->deaths_in_flight, 1, __ATOMIC_SEQ_CST);
     int end = initialized || killed ? MMPI_END_KILLED : MMPI_END_NORMAL;
     __atomic_store_n(&r->end, end, __ATOMIC_RELEASE);
     if (--w->ranks_running == 0)
@@ -91,8 +96,10 @@ static bool record_end(struct mmpi_rank *r, int code, const char *cause, bool ki
 
     /* A rank that never finalized is gone for its peers, whatever its exit status counts as:
      * anything waiting for it must complete (with an error) rather than hang. */
-    if (in_session)
+    if (in_session) {
         mmpi_fault_rank_died(r);
+        __atomic_fetch_sub(&w->deaths_in_flight, 1, __ATOMIC_SEQ_CST);
+    }
     return true;
 }
 

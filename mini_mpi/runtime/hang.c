@@ -78,6 +78,10 @@ static bool all_blocked(struct mmpi_world *w, uint32_t *words)
                 return false;
         }
     }
+    /* Read after the ends: a rank seen gone above whose failure the fault layer does not hold
+     * yet leaves waits for it that will be woken once it does (ranks_as_threads.c). */
+    if (__atomic_load_n(&w->deaths_in_flight, __ATOMIC_SEQ_CST))
+        return false;
     return live > 0;
 }
 
@@ -295,9 +299,12 @@ static void *monitor_main(void *arg)
             candidate = true;
             continue;
         }
-        /* Two looks agree: confirm with the sleepers frozen. */
+        /* Two looks agree: confirm with the sleepers frozen. The failure record is read again
+         * after that look, which found every gone rank's failure handed over. */
         bool stuck = freeze(w, true) && all_blocked(w, again) &&
                      !memcmp(words, again, words_bytes(w));
+        failures = mmpi_fault_any(w);
+        pending = mmpi_fault_pending(w) && mmpi_fault_pending_deaths(w, &since) > 0;
         if (stuck && pending) {
             /* Nobody can progress without knowing of the deaths: publish them. */
             thaw(w);

@@ -172,6 +172,9 @@ struct mmpi_world {
     pthread_mutex_t lock;            /* protects ranks_running and each rank's end fields */
     pthread_cond_t all_ended;        /* signalled when ranks_running reaches 0 */
     int ranks_running;
+    int deaths_in_flight;            /* atomic: failed ranks whose end is recorded but not yet
+                                      * handed to the fault layer (ranks_as_threads.c); the
+                                      * hang monitor sees no deadlock while one is */
     struct mmpi_fault_world fault;   /* the failure record: fault/ alone writes it, everyone
                                       * else reads it through fault/fault.h */
     uint32_t ending;                 /* futex word, set once every rank has ended: threads of
