@@ -467,6 +467,22 @@ static void describe_departure(const void *arg, char *buf, size_t len)
     describe_board(d->self, d->core, d->inst, "finish reading", not_departed, buf, len);
 }
 
+bool mmpi_board_departure_missing(struct mmpi_rank *self, struct mmpi_comm_core *core,
+                                  struct mmpi_board_instance *inst)
+{
+    if (__atomic_load_n(&inst->departed, __ATOMIC_ACQUIRE) == core->size)
+        return false;
+    /* By the flags, as the wait judged: a member sets its flag before it counts itself, so
+     * `departed` may still be short of a live member that the wait saw depart. */
+    bool missing = false;
+    for (int i = 0; i < core->size; i++)
+        if (not_departed(inst, i)) {
+            mmpi_fault_notice(self, core->world_ranks[i]); /* failed: the wait is over */
+            missing = true;
+        }
+    return missing;
+}
+
 void mmpi_board_wait_departed(struct mmpi_rank *self, struct mmpi_comm_core *core,
                               struct mmpi_board_instance *inst)
 {

@@ -111,6 +111,10 @@ bool mmpi_board_test_departed(struct mmpi_rank *self, struct mmpi_comm_core *cor
                               struct mmpi_board_instance *inst);
 void mmpi_board_wait_departed(struct mmpi_rank *self, struct mmpi_comm_core *core,
                               struct mmpi_board_instance *inst);
+/* After the departure wait: whether a member never departed (so it failed), telling the
+ * calling rank of each such member. */
+bool mmpi_board_departure_missing(struct mmpi_rank *self, struct mmpi_comm_core *core,
+                                  struct mmpi_board_instance *inst);
 /* Fault-tolerant completion, for agreement and shrink (never interrupted by revoke): settled
  * once every member has arrived or failed; whoever sees that first runs `combine` (once), with
  * failed members' deposits absent (mmpi_board_arrived false). MPI_SUCCESS or -1 (waiting). */

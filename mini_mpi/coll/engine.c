@@ -142,19 +142,6 @@ static bool revoked_now(const struct mmpi_comm_core *core)
     return mmpi_fault_revoked(&core->fault);
 }
 
-/* SHARED mode: whether a member died before finishing its slice. */
-static bool someone_missing(struct mmpi_coll *x)
-{
-    struct mmpi_board_instance *inst = x->inst;
-    if (__atomic_load_n(&inst->departed, __ATOMIC_ACQUIRE) == x->size)
-        return false;
-    for (int i = 0; i < x->size; i++)
-        if (!__atomic_load_n(&inst->departed_flags[i], __ATOMIC_ACQUIRE))
-            mmpi_fault_notice(x->self, x->core->world_ranks[i]);
-    return true;
-}
-
-
 static void end(struct mmpi_coll *x)
 {
     mmpi_board_leave(x->core, x->inst, x->rank);
@@ -226,7 +213,8 @@ static bool advance(struct mmpi_coll *x, bool block)
             return false;
     }
     if (x->err == MPI_SUCCESS && x->algo->finish) {
-        if (mode == MMPI_COLL_SHARED && someone_missing(x))
+        /* SHARED: a member that died before finishing its slice left the result incomplete. */
+        if (mode == MMPI_COLL_SHARED && mmpi_board_departure_missing(x->self, core, inst))
             x->err = MPI_ERR_PROC_FAILED;
         else if (mode == MMPI_COLL_SHARED && revoked_now(core))
             x->err = MPI_ERR_REVOKED; /* some member may have skipped its slice */

@@ -1,7 +1,8 @@
 /*
  * test_board.c: the collective board frees the instances of a communicator with a dead member
  * (coll/board.h), and only once the dead member can no longer touch them. Counts the instances
- * left on MPI_COMM_WORLD's board directly, so the test is deterministic (no timing).
+ * left on MPI_COMM_WORLD's board directly, so the test is deterministic (no timing). Also:
+ * a member's departure seen by its flag before its count is not taken for a failure.
  */
 #include <sched.h>
 #include <setjmp.h>
@@ -132,6 +133,50 @@ static void running_failed_member_keeps_instances(void **state)
     assert_int_equal(left_after[1], 0);
 }
 
+/* A live member that set its departure flag but has not yet counted itself (a thread
+ * preempted between the two) is not missing: the wait judged by the flags already let the
+ * others go on, and the SHARED-mode outcome must agree with it. */
+static bool missing_seen = true, departed_seen = false;
+
+static void departure_counted_late(int rank, int size, void *arg)
+{
+    (void)size;
+    (void)arg;
+    MPI_Comm shrunk;
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    if (rank == VICTIM)
+        exit(3);
+    wait_victim_parked(); /* a failure in the world: departures are judged member by member */
+    MPIX_Comm_shrink(MPI_COMM_WORLD, &shrunk);
+    struct mmpi_rank *self = mmpi_self;
+    struct mmpi_comm_core *core = mmpi_comm_get(self, shrunk)->core;
+    static const int deposit = 1;
+    struct mmpi_board_instance *inst = mmpi_board_arrive(core, 1u << 30, rank, &deposit, NULL);
+    mmpi_board_wait_arrived(self, core, inst);
+    if (rank == 1) /* the first half of mmpi_board_depart */
+        __atomic_store_n(&inst->departed_flags[1], 1, __ATOMIC_RELEASE);
+    pthread_barrier_wait(&survivors);
+    if (rank == 0) {
+        mmpi_board_depart(core, inst, 0);
+        departed_seen = mmpi_board_test_departed(self, core, inst);
+        missing_seen = mmpi_board_departure_missing(self, core, inst);
+    }
+    pthread_barrier_wait(&survivors);
+    if (rank == 1) /* the second half */
+        __atomic_add_fetch(&inst->departed, 1, __ATOMIC_ACQ_REL);
+    mmpi_board_leave(core, inst, rank);
+    MPI_Comm_free(&shrunk);
+}
+
+static void late_count_is_not_a_failure(void **state)
+{
+    (void)state;
+    reset();
+    assert_int_equal(unit_world_run(3, departure_counted_late, NULL), 0);
+    assert_true(departed_seen);
+    assert_false(missing_seen);
+}
+
 int main(void)
 {
     /* Counts board instances: barrier and allreduce must take the board at every size, not
@@ -140,6 +185,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(parked_member_does_not_leak),
         cmocka_unit_test(running_failed_member_keeps_instances),
+        cmocka_unit_test(late_count_is_not_a_failure),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
