@@ -106,11 +106,11 @@ LIBC_PIE_BINS := $(patsubst tests/mpi/%.c,$(BUILD)/tests/mpi/%_pie,$(wildcard te
 tests: $(LIBC_PIE_BINS)
 $(BUILD)/tests/mpi/%_pie: tests/mpi/%.c $(wildcard tests/mpi/include/*.h) $(SHARED_LIB) bin/mpicc
 	@mkdir -p $(dir $@)
-	bin/mpicc -std=gnu11 -O1 -g -Wall -Itests/mpi/include -fPIE $< -o $@
+	MINI_MPI_BUILD=$(BUILD) bin/mpicc -std=gnu11 -O1 -g -Wall -Itests/mpi/include -fPIE $< -o $@
 
 $(BUILD)/tests/mpi/%: tests/mpi/%.cpp $(SHARED_LIB) bin/mpicc
 	@mkdir -p $(dir $@)
-	bin/mpicxx -std=c++17 -O1 -g -Wall -Wextra -pedantic $< -o $@
+	MINI_MPI_BUILD=$(BUILD) bin/mpicxx -std=c++17 -O1 -g -Wall -Wextra -pedantic $< -o $@
 
 $(BUILD)/examples/%: examples/%.c $(SHARED_LIB) bin/mpicc
 	@mkdir -p $(dir $@)
