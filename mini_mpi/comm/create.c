@@ -67,13 +67,15 @@ int mmpi_comm_create_on_board(struct mmpi_rank *self, struct mmpi_comm *parent,
                               mmpi_board_combine_fn *combine, const void *deposit,
                               struct mmpi_comm **out)
 {
-    struct mmpi_comm_core *pc = parent->core, *core;
+    /* An intercommunicator's constructors meet on its bridge, over both groups. */
+    struct mmpi_comm_core *pc = mmpi_comm_board_core(parent), *core;
+    int me = mmpi_comm_board_rank(parent);
     struct mmpi_board_instance *inst =
-        mmpi_board_arrive(pc, parent->coll_seq++, parent->rank, deposit, combine);
+        mmpi_board_arrive(pc, parent->coll_seq++, me, deposit, combine);
     int rank, err = mmpi_board_wait_arrived(self, pc, inst);
-    err = mmpi_comm_create_outcome(self, pc, inst, parent->rank, err, &core, &rank);
+    err = mmpi_comm_create_outcome(self, pc, inst, me, err, &core, &rank);
     *out = core ? mmpi_comm_handle_object(parent, core, rank) : NULL;
-    mmpi_board_leave(pc, inst, parent->rank);
+    mmpi_board_leave(pc, inst, me);
     return err;
 }
 
@@ -154,6 +156,14 @@ int mmpi_comm_split(struct mmpi_rank *self, struct mmpi_comm *parent, int color,
     return mmpi_comm_create_on_board(self, parent, split_combine, &arg, out);
 }
 
+/* A copy of g's members, for a core to take over. */
+static int *group_ranks(const struct mmpi_group *g)
+{
+    int *ranks = mmpi_xmalloc(((size_t)g->size + 1) * sizeof(int));
+    memcpy(ranks, g->world_ranks, (size_t)g->size * sizeof(int));
+    return ranks;
+}
+
 /* MPI_Comm_create: member i deposits its group. Members that pass the same group (same
  * processes, same order) share one core; a member outside its own group gets none. Cost:
  * O(size * group size) for the membership scans, plus one comparison with each distinct group
@@ -176,9 +186,7 @@ static void create_combine(struct mmpi_board_instance *inst, struct mmpi_comm_co
                 !memcmp(cores[j]->world_ranks, g->world_ranks, (size_t)g->size * sizeof(int)))
                 core = cores[j];
         if (!core) {
-            int *ranks = mmpi_xmalloc((size_t)g->size * sizeof(int));
-            memcpy(ranks, g->world_ranks, (size_t)g->size * sizeof(int));
-            core = cores[ncores++] = mmpi_comm_core_new(g->size, ranks);
+            core = cores[ncores++] = mmpi_comm_core_new(g->size, group_ranks(g));
             core->refcount = 0;
         }
         core->refcount++;
@@ -188,10 +196,35 @@ static void create_combine(struct mmpi_board_instance *inst, struct mmpi_comm_co
     inst->result = res;
 }
 
+/* MPI_Comm_create on an intercommunicator (MPI-4.1 §7.4.2, since MPI-2.2): every member of a
+ * group passes the same subgroup of it, so each group's choice is its first member's; the new
+ * intercommunicator joins the two subgroups (side 0's stays side 0), and when either is empty
+ * nobody gets one. Members outside their group's subgroup get none. Runs on the bridge: b's
+ * members are side 0's, then side 1's. Cost: O(size * subgroup size) membership scans. */
+static void inter_create_combine(struct mmpi_board_instance *inst, struct mmpi_comm_core *b)
+{
+    if (combine_revoked(b))
+        return;
+    int n0 = mmpi_intercomm_side(b, 0)->size;
+    const struct mmpi_group *g[2] = {mmpi_board_deposit(inst, 0), mmpi_board_deposit(inst, n0)};
+    struct mmpi_comm_member *res = mmpi_xcalloc((size_t)b->size, sizeof(*res));
+    inst->result = res;
+    if (g[0]->size == 0 || g[1]->size == 0)
+        return;
+    struct mmpi_comm_core *nb = mmpi_intercomm_new(g[0]->size, group_ranks(g[0]), g[0]->size,
+                                                   g[1]->size, group_ranks(g[1]), g[1]->size);
+    for (int i = 0; i < b->size; i++) {
+        int side = i >= n0, r = mmpi_group_rank_of_world(g[side], b->world_ranks[i]);
+        if (r != MPI_UNDEFINED)
+            res[i] = (struct mmpi_comm_member){mmpi_intercomm_side(nb, side), r};
+    }
+}
+
 int mmpi_comm_create(struct mmpi_rank *self, struct mmpi_comm *parent,
                      const struct mmpi_group *group, struct mmpi_comm **out)
 {
-    return mmpi_comm_create_on_board(self, parent, create_combine, group, out);
+    mmpi_board_combine_fn *combine = parent->core->remote ? inter_create_combine : create_combine;
+    return mmpi_comm_create_on_board(self, parent, combine, group, out);
 }
 
 int mmpi_comm_sync(struct mmpi_rank *self, struct mmpi_comm *c)

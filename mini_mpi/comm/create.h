@@ -21,9 +21,11 @@ struct mmpi_comm_member {
     struct mmpi_comm_core *core; /* NULL: not a member (MPI_UNDEFINED) */
     int rank;
 };
-/* Runs a creation on parent's board: deposits `deposit`, the last arriver runs `combine`
- * (which sets inst->result as above), and each member makes its handle object (*out, NULL
- * when not a member). Returns an MPI error class (failure or revoke of the parent). */
+/* Runs a creation on parent's board (an intercommunicator's bridge, members of both groups:
+ * comm/intercomm.h): deposits `deposit`, the last arriver runs `combine` (which sets
+ * inst->result as above, indexed by board rank, and builds nothing once the parent is
+ * revoked), and each member makes its handle object (*out, NULL when not a member). Returns an
+ * MPI error class (failure or revoke of the parent). */
 int mmpi_comm_create_on_board(struct mmpi_rank *self, struct mmpi_comm *parent,
                               mmpi_board_combine_fn *combine, const void *deposit,
                               struct mmpi_comm **out);

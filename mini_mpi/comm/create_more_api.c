@@ -3,7 +3,8 @@
  * split (create_api.c), in MPI-4.1 §7.4.2's order: Comm_create, Comm_create_group,
  * Comm_split_type, Comm_dup_with_info, Comm_idup, Comm_idup_with_info; the communicator info
  * calls (§7.4.4) and Comm_disconnect (§11.10.4). The work is in create.c, create_group.c and
- * idup.c. Intercommunicators are refused here (MPI_ERR_COMM) except by the info calls.
+ * idup.c. Comm_create also takes an intercommunicator (§7.4.2, since MPI-2.2); the others
+ * refuse one (MPI_ERR_COMM) except the info calls.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,15 +15,22 @@
 #include "group/group.h"
 #include "pt2pt/pt2pt.h"
 
-int mmpi_comm_check_parent(const struct mmpi_comm *c, const void *out)
+/* The checks of mmpi_comm_check_parent, for a constructor that also takes an
+ * intercommunicator (inter_ok). */
+static int check_parent(const struct mmpi_comm *c, const void *out, bool inter_ok)
 {
-    if (!c || c->core->remote)
+    if (!c || (c->core->remote && !inter_ok))
         return MPI_ERR_COMM;
     if (!out)
         return MPI_ERR_ARG;
     if (mmpi_fault_revoked(&c->core->fault))
         return MPI_ERR_REVOKED;
     return MPI_SUCCESS;
+}
+
+int mmpi_comm_check_parent(const struct mmpi_comm *c, const void *out)
+{
+    return check_parent(c, out, false);
 }
 
 /* A copy of the hints for a new communicator (NULL: none, or no memory: hints are optional). */
@@ -70,7 +78,7 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     struct mmpi_group *g = mmpi_group_get(self, group);
     int err = MPI_SUCCESS;
 
-    if ((err = mmpi_comm_check_parent(c, newcomm)))
+    if ((err = check_parent(c, newcomm, true)))
         goto fn_fail;
     if (!g || !is_subgroup(self, c, g)) {
         err = MPI_ERR_GROUP;

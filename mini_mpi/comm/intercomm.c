@@ -84,23 +84,11 @@ int mmpi_intercomm_compare(const struct mmpi_comm_core *x, const struct mmpi_com
 
 /* ---- Constructors on the bridge board ---------------------------------------------------- */
 
-/* Arrives on c's bridge with `deposit`, waits, and makes the caller's handle object. */
-static int finish_on_bridge(struct mmpi_rank *self, struct mmpi_comm *c,
-                            mmpi_board_combine_fn *combine, const void *deposit,
-                            struct mmpi_comm **out)
+/* Every combine below builds nothing once the intercommunicator is revoked: a member that saw
+ * the revoke may have left with its deposit (comm/create.c "On revoke"). */
+static bool combine_revoked(const struct mmpi_comm_core *b)
 {
-    struct mmpi_comm_core *b = c->core->bridge;
-    int me = mmpi_comm_board_rank(c);
-    struct mmpi_board_instance *inst = mmpi_board_arrive(b, c->coll_seq++, me, deposit, combine);
-    int err = mmpi_board_wait_arrived(self, b, inst);
-    *out = NULL;
-    if (err == MPI_SUCCESS) {
-        struct mmpi_comm_member r = ((struct mmpi_comm_member *)inst->result)[me];
-        if (r.core)
-            *out = mmpi_comm_handle_object(c, r.core, r.rank);
-    }
-    mmpi_board_leave(b, inst, me);
-    return err;
+    return mmpi_fault_revoked(&b->fault);
 }
 
 static int *copy_ranks(const struct mmpi_comm_core *core)
@@ -110,8 +98,10 @@ static int *copy_ranks(const struct mmpi_comm_core *core)
     return r;
 }
 
-static void dup_combine(struct mmpi_board_instance *inst, struct mmpi_comm_core *b)
+void mmpi_intercomm_dup_combine(struct mmpi_board_instance *inst, struct mmpi_comm_core *b)
 {
+    if (combine_revoked(b))
+        return;
     struct mmpi_comm_core *s0 = mmpi_intercomm_side(b, 0), *s1 = mmpi_intercomm_side(b, 1);
     struct mmpi_comm_core *nb = mmpi_intercomm_new(s0->size, copy_ranks(s0), s0->size, s1->size,
                                                    copy_ranks(s1), s1->size);
@@ -124,7 +114,7 @@ static void dup_combine(struct mmpi_board_instance *inst, struct mmpi_comm_core 
 
 int mmpi_intercomm_dup(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_comm **out)
 {
-    return finish_on_bridge(self, c, dup_combine, NULL, out);
+    return mmpi_comm_create_on_board(self, c, mmpi_intercomm_dup_combine, NULL, out);
 }
 
 /* ---- Split (MPI-4.1 §7.6.2: each group splits by colour; a colour's new intercommunicator
@@ -166,6 +156,8 @@ static int *world_of(const struct mmpi_comm_core *b, const struct split_arg *a, 
 
 static void split_combine(struct mmpi_board_instance *inst, struct mmpi_comm_core *b)
 {
+    if (combine_revoked(b))
+        return;
     int n0 = mmpi_intercomm_side(b, 0)->size, n = b->size;
     struct split_arg *args = mmpi_xmalloc((size_t)n * sizeof(*args));
     for (int i = 0; i < n; i++) {
@@ -200,13 +192,15 @@ int mmpi_intercomm_split(struct mmpi_rank *self, struct mmpi_comm *c, int color,
                          struct mmpi_comm **out)
 {
     struct split_arg arg = {color, key, 0};
-    return finish_on_bridge(self, c, split_combine, &arg, out);
+    return mmpi_comm_create_on_board(self, c, split_combine, &arg, out);
 }
 
 /* ---- Merge -------------------------------------------------------------------------------- */
 
 static void merge_combine(struct mmpi_board_instance *inst, struct mmpi_comm_core *b)
 {
+    if (combine_revoked(b))
+        return;
     int n0 = mmpi_intercomm_side(b, 0)->size, n = b->size;
     /* Each group's choice is its first member's (all members of a group must agree). */
     int high0 = *(const int *)mmpi_board_deposit(inst, 0);
@@ -231,5 +225,5 @@ int mmpi_intercomm_merge(struct mmpi_rank *self, struct mmpi_comm *c, int high,
                          struct mmpi_comm **out)
 {
     high = high != 0;
-    return finish_on_bridge(self, c, merge_combine, &high, out);
+    return mmpi_comm_create_on_board(self, c, merge_combine, &high, out);
 }

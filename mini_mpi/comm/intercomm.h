@@ -18,6 +18,8 @@
 
 #include "mmpi.h"
 
+struct mmpi_board_instance;
+
 /* A new intercommunicator over groups w0[n0] and w1[n1] (arrays taken over); the sides start
  * with refs0 and refs1 references (one per member that will hold a handle). Returns the
  * bridge; side 0 is bridge->remote, side 1 is side 0's remote. Both sides and the bridge share
@@ -50,6 +52,10 @@ static inline int mmpi_comm_board_rank(const struct mmpi_comm *c)
  * *out is the calling rank's new handle object, or NULL (split: MPI_COMM_NULL). They return
  * an MPI error class: MPI_ERR_PROC_FAILED / MPI_ERR_REVOKED as the board reports. May block. */
 int mmpi_intercomm_dup(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_comm **out);
+/* The dup's combine step on bridge b (inst->result as comm/create.h's mmpi_comm_member, one per
+ * bridge member), for the nonblocking form (idup.c). */
+struct mmpi_board_instance;
+void mmpi_intercomm_dup_combine(struct mmpi_board_instance *inst, struct mmpi_comm_core *b);
 int mmpi_intercomm_split(struct mmpi_rank *self, struct mmpi_comm *c, int color, int key,
                          struct mmpi_comm **out);
 /* MPI_Intercomm_merge: an intracommunicator over both groups, the group that said high after
