@@ -3,8 +3,8 @@
  * split (create_api.c), in MPI-4.1 §7.4.2's order: Comm_create, Comm_create_group,
  * Comm_split_type, Comm_dup_with_info, Comm_idup, Comm_idup_with_info; the communicator info
  * calls (§7.4.4) and Comm_disconnect (§11.10.4). The work is in create.c, create_group.c and
- * idup.c. Comm_create also takes an intercommunicator (§7.4.2, since MPI-2.2); the others
- * refuse one (MPI_ERR_COMM) except the info calls.
+ * idup.c. Comm_create, Comm_dup_with_info and the idups also take an intercommunicator
+ * (§7.4.2, since MPI-2.2); Comm_create_group and Comm_split_type refuse one (MPI_ERR_COMM).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -175,7 +175,7 @@ int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
     struct mmpi_info *hints = NULL;
     int err = MPI_SUCCESS;
 
-    if ((err = mmpi_comm_check_parent(c, newcomm)))
+    if ((err = check_parent(c, newcomm, true)))
         goto fn_fail;
     if ((err = mmpi_info_arg(self, info, &hints)))
         goto fn_fail;
@@ -199,7 +199,7 @@ static int idup(MPI_Comm comm, bool with_info, MPI_Info info, MPI_Comm *newcomm,
     struct mmpi_info *hints = NULL;
     int err = MPI_SUCCESS;
 
-    if ((err = mmpi_comm_check_parent(c, newcomm)))
+    if ((err = check_parent(c, newcomm, true)))
         goto fn_fail;
     if (!request) {
         err = MPI_ERR_ARG;

@@ -14,12 +14,14 @@
 #include "coll/board.h"
 #include "comm/create.h"
 #include "comm/info.h"
+#include "comm/intercomm.h"
 #include "pt2pt/request.h"
 
 struct idup {
-    struct mmpi_comm_core *core;       /* the parent's, retained */
+    struct mmpi_comm_core *core;       /* the parent's board core (an intercommunicator's
+                                        * bridge), retained */
     struct mmpi_board_instance *inst;  /* NULL once left */
-    int me;                            /* rank in the parent */
+    int me;                            /* rank on the parent's board (core) */
     struct mmpi_errhandler *eh;        /* retained */
     struct mmpi_info *info;            /* hints for the new communicator, owned; or NULL */
     struct mmpi_attr *attrs;           /* copies made at the call */
@@ -87,9 +89,10 @@ int mmpi_comm_idup(struct mmpi_rank *self, struct mmpi_comm *parent, struct mmpi
                    MPI_Comm *newcomm, MPI_Request *request)
 {
     struct idup *d = mmpi_xcalloc(1, sizeof(*d));
-    d->core = parent->core;
+    /* An intercommunicator is duplicated on its bridge, over both groups (intercomm.h). */
+    d->core = mmpi_comm_board_core(parent);
     mmpi_comm_core_retain(d->core);
-    d->me = parent->rank;
+    d->me = mmpi_comm_board_rank(parent);
     d->eh = parent->errhandler ? parent->errhandler : mmpi_errhandler_initial();
     mmpi_errhandler_retain(d->eh);
     d->info = info;
@@ -106,6 +109,8 @@ int mmpi_comm_idup(struct mmpi_rank *self, struct mmpi_comm *parent, struct mmpi
     struct mmpi_attr_obj src = mmpi_attr_comm_obj(parent);
     struct mmpi_attr_obj dst = {MMPI_HANDLE_KIND_COMM, MPI_COMM_NULL, &d->attrs};
     d->copy_err = mmpi_attr_copy(self, &src, &dst);
-    d->inst = mmpi_board_arrive(d->core, parent->coll_seq++, d->me, NULL, mmpi_comm_dup_combine);
+    mmpi_board_combine_fn *combine =
+        parent->core->remote ? mmpi_intercomm_dup_combine : mmpi_comm_dup_combine;
+    d->inst = mmpi_board_arrive(d->core, parent->coll_seq++, d->me, NULL, combine);
     return MPI_SUCCESS;
 }
