@@ -54,7 +54,8 @@
 # other line, non-zero status; TestBench: exit status 0.
 # Output: `folder/program np  PASS|FAIL|NOBUILD|SKIP  wall  note` per line, a table per folder
 # (lines, passed, failed, did not build), then `N passed, N failed` as the last line (failed
-# counts the lines that did not build). Logs: $out/log/<folder>/<program>-<np>[-<k>].log.
+# counts the lines that did not build). Logs: $out/log/<folder>/<program>-<np>-<n>.log, n the
+# line's number in $out/lines.tsv (every testlist line, in order).
 { # read whole before running, so that editing this file cannot disturb a run
 set -u
 
@@ -289,9 +290,7 @@ run_program() {
         "$mpicc" "${cflags[@]}" ${defs[@]+"${defs[@]}"} "${srcs[@]}" "${harness[@]}" \
             "$h/libdtpools.a" ${libs[@]+"${libs[@]}"} -lm -o "$bin" >"$blog" 2>&1 || built=0
     fi
-    local k=0
     for idx in "$@"; do
-        k=$((k + 1))
         IFS=$'\t' read -r _ _ np kv < <(sed -n "${idx}p" "$out/lines.tsv")
         local args=() envs=() xargs=() limit=180 rt= note= w log
         for w in $kv; do
@@ -306,7 +305,7 @@ run_program() {
         done
         local shown="${args[*]:+${args[*]} }${envs[*]:+${envs[*]} }${xargs[*]:-}"
         shown=${shown% }
-        [ $# -gt 1 ] && log=$out/log/$rel/$prog-$np-$k.log || log=$out/log/$rel/$prog-$np.log
+        log=$out/log/$rel/$prog-$np-$idx.log
         local mem
         mem=$(sed -n 's/.*\bmem=\([0-9.]*\).*/\1/p' <<<"$kv")
         if [ -n "$mem" ] && awk -v m="$mem" -v t="$mem_gb" 'BEGIN { exit !(m > t) }'; then
@@ -321,7 +320,7 @@ run_program() {
             continue
         fi
         limit=$(awk -v l="$limit" -v s="$scale" 'BEGIN { printf "%d", l * s + 0.999 }')
-        local rdir=$out/run/$rel/$prog-$np-$k
+        local rdir=$out/run/$rel/$prog-$np-$idx
         rm -rf "$rdir" && mkdir -p "$rdir" && ln -s "$bin" "$rdir/$name"
         local t0 t1 rc secs
         t0=$(date +%s.%N)
