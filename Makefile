@@ -97,16 +97,39 @@ $(BUILD)/tests/unit/test_hang: UNIT_WRAP := mmpi_fault_rank_died
 # MPI programs are built exactly as users build theirs.
 $(BUILD)/tests/mpi/%: tests/mpi/%.c $(wildcard tests/mpi/include/*.h) $(SHARED_LIB) bin/mpicc
 	@mkdir -p $(dir $@)
-	MINI_MPI_BUILD=$(BUILD) bin/mpicc $(MPICC_SAN) -std=gnu11 -O1 -g -Wall -Itests/mpi/include $< -o $@
+	MINI_MPI_BUILD=$(BUILD) bin/mpicc $(MPICC_SAN) -std=gnu11 -O1 -g -Wall -Itests/mpi/include $< -o $@ \
+	    $(MPI_LINK)
+
+# Shared libraries of the private-library tests (tests/mpi/lib/<name>.c -> lib<name>.so), built
+# by mpicc -shared as a user's project builds its own; every tests/mpi/privlib_* program links
+# them all (found through its RUNPATH).
+TESTLIB_DIR := $(BUILD)/tests/mpi/lib
+TESTLIBS := $(patsubst tests/mpi/lib/%.c,$(TESTLIB_DIR)/lib%.so,$(wildcard tests/mpi/lib/*.c))
+$(TESTLIB_DIR)/lib%.so: tests/mpi/lib/%.c $(SHARED_LIB) bin/mpicc
+	@mkdir -p $(dir $@)
+	MINI_MPI_BUILD=$(BUILD) bin/mpicc $(MPICC_SAN) -shared -O1 -g -Wall $< -o $@ $(LIB_LINK)
+$(TESTLIB_DIR)/libchain_a.so: $(TESTLIB_DIR)/libchain_b.so
+$(TESTLIB_DIR)/libchain_a.so: LIB_LINK = -L$(TESTLIB_DIR) -lchain_b
+# A library built without mpicc, which never needs libmini_mpi: shared unless named.
+$(TESTLIB_DIR)/libnompi.so: tests/mpi/lib/nompi.c
+	@mkdir -p $(dir $@)
+	$(CC) -shared -fPIC -O1 -g -Wall $< -o $@
+PRIVLIB_LINK = -Wl,--no-as-needed -L$(TESTLIB_DIR) -Wl,-rpath,$(abspath $(TESTLIB_DIR)) \
+               $(patsubst $(TESTLIB_DIR)/lib%.so,-l%,$(TESTLIBS))
+$(BUILD)/tests/mpi/privlib_%: MPI_LINK = $(PRIVLIB_LINK)
 
 # The per-rank C library tests again, compiled as executable code (-fPIE, the compiler's
 # default) instead of mpicc's -fPIC: the program then reaches libc variables such as optind
 # through copy relocations in its own image (libc/bind.c).
-LIBC_PIE_BINS := $(patsubst tests/mpi/%.c,$(BUILD)/tests/mpi/%_pie,$(wildcard tests/mpi/libc_*.c))
+# The private-library tests too: a -fPIE program reaches a library's variables through copy
+# relocations (runtime/private_libs.c).
+LIBC_PIE_BINS := $(patsubst tests/mpi/%.c,$(BUILD)/tests/mpi/%_pie,\
+                   $(wildcard tests/mpi/libc_*.c tests/mpi/privlib_*.c))
 tests: $(LIBC_PIE_BINS)
+$(filter $(BUILD)/tests/mpi/privlib_%,$(MPI_BINS) $(LIBC_PIE_BINS)): $(TESTLIBS)
 $(BUILD)/tests/mpi/%_pie: tests/mpi/%.c $(wildcard tests/mpi/include/*.h) $(SHARED_LIB) bin/mpicc
 	@mkdir -p $(dir $@)
-	MINI_MPI_BUILD=$(BUILD) bin/mpicc -std=gnu11 -O1 -g -Wall -Itests/mpi/include -fPIE $< -o $@
+	MINI_MPI_BUILD=$(BUILD) bin/mpicc -std=gnu11 -O1 -g -Wall -Itests/mpi/include -fPIE $< -o $@ $(MPI_LINK)
 
 $(BUILD)/tests/mpi/%: tests/mpi/%.cpp $(SHARED_LIB) bin/mpicc
 	@mkdir -p $(dir $@)

@@ -16,6 +16,7 @@
 #include "mmpi.h"
 #include "runtime/host_limits.h"
 #include "runtime/private_image.h"
+#include "runtime/private_libs.h"
 
 typedef int (*start_main_fn)(mmpi_main_fn, int, char **, void (*)(void), void (*)(void),
                              void (*)(void), void *);
@@ -31,6 +32,7 @@ static int launcher_main(int argc, char **argv, char **envp)
     if (!mmpi_launch_config_read(&config) || !mmpi_host_limits_check(&config))
         return 2;
     if (config.privatize) {
+        mmpi_private_libs_set_args(argc, argv);
         mains = mmpi_xcalloc((size_t)config.nranks, sizeof(*mains));
         if (!mmpi_private_images_load(config.nranks, mains))
             return 2;

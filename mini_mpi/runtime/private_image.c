@@ -18,9 +18,11 @@
  * more ranks than CPUs every rank runs once per collective, and 1024 private copies of the code
  * it runs cost each of those turns cache misses (docs/performance.md).
  *
- * Known limits (docs): globals of other shared libraries are shared. The C library's variables
- * a program reads (optind and its siblings) are given a per-rank home at rank start
- * (libc/bind.c), whether the copy reaches them through its GOT or a copy relocation.
+ * The shared libraries whose state is a rank's (runtime/private_libs.c) are loaded the same
+ * way, each rank's copies before its program image; the copies are then bound to each other and
+ * only then initialized. The C library's variables a program reads (optind and its siblings)
+ * are given a per-rank home at rank start (libc/bind.c), whether the copy reaches them through
+ * its GOT or a copy relocation.
  */
 #include <dlfcn.h>
 #include <elf.h>
@@ -36,7 +38,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "mmpi.h"
 #include "runtime/private_image.h"
+#include "runtime/private_libs.h"
 
 static bool read_file(const char *path, unsigned char **bytes, size_t *len)
 {
@@ -67,16 +71,21 @@ static bool read_file(const char *path, unsigned char **bytes, size_t *len)
     return true;
 }
 
-/* Clears DF_1_PIE in the file image. Returns false if the file is not a 64-bit ELF we know. */
-static bool clear_pie_flag(unsigned char *img, size_t len)
+/* Clears DF_1_PIE in the file image (glibc refuses to dlopen an object marked PIE) and, for
+ * obj->init_deferred, hides the initializers from the loader, recording them in obj: DT_INIT
+ * becomes a second DT_INIT_ARRAYSZ, and every DT_INIT_ARRAYSZ says 0. Returns false if the file
+ * is not a 64-bit ELF object that can be loaded at any address. */
+static bool edit_dynamic(struct mmpi_private_object *obj)
 {
+    unsigned char *img = obj->img;
+    size_t len = obj->len;
     Elf64_Ehdr *eh = (Elf64_Ehdr *)img;
     if (len < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
         eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_phoff + (size_t)eh->e_phnum *
         sizeof(Elf64_Phdr) > len)
         return false;
     if (eh->e_type != ET_DYN)
-        return false; /* not a PIE: cannot be loaded again at another address */
+        return false; /* not position independent: cannot be loaded again at another address */
     Elf64_Phdr *ph = (Elf64_Phdr *)(img + eh->e_phoff);
     for (int i = 0; i < eh->e_phnum; i++) {
         if (ph[i].p_type != PT_DYNAMIC)
@@ -85,9 +94,22 @@ static bool clear_pie_flag(unsigned char *img, size_t len)
             return false;
         Elf64_Dyn *d = (Elf64_Dyn *)(img + ph[i].p_offset);
         size_t n = ph[i].p_filesz / sizeof(*d);
-        for (size_t j = 0; j < n && d[j].d_tag != DT_NULL; j++)
+        for (size_t j = 0; j < n && d[j].d_tag != DT_NULL; j++) {
             if (d[j].d_tag == DT_FLAGS_1)
                 d[j].d_un.d_val &= ~(Elf64_Xword)DF_1_PIE;
+            if (!obj->init_deferred)
+                continue;
+            if (d[j].d_tag == DT_INIT) {
+                obj->init = d[j].d_un.d_ptr;
+                d[j].d_tag = DT_INIT_ARRAYSZ;
+                d[j].d_un.d_val = 0;
+            } else if (d[j].d_tag == DT_INIT_ARRAY) {
+                obj->init_array = d[j].d_un.d_ptr;
+            } else if (d[j].d_tag == DT_INIT_ARRAYSZ && d[j].d_un.d_val) {
+                obj->init_array_size = d[j].d_un.d_val;
+                d[j].d_un.d_val = 0;
+            }
+        }
         return true;
     }
     return false;
@@ -170,20 +192,20 @@ static int batch_capacity(void)
     return cap < 16 ? 16 : cap > 65536 ? 65536 : (int)cap;
 }
 
-/* A memfd holding the image: of rank `rank`, or (rank < 0) the code all ranks share, an
- * optimization whose failure is silent (each rank then keeps its own copy). */
-static int memfd_with(const unsigned char *img, size_t len, int rank)
+/* A memfd holding an image: of rank `rank` (what names it in messages), or (rank < 0) the code
+ * all ranks share, an optimization whose failure is silent (each rank then keeps its own copy). */
+static int memfd_with(const unsigned char *img, size_t len, int rank, const char *what)
 {
-    char name[64];
+    char name[96];
     if (rank >= 0)
-        snprintf(name, sizeof(name), "mini_mpi-rank-%d", rank);
+        snprintf(name, sizeof(name), "mini_mpi-rank-%d-%s", rank, what);
     else
-        snprintf(name, sizeof(name), "mini_mpi-code");
+        snprintf(name, sizeof(name), "mini_mpi-code-%s", what);
     int fd = memfd_create(name, MFD_CLOEXEC);
     if (fd < 0) {
         if (rank >= 0)
-            fprintf(stderr, "mini_mpi: cannot create the image of rank %d: %s\n", rank,
-                    strerror(errno));
+            fprintf(stderr, "mini_mpi: cannot create the image of %s for rank %d: %s\n", what,
+                    rank, strerror(errno));
         return -1;
     }
     size_t done = 0;
@@ -191,7 +213,8 @@ static int memfd_with(const unsigned char *img, size_t len, int rank)
         ssize_t w = write(fd, img + done, len - done);
         if (w <= 0) {
             if (rank >= 0)
-                fprintf(stderr, "mini_mpi: cannot write the image of rank %d\n", rank);
+                fprintf(stderr, "mini_mpi: cannot write the image of %s for rank %d\n", what,
+                        rank);
             close(fd);
             return -1;
         }
@@ -200,30 +223,94 @@ static int memfd_with(const unsigned char *img, size_t len, int rank)
     return fd;
 }
 
-static bool load_one(const char *file, int fd, int batch, int rank, const unsigned char *img,
-                     int code_fd, mmpi_main_fn *main_out, void **handle_out)
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+bool mmpi_private_object_prepare(struct mmpi_private_object *obj, const char *path,
+                                 bool defer_init)
+{
+    memset(obj, 0, sizeof(*obj));
+    obj->code_fd = -1;
+    obj->init_deferred = defer_init;
+    if (!read_file(path, &obj->img, &obj->len))
+        return false;
+    if (!edit_dynamic(obj)) {
+        free(obj->img);
+        obj->img = NULL; /* obj->len stays: the file was read (the caller's message says why) */
+        return false;
+    }
+    obj->path = mmpi_xstrdup(path);
+    /* The copy whose read-only pages every rank maps (-1: each keeps its own). */
+    if (code_shareable(obj->img, obj->len))
+        obj->code_fd = memfd_with(obj->img, obj->len, -1, base_name(path));
+    return true;
+}
+
+void mmpi_private_object_release(struct mmpi_private_object *obj)
+{
+    if (obj->code_fd >= 0)
+        close(obj->code_fd); /* the mappings keep it alive */
+    free(obj->img);
+    free(obj->path);
+    memset(obj, 0, sizeof(*obj));
+    obj->code_fd = -1;
+}
+
+static int saved_argc;
+static char **saved_argv;
+
+void mmpi_private_libs_set_args(int argc, char **argv)
+{
+    saved_argc = argc;
+    saved_argv = argv;
+}
+
+void mmpi_private_object_init(const struct mmpi_private_object *obj, void *handle)
+{
+    typedef void (*init_fn)(int, char **, char **);
+    struct link_map *lm = NULL;
+    if (!obj->init_deferred || dlinfo(handle, RTLD_DI_LINKMAP, &lm) != 0 || !lm)
+        return;
+    if (obj->init)
+        ((init_fn)(lm->l_addr + obj->init))(saved_argc, saved_argv, environ);
+    /* The array's entries were relocated by the loader: they hold this copy's addresses. */
+    init_fn *fns = (init_fn *)(lm->l_addr + obj->init_array);
+    for (size_t i = 0; obj->init_array && i < obj->init_array_size / sizeof(init_fn); i++)
+        if ((uintptr_t)fns[i] != 0 && (uintptr_t)fns[i] != (uintptr_t)-1)
+            fns[i](saved_argc, saved_argv, environ);
+}
+
+/* Loads the copy held by fd under a path no object of the process had (batch: see above). */
+static void *load_copy(int fd, int batch, int flags, const char *what, int rank,
+                       const struct mmpi_private_object *obj)
 {
     char path[1024];
     int slashes = 1 + batch % 64, dots = batch / 64;
     if (dots > 400) {
         fprintf(stderr, "mini_mpi: too many program images for the file descriptor limit\n");
-        return false;
+        return NULL;
     }
     int used = snprintf(path, sizeof(path), "%.*s", slashes,
                         "////////////////////////////////////////////////////////////////");
     for (int i = 0; i < dots; i++)
         used += snprintf(path + used, sizeof(path) - (size_t)used, "./");
     snprintf(path + used, sizeof(path) - (size_t)used, "proc/self/fd/%d", fd);
-    void *handle = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
+    void *handle = dlopen(path, flags | RTLD_LOCAL);
     if (!handle) {
-        fprintf(stderr, "mini_mpi: cannot load the private program image of rank %d: %s\n",
+        fprintf(stderr, "mini_mpi: cannot load the private copy of %s for rank %d: %s\n", what,
                 rank, dlerror());
-        return false;
+        return NULL;
     }
-    if (code_fd >= 0 && !share_code(handle, img, code_fd))
-        return false;
-    if (handle_out)
-        *handle_out = handle;
+    if (obj->code_fd >= 0 && !share_code(handle, obj->img, obj->code_fd))
+        return NULL;
+    return handle;
+}
+
+static bool find_main(void *handle, const char *file, mmpi_main_fn *main_out)
+{
     *main_out = (mmpi_main_fn)dlsym(handle, "main");
     if (!*main_out && strcmp(file, "/proc/self/exe")) {
         fprintf(stderr, "mini_mpi: %s does not export main: link it with mpicc\n", file);
@@ -238,50 +325,83 @@ static bool load_one(const char *file, int fd, int batch, int rank, const unsign
     return true;
 }
 
+/* Loads one rank's copies: its private libraries (leaves first), then its program image; binds
+ * them to each other and runs their initializers in the loader's order. fds receives every
+ * memfd opened (1 + plan's count), to be closed once the batch is loaded. */
+static bool load_rank(const struct mmpi_private_object *prog, const struct mmpi_private_libs *plan,
+                      int batch, int rank, int *fds, int *opened, mmpi_main_fn *main_out,
+                      void **handle_out)
+{
+    int nlibs = plan ? plan->count : 0;
+    void *libs[nlibs > 0 ? nlibs : 1];
+    for (int i = 0; i < nlibs; i++) {
+        const struct mmpi_private_object *lib = &plan->libs[i];
+        const char *what = base_name(lib->path);
+        int fd = memfd_with(lib->img, lib->len, rank, what);
+        if (fd < 0)
+            return false;
+        fds[(*opened)++] = fd;
+        /* RTLD_NOW: every address is bound before mmpi_private_libs_bind moves it. */
+        if (!(libs[i] = load_copy(fd, batch, RTLD_NOW, what, rank, lib)))
+            return false;
+    }
+    int fd = memfd_with(prog->img, prog->len, rank, "program");
+    if (fd < 0)
+        return false;
+    fds[(*opened)++] = fd;
+    void *handle = load_copy(fd, batch, nlibs ? RTLD_NOW : RTLD_LAZY, "the program", rank, prog);
+    if (!handle)
+        return false;
+    if (nlibs) {
+        mmpi_private_libs_bind(plan, libs, handle);
+        for (int i = 0; i < nlibs; i++)
+            mmpi_private_object_init(&plan->libs[i], libs[i]);
+        mmpi_private_object_init(prog, handle);
+    }
+    if (handle_out)
+        *handle_out = handle;
+    return find_main(handle, prog->path, main_out);
+}
+
 bool mmpi_private_images_load_file(const char *path, int n, int label, mmpi_main_fn *mains,
                                    void **handles)
 {
-    unsigned char *img;
-    size_t len;
     bool ok = true;
+    bool myself = !strcmp(path, "/proc/self/exe");
+    /* Another program (MPI_Comm_spawn) runs with the libraries of its own file: only the
+     * running program's startup libraries are known to the plan. */
+    const struct mmpi_private_libs *plan = myself ? mmpi_private_libs_plan() : NULL;
+    struct mmpi_private_object prog;
 
     if (handles)
         memset(handles, 0, (size_t)n * sizeof(*handles));
-    if (!read_file(path, &img, &len))
-        return false;
-    if (!clear_pie_flag(img, len)) {
-        if (!strcmp(path, "/proc/self/exe"))
+    if (!mmpi_private_object_prepare(&prog, path, plan != NULL)) {
+        if (prog.len > 0 && myself) /* read, but not loadable again */
             fprintf(stderr, "mini_mpi: this program is not a position-independent executable: "
                             "link it with mpicc, or set MINI_MPI_PRIVATIZE=0\n");
-        else
+        else if (prog.len > 0)
             fprintf(stderr, "mini_mpi: %s is not a position-independent executable (link it "
                             "with mpicc)\n", path);
-        free(img);
         return false;
     }
-    int cap = batch_capacity();
-    int *fds = malloc((size_t)cap * sizeof(int));
-    /* The copy whose read-only pages every rank maps (-1: each keeps its own). */
-    int code_fd = code_shareable(img, len) ? memfd_with(img, len, -1) : -1;
+    int per_rank = 1 + (plan ? plan->count : 0);
+    int cap = batch_capacity() / per_rank;
+    if (cap < 1)
+        cap = 1;
+    int *fds = malloc((size_t)cap * (size_t)per_rank * sizeof(int));
     for (int first = 0; ok && first < n; first += cap) {
         int count = n - first < cap ? n - first : cap, opened = 0;
         int batch = __atomic_fetch_add(&batches_used, 1, __ATOMIC_RELAXED);
-        for (; ok && opened < count; opened++) {
-            int i = first + opened;
-            fds[opened] = memfd_with(img, len, label + i);
-            ok = fds[opened] >= 0 &&
-                 load_one(path, fds[opened], batch, label + i, img, code_fd, &mains[i],
-                          handles ? &handles[i] : NULL);
-            if (fds[opened] < 0)
-                break;
+        for (int k = 0; ok && k < count; k++) {
+            int i = first + k;
+            ok = load_rank(&prog, plan, batch, label + i, fds, &opened, &mains[i],
+                           handles ? &handles[i] : NULL);
         }
         for (int i = 0; i < opened; i++) /* the mappings keep the files alive */
             close(fds[i]);
     }
-    if (code_fd >= 0)
-        close(code_fd); /* the mappings keep it alive */
     free(fds);
-    free(img);
+    mmpi_private_object_release(&prog);
     return ok;
 }
 

@@ -1,0 +1,61 @@
+/*
+ * private_libs.h: which shared libraries of the program are private to each rank, and how a
+ * rank's copies of them are bound to each other and to its program image (private_libs.c).
+ */
+#ifndef MMPI_RUNTIME_PRIVATE_LIBS_H
+#define MMPI_RUNTIME_PRIVATE_LIBS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* An object whose copies are loaded per rank: a library of the plan, or a program image. */
+struct mmpi_private_object {
+    char *path;                 /* the file the copies are made of */
+    unsigned char *img;         /* its bytes, DF_1_PIE cleared and, when deferred, init hidden */
+    size_t len;
+    int code_fd;                /* a memfd of the same bytes whose read-only pages all copies
+                                 * map (-1: each copy keeps its own) */
+    bool init_deferred;         /* the loader runs no initializer of the copy: we do, once
+                                 * the copy is bound (mmpi_private_object_init) */
+    uint64_t init, init_array, init_array_size; /* from the file: DT_INIT, DT_INIT_ARRAY(SZ) */
+    uintptr_t orig_base, orig_lo, orig_hi; /* the process's own instance: load bias and the
+                                            * addresses its segments span (0 when it has none) */
+};
+
+/* The libraries private to each rank of the running program, leaves first (a library comes
+ * after every private library it needs). */
+struct mmpi_private_libs {
+    int count;
+    struct mmpi_private_object *libs;
+    uintptr_t exe_lo, exe_hi, exe_base; /* the main executable's instance */
+};
+
+/* The plan of the running program: every library of the process's startup closure that needs
+ * libmini_mpi (directly or through another such library), and every one MINI_MPI_PRIVATE_LIBS
+ * names. Computed once; prints once, on stderr, each library that uses MPI but cannot be
+ * copied. Returns NULL when no library is private. */
+const struct mmpi_private_libs *mmpi_private_libs_plan(void);
+
+/* Reads path into obj (clearing DF_1_PIE) and, with defer_init, hides its initializers from the
+ * loader. Returns false (message printed) if it is not a position-independent ELF object. */
+bool mmpi_private_object_prepare(struct mmpi_private_object *obj, const char *path,
+                                 bool defer_init);
+void mmpi_private_object_release(struct mmpi_private_object *obj);
+
+/* Binds one rank's copies: every address the loader bound into a copy (GOT, PLT or data
+ * pointer) that points into the process's own instance of a private library, or of the main
+ * executable, is moved to the rank's copy of it; the program copy's copy relocations of
+ * variables defined by a private library take their initial value from the rank's copy.
+ * lib_handles[i] is the copy of plan->libs[i]; program is the copy of the program image. */
+void mmpi_private_libs_bind(const struct mmpi_private_libs *plan, void *const *lib_handles,
+                            void *program);
+
+/* Runs the initializers the loader was kept from running (DT_INIT, then DT_INIT_ARRAY), with
+ * the process's arguments and environment, as the loader would have. */
+void mmpi_private_object_init(const struct mmpi_private_object *obj, void *handle);
+
+/* The process's arguments, given to deferred initializers (set by the launcher). */
+void mmpi_private_libs_set_args(int argc, char **argv);
+
+#endif
