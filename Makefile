@@ -102,20 +102,20 @@ $(BUILD)/tests/mpi/%: tests/mpi/%.c $(wildcard tests/mpi/include/*.h) $(SHARED_L
 
 # Shared libraries of the private-library tests (tests/mpi/lib/<name>.c -> lib<name>.so), built
 # by mpicc -shared as a user's project builds its own; every tests/mpi/privlib_* program links
-# them all (found through its RUNPATH).
+# them all (found through its RUNPATH) but libplugin.so, which privlib_dlopen opens itself.
 TESTLIB_DIR := $(BUILD)/tests/mpi/lib
 TESTLIBS := $(patsubst tests/mpi/lib/%.c,$(TESTLIB_DIR)/lib%.so,$(wildcard tests/mpi/lib/*.c))
 $(TESTLIB_DIR)/lib%.so: tests/mpi/lib/%.c $(SHARED_LIB) bin/mpicc
 	@mkdir -p $(dir $@)
 	MINI_MPI_BUILD=$(BUILD) bin/mpicc $(MPICC_SAN) -shared -O1 -g -Wall $< -o $@ $(LIB_LINK)
-$(TESTLIB_DIR)/libchain_a.so: $(TESTLIB_DIR)/libchain_b.so
-$(TESTLIB_DIR)/libchain_a.so: LIB_LINK = -L$(TESTLIB_DIR) -lchain_b
+$(TESTLIB_DIR)/libchain_a.so $(TESTLIB_DIR)/libplugin.so: $(TESTLIB_DIR)/libchain_b.so
+$(TESTLIB_DIR)/libchain_a.so $(TESTLIB_DIR)/libplugin.so: LIB_LINK = -L$(TESTLIB_DIR) -lchain_b
 # A library built without mpicc, which never needs libmini_mpi: shared unless named.
 $(TESTLIB_DIR)/libnompi.so: tests/mpi/lib/nompi.c
 	@mkdir -p $(dir $@)
 	$(CC) -shared -fPIC -O1 -g -Wall $< -o $@
 PRIVLIB_LINK = -Wl,--no-as-needed -L$(TESTLIB_DIR) -Wl,-rpath,$(abspath $(TESTLIB_DIR)) \
-               $(patsubst $(TESTLIB_DIR)/lib%.so,-l%,$(TESTLIBS))
+               $(patsubst $(TESTLIB_DIR)/lib%.so,-l%,$(filter-out %/libplugin.so,$(TESTLIBS)))
 $(BUILD)/tests/mpi/privlib_%: MPI_LINK = $(PRIVLIB_LINK)
 
 # The per-rank C library tests again, compiled as executable code (-fPIE, the compiler's

@@ -309,6 +309,19 @@ static void *load_copy(int fd, int batch, int flags, const char *what, int rank,
     return handle;
 }
 
+void *mmpi_private_object_load(const struct mmpi_private_object *obj, int rank)
+{
+    const char *what = base_name(obj->path);
+    int fd = memfd_with(obj->img, obj->len, rank, what);
+    if (fd < 0)
+        return NULL;
+    /* A batch of its own: the path is new even after the descriptor is closed. */
+    int batch = __atomic_fetch_add(&batches_used, 1, __ATOMIC_RELAXED);
+    void *handle = load_copy(fd, batch, RTLD_NOW, what, rank, obj);
+    close(fd); /* the mappings keep the file alive */
+    return handle;
+}
+
 static bool find_main(void *handle, const char *file, mmpi_main_fn *main_out)
 {
     *main_out = (mmpi_main_fn)dlsym(handle, "main");

@@ -194,6 +194,13 @@ static bool named_private(const struct loaded *o, const char *list)
     return false;
 }
 
+/* Whether o is private by the rule: it needs MPI, or MINI_MPI_PRIVATE_LIBS names it. */
+static bool wanted(struct scan *s, struct loaded *o)
+{
+    o->named = named_private(o, getenv("MINI_MPI_PRIVATE_LIBS"));
+    return o->named || needs_mpi(s, o);
+}
+
 /* Appends o to the plan after the private libraries it needs (leaves first). */
 static void place(struct scan *s, struct loaded *o, struct loaded **order, int *n)
 {
@@ -203,7 +210,7 @@ static void place(struct scan *s, struct loaded *o, struct loaded **order, int *
     for (const ElfW(Dyn) *d = o->dyn; d && o->strtab && d->d_tag != DT_NULL; d++) {
         struct loaded *dep;
         if (d->d_tag == DT_NEEDED && (dep = find_needed(s, o->strtab + d->d_un.d_val)) &&
-            order[0] != dep && (dep->needs_mpi == 1 || dep->named) && !denied(dep))
+            wanted(s, dep) && !denied(dep))
             place(s, dep, order, n);
     }
     o->visiting = false;
@@ -211,37 +218,33 @@ static void place(struct scan *s, struct loaded *o, struct loaded **order, int *
     order[(*n)++] = o;
 }
 
-static struct mmpi_private_libs *make_plan(void)
+/* The plan for the private libraries among the loaded objects: all of them (root NULL: the
+ * startup closure, saying which wanted ones must stay shared), or those root needs, and root
+ * itself, leaves first. NULL when none. */
+static struct mmpi_private_libs *plan_of(struct scan *s, struct loaded *root)
 {
-    struct scan s = {0};
-    dl_iterate_phdr(collect, &s);
-    if (s.count == 0)
-        return NULL;
-    const char *list = getenv("MINI_MPI_PRIVATE_LIBS");
-    struct loaded **order = mmpi_xcalloc((size_t)s.count, sizeof(*order));
+    struct loaded **order = mmpi_xcalloc((size_t)s->count, sizeof(*order));
     int n = 0;
-    for (int i = 1; i < s.count; i++) { /* objs[0] is the main executable */
-        struct loaded *o = &s.objs[i];
-        if (!o->path[0] || !o->dyn)
-            continue; /* the vDSO */
-        o->named = named_private(o, list);
-        bool wanted = o->named || needs_mpi(&s, o);
-        if (wanted && denied(o)) {
-            fprintf(stderr, "mini_mpi: %s %s but is one of the libraries every rank shares: its "
-                            "global variables are shared by all ranks\n", o->path,
-                    o->named ? "is named in MINI_MPI_PRIVATE_LIBS" : "uses MPI");
+    for (int i = 1; i < s->count; i++) { /* objs[0] is the main executable */
+        struct loaded *o = &s->objs[i];
+        if ((root && o != root) || !o->path[0] || !o->dyn || !wanted(s, o))
+            continue; /* the vDSO has no file */
+        if (denied(o)) {
+            if (!root)
+                fprintf(stderr, "mini_mpi: %s %s but is one of the libraries every rank shares: "
+                                "its global variables are shared by all ranks\n", o->path,
+                        o->named ? "is named in MINI_MPI_PRIVATE_LIBS" : "uses MPI");
             continue;
         }
-        if (wanted)
-            place(&s, o, order, &n);
+        place(s, o, order, &n);
     }
     struct mmpi_private_libs *plan = NULL;
     if (n > 0) {
         plan = mmpi_xcalloc(1, sizeof(*plan));
         plan->libs = mmpi_xcalloc((size_t)n, sizeof(*plan->libs));
-        plan->exe_base = s.objs[0].base;
-        plan->exe_lo = s.objs[0].lo;
-        plan->exe_hi = s.objs[0].hi;
+        plan->exe_base = s->objs[0].base;
+        plan->exe_lo = s->objs[0].lo;
+        plan->exe_hi = s->objs[0].hi;
         for (int i = 0; i < n; i++) {
             struct mmpi_private_object *lib = &plan->libs[plan->count];
             if (!mmpi_private_object_prepare(lib, order[i]->path, true)) {
@@ -261,8 +264,37 @@ static struct mmpi_private_libs *make_plan(void)
         }
     }
     free(order);
+    return plan;
+}
+
+static struct mmpi_private_libs *make_plan(void)
+{
+    struct scan s = {0};
+    dl_iterate_phdr(collect, &s);
+    struct mmpi_private_libs *plan = s.count ? plan_of(&s, NULL) : NULL;
     free(s.objs);
     return plan;
+}
+
+struct mmpi_private_libs *mmpi_private_libs_plan_for(uintptr_t base)
+{
+    struct scan s = {0};
+    dl_iterate_phdr(collect, &s);
+    struct mmpi_private_libs *plan = NULL;
+    for (int i = 1; i < s.count && !plan; i++)
+        if (s.objs[i].base == base)
+            plan = plan_of(&s, &s.objs[i]);
+    free(s.objs);
+    return plan;
+}
+
+void mmpi_private_libs_free(struct mmpi_private_libs *plan)
+{
+    for (int i = 0; plan && i < plan->count; i++)
+        mmpi_private_object_release(&plan->libs[i]);
+    if (plan)
+        free(plan->libs);
+    free(plan);
 }
 
 static pthread_once_t plan_once = PTHREAD_ONCE_INIT;
@@ -276,6 +308,29 @@ const struct mmpi_private_libs *mmpi_private_libs_plan(void)
 {
     pthread_once(&plan_once, plan_init);
     return the_plan;
+}
+
+/* ---- the copies of each rank, found from its program image ---- */
+
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct mmpi_private_copies *registry; /* linked through next */
+
+static void register_copies(struct mmpi_private_copies *rc)
+{
+    pthread_mutex_lock(&registry_lock);
+    rc->next = registry;
+    registry = rc;
+    pthread_mutex_unlock(&registry_lock);
+}
+
+struct mmpi_private_copies *mmpi_private_copies_of(void *program)
+{
+    pthread_mutex_lock(&registry_lock);
+    struct mmpi_private_copies *rc = registry;
+    while (rc && rc->program != program)
+        rc = rc->next;
+    pthread_mutex_unlock(&registry_lock);
+    return rc;
 }
 
 /* ---- binding one rank's copies ---- */
@@ -335,26 +390,17 @@ static void relro_close(struct relro z)
         mprotect(z.start, z.len, PROT_READ);
 }
 
-/* Where the rank's copies are: the load bias of each, indexed like the plan's libraries. */
-struct rank_copies {
-    const struct mmpi_private_libs *plan;
-    uintptr_t *bases;
-    uintptr_t program_base;
-};
-
-/* The rank's address for v, an address in the process's instance of a private object, or v. */
-static uintptr_t move(const struct rank_copies *rc, uintptr_t v)
+/* The rank's address for v, an address in the process's instance of one of its private objects
+ * (a library, or the main executable), or v. */
+static uintptr_t move(const struct mmpi_private_copies *rc, uintptr_t v)
 {
-    const struct mmpi_private_libs *plan = rc->plan;
-    for (int i = 0; i < plan->count; i++)
-        if (v >= plan->libs[i].orig_lo && v < plan->libs[i].orig_hi)
-            return v - plan->libs[i].orig_base + rc->bases[i];
-    if (rc->program_base && v >= plan->exe_lo && v < plan->exe_hi)
-        return v - plan->exe_base + rc->program_base;
+    for (int i = 0; i < rc->count; i++)
+        if (v >= rc->items[i].orig_lo && v < rc->items[i].orig_hi)
+            return v - rc->items[i].orig_base + rc->items[i].base;
     return v;
 }
 
-static void move_slots(const struct rank_copies *rc, const struct link_map *lm,
+static void move_slots(const struct mmpi_private_copies *rc, const struct link_map *lm,
                        const ElfW(Rela) *rela, size_t n)
 {
     for (size_t k = 0; k < n; k++) {
@@ -369,10 +415,16 @@ static void move_slots(const struct rank_copies *rc, const struct link_map *lm,
     }
 }
 
-static void bind_copy(const struct rank_copies *rc, void *handle)
+static struct link_map *link_map_of(void *handle)
 {
     struct link_map *lm = NULL;
-    if (dlinfo(handle, RTLD_DI_LINKMAP, &lm) != 0 || !lm)
+    return handle && dlinfo(handle, RTLD_DI_LINKMAP, &lm) == 0 ? lm : NULL;
+}
+
+void mmpi_private_copies_bind(const struct mmpi_private_copies *rc, void *handle)
+{
+    struct link_map *lm = link_map_of(handle);
+    if (!lm)
         return;
     struct relocs r = relocs_of(lm);
     struct relro z = relro_open(lm);
@@ -384,22 +436,21 @@ static void bind_copy(const struct rank_copies *rc, void *handle)
 /* A copy relocation of the program image gives it its own instance of a library's variable;
  * its initial value is the one in the rank's copy of the library, not the process's instance,
  * which the launcher's constructors may have changed. */
-static void copy_variables(const struct rank_copies *rc, void *const *lib_handles,
-                           void *program)
+static void copy_variables(const struct mmpi_private_copies *rc, void *program)
 {
-    struct link_map *lm = NULL;
-    if (dlinfo(program, RTLD_DI_LINKMAP, &lm) != 0 || !lm)
+    struct link_map *lm = link_map_of(program);
+    if (!lm)
         return;
     struct relocs r = relocs_of(lm);
     for (size_t k = 0; r.symtab && r.strtab && k < r.nrela; k++) {
         if (ELF64_R_TYPE(r.rela[k].r_info) != RELOC_COPY)
             continue;
         const ElfW(Sym) *sym = &r.symtab[ELF64_R_SYM(r.rela[k].r_info)];
-        for (int i = 0; i < rc->plan->count; i++) {
-            uintptr_t def = (uintptr_t)dlsym(lib_handles[i], r.strtab + sym->st_name);
-            const struct mmpi_private_object *lib = &rc->plan->libs[i];
-            if (def && def >= lib->orig_lo - lib->orig_base + rc->bases[i] &&
-                def < lib->orig_hi - lib->orig_base + rc->bases[i]) {
+        for (int i = 0; i < rc->count; i++) {
+            const struct mmpi_private_copy *c = &rc->items[i];
+            uintptr_t def = c->handle ? (uintptr_t)dlsym(c->handle, r.strtab + sym->st_name) : 0;
+            if (def && def >= c->orig_lo - c->orig_base + c->base &&
+                def < c->orig_hi - c->orig_base + c->base) {
                 memcpy((void *)(lm->l_addr + r.rela[k].r_offset), (void *)def, sym->st_size);
                 break;
             }
@@ -407,22 +458,71 @@ static void copy_variables(const struct rank_copies *rc, void *const *lib_handle
     }
 }
 
-void mmpi_private_libs_bind(const struct mmpi_private_libs *plan, void *const *lib_handles,
-                            void *program)
+void mmpi_private_copies_add(struct mmpi_private_copies *rc, void *orig, uintptr_t orig_base,
+                             uintptr_t orig_lo, uintptr_t orig_hi, void *handle)
 {
-    uintptr_t bases[plan->count > 0 ? plan->count : 1];
-    struct rank_copies rc = {.plan = plan, .bases = bases};
-    for (int i = 0; i < plan->count; i++) {
-        struct link_map *lm = NULL;
-        bases[i] = dlinfo(lib_handles[i], RTLD_DI_LINKMAP, &lm) == 0 && lm ? lm->l_addr : 0;
+    if (rc->count == rc->cap) {
+        int cap = rc->cap ? 2 * rc->cap : 8;
+        struct mmpi_private_copy *items = mmpi_xcalloc((size_t)cap, sizeof(*items));
+        if (rc->count)
+            memcpy(items, rc->items, (size_t)rc->count * sizeof(*items));
+        free(rc->items);
+        rc->items = items;
+        rc->cap = cap;
     }
-    struct link_map *plm = NULL;
-    if (program && dlinfo(program, RTLD_DI_LINKMAP, &plm) == 0 && plm)
-        rc.program_base = plm->l_addr;
+    struct link_map *lm = link_map_of(handle);
+    rc->items[rc->count++] = (struct mmpi_private_copy){
+        .orig = orig, .orig_base = orig_base, .orig_lo = orig_lo, .orig_hi = orig_hi,
+        .handle = handle, .base = lm ? lm->l_addr : 0, .refs = 1};
+}
+
+static struct mmpi_private_copies *copies_new(void *program)
+{
+    struct mmpi_private_copies *rc = mmpi_xcalloc(1, sizeof(*rc));
+    MMPI_CHECK_PTHREAD(pthread_mutex_init(&rc->lock, NULL));
+    rc->program = program;
+    return rc;
+}
+
+static int first_object(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    struct scan *s = arg;
+    collect(info, size, s);
+    return 1; /* the main executable comes first */
+}
+
+struct mmpi_private_copies *mmpi_private_copies_get(void *program)
+{
+    static pthread_mutex_t create_lock = PTHREAD_MUTEX_INITIALIZER;
+    struct mmpi_private_copies *rc = mmpi_private_copies_of(program);
+    if (rc || !program)
+        return rc;
+    pthread_mutex_lock(&create_lock);
+    if (!(rc = mmpi_private_copies_of(program))) {
+        struct scan s = {0};
+        dl_iterate_phdr(first_object, &s);
+        rc = copies_new(program);
+        if (s.count)
+            mmpi_private_copies_add(rc, NULL, s.objs[0].base, s.objs[0].lo, s.objs[0].hi,
+                                    program);
+        free(s.objs);
+        register_copies(rc);
+    }
+    pthread_mutex_unlock(&create_lock);
+    return rc;
+}
+
+struct mmpi_private_copies *mmpi_private_libs_bind(const struct mmpi_private_libs *plan,
+                                                   void *const *lib_handles, void *program)
+{
+    struct mmpi_private_copies *rc = copies_new(program);
     for (int i = 0; i < plan->count; i++)
-        bind_copy(&rc, lib_handles[i]);
-    if (program) {
-        bind_copy(&rc, program);
-        copy_variables(&rc, lib_handles, program);
-    }
+        mmpi_private_copies_add(rc, NULL, plan->libs[i].orig_base, plan->libs[i].orig_lo,
+                                plan->libs[i].orig_hi, lib_handles[i]);
+    mmpi_private_copies_add(rc, NULL, plan->exe_base, plan->exe_lo, plan->exe_hi, program);
+    for (int i = 0; i < rc->count; i++)
+        mmpi_private_copies_bind(rc, rc->items[i].handle);
+    copy_variables(rc, program);
+    register_copies(rc);
+    return rc;
 }

@@ -5,6 +5,7 @@
 #ifndef MMPI_RUNTIME_PRIVATE_LIBS_H
 #define MMPI_RUNTIME_PRIVATE_LIBS_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -37,23 +38,59 @@ struct mmpi_private_libs {
  * copied. Returns NULL when no library is private. */
 const struct mmpi_private_libs *mmpi_private_libs_plan(void);
 
+/* The plan for a library the process has just loaded at base (a rank's dlopen): it, when it is
+ * private by the rule above, after the private libraries it needs. NULL when it is not private.
+ * The caller frees it (mmpi_private_libs_free). */
+struct mmpi_private_libs *mmpi_private_libs_plan_for(uintptr_t base);
+void mmpi_private_libs_free(struct mmpi_private_libs *plan);
+
 /* Reads path into obj (clearing DF_1_PIE) and, with defer_init, hides its initializers from the
  * loader. Returns false (message printed) if it is not a position-independent ELF object. */
 bool mmpi_private_object_prepare(struct mmpi_private_object *obj, const char *path,
                                  bool defer_init);
 void mmpi_private_object_release(struct mmpi_private_object *obj);
 
+/* One rank's private copies: of its startup libraries, its program image, and the libraries it
+ * opened with dlopen; each with the address range of the process's instance it stands for. */
+struct mmpi_private_copy {
+    void *orig;                 /* dlopen handle of the process's instance (NULL: startup) */
+    uintptr_t orig_base, orig_lo, orig_hi;
+    void *handle;               /* the copy */
+    uintptr_t base;             /* its load bias */
+    int refs;                   /* dlopen calls not yet closed (startup copies: 1, forever) */
+};
+struct mmpi_private_copies {
+    pthread_mutex_t lock;       /* the rank's threads may dlopen at once */
+    void *program;              /* handle of the program image's copy: the key */
+    int count, cap;
+    struct mmpi_private_copy *items;
+    struct mmpi_private_copies *next;
+};
+
 /* Binds one rank's copies: every address the loader bound into a copy (GOT, PLT or data
  * pointer) that points into the process's own instance of a private library, or of the main
  * executable, is moved to the rank's copy of it; the program copy's copy relocations of
  * variables defined by a private library take their initial value from the rank's copy.
- * lib_handles[i] is the copy of plan->libs[i]; program is the copy of the program image. */
-void mmpi_private_libs_bind(const struct mmpi_private_libs *plan, void *const *lib_handles,
-                            void *program);
+ * lib_handles[i] is the copy of plan->libs[i]; program is the copy of the program image.
+ * Returns the rank's record, registered for mmpi_private_copies_of. */
+struct mmpi_private_copies *mmpi_private_libs_bind(const struct mmpi_private_libs *plan,
+                                                   void *const *lib_handles, void *program);
+/* The record of the rank whose program image is `program` (a dlopen handle); NULL if none. */
+struct mmpi_private_copies *mmpi_private_copies_of(void *program);
+/* The same, created (knowing only the program image) when the rank has none yet. */
+struct mmpi_private_copies *mmpi_private_copies_get(void *program);
+/* Adds a copy to rc (caller holds rc->lock once ranks run) and binds a new copy against rc. */
+void mmpi_private_copies_add(struct mmpi_private_copies *rc, void *orig, uintptr_t orig_base,
+                             uintptr_t orig_lo, uintptr_t orig_hi, void *handle);
+void mmpi_private_copies_bind(const struct mmpi_private_copies *rc, void *handle);
 
 /* Runs the initializers the loader was kept from running (DT_INIT, then DT_INIT_ARRAY), with
  * the process's arguments and environment, as the loader would have. */
 void mmpi_private_object_init(const struct mmpi_private_object *obj, void *handle);
+
+/* Loads a new copy of obj (RTLD_NOW, its initializers deferred) for rank `rank`; NULL (message
+ * printed) on failure. */
+void *mmpi_private_object_load(const struct mmpi_private_object *obj, int rank);
 
 /* The process's arguments, given to deferred initializers (set by the launcher). */
 void mmpi_private_libs_set_args(int argc, char **argv);
