@@ -66,14 +66,20 @@ static void ibarrier_free(struct mmpi_request *req)
     free(s);
 }
 
-struct mmpi_request *mmpi_coll_ibarrier_start(struct mmpi_rank *self, struct mmpi_comm *c)
+struct mmpi_request *mmpi_coll_ibarrier_start_at(struct mmpi_rank *self, struct mmpi_comm *c,
+                                                 uint64_t seq)
 {
     struct ibarrier_state *s = mmpi_xmalloc(sizeof(*s));
     s->core = mmpi_comm_board_core(c);
     mmpi_comm_core_retain(s->core);
     s->me = mmpi_comm_board_rank(c);
-    s->inst = mmpi_board_arrive(s->core, c->coll_seq++, s->me, NULL, NULL);
+    s->inst = mmpi_board_arrive(s->core, seq, s->me, NULL, NULL);
     return mmpi_request_new_collective(self, c->handle, s, ibarrier_poll, ibarrier_free);
+}
+
+struct mmpi_request *mmpi_coll_ibarrier_start(struct mmpi_rank *self, struct mmpi_comm *c)
+{
+    return mmpi_coll_ibarrier_start_at(self, c, c->coll_seq++);
 }
 
 int mmpi_coll_ibarrier(struct mmpi_rank *self, struct mmpi_comm *c, bool persistent,

@@ -151,12 +151,13 @@ struct mmpi_coll {
 int mmpi_coll_run(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll *x,
                   MPI_Request *request);
 /* Starts member x's part on c exactly as a nonblocking collective does (copying x, taking the
- * same references, taking the next collective number of c), but returns the engine request
- * itself, with two references (engine and caller) and no handle: one activation of a
- * persistent collective. x->owned_dts must be NULL: x's type arrays stay the caller's, alive
- * until the request completes. Called only by the owning rank. Never blocks. */
+ * same references), as the board's collective `seq` (which the caller numbers: persistent.c),
+ * but returns the engine request itself, with two references (engine and caller) and no
+ * handle: one activation of a persistent collective. x->owned_dts must be NULL: x's type
+ * arrays stay the caller's, alive until the request completes. Called only by the owning
+ * rank. Never blocks. */
 struct mmpi_request *mmpi_coll_activate(struct mmpi_rank *self, struct mmpi_comm *c,
-                                        struct mmpi_coll *x);
+                                        struct mmpi_coll *x, uint64_t seq);
 
 /* References on the objects a part names: its datatypes (send.dt, recv.dt, the owned_dts
  * array's) and its op; a part that outlives its call holds them (engine.c, persistent.c). */
@@ -210,6 +211,9 @@ int mmpi_exscan(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll *x
  * when every member arrived (MPI_ERR_PROC_FAILED, MPI_ERR_REVOKED), two references (engine and
  * caller), no handle. Called only by the owning rank. Never blocks. */
 struct mmpi_request *mmpi_coll_ibarrier_start(struct mmpi_rank *self, struct mmpi_comm *c);
+/* The same as the board's collective `seq` (numbered by the caller: persistent.c). */
+struct mmpi_request *mmpi_coll_ibarrier_start_at(struct mmpi_rank *self, struct mmpi_comm *c,
+                                                 uint64_t seq);
 /* MPI_Barrier: returns when every member of c (both groups of an intercommunicator) has
  * arrived; MPI_ERR_PROC_FAILED if a member failed without arriving, MPI_ERR_REVOKED if c is
  * revoked meanwhile. c checked valid and not revoked. Called only by the owning rank. May block. */

@@ -308,10 +308,10 @@ static struct mmpi_request *new_request(struct mmpi_rank *self, struct mmpi_comm
     return req;
 }
 
-static void arrive(struct mmpi_comm *c, struct mmpi_request *req)
+static void arrive(struct mmpi_request *req, uint64_t seq)
 {
     struct mmpi_coll *h = req->state;
-    h->inst = mmpi_board_arrive_signed(h->core, c->coll_seq++, h->rank, h, combine,
+    h->inst = mmpi_board_arrive_signed(h->core, seq, h->rank, h, combine,
                                        (uintptr_t)h->algo);
     mmpi_coll_pending_add(h);
 }
@@ -326,7 +326,7 @@ static int start_nonblocking(struct mmpi_rank *self, struct mmpi_comm *c, struct
         mmpi_request_release(req); /* nothing started: the engine's reference goes too */
         return MPI_ERR_NO_MEM;
     }
-    arrive(c, req);
+    arrive(req, c->coll_seq++);
     return MPI_SUCCESS;
 }
 
@@ -348,11 +348,11 @@ static void prepare(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_col
 }
 
 struct mmpi_request *mmpi_coll_activate(struct mmpi_rank *self, struct mmpi_comm *c,
-                                        struct mmpi_coll *x)
+                                        struct mmpi_coll *x, uint64_t seq)
 {
     prepare(self, c, x, true);
     struct mmpi_request *req = new_request(self, c, x);
-    arrive(c, req);
+    arrive(req, seq);
     return req;
 }
 

@@ -9,9 +9,15 @@
  * its own references on the datatypes, the op, the communicator core and the w-form type
  * arrays. Each MPI_Start runs a copy of the template through the engine as a nonblocking
  * collective whose request has no handle (mmpi_coll_activate; a barrier:
- * mmpi_coll_ibarrier_start) and makes it `inner`. An activation is thus an ordinary collective
- * instance on the board, numbered at MPI_Start, which is why all members must start their
- * persistent collectives (and call their other collectives) in the same order (§6.13). Every
+ * mmpi_coll_ibarrier_start_at) and makes it `inner`. An activation is thus an ordinary
+ * collective instance on the board, but numbered apart from the communicator's other
+ * collectives: MPI-4.1 §6.13 matches persistent collectives by the order of their
+ * initialization calls, so members may start them in different orders, and in any order
+ * relative to their other collectives. The number of activation j of the communicator's k-th
+ * persistent request (counted by each member's handle, c->pcoll_inits) is
+ * activation_seq(k, j) below: every member computes the same one. A hint
+ * "mpi_assert_strict_persistent_collective_ordering" changes nothing (the numbering is right
+ * either way). Every
  * failure and revoke behaviour is the nonblocking collective's (engine.c): an activation with a
  * member that failed completes with MPI_ERR_PROC_FAILED, one pending at a revoke with
  * MPI_ERR_REVOKED, both in finite time and reported by the completing call; one started on a
@@ -31,7 +37,25 @@
 struct persistent_coll {
     bool barrier;                /* MPI_Barrier_init: no part */
     struct mmpi_coll part;       /* immutable: the template (owner only) */
+    uint64_t index;              /* immutable: how many persistent collectives were
+                                  * initialized on the communicator before this one */
+    uint64_t starts;             /* owner only: activations started */
 };
+
+/* The board numbers of activations: bit 62 set, apart from the communicator's collective
+ * numbers (c->coll_seq, far below 2^62) and the fault-tolerant ones (bit 63, ulfm/ulfm.h);
+ * then the request's index (31 bits) and its activation count (31 bits). Both wrap: two
+ * activations with one number would have to be 2^31 starts, or 2^31 inits, apart and still
+ * pending together. */
+#define ACTIVATION_SEQ_BIT (1ULL << 62)
+#define ACTIVATION_FIELD_BITS 31
+#define ACTIVATION_FIELD_MASK ((1ULL << ACTIVATION_FIELD_BITS) - 1)
+
+static uint64_t activation_seq(uint64_t index, uint64_t start)
+{
+    return ACTIVATION_SEQ_BIT | (index & ACTIVATION_FIELD_MASK) << ACTIVATION_FIELD_BITS |
+           (start & ACTIVATION_FIELD_MASK);
+}
 
 /* The request the user holds never completes itself; a poll looks at the activation. */
 static bool persistent_poll(struct mmpi_request *req)
@@ -56,6 +80,7 @@ int mmpi_coll_persistent_new(struct mmpi_rank *self, struct mmpi_comm *c, struct
 {
     struct persistent_coll *p = mmpi_xcalloc(1, sizeof(*p));
     p->barrier = !x;
+    p->index = c->pcoll_inits++; /* the same at every member: inits are collective calls */
     if (x) {
         p->part = *x;
         x->owned_dts = NULL; /* now the request's */
@@ -112,14 +137,15 @@ int mmpi_coll_persistent_start(struct mmpi_rank *self, struct mmpi_comm *c,
         req->inner = revoked_activation(self, c);
         return MPI_SUCCESS;
     }
+    uint64_t seq = activation_seq(p->index, p->starts++);
     if (p->barrier) {
-        req->inner = mmpi_coll_ibarrier_start(self, c);
+        req->inner = mmpi_coll_ibarrier_start_at(self, c, seq);
         return MPI_SUCCESS;
     }
     struct mmpi_coll x = p->part;
     x.owned_dts = NULL; /* the activation borrows the template's type arrays */
     x.ndts = 0;
     x.persistent = false;
-    req->inner = mmpi_coll_activate(self, c, &x);
+    req->inner = mmpi_coll_activate(self, c, &x, seq);
     return MPI_SUCCESS;
 }

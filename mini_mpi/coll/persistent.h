@@ -17,8 +17,9 @@ bool mmpi_coll_persistent_is(const struct mmpi_request *req);
  * MPI_Request_free on it is erroneous (MPI-4.1 §6.12, §6.13), MPI_ERR_REQUEST. */
 bool mmpi_coll_request_active(const struct mmpi_request *req);
 /* Starts one activation of the inactive persistent collective req on c (its communicator, still
- * valid): sets req->inner to the activation's engine request, which takes the next collective
- * number of c, so every member must start its requests in the same order (§6.13). Its errors
+ * valid): sets req->inner to the activation's engine request, numbered by req's place among
+ * c's persistent inits and its own activation count, so members may start their requests in
+ * any order (§6.13: they match by the order of the init calls). Its errors
  * (MPI_ERR_PROC_FAILED, MPI_ERR_REVOKED, ...) come at completion. Returns MPI_SUCCESS.
  * Called only by the owning rank. Never blocks. */
 int mmpi_coll_persistent_start(struct mmpi_rank *self, struct mmpi_comm *c,

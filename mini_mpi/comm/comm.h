@@ -55,6 +55,9 @@ struct mmpi_comm {
     struct mmpi_errhandler *errhandler;  /* owning rank; NULL means "not set" (COMM_SELF) */
     char name[MPI_MAX_OBJECT_NAME];      /* owning rank */
     uint64_t coll_seq;                   /* owning rank: collectives started on this comm */
+    uint64_t pcoll_inits;                /* owning rank: persistent collectives initialized on
+                                          * it (their activations are numbered apart:
+                                          * coll/persistent.c) */
     int8_t word_express;                 /* owning rank: coll/fast.h's mmpi_coll_fast_word_ok,
                                           * 0 until first asked, then 1 (yes) or -1 */
     uint64_t ft_seq;                     /* owning rank: agreements and shrinks started; kept
