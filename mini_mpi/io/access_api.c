@@ -52,8 +52,16 @@ static int check(struct mmpi_rank *self, struct mmpi_file *f, struct how how, MP
         return err; /* a registered representation's extent function failed */
     if (fsize % f->view.esize != 0)
         return MPI_ERR_TYPE;
+    MPI_Offset n;
+    if ((err = mmpi_file_view_count(&f->view, *dt, fsize, count, &n)) != MPI_SUCCESS)
+        return err;
     if (f->view.layout->size == 0 && count > 0 && (*dt)->size > 0)
         return MPI_ERR_IO; /* a view without data bytes (ROMIO's class for it) */
+    /* Its range, for the positions known now (the shared pointer's is checked as claimed). */
+    if (how.fp == MMPI_FP_EXPLICIT)
+        return mmpi_file_view_range(&f->view, offset, n);
+    if (how.fp == MMPI_FP_INDIVIDUAL)
+        return mmpi_file_view_range(&f->view, f->fp, n);
     return MPI_SUCCESS;
 }
 
@@ -98,7 +106,9 @@ static int access_nonblocking(MPI_File fh, MPI_Offset offset, void *buf, MPI_Cou
     if (err != MPI_SUCCESS)
         goto fn_fail;
     struct mmpi_file_op op = {how.write, how.collective, how.fp, offset, buf, (size_t)count, dt};
-    struct mmpi_request *req = mmpi_file_start(self, f, &op);
+    struct mmpi_request *req;
+    if ((err = mmpi_file_start(self, f, &op, &req)) != MPI_SUCCESS)
+        goto fn_fail;
     /* An independent access needs nobody: do it now, so that it is done whether or not the
      * program ever tests (it must wait anyway). */
     if (!how.collective)
@@ -248,32 +258,19 @@ int PMPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype d
                               HOW(INDIVIDUAL, true, true), MMPI_CALL_File_iwrite_all);
 }
 
-/* The end of file, in etypes of f's view (MPI_SEEK_END). */
-static int view_end(struct mmpi_file *f, MPI_Offset *end)
-{
-    MPI_Offset size;
-    int err = mmpi_file_get_size(f, &size);
-    if (err == MPI_SUCCESS)
-        *end = mmpi_file_view_position_of(&f->view, size);
-    return err;
-}
-
 /* The new position of a seek (§14.4.3), from `cur` for MPI_SEEK_CUR. */
 static int seek_target(struct mmpi_file *f, MPI_Offset offset, int whence, MPI_Offset cur,
                        MPI_Offset *pos)
 {
+    MPI_Offset from = 0;
     int err = MPI_SUCCESS;
-    MPI_Offset end;
     switch (whence) {
-    case MPI_SEEK_SET: *pos = offset; break;
-    case MPI_SEEK_CUR: *pos = cur + offset; break;
-    case MPI_SEEK_END:
-        if ((err = view_end(f, &end)) == MPI_SUCCESS)
-            *pos = end + offset;
-        break;
+    case MPI_SEEK_SET: break;
+    case MPI_SEEK_CUR: from = cur; break;
+    case MPI_SEEK_END: err = mmpi_file_view_end(f, &from); break;
     default: return MPI_ERR_ARG;
     }
-    return err ? err : *pos < 0 ? MPI_ERR_ARG : MPI_SUCCESS; /* "erroneous to seek before 0" */
+    return err ? err : mmpi_file_view_seek(&f->view, from, offset, pos);
 }
 
 MMPI_PROFILED(File_seek);
@@ -352,6 +349,8 @@ int PMPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp)
     }
     if (f->view.layout->size == 0)
         *disp = f->view.disp;
+    else if ((err = mmpi_file_view_range(&f->view, offset, 1)) != MPI_SUCCESS)
+        goto fn_fail; /* no etype there has a byte offset */
     else
         mmpi_file_view_map(&f->view, (uint64_t)offset * f->view.esize, disp, &contig);
 fn_exit:
@@ -416,18 +415,15 @@ int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_File_seek_shared);
     struct mmpi_file *f = mmpi_file_get(self, fh);
-    MPI_Offset pos = 0;
     int err = MPI_SUCCESS;
 
     if (!f) {
         err = MPI_ERR_FILE;
         goto fn_fail;
     }
-    err = seek_target(f, offset, whence, __atomic_load_n(&f->core->shared_fp, __ATOMIC_ACQUIRE),
-                      &pos);
-    if (err != MPI_SUCCESS)
-        goto fn_fail;
-    err = mmpi_file_seek_shared(self, f, pos);
+    /* Collective: offset and whence are checked after the members compared them, so that
+     * every member reports the same (shared.c). */
+    err = mmpi_file_seek_shared(self, f, offset, whence);
     if (err != MPI_SUCCESS)
         goto fn_fail;
 fn_exit:
@@ -462,6 +458,21 @@ fn_fail:
 
 /* ---- Split collectives (§14.4.5) ------------------------------------------------------ */
 
+/* The _begin that a split collective's _end pairs with: a large-count _begin_c ends with the
+ * same _end as its int-count form (there is no _end_c). */
+static enum mmpi_call split_pair(enum mmpi_call begin)
+{
+    switch (begin) {
+    case MMPI_CALL_File_read_at_all_begin_c: return MMPI_CALL_File_read_at_all_begin;
+    case MMPI_CALL_File_write_at_all_begin_c: return MMPI_CALL_File_write_at_all_begin;
+    case MMPI_CALL_File_read_all_begin_c: return MMPI_CALL_File_read_all_begin;
+    case MMPI_CALL_File_write_all_begin_c: return MMPI_CALL_File_write_all_begin;
+    case MMPI_CALL_File_read_ordered_begin_c: return MMPI_CALL_File_read_ordered_begin;
+    case MMPI_CALL_File_write_ordered_begin_c: return MMPI_CALL_File_write_ordered_begin;
+    default: return begin;
+    }
+}
+
 static int split_begin(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
                        MPI_Datatype datatype, struct how how, enum mmpi_call call)
 {
@@ -476,12 +487,14 @@ static int split_begin(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count coun
         goto fn_fail;
     struct mmpi_file_op op = {how.write, true, how.fp, offset, buf, (size_t)count, dt};
     f->split_active = true;
-    f->split_call = call;
+    f->split_call = split_pair(call);
     f->split = NULL;
     if (how.fp == MMPI_FP_ORDERED)
         f->split_err = mmpi_file_ordered(self, f, &op, &f->split_status);
-    else
-        f->split = mmpi_file_start(self, f, &op);
+    else if ((err = mmpi_file_start(self, f, &op, &f->split)) != MPI_SUCCESS) {
+        f->split_active = false; /* never started */
+        goto fn_fail;
+    }
 fn_exit:
     return err;
 fn_fail:

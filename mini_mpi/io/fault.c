@@ -71,17 +71,11 @@ void mmpi_file_pointer_failed(struct mmpi_rank *self, struct mmpi_file *f,
         return;
     if (fp == MMPI_FP_INDIVIDUAL)
         f->fp = MMPI_FILE_POISON_FP;
-    else if (fp == MMPI_FP_SHARED || fp == MMPI_FP_ORDERED) {
-        /* Not over a pointer a survivor already restored with seek_shared: the reports of
-         * one failed operation reach the members at different times. */
-        pthread_mutex_lock(&f->core->lock);
-        if (f->core->degraded_seeks == f->degraded_seeks)
-            __atomic_store_n(&f->core->shared_fp, MMPI_FILE_POISON_FP, __ATOMIC_RELEASE);
-        pthread_mutex_unlock(&f->core->lock);
-    }
+    else if (fp == MMPI_FP_SHARED || fp == MMPI_FP_ORDERED)
+        __atomic_store_n(&f->core->shared_fp, MMPI_FILE_POISON_FP, __ATOMIC_RELEASE);
 }
 
-void mmpi_file_core_leave(struct mmpi_file *f)
+int mmpi_file_core_leave(struct mmpi_file *f)
 {
     struct mmpi_file_core *core = f->core;
     struct mmpi_world *w = mmpi_self->world;
@@ -91,23 +85,8 @@ void mmpi_file_core_leave(struct mmpi_file *f)
         for (int i = 0; i < core->size; i++)
             if (mmpi_fault_world_rank_failed(w, core->world_ranks[i]) &&
                 __atomic_exchange_n(&core->closed[i], 1, __ATOMIC_ACQ_REL) == 0)
-                mmpi_file_core_release(core);
-    mmpi_file_core_release(core);
-}
-
-void mmpi_file_seek_shared_degraded(struct mmpi_file *f, MPI_Offset pos)
-{
-    /* Every survivor makes the same number of these calls (the call is collective): the first
-     * to make its k-th sets the pointer, the others find it set, so a survivor that already
-     * moved on with independent shared access is never moved back by a late one. */
-    struct mmpi_file_core *core = f->core;
-    uint64_t k = ++f->degraded_seeks;
-    pthread_mutex_lock(&core->lock);
-    if (core->degraded_seeks < k) {
-        core->degraded_seeks = k;
-        __atomic_store_n(&core->shared_fp, pos, __ATOMIC_RELEASE);
-    }
-    pthread_mutex_unlock(&core->lock);
+                (void)mmpi_file_core_release(core); /* not the last: ours still held */
+    return mmpi_file_core_release(core);
 }
 
 void mmpi_file_reclaim(struct mmpi_rank *r, struct mmpi_file *f)
@@ -122,7 +101,7 @@ void mmpi_file_reclaim(struct mmpi_rank *r, struct mmpi_file *f)
     }
     /* Unless a survivor's close gave it back already (mmpi_file_core_leave). */
     if (__atomic_exchange_n(&f->core->closed[f->comm->rank], 1, __ATOMIC_ACQ_REL) == 0)
-        mmpi_file_core_release(f->core);
+        (void)mmpi_file_core_release(f->core); /* nobody to tell: the world is over */
     mmpi_comm_release(r, f->comm);
     mmpi_errhandler_release(f->errhandler);
     mmpi_info_release(f->info);

@@ -2,10 +2,13 @@
  * io/file.c: file manipulation (MPI-4.1 §14.2): open, close, delete, size, preallocation,
  * hints, sync. A file's shared core is created by the member ranked 0 in the file's private
  * communicator and handed to the others on the board (coll_link.c); each member then makes its
- * own handle object. Views are view.c's, data access request.c's.
+ * own handle object. The member that opens resolves the name in its own working directory
+ * (each rank has its own: libc/fs.c); the others' names are not used (§14.2.1: they name the
+ * same file). Views are view.c's, data access request.c's.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,15 +111,26 @@ static void open_unregister(struct mmpi_file_open *e)
     pthread_mutex_unlock(&open_lock);
 }
 
-void mmpi_file_core_release(struct mmpi_file_core *core)
+/* MPI_MODE_DELETE_ON_CLOSE: removes the file. MPI_ERR_IO when it stays (ROMIO drops the
+ * error of its delete at close; a file that silently stays on disk is worse). */
+static int delete_file(struct mmpi_file_core *core)
+{
+    __atomic_store_n(&core->deleted, 1, __ATOMIC_RELEASE);
+    return unlink(core->path) == 0 ? MPI_SUCCESS : MPI_ERR_IO;
+}
+
+int mmpi_file_core_release(struct mmpi_file_core *core)
 {
     if (__atomic_sub_fetch(&core->refcount, 1, __ATOMIC_ACQ_REL) != 0)
-        return;
+        return MPI_SUCCESS;
+    int err = MPI_SUCCESS;
     open_unregister(core->opened);
     close(core->fd);
-    if (core->amode & MPI_MODE_DELETE_ON_CLOSE)
-        unlink(core->path);
+    if ((core->amode & MPI_MODE_DELETE_ON_CLOSE) && !__atomic_load_n(&core->deleted,
+                                                                     __ATOMIC_ACQUIRE))
+        err = delete_file(core);
     mmpi_file_core_unpin(core); /* the open file's pin */
+    return err;
 }
 
 void mmpi_file_core_unpin(struct mmpi_file_core *core)
@@ -128,7 +142,21 @@ void mmpi_file_core_unpin(struct mmpi_file_core *core)
     pthread_mutex_destroy(&core->lock);
     pthread_rwlock_destroy(&core->atomic_lock);
     free(core->path);
+    free(core->abs_path);
     free(core);
+}
+
+/* name made absolute in the calling rank's working directory (each rank has its own,
+ * libc/fs.c): the last member to release the file, on whatever thread, removes that one. */
+static char *absolute_path(const char *name)
+{
+    char cwd[PATH_MAX];
+    if (name[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+        return mmpi_xstrdup(name);
+    size_t len = strlen(cwd) + strlen(name) + 2;
+    char *path = mmpi_xmalloc(len);
+    snprintf(path, len, "%s/%s", cwd, name);
+    return path;
 }
 
 /* Opens the real file for `members` handle objects. Returns an MPI error class. */
@@ -161,6 +189,7 @@ static int core_open(const char *name, int amode, struct mmpi_comm *dup,
     core->opened = opened;
     core->fd = fd;
     core->path = strdup(name);
+    core->abs_path = absolute_path(name);
     core->amode = amode;
     core->refcount = dup->core->size;
     core->pins = 1; /* the open file's; each handle object adds its own (new_handle) */
@@ -304,7 +333,7 @@ int mmpi_file_open(struct mmpi_rank *self, struct mmpi_comm *c, const char *name
     if ((err = outcome.err))
         goto fn_fail;
     if ((err = new_handle(self, dup, outcome.core, info, fh))) {
-        mmpi_file_core_release(outcome.core);
+        (void)mmpi_file_core_release(outcome.core); /* the open fails already */
         goto fn_fail;
     }
 fn_exit:
@@ -314,6 +343,18 @@ fn_fail:
     if (dup)
         mmpi_comm_release(self, dup);
     goto fn_exit;
+}
+
+/* MPI_MODE_DELETE_ON_CLOSE once the members met in close: member 0 removes the file while
+ * every member still holds it, and tells them the outcome, so that each reports a failed
+ * removal. When this meeting fails, the last member to let go removes it instead. */
+static int delete_on_close(struct mmpi_rank *self, struct mmpi_file *f)
+{
+    int result = MPI_SUCCESS;
+    if (f->comm->rank == 0)
+        result = delete_file(f->core);
+    int err = mmpi_file_bcast(self, f->comm, &result, sizeof(result), 0);
+    return err != MPI_SUCCESS ? err : result;
 }
 
 int mmpi_file_close(struct mmpi_rank *self, struct mmpi_file *f)
@@ -326,11 +367,15 @@ int mmpi_file_close(struct mmpi_rank *self, struct mmpi_file *f)
     int err = MPI_SUCCESS;
     if (mmpi_file_check_revoked(f) == MPI_SUCCESS) {
         err = mmpi_file_barrier(self, f->comm);
+        if (err == MPI_SUCCESS && (f->core->amode & MPI_MODE_DELETE_ON_CLOSE))
+            err = delete_on_close(self, f);
         if (err == MPI_ERR_REVOKED && mmpi_file_check_revoked(f) != MPI_SUCCESS)
             err = MPI_SUCCESS;
     }
     mmpi_handle_remove(self, MMPI_HANDLE_KIND_FILE, f->handle);
-    mmpi_file_core_leave(f);
+    int left = mmpi_file_core_leave(f);
+    if (err == MPI_SUCCESS)
+        err = left; /* a removal that failed at the last release (after a revoke) */
     mmpi_comm_release(self, f->comm);
     mmpi_errhandler_release(f->errhandler);
     mmpi_info_release(f->info);

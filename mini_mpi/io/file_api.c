@@ -312,8 +312,9 @@ static int set_view(struct mmpi_rank *self, struct mmpi_file *f, MPI_Offset disp
     if (err == MPI_SUCCESS)
         err = mmpi_file_set_info(f, hints);
     /* Collective (§14.3): the members meet, then the shared pointer restarts at zero. */
+    MPI_Offset base;
     if (err == MPI_SUCCESS && (err = mmpi_file_barrier(self, f->comm)) == MPI_SUCCESS)
-        mmpi_file_shared_claim_collective(f, 0, false);
+        err = mmpi_file_shared_claim_collective(f, 0, MPI_SEEK_SET, 0, &base);
     return err;
 }
 

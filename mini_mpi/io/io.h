@@ -34,7 +34,7 @@
  * is a board meeting (coll_link.c), and the board (the fault layer under it) decides when a
  * failure completes it, so the rules of failure reporting stay in one place; fault.c only
  * ties the file to the fault layer (revoke, open and close with failed members, pointers
- * left undefined by a failure, seek_shared among the survivors).
+ * left undefined by a failure).
  */
 #ifndef MMPI_IO_IO_H
 #define MMPI_IO_IO_H
@@ -67,6 +67,8 @@ struct mmpi_file_agg {
 struct mmpi_file_core {
     int fd;                      /* immutable: the open file (pread/pwrite; never seeked) */
     char *path;                  /* immutable: the file name as opened, prefix removed */
+    char *abs_path;              /* immutable: path resolved in the opening rank's working
+                                  * directory (DELETE_ON_CLOSE unlinks it from any thread) */
     int amode;                   /* immutable: MPI_MODE_* bits */
     struct mmpi_file_open *opened; /* immutable: its entry in file.c's table of open files */
     int refcount;                /* atomic: members that have not closed (references given
@@ -75,9 +77,12 @@ struct mmpi_file_core {
                                   * open; the last unpin frees the core (a failed member's
                                   * handle object outlives the close, runtime/reclaim.c) */
     MPI_Offset shared_fp;        /* atomic: the shared file pointer, in etype units */
-    pthread_mutex_t lock;        /* protects claimed, claim_base; never held across a wait */
+    pthread_mutex_t lock;        /* protects claimed, claim_base, claim_err; never held across
+                                  * a wait */
     uint64_t claimed;            /* collective shared-pointer operations claimed so far */
     MPI_Offset claim_base[2];    /* the shared pointer each of the last two claims started at */
+    int claim_err[2];            /* ... and their outcome (MPI_ERR_ARG: the pointer stayed) */
+    int deleted;                 /* atomic: MPI_MODE_DELETE_ON_CLOSE done by close's meeting */
     pthread_rwlock_t atomic_lock; /* atomic mode: readers share, writers exclude */
     /* Process failure and revoke (fault.c). The fault core's members are the file's group;
      * it is linked to the private communicator's core, so a file revoke ends board waits. */
@@ -86,7 +91,6 @@ struct mmpi_file_core {
     int *world_ranks;            /* immutable: member -> world rank (owned) */
     int *closed;                 /* atomic per member: its reference was given back (closed,
                                   * or released for it after it failed) */
-    uint64_t degraded_seeks;     /* under lock: seek_shared claims made among the survivors */
     struct mmpi_file_agg *agg;   /* [2 * size]: coalesced collective writes (aggregate.c) */
 };
 
@@ -117,6 +121,9 @@ struct mmpi_file_view {
     struct mmpi_datatype *layout;       /* the filetype in the file's sizes (datatype.h
                                          * mmpi_datatype_file_layout); one reference held */
     size_t esize;                       /* bytes of one etype in the file */
+    MPI_Offset limit;                   /* positions [0, limit) are addressable: each of their
+                                         * bytes lies at a file offset below MPI_Offset's
+                                         * largest value (view.c view_limit) */
     char datarep[MPI_MAX_DATAREP_STRING];
     bool external32;                    /* datarep "external32": big-endian in the file */
     const struct mmpi_datarep *user;    /* a registered datarep, or NULL */
@@ -137,7 +144,6 @@ struct mmpi_file {
     struct mmpi_request *split;         /* owning rank: its request, or NULL when done already
                                          * (ordered forms complete in _begin) */
     int split_err;                      /* owning rank: outcome of a split done in _begin */
-    uint64_t degraded_seeks;            /* owning rank: seek_shared among the survivors */
     MPI_Status split_status;
 };
 
@@ -151,8 +157,10 @@ int mmpi_file_open(struct mmpi_rank *self, struct mmpi_comm *c, const char *name
                    struct mmpi_info *info, MPI_File *fh);
 /* MPI_File_close: collective; frees the handle object whatever the outcome. */
 int mmpi_file_close(struct mmpi_rank *self, struct mmpi_file *f);
-/* Drops one member's reference to the core; the last one closes the file (and unpins). */
-void mmpi_file_core_release(struct mmpi_file_core *core);
+/* Drops one member's reference to the core; the last one closes the file (and unpins) and
+ * removes it under MPI_MODE_DELETE_ON_CLOSE unless close's meeting did. Returns MPI_ERR_IO
+ * when that removal failed, else MPI_SUCCESS. */
+int mmpi_file_core_release(struct mmpi_file_core *core);
 /* Drops a pin (a handle object freed); the last one frees the core. */
 void mmpi_file_core_unpin(struct mmpi_file_core *core);
 int mmpi_file_delete(const char *name);
@@ -223,6 +231,20 @@ void mmpi_file_view_copy(struct mmpi_file_view *to, const struct mmpi_file_view 
 /* Initial view: displacement 0, MPI_BYTE, MPI_BYTE, "native". */
 void mmpi_file_view_default(struct mmpi_file_view *v);
 void mmpi_file_view_release(struct mmpi_file_view *v);
+/* The one rule for file offsets (MPI_ERR_ARG, as ROMIO's count and offset checks): an access
+ * of n etypes from position pos must lie within the view's addressable positions. */
+int mmpi_file_view_range(const struct mmpi_file_view *v, MPI_Offset pos, MPI_Offset n);
+/* The etypes of v that count elements of dt fill (fsize: one element's bytes in the file,
+ * mmpi_file_view_elem_size). MPI_ERR_ARG when the bytes of the access, in memory or in the
+ * file, are not countable in MPI_Offset. */
+int mmpi_file_view_count(const struct mmpi_file_view *v, const struct mmpi_datatype *dt,
+                         size_t fsize, MPI_Count count, MPI_Offset *n);
+/* A seek (§14.4.3) from position `from` by `offset`: *to, or MPI_ERR_ARG when the sum
+ * overflows or is no addressable position (negative: "erroneous to seek before 0"). */
+int mmpi_file_view_seek(const struct mmpi_file_view *v, MPI_Offset from, MPI_Offset offset,
+                        MPI_Offset *to);
+/* The end of f's file in etypes of its view (MPI_SEEK_END). */
+int mmpi_file_view_end(struct mmpi_file *f, MPI_Offset *end);
 /* Byte b of the view's data stream (b = position * v->esize + i): its file offset, and how
  * many data bytes of the stream follow contiguously in the file from there (at least 1). */
 void mmpi_file_view_map(const struct mmpi_file_view *v, uint64_t b, MPI_Offset *off,
@@ -251,9 +273,10 @@ struct mmpi_file_op {
     struct mmpi_datatype *dt;  /* checked and committed */
 };
 /* Starts one data access of f as a request (two references: engine and caller; no handle).
- * Individual and shared positions are claimed now, in call order (§14.4.4). Never blocks. */
-struct mmpi_request *mmpi_file_start(struct mmpi_rank *self, struct mmpi_file *f,
-                                     const struct mmpi_file_op *op);
+ * Individual and shared positions are claimed now, in call order (§14.4.4). Never blocks.
+ * MPI_ERR_ARG (no request) when the shared pointer has no room for the access. */
+int mmpi_file_start(struct mmpi_rank *self, struct mmpi_file *f, const struct mmpi_file_op *op,
+                    struct mmpi_request **req);
 /* Blocking access: start, wait, copy the status out. Returns the access's error class. */
 int mmpi_file_access(struct mmpi_rank *self, struct mmpi_file *f, const struct mmpi_file_op *op,
                      MPI_Status *status);
@@ -272,18 +295,24 @@ int mmpi_file_agg_write(struct mmpi_rank *self, struct mmpi_file *f, uint64_t se
                         const struct mmpi_file_op *op, MPI_Offset pos, size_t *bytes);
 
 /* ---- shared.c -------------------------------------------------------------------------- */
-/* Independent: claims `n` etypes at the shared pointer; returns where they start. */
-MPI_Offset mmpi_file_shared_claim(struct mmpi_file *f, MPI_Offset n);
+/* Independent: claims `n` etypes at the shared pointer; *pos: where they start. MPI_ERR_ARG,
+ * the pointer unmoved, when they do not fit in the view (mmpi_file_view_range). Lock-free. */
+int mmpi_file_shared_claim(struct mmpi_file *f, MPI_Offset n, MPI_Offset *pos);
 /* Collective claim number f->shared_seq (after the members met): the first member to get
- * here moves the shared pointer to `value` (absolute) or by `value` (relative), and every
- * member gets the pointer's value before the move. Takes the core's lock. */
-MPI_Offset mmpi_file_shared_claim_collective(struct mmpi_file *f, MPI_Offset value,
-                                             bool relative);
+ * here seeks the shared pointer by `offset` from `whence` (MPI_SEEK_SET, MPI_SEEK_CUR, or
+ * MPI_SEEK_END with `end` the file's end), and every member gets the pointer's value before
+ * the move in *base and the same outcome (MPI_ERR_ARG: the target is no addressable
+ * position, the pointer stays). Takes the core's lock. */
+int mmpi_file_shared_claim_collective(struct mmpi_file *f, MPI_Offset offset, int whence,
+                                      MPI_Offset end, MPI_Offset *base);
 /* MPI_File_read_ordered / write_ordered: collective, may block. Returns an MPI error class. */
 int mmpi_file_ordered(struct mmpi_rank *self, struct mmpi_file *f, const struct mmpi_file_op *op,
                       MPI_Status *status);
-/* MPI_File_seek_shared: collective; every member passes the same new position. */
-int mmpi_file_seek_shared(struct mmpi_rank *self, struct mmpi_file *f, MPI_Offset pos);
+/* MPI_File_seek_shared: collective of every member, dead ones included (so with a failed
+ * member MPI_ERR_PROC_FAILED, the board's rule); MPI_ERR_NOT_SAME when the members' offset or
+ * whence differ, MPI_ERR_ARG for a bad whence or target, the same at every member. */
+int mmpi_file_seek_shared(struct mmpi_rank *self, struct mmpi_file *f, MPI_Offset offset,
+                          int whence);
 
 /* ---- fault.c: process failures and revoke ------------------------------------------------ */
 /* Registers the core's fault part (members: the private communicator's group) and links it
@@ -300,14 +329,12 @@ bool mmpi_file_member_failed(struct mmpi_rank *self, const struct mmpi_file *f);
 void mmpi_file_pointer_failed(struct mmpi_rank *self, struct mmpi_file *f,
                               enum mmpi_file_pointer fp, int err);
 /* Gives back the calling member's reference to the core, and the reference of every failed
- * member that never will; the last one frees the core. */
-void mmpi_file_core_leave(struct mmpi_file *f);
+ * member that never will; the last one frees the core (mmpi_file_core_release's result). */
+int mmpi_file_core_leave(struct mmpi_file *f);
 /* Frees a handle object its rank left open (it failed, or never closed the file): gives back
  * its reference to the core unless a survivor did. Only once every rank thread is gone
  * (runtime/reclaim.c), after the rank's requests were reclaimed. */
 void mmpi_file_reclaim(struct mmpi_rank *r, struct mmpi_file *f);
-/* MPI_File_seek_shared on a file with a failed member: among the survivors, no meeting. */
-void mmpi_file_seek_shared_degraded(struct mmpi_file *f, MPI_Offset pos);
 
 /* ---- coll_link.c: meetings of the file's members on its private communicator's board ----- */
 /* Starts a barrier of the members (request, two references). */

@@ -28,20 +28,22 @@ struct file_req {
     int early_err;              /* collective on a revoked file: fails without meeting */
 };
 
-/* Resolves where the access starts and moves the pointer it uses. */
-static MPI_Offset claim_position(struct mmpi_file *f, const struct mmpi_file_op *op)
+/* Resolves where the access starts (*pos) and moves the pointer it uses. The bindings
+ * checked explicit offsets and the individual pointer (access_api.c); the shared pointer is
+ * checked as it is claimed: MPI_ERR_ARG when the access does not fit there. */
+static int claim_position(struct mmpi_file *f, const struct mmpi_file_op *op, MPI_Offset *pos)
 {
     MPI_Offset n = mmpi_file_view_etypes(&f->view, op->dt, op->count * op->dt->size);
-    MPI_Offset pos;
     switch (op->fp) {
     case MMPI_FP_EXPLICIT:
-        return op->offset;
+        *pos = op->offset;
+        return MPI_SUCCESS;
     case MMPI_FP_INDIVIDUAL:
-        pos = f->fp;
+        *pos = f->fp;
         f->fp += n;
-        return pos;
+        return MPI_SUCCESS;
     default:
-        return mmpi_file_shared_claim(f, n);
+        return mmpi_file_shared_claim(f, n, pos);
     }
 }
 
@@ -97,14 +99,18 @@ static void file_req_free(struct mmpi_request *req)
     free(s);
 }
 
-struct mmpi_request *mmpi_file_start(struct mmpi_rank *self, struct mmpi_file *f,
-                                     const struct mmpi_file_op *op)
+int mmpi_file_start(struct mmpi_rank *self, struct mmpi_file *f, const struct mmpi_file_op *op,
+                    struct mmpi_request **out)
 {
+    MPI_Offset pos;
+    int err = claim_position(f, op, &pos);
+    if (err != MPI_SUCCESS)
+        return err;
     struct file_req *s = mmpi_xcalloc(1, sizeof(*s));
     s->self = self;
     s->f = f;
     s->op = *op;
-    s->pos = claim_position(f, op);
+    s->pos = pos;
     mmpi_file_view_copy(&s->view, &f->view);
     if (op->collective && mmpi_file_check_revoked(f))
         s->early_err = MPI_ERR_REVOKED; /* see coll_link.c */
@@ -118,7 +124,8 @@ struct mmpi_request *mmpi_file_start(struct mmpi_rank *self, struct mmpi_file *f
     req->state = s;
     req->poll = file_poll;
     req->free_state = file_req_free;
-    return req;
+    *out = req;
+    return MPI_SUCCESS;
 }
 
 /* A blocking collective access waits on the board itself, from its own frame: nothing is
@@ -176,15 +183,18 @@ int mmpi_file_access(struct mmpi_rank *self, struct mmpi_file *f, const struct m
     size_t bytes = 0;
     int err;
 
+    MPI_Offset pos;
+    if ((err = claim_position(f, op, &pos)) != MPI_SUCCESS) {
+        status_out(status, 0);
+        return err;
+    }
     if (!op->collective) {
-        MPI_Offset pos = claim_position(f, op);
         err = mmpi_file_transfer(f, &f->view, op->write, pos, op->buf, op->count, op->dt, &bytes);
         if (op->fp == MMPI_FP_INDIVIDUAL && !op->write)
             f->fp = pos + mmpi_file_view_etypes(&f->view, op->dt, bytes);
         status_out(status, bytes);
         return err;
     }
-    MPI_Offset pos = claim_position(f, op);
     uint64_t seq = f->comm->coll_seq; /* the meeting's number, the same at every member */
     if (op->write)
         mmpi_file_agg_deposit(f, seq, op, pos);

@@ -14,12 +14,79 @@
  * etype's file size, and everything here maps through those. A native view's layout is its
  * filetype, so the native path is the same code with the same numbers. Converting the data
  * itself is access.c's.
+ *
+ * File offsets are MPI_Offset (64-bit signed): a position times the etype's size, a tile
+ * number times the filetype's extent, plus the displacement, can exceed it and wrap, so that
+ * an access far out lands at the start of the file. Each view knows how many positions it can
+ * address (view_limit); every access, seek and pointer move is checked against that one limit
+ * (mmpi_file_view_range), and every count of the access against MPI_Offset
+ * (mmpi_file_view_count), before anything is mapped or written.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "datatype/datatype.h"
 #include "io/io.h"
+
+/* Positions addressable in a view of displacement disp, layout ft and etypes of esize bytes:
+ * every data byte of positions [0, limit) lies at a file offset below INT64_MAX (so the end
+ * of every access is an MPI_Offset too, and position * esize never overflows). Tile k holds
+ * the file bytes [disp + k * extent + true_lb, disp + k * extent + true_lb + true_extent);
+ * typemaps start at non-negative displacements and increase (typemap_order), so the offsets
+ * mmpi_file_view_map computes for a tile grow towards that end. 0 when not even the data of
+ * the first tile fits. */
+static MPI_Offset view_limit(MPI_Offset disp, const struct mmpi_datatype *ft, size_t esize)
+{
+    const MPI_Offset max = INT64_MAX;
+    MPI_Offset first, last, bytes; /* bytes: data bytes of the stream that are addressable */
+    if (ft->size == 0)
+        return max / (MPI_Offset)esize;
+    if (__builtin_add_overflow(disp, ft->true_lb, &first) ||
+        __builtin_add_overflow(first, ft->true_extent, &last) || last > max)
+        return 0; /* the first tile's data does not fit */
+    if (ft->contiguous && ft->extent == (MPI_Aint)ft->size)
+        bytes = max - first; /* the stream is the file from `first` on */
+    else {
+        MPI_Offset tiles;
+        if (ft->extent > 0)
+            tiles = (max - last) / ft->extent + 1;
+        else if (ft->extent == 0)
+            tiles = max; /* every tile at the same place */
+        else
+            tiles = first / -ft->extent + 1; /* tiles go down to offset 0, not below */
+        if (__builtin_mul_overflow(tiles, (MPI_Offset)ft->size, &bytes))
+            bytes = max;
+    }
+    return bytes / (MPI_Offset)esize;
+}
+
+int mmpi_file_view_range(const struct mmpi_file_view *v, MPI_Offset pos, MPI_Offset n)
+{
+    return pos >= 0 && n >= 0 && pos <= v->limit && n <= v->limit - pos ? MPI_SUCCESS
+                                                                         : MPI_ERR_ARG;
+}
+
+int mmpi_file_view_seek(const struct mmpi_file_view *v, MPI_Offset from, MPI_Offset offset,
+                        MPI_Offset *to)
+{
+    if (__builtin_add_overflow(from, offset, to))
+        return MPI_ERR_ARG;
+    return mmpi_file_view_range(v, *to, 0);
+}
+
+int mmpi_file_view_count(const struct mmpi_file_view *v, const struct mmpi_datatype *dt,
+                         size_t fsize, MPI_Count count, MPI_Offset *n)
+{
+    /* ROMIO's MPIO_CHECK_COUNT_SIZE: count * size must not overflow (MPI_ERR_ARG). Both the
+     * memory bytes (the transfer's total) and the file bytes (a converting view's sizes). */
+    MPI_Offset mem, file;
+    if (__builtin_mul_overflow(count, (MPI_Offset)dt->size, &mem) ||
+        __builtin_mul_overflow(count, (MPI_Offset)fsize, &file))
+        return MPI_ERR_ARG;
+    *n = dt->size ? file / (MPI_Offset)v->esize : 0;
+    return MPI_SUCCESS;
+}
 
 void mmpi_file_view_default(struct mmpi_file_view *v)
 {
@@ -28,6 +95,7 @@ void mmpi_file_view_default(struct mmpi_file_view *v)
     v->filetype = v->etype;
     v->layout = v->etype;
     v->esize = v->etype->size;
+    v->limit = view_limit(0, v->layout, v->esize);
     strcpy(v->datarep, "native");
     v->external32 = false;
     v->user = NULL;
@@ -157,9 +225,17 @@ int mmpi_file_set_view(struct mmpi_file *f, MPI_Offset disp, struct mmpi_datatyp
         else {
             MPI_Offset pos = __atomic_load_n(&f->core->shared_fp, __ATOMIC_ACQUIRE);
             uint64_t contig;
-            mmpi_file_view_map(&f->view, (uint64_t)pos * f->view.esize, &disp, &contig);
+            err = mmpi_file_view_range(&f->view, pos, 1); /* beyond the view: no byte offset */
+            if (err == MPI_SUCCESS)
+                mmpi_file_view_map(&f->view, (uint64_t)pos * f->view.esize, &disp, &contig);
         }
     } else if (disp < 0)
+        err = MPI_ERR_ARG;
+    MPI_Offset limit = err == MPI_SUCCESS ? view_limit(disp, layout, esize) : 0;
+    /* The data of the view's first tile must have file offsets: a displacement so large that
+     * it has none is a bad displacement (MPI_ERR_ARG, the class of a negative one). */
+    if (err == MPI_SUCCESS && layout->size > 0 &&
+        limit * (MPI_Offset)esize < (MPI_Offset)layout->size)
         err = MPI_ERR_ARG;
     if (err != MPI_SUCCESS) {
         mmpi_datatype_release(layout);
@@ -173,6 +249,7 @@ int mmpi_file_set_view(struct mmpi_file *f, MPI_Offset disp, struct mmpi_datatyp
     f->view.filetype = filetype;
     f->view.layout = layout; /* takes layout_of's reference */
     f->view.esize = esize;
+    f->view.limit = limit;
     snprintf(f->view.datarep, sizeof(f->view.datarep), "%s", datarep);
     f->view.external32 = external32;
     f->view.user = user;
@@ -222,7 +299,7 @@ MPI_Offset mmpi_file_view_position_of(const struct mmpi_file_view *v, MPI_Offset
     MPI_Offset rel = off - v->disp;
     if (ft->contiguous && ft->extent == (MPI_Aint)ft->size) {
         MPI_Offset data = rel - ft->true_lb;
-        return data <= 0 ? 0 : (data + (MPI_Offset)esize - 1) / (MPI_Offset)esize;
+        return data <= 0 ? 0 : data / (MPI_Offset)esize + (data % (MPI_Offset)esize != 0);
     }
     MPI_Offset k = ft->extent > 0 ? rel / ft->extent : 0;
     MPI_Offset in_tile = rel - k * ft->extent;
@@ -238,5 +315,14 @@ MPI_Offset mmpi_file_view_position_of(const struct mmpi_file_view *v, MPI_Offset
             bytes += (uint64_t)((end <= in_tile ? end : in_tile) - start);
         }
     }
-    return (MPI_Offset)((bytes + esize - 1) / esize);
+    return (MPI_Offset)(bytes / esize + (bytes % esize != 0));
+}
+
+int mmpi_file_view_end(struct mmpi_file *f, MPI_Offset *end)
+{
+    MPI_Offset size;
+    int err = mmpi_file_get_size(f, &size);
+    if (err == MPI_SUCCESS)
+        *end = mmpi_file_view_position_of(&f->view, size);
+    return err;
 }

@@ -5,6 +5,40 @@
 #include <string.h>
 #include "bad_args_support.h"
 
+/* The I/O offset cases (tests/gen/bad_args.py, "I/O: file offsets"). */
+#define IO_OFFSET_MAX ((MPI_Offset)0x7fffffffffffffffLL)
+static double io_buf[2];
+static MPI_Request io_req;
+
+/* The plausible file with a view of doubles, both pointers at position `at`. */
+static void io_doubles(MPI_Offset at)
+{
+    MPI_File_set_view(test_file, 0, MPI_DOUBLE, MPI_DOUBLE, "native", MPI_INFO_NULL);
+    MPI_File_seek(test_file, at, MPI_SEEK_SET);
+    MPI_File_seek_shared(test_file, at, MPI_SEEK_SET);
+    io_req = MPI_REQUEST_NULL;
+}
+
+/* 2^34 bytes of doubles: 2^30 of them are 2^64 bytes, 0 once wrapped. */
+static MPI_Datatype io_huge(void)
+{
+    static MPI_Datatype t = MPI_DATATYPE_NULL;
+    if (t == MPI_DATATYPE_NULL) {
+        MPI_Datatype half;
+        MPI_Type_contiguous(1 << 30, MPI_DOUBLE, &half);
+        MPI_Type_contiguous(2, half, &t);
+        MPI_Type_commit(&t);
+        MPI_Type_free(&half);
+    }
+    return t;
+}
+
+static void io_settle(void)
+{
+    if (io_req != MPI_REQUEST_NULL)
+        MPI_Wait(&io_req, MPI_STATUS_IGNORE);
+}
+
 static void case_1(void)
 {
     begin_case("MPI_Alloc_mem info nonexistent");
@@ -12577,6 +12611,1116 @@ static void case_1796(void)
     expect_class(rc, 1, (int[]){MPI_ERR_FILE});
 }
 
+static void case_1797(void)
+{
+    begin_case("MPI_File_set_view disp past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_set_view(test_file, IO_OFFSET_MAX - 4, MPI_DOUBLE, MPI_DOUBLE, (char *)"native", MPI_INFO_NULL);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1798(void)
+{
+    begin_case("MPI_File_read_at count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_read_at(test_file, 0, io_buf, 1 << 30, io_huge(), MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1799(void)
+{
+    begin_case("MPI_File_read_at offset 2^61 doubles");
+    io_doubles(0);
+    int rc = MPI_File_read_at(test_file, ((MPI_Offset)1 << 61), io_buf, 1, MPI_DOUBLE, MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1800(void)
+{
+    begin_case("MPI_File_read_at_all count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_read_at_all(test_file, 0, io_buf, 1 << 30, io_huge(), MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1801(void)
+{
+    begin_case("MPI_File_read_at_all offset 2^61 doubles");
+    io_doubles(0);
+    int rc = MPI_File_read_at_all(test_file, ((MPI_Offset)1 << 61), io_buf, 1, MPI_DOUBLE, MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1802(void)
+{
+    begin_case("MPI_File_write_at count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_write_at(test_file, 0, io_buf, 1 << 30, io_huge(), MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1803(void)
+{
+    begin_case("MPI_File_write_at offset 2^61 doubles");
+    io_doubles(0);
+    int rc = MPI_File_write_at(test_file, ((MPI_Offset)1 << 61), io_buf, 1, MPI_DOUBLE, MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1804(void)
+{
+    begin_case("MPI_File_write_at_all count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_write_at_all(test_file, 0, io_buf, 1 << 30, io_huge(), MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1805(void)
+{
+    begin_case("MPI_File_write_at_all offset 2^61 doubles");
+    io_doubles(0);
+    int rc = MPI_File_write_at_all(test_file, ((MPI_Offset)1 << 61), io_buf, 1, MPI_DOUBLE, MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1806(void)
+{
+    begin_case("MPI_File_iread_at count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_iread_at(test_file, 0, io_buf, 1 << 30, io_huge(), &io_req);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1807(void)
+{
+    begin_case("MPI_File_iread_at offset 2^61 doubles");
+    io_doubles(0);
+    int rc = MPI_File_iread_at(test_file, ((MPI_Offset)1 << 61), io_buf, 1, MPI_DOUBLE, &io_req);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1808(void)
+{
+    begin_case("MPI_File_iwrite_at count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_iwrite_at(test_file, 0, io_buf, 1 << 30, io_huge(), &io_req);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1809(void)
+{
+    begin_case("MPI_File_iwrite_at offset 2^61 doubles");
+    io_doubles(0);
+    int rc = MPI_File_iwrite_at(test_file, ((MPI_Offset)1 << 61), io_buf, 1, MPI_DOUBLE, &io_req);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1810(void)
+{
+    begin_case("MPI_File_iread_at_all count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_iread_at_all(test_file, 0, io_buf, 1 << 30, io_huge(), &io_req);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1811(void)
+{
+    begin_case("MPI_File_iread_at_all offset 2^61 doubles");
+    io_doubles(0);
+    int rc = MPI_File_iread_at_all(test_file, ((MPI_Offset)1 << 61), io_buf, 1, MPI_DOUBLE, &io_req);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1812(void)
+{
+    begin_case("MPI_File_iwrite_at_all count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_iwrite_at_all(test_file, 0, io_buf, 1 << 30, io_huge(), &io_req);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1813(void)
+{
+    begin_case("MPI_File_iwrite_at_all offset 2^61 doubles");
+    io_doubles(0);
+    int rc = MPI_File_iwrite_at_all(test_file, ((MPI_Offset)1 << 61), io_buf, 1, MPI_DOUBLE, &io_req);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1814(void)
+{
+    begin_case("MPI_File_read count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_read(test_file, io_buf, 1 << 30, io_huge(), MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1815(void)
+{
+    begin_case("MPI_File_read pointer at the last position");
+    io_doubles((IO_OFFSET_MAX / 8));
+    int rc = MPI_File_read(test_file, io_buf, 1, MPI_DOUBLE, MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1816(void)
+{
+    begin_case("MPI_File_read_all count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_read_all(test_file, io_buf, 1 << 30, io_huge(), MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1817(void)
+{
+    begin_case("MPI_File_read_all pointer at the last position");
+    io_doubles((IO_OFFSET_MAX / 8));
+    int rc = MPI_File_read_all(test_file, io_buf, 1, MPI_DOUBLE, MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1818(void)
+{
+    begin_case("MPI_File_write count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_write(test_file, io_buf, 1 << 30, io_huge(), MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1819(void)
+{
+    begin_case("MPI_File_write pointer at the last position");
+    io_doubles((IO_OFFSET_MAX / 8));
+    int rc = MPI_File_write(test_file, io_buf, 1, MPI_DOUBLE, MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1820(void)
+{
+    begin_case("MPI_File_write_all count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_write_all(test_file, io_buf, 1 << 30, io_huge(), MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1821(void)
+{
+    begin_case("MPI_File_write_all pointer at the last position");
+    io_doubles((IO_OFFSET_MAX / 8));
+    int rc = MPI_File_write_all(test_file, io_buf, 1, MPI_DOUBLE, MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1822(void)
+{
+    begin_case("MPI_File_iread count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_iread(test_file, io_buf, 1 << 30, io_huge(), &io_req);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1823(void)
+{
+    begin_case("MPI_File_iread pointer at the last position");
+    io_doubles((IO_OFFSET_MAX / 8));
+    int rc = MPI_File_iread(test_file, io_buf, 1, MPI_DOUBLE, &io_req);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1824(void)
+{
+    begin_case("MPI_File_iwrite count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_iwrite(test_file, io_buf, 1 << 30, io_huge(), &io_req);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1825(void)
+{
+    begin_case("MPI_File_iwrite pointer at the last position");
+    io_doubles((IO_OFFSET_MAX / 8));
+    int rc = MPI_File_iwrite(test_file, io_buf, 1, MPI_DOUBLE, &io_req);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1826(void)
+{
+    begin_case("MPI_File_iread_all count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_iread_all(test_file, io_buf, 1 << 30, io_huge(), &io_req);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1827(void)
+{
+    begin_case("MPI_File_iread_all pointer at the last position");
+    io_doubles((IO_OFFSET_MAX / 8));
+    int rc = MPI_File_iread_all(test_file, io_buf, 1, MPI_DOUBLE, &io_req);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1828(void)
+{
+    begin_case("MPI_File_iwrite_all count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_iwrite_all(test_file, io_buf, 1 << 30, io_huge(), &io_req);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1829(void)
+{
+    begin_case("MPI_File_iwrite_all pointer at the last position");
+    io_doubles((IO_OFFSET_MAX / 8));
+    int rc = MPI_File_iwrite_all(test_file, io_buf, 1, MPI_DOUBLE, &io_req);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1830(void)
+{
+    begin_case("MPI_File_seek offset 2^61 doubles");
+    io_doubles(0);
+    int rc = MPI_File_seek(test_file, ((MPI_Offset)1 << 61), MPI_SEEK_SET);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1831(void)
+{
+    begin_case("MPI_File_seek offset past 2^63 from the pointer");
+    io_doubles((IO_OFFSET_MAX / 8));
+    int rc = MPI_File_seek(test_file, IO_OFFSET_MAX, MPI_SEEK_CUR);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1832(void)
+{
+    begin_case("MPI_File_get_byte_offset offset 2^61 doubles");
+    io_doubles(0);
+    int rc = MPI_File_get_byte_offset(test_file, ((MPI_Offset)1 << 61), (MPI_Offset *)scratch_area());
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1833(void)
+{
+    begin_case("MPI_File_read_shared count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_read_shared(test_file, io_buf, 1 << 30, io_huge(), MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1834(void)
+{
+    begin_case("MPI_File_read_shared pointer at the last position");
+    io_doubles((IO_OFFSET_MAX / 8));
+    int rc = MPI_File_read_shared(test_file, io_buf, 1, MPI_DOUBLE, MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1835(void)
+{
+    begin_case("MPI_File_write_shared count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_write_shared(test_file, io_buf, 1 << 30, io_huge(), MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1836(void)
+{
+    begin_case("MPI_File_write_shared pointer at the last position");
+    io_doubles((IO_OFFSET_MAX / 8));
+    int rc = MPI_File_write_shared(test_file, io_buf, 1, MPI_DOUBLE, MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1837(void)
+{
+    begin_case("MPI_File_iread_shared count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_iread_shared(test_file, io_buf, 1 << 30, io_huge(), &io_req);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1838(void)
+{
+    begin_case("MPI_File_iread_shared pointer at the last position");
+    io_doubles((IO_OFFSET_MAX / 8));
+    int rc = MPI_File_iread_shared(test_file, io_buf, 1, MPI_DOUBLE, &io_req);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1839(void)
+{
+    begin_case("MPI_File_iwrite_shared count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_iwrite_shared(test_file, io_buf, 1 << 30, io_huge(), &io_req);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1840(void)
+{
+    begin_case("MPI_File_iwrite_shared pointer at the last position");
+    io_doubles((IO_OFFSET_MAX / 8));
+    int rc = MPI_File_iwrite_shared(test_file, io_buf, 1, MPI_DOUBLE, &io_req);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1841(void)
+{
+    begin_case("MPI_File_read_ordered count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_read_ordered(test_file, io_buf, 1 << 30, io_huge(), MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1842(void)
+{
+    begin_case("MPI_File_read_ordered pointer at the last position");
+    io_doubles((IO_OFFSET_MAX / 8));
+    int rc = MPI_File_read_ordered(test_file, io_buf, 1, MPI_DOUBLE, MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1843(void)
+{
+    begin_case("MPI_File_write_ordered count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_write_ordered(test_file, io_buf, 1 << 30, io_huge(), MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1844(void)
+{
+    begin_case("MPI_File_write_ordered pointer at the last position");
+    io_doubles((IO_OFFSET_MAX / 8));
+    int rc = MPI_File_write_ordered(test_file, io_buf, 1, MPI_DOUBLE, MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1845(void)
+{
+    begin_case("MPI_File_seek_shared offset 2^61 doubles");
+    io_doubles(0);
+    int rc = MPI_File_seek_shared(test_file, ((MPI_Offset)1 << 61), MPI_SEEK_SET);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1846(void)
+{
+    begin_case("MPI_File_seek_shared offset past 2^63 from the pointer");
+    io_doubles((IO_OFFSET_MAX / 8));
+    int rc = MPI_File_seek_shared(test_file, IO_OFFSET_MAX, MPI_SEEK_CUR);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1847(void)
+{
+    begin_case("MPI_File_read_at_all_begin count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_read_at_all_begin(test_file, 0, io_buf, 1 << 30, io_huge());
+    if (rc == MPI_SUCCESS)
+        rc = MPI_File_read_at_all_end(test_file, io_buf, MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1848(void)
+{
+    begin_case("MPI_File_read_at_all_begin offset 2^61 doubles");
+    io_doubles(0);
+    int rc = MPI_File_read_at_all_begin(test_file, ((MPI_Offset)1 << 61), io_buf, 1, MPI_DOUBLE);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_File_read_at_all_end(test_file, io_buf, MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1849(void)
+{
+    begin_case("MPI_File_write_at_all_begin count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_write_at_all_begin(test_file, 0, io_buf, 1 << 30, io_huge());
+    if (rc == MPI_SUCCESS)
+        rc = MPI_File_write_at_all_end(test_file, io_buf, MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1850(void)
+{
+    begin_case("MPI_File_write_at_all_begin offset 2^61 doubles");
+    io_doubles(0);
+    int rc = MPI_File_write_at_all_begin(test_file, ((MPI_Offset)1 << 61), io_buf, 1, MPI_DOUBLE);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_File_write_at_all_end(test_file, io_buf, MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1851(void)
+{
+    begin_case("MPI_File_read_all_begin count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_read_all_begin(test_file, io_buf, 1 << 30, io_huge());
+    if (rc == MPI_SUCCESS)
+        rc = MPI_File_read_all_end(test_file, io_buf, MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1852(void)
+{
+    begin_case("MPI_File_read_all_begin pointer at the last position");
+    io_doubles((IO_OFFSET_MAX / 8));
+    int rc = MPI_File_read_all_begin(test_file, io_buf, 1, MPI_DOUBLE);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_File_read_all_end(test_file, io_buf, MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1853(void)
+{
+    begin_case("MPI_File_write_all_begin count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_write_all_begin(test_file, io_buf, 1 << 30, io_huge());
+    if (rc == MPI_SUCCESS)
+        rc = MPI_File_write_all_end(test_file, io_buf, MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1854(void)
+{
+    begin_case("MPI_File_write_all_begin pointer at the last position");
+    io_doubles((IO_OFFSET_MAX / 8));
+    int rc = MPI_File_write_all_begin(test_file, io_buf, 1, MPI_DOUBLE);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_File_write_all_end(test_file, io_buf, MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1855(void)
+{
+    begin_case("MPI_File_read_ordered_begin count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_read_ordered_begin(test_file, io_buf, 1 << 30, io_huge());
+    if (rc == MPI_SUCCESS)
+        rc = MPI_File_read_ordered_end(test_file, io_buf, MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1856(void)
+{
+    begin_case("MPI_File_read_ordered_begin pointer at the last position");
+    io_doubles((IO_OFFSET_MAX / 8));
+    int rc = MPI_File_read_ordered_begin(test_file, io_buf, 1, MPI_DOUBLE);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_File_read_ordered_end(test_file, io_buf, MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1857(void)
+{
+    begin_case("MPI_File_write_ordered_begin count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_write_ordered_begin(test_file, io_buf, 1 << 30, io_huge());
+    if (rc == MPI_SUCCESS)
+        rc = MPI_File_write_ordered_end(test_file, io_buf, MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1858(void)
+{
+    begin_case("MPI_File_write_ordered_begin pointer at the last position");
+    io_doubles((IO_OFFSET_MAX / 8));
+    int rc = MPI_File_write_ordered_begin(test_file, io_buf, 1, MPI_DOUBLE);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_File_write_ordered_end(test_file, io_buf, MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1859(void)
+{
+    begin_case("MPI_File_read_at_c count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_read_at_c(test_file, 0, io_buf, 1 << 30, io_huge(), MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1860(void)
+{
+    begin_case("MPI_File_read_at_c offset 2^61 doubles");
+    io_doubles(0);
+    int rc = MPI_File_read_at_c(test_file, ((MPI_Offset)1 << 61), io_buf, 1, MPI_DOUBLE, MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1861(void)
+{
+    begin_case("MPI_File_read_at_all_c count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_read_at_all_c(test_file, 0, io_buf, 1 << 30, io_huge(), MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1862(void)
+{
+    begin_case("MPI_File_read_at_all_c offset 2^61 doubles");
+    io_doubles(0);
+    int rc = MPI_File_read_at_all_c(test_file, ((MPI_Offset)1 << 61), io_buf, 1, MPI_DOUBLE, MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1863(void)
+{
+    begin_case("MPI_File_write_at_c count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_write_at_c(test_file, 0, io_buf, 1 << 30, io_huge(), MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1864(void)
+{
+    begin_case("MPI_File_write_at_c offset 2^61 doubles");
+    io_doubles(0);
+    int rc = MPI_File_write_at_c(test_file, ((MPI_Offset)1 << 61), io_buf, 1, MPI_DOUBLE, MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1865(void)
+{
+    begin_case("MPI_File_write_at_all_c count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_write_at_all_c(test_file, 0, io_buf, 1 << 30, io_huge(), MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1866(void)
+{
+    begin_case("MPI_File_write_at_all_c offset 2^61 doubles");
+    io_doubles(0);
+    int rc = MPI_File_write_at_all_c(test_file, ((MPI_Offset)1 << 61), io_buf, 1, MPI_DOUBLE, MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1867(void)
+{
+    begin_case("MPI_File_iread_at_c count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_iread_at_c(test_file, 0, io_buf, 1 << 30, io_huge(), &io_req);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1868(void)
+{
+    begin_case("MPI_File_iread_at_c offset 2^61 doubles");
+    io_doubles(0);
+    int rc = MPI_File_iread_at_c(test_file, ((MPI_Offset)1 << 61), io_buf, 1, MPI_DOUBLE, &io_req);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1869(void)
+{
+    begin_case("MPI_File_iwrite_at_c count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_iwrite_at_c(test_file, 0, io_buf, 1 << 30, io_huge(), &io_req);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1870(void)
+{
+    begin_case("MPI_File_iwrite_at_c offset 2^61 doubles");
+    io_doubles(0);
+    int rc = MPI_File_iwrite_at_c(test_file, ((MPI_Offset)1 << 61), io_buf, 1, MPI_DOUBLE, &io_req);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1871(void)
+{
+    begin_case("MPI_File_iread_at_all_c count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_iread_at_all_c(test_file, 0, io_buf, 1 << 30, io_huge(), &io_req);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1872(void)
+{
+    begin_case("MPI_File_iread_at_all_c offset 2^61 doubles");
+    io_doubles(0);
+    int rc = MPI_File_iread_at_all_c(test_file, ((MPI_Offset)1 << 61), io_buf, 1, MPI_DOUBLE, &io_req);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1873(void)
+{
+    begin_case("MPI_File_iwrite_at_all_c count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_iwrite_at_all_c(test_file, 0, io_buf, 1 << 30, io_huge(), &io_req);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1874(void)
+{
+    begin_case("MPI_File_iwrite_at_all_c offset 2^61 doubles");
+    io_doubles(0);
+    int rc = MPI_File_iwrite_at_all_c(test_file, ((MPI_Offset)1 << 61), io_buf, 1, MPI_DOUBLE, &io_req);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1875(void)
+{
+    begin_case("MPI_File_read_c count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_read_c(test_file, io_buf, 1 << 30, io_huge(), MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1876(void)
+{
+    begin_case("MPI_File_read_c pointer at the last position");
+    io_doubles((IO_OFFSET_MAX / 8));
+    int rc = MPI_File_read_c(test_file, io_buf, 1, MPI_DOUBLE, MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1877(void)
+{
+    begin_case("MPI_File_read_all_c count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_read_all_c(test_file, io_buf, 1 << 30, io_huge(), MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1878(void)
+{
+    begin_case("MPI_File_read_all_c pointer at the last position");
+    io_doubles((IO_OFFSET_MAX / 8));
+    int rc = MPI_File_read_all_c(test_file, io_buf, 1, MPI_DOUBLE, MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1879(void)
+{
+    begin_case("MPI_File_write_c count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_write_c(test_file, io_buf, 1 << 30, io_huge(), MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1880(void)
+{
+    begin_case("MPI_File_write_c pointer at the last position");
+    io_doubles((IO_OFFSET_MAX / 8));
+    int rc = MPI_File_write_c(test_file, io_buf, 1, MPI_DOUBLE, MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1881(void)
+{
+    begin_case("MPI_File_write_all_c count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_write_all_c(test_file, io_buf, 1 << 30, io_huge(), MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1882(void)
+{
+    begin_case("MPI_File_write_all_c pointer at the last position");
+    io_doubles((IO_OFFSET_MAX / 8));
+    int rc = MPI_File_write_all_c(test_file, io_buf, 1, MPI_DOUBLE, MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1883(void)
+{
+    begin_case("MPI_File_iread_c count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_iread_c(test_file, io_buf, 1 << 30, io_huge(), &io_req);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1884(void)
+{
+    begin_case("MPI_File_iread_c pointer at the last position");
+    io_doubles((IO_OFFSET_MAX / 8));
+    int rc = MPI_File_iread_c(test_file, io_buf, 1, MPI_DOUBLE, &io_req);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1885(void)
+{
+    begin_case("MPI_File_iwrite_c count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_iwrite_c(test_file, io_buf, 1 << 30, io_huge(), &io_req);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1886(void)
+{
+    begin_case("MPI_File_iwrite_c pointer at the last position");
+    io_doubles((IO_OFFSET_MAX / 8));
+    int rc = MPI_File_iwrite_c(test_file, io_buf, 1, MPI_DOUBLE, &io_req);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1887(void)
+{
+    begin_case("MPI_File_iread_all_c count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_iread_all_c(test_file, io_buf, 1 << 30, io_huge(), &io_req);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1888(void)
+{
+    begin_case("MPI_File_iread_all_c pointer at the last position");
+    io_doubles((IO_OFFSET_MAX / 8));
+    int rc = MPI_File_iread_all_c(test_file, io_buf, 1, MPI_DOUBLE, &io_req);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1889(void)
+{
+    begin_case("MPI_File_iwrite_all_c count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_iwrite_all_c(test_file, io_buf, 1 << 30, io_huge(), &io_req);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1890(void)
+{
+    begin_case("MPI_File_iwrite_all_c pointer at the last position");
+    io_doubles((IO_OFFSET_MAX / 8));
+    int rc = MPI_File_iwrite_all_c(test_file, io_buf, 1, MPI_DOUBLE, &io_req);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1891(void)
+{
+    begin_case("MPI_File_read_shared_c count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_read_shared_c(test_file, io_buf, 1 << 30, io_huge(), MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1892(void)
+{
+    begin_case("MPI_File_read_shared_c pointer at the last position");
+    io_doubles((IO_OFFSET_MAX / 8));
+    int rc = MPI_File_read_shared_c(test_file, io_buf, 1, MPI_DOUBLE, MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1893(void)
+{
+    begin_case("MPI_File_write_shared_c count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_write_shared_c(test_file, io_buf, 1 << 30, io_huge(), MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1894(void)
+{
+    begin_case("MPI_File_write_shared_c pointer at the last position");
+    io_doubles((IO_OFFSET_MAX / 8));
+    int rc = MPI_File_write_shared_c(test_file, io_buf, 1, MPI_DOUBLE, MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1895(void)
+{
+    begin_case("MPI_File_iread_shared_c count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_iread_shared_c(test_file, io_buf, 1 << 30, io_huge(), &io_req);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1896(void)
+{
+    begin_case("MPI_File_iread_shared_c pointer at the last position");
+    io_doubles((IO_OFFSET_MAX / 8));
+    int rc = MPI_File_iread_shared_c(test_file, io_buf, 1, MPI_DOUBLE, &io_req);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1897(void)
+{
+    begin_case("MPI_File_iwrite_shared_c count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_iwrite_shared_c(test_file, io_buf, 1 << 30, io_huge(), &io_req);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1898(void)
+{
+    begin_case("MPI_File_iwrite_shared_c pointer at the last position");
+    io_doubles((IO_OFFSET_MAX / 8));
+    int rc = MPI_File_iwrite_shared_c(test_file, io_buf, 1, MPI_DOUBLE, &io_req);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1899(void)
+{
+    begin_case("MPI_File_read_ordered_c count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_read_ordered_c(test_file, io_buf, 1 << 30, io_huge(), MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1900(void)
+{
+    begin_case("MPI_File_read_ordered_c pointer at the last position");
+    io_doubles((IO_OFFSET_MAX / 8));
+    int rc = MPI_File_read_ordered_c(test_file, io_buf, 1, MPI_DOUBLE, MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1901(void)
+{
+    begin_case("MPI_File_write_ordered_c count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_write_ordered_c(test_file, io_buf, 1 << 30, io_huge(), MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1902(void)
+{
+    begin_case("MPI_File_write_ordered_c pointer at the last position");
+    io_doubles((IO_OFFSET_MAX / 8));
+    int rc = MPI_File_write_ordered_c(test_file, io_buf, 1, MPI_DOUBLE, MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1903(void)
+{
+    begin_case("MPI_File_read_at_all_begin_c count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_read_at_all_begin_c(test_file, 0, io_buf, 1 << 30, io_huge());
+    if (rc == MPI_SUCCESS)
+        rc = MPI_File_read_at_all_end(test_file, io_buf, MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1904(void)
+{
+    begin_case("MPI_File_read_at_all_begin_c offset 2^61 doubles");
+    io_doubles(0);
+    int rc = MPI_File_read_at_all_begin_c(test_file, ((MPI_Offset)1 << 61), io_buf, 1, MPI_DOUBLE);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_File_read_at_all_end(test_file, io_buf, MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1905(void)
+{
+    begin_case("MPI_File_write_at_all_begin_c count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_write_at_all_begin_c(test_file, 0, io_buf, 1 << 30, io_huge());
+    if (rc == MPI_SUCCESS)
+        rc = MPI_File_write_at_all_end(test_file, io_buf, MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1906(void)
+{
+    begin_case("MPI_File_write_at_all_begin_c offset 2^61 doubles");
+    io_doubles(0);
+    int rc = MPI_File_write_at_all_begin_c(test_file, ((MPI_Offset)1 << 61), io_buf, 1, MPI_DOUBLE);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_File_write_at_all_end(test_file, io_buf, MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1907(void)
+{
+    begin_case("MPI_File_read_all_begin_c count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_read_all_begin_c(test_file, io_buf, 1 << 30, io_huge());
+    if (rc == MPI_SUCCESS)
+        rc = MPI_File_read_all_end(test_file, io_buf, MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1908(void)
+{
+    begin_case("MPI_File_read_all_begin_c pointer at the last position");
+    io_doubles((IO_OFFSET_MAX / 8));
+    int rc = MPI_File_read_all_begin_c(test_file, io_buf, 1, MPI_DOUBLE);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_File_read_all_end(test_file, io_buf, MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1909(void)
+{
+    begin_case("MPI_File_write_all_begin_c count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_write_all_begin_c(test_file, io_buf, 1 << 30, io_huge());
+    if (rc == MPI_SUCCESS)
+        rc = MPI_File_write_all_end(test_file, io_buf, MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1910(void)
+{
+    begin_case("MPI_File_write_all_begin_c pointer at the last position");
+    io_doubles((IO_OFFSET_MAX / 8));
+    int rc = MPI_File_write_all_begin_c(test_file, io_buf, 1, MPI_DOUBLE);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_File_write_all_end(test_file, io_buf, MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1911(void)
+{
+    begin_case("MPI_File_read_ordered_begin_c count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_read_ordered_begin_c(test_file, io_buf, 1 << 30, io_huge());
+    if (rc == MPI_SUCCESS)
+        rc = MPI_File_read_ordered_end(test_file, io_buf, MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1912(void)
+{
+    begin_case("MPI_File_read_ordered_begin_c pointer at the last position");
+    io_doubles((IO_OFFSET_MAX / 8));
+    int rc = MPI_File_read_ordered_begin_c(test_file, io_buf, 1, MPI_DOUBLE);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_File_read_ordered_end(test_file, io_buf, MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1913(void)
+{
+    begin_case("MPI_File_write_ordered_begin_c count x size past 2^63");
+    io_doubles(0);
+    int rc = MPI_File_write_ordered_begin_c(test_file, io_buf, 1 << 30, io_huge());
+    if (rc == MPI_SUCCESS)
+        rc = MPI_File_write_ordered_end(test_file, io_buf, MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_1914(void)
+{
+    begin_case("MPI_File_write_ordered_begin_c pointer at the last position");
+    io_doubles((IO_OFFSET_MAX / 8));
+    int rc = MPI_File_write_ordered_begin_c(test_file, io_buf, 1, MPI_DOUBLE);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_File_write_ordered_end(test_file, io_buf, MPI_STATUS_IGNORE);
+    io_settle();
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
 static void (*const cases[])(void) = {
     case_1,
     case_2,
@@ -14374,6 +15518,124 @@ static void (*const cases[])(void) = {
     case_1794,
     case_1795,
     case_1796,
+    case_1797,
+    case_1798,
+    case_1799,
+    case_1800,
+    case_1801,
+    case_1802,
+    case_1803,
+    case_1804,
+    case_1805,
+    case_1806,
+    case_1807,
+    case_1808,
+    case_1809,
+    case_1810,
+    case_1811,
+    case_1812,
+    case_1813,
+    case_1814,
+    case_1815,
+    case_1816,
+    case_1817,
+    case_1818,
+    case_1819,
+    case_1820,
+    case_1821,
+    case_1822,
+    case_1823,
+    case_1824,
+    case_1825,
+    case_1826,
+    case_1827,
+    case_1828,
+    case_1829,
+    case_1830,
+    case_1831,
+    case_1832,
+    case_1833,
+    case_1834,
+    case_1835,
+    case_1836,
+    case_1837,
+    case_1838,
+    case_1839,
+    case_1840,
+    case_1841,
+    case_1842,
+    case_1843,
+    case_1844,
+    case_1845,
+    case_1846,
+    case_1847,
+    case_1848,
+    case_1849,
+    case_1850,
+    case_1851,
+    case_1852,
+    case_1853,
+    case_1854,
+    case_1855,
+    case_1856,
+    case_1857,
+    case_1858,
+    case_1859,
+    case_1860,
+    case_1861,
+    case_1862,
+    case_1863,
+    case_1864,
+    case_1865,
+    case_1866,
+    case_1867,
+    case_1868,
+    case_1869,
+    case_1870,
+    case_1871,
+    case_1872,
+    case_1873,
+    case_1874,
+    case_1875,
+    case_1876,
+    case_1877,
+    case_1878,
+    case_1879,
+    case_1880,
+    case_1881,
+    case_1882,
+    case_1883,
+    case_1884,
+    case_1885,
+    case_1886,
+    case_1887,
+    case_1888,
+    case_1889,
+    case_1890,
+    case_1891,
+    case_1892,
+    case_1893,
+    case_1894,
+    case_1895,
+    case_1896,
+    case_1897,
+    case_1898,
+    case_1899,
+    case_1900,
+    case_1901,
+    case_1902,
+    case_1903,
+    case_1904,
+    case_1905,
+    case_1906,
+    case_1907,
+    case_1908,
+    case_1909,
+    case_1910,
+    case_1911,
+    case_1912,
+    case_1913,
+    case_1914,
 };
 
 int main(int argc, char **argv)

@@ -5,9 +5,10 @@
  * class MPI_ERR_PROC_FAILED, the state of the file pointer involved in the operation that
  * raised the exception is undefined." and "Users should also call [...] MPI_FILE_SEEK_SHARED
  * on the shared file pointer to restore a defined state." After the failed ordered read the
- * shared pointer is at the documented poisoned position; MPI_File_seek_shared among the
- * survivors restores it, and the survivors' write_shared calls then fill exactly the range
- * after it.
+ * shared pointer is at the documented poisoned position; MPI_File_seek_shared is collective,
+ * so while the dead member belongs to the file it fails too (the pointer stays undefined); on
+ * the file reopened on the survivors it restores a defined state, and the survivors'
+ * write_shared calls then fill exactly the range after it.
  */
 #include "ioft.h"
 
@@ -32,6 +33,12 @@ int main(int argc, char **argv)
     MPI_Comm alive;
     MPIX_Comm_shrink(MPI_COMM_WORLD, &alive);
     MPI_Barrier(alive);
+    CHECK(ioft_class(MPI_File_seek_shared(fh, 100, MPI_SEEK_SET)) == MPI_ERR_PROC_FAILED);
+    MPI_File_close(&fh);
+    MPI_Barrier(alive); /* the last survivor's close removes the file: not the new one */
+    CHECK(MPI_File_open(alive, name, MPI_MODE_RDWR | MPI_MODE_CREATE | MPI_MODE_DELETE_ON_CLOSE,
+                        MPI_INFO_NULL, &fh) == MPI_SUCCESS);
+    CHECK(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "native", MPI_INFO_NULL) == MPI_SUCCESS);
     CHECK(MPI_File_seek_shared(fh, 100, MPI_SEEK_SET) == MPI_SUCCESS);
     CHECK(MPI_File_write_shared(fh, &v, 1, MPI_INT, MPI_STATUS_IGNORE) == MPI_SUCCESS);
     MPI_Barrier(alive);

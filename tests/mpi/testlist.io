@@ -34,3 +34,14 @@ io_checkpoint 1 dir=examples
 # checked in the file's bytes, duplicates, conversion and extent function errors.
 io_datarep 1
 io_datarep 3
+# File offsets past 2^63 - 1 (a position of 2^61 doubles is byte 2^64): MPI_ERR_ARG for every
+# way of naming a position, nothing written.
+io_overflow 1
+io_overflow 3
+# seek_shared: one outcome at every member: MPI_ERR_NOT_SAME for differing offset or whence;
+# with a dead member MPI_ERR_PROC_FAILED and an undefined pointer until a seek succeeds.
+io_seek_shared 3
+io_seek_shared 4 arg=dead env=MINI_MPI_POISON=1 env=MINI_MPI_FAULTS=kill 1 at MPI_File_seek_shared
+# MPI_MODE_DELETE_ON_CLOSE whose removal fails: MPI_ERR_IO from close.
+io_delete_on_close 1
+io_delete_on_close 3
