@@ -111,12 +111,13 @@ static void open_unregister(struct mmpi_file_open *e)
     pthread_mutex_unlock(&open_lock);
 }
 
-/* MPI_MODE_DELETE_ON_CLOSE: removes the file. MPI_ERR_IO when it stays (ROMIO drops the
- * error of its delete at close; a file that silently stays on disk is worse). */
+/* MPI_MODE_DELETE_ON_CLOSE: removes the file, by the name resolved where it was opened (any
+ * member's thread may get here). MPI_ERR_IO when it stays (ROMIO drops the error of its
+ * delete at close; a file that silently stays on disk is worse). */
 static int delete_file(struct mmpi_file_core *core)
 {
     __atomic_store_n(&core->deleted, 1, __ATOMIC_RELEASE);
-    return unlink(core->path) == 0 ? MPI_SUCCESS : MPI_ERR_IO;
+    return unlink(core->abs_path) == 0 ? MPI_SUCCESS : MPI_ERR_IO;
 }
 
 int mmpi_file_core_release(struct mmpi_file_core *core)
