@@ -1,8 +1,10 @@
 /*
  * osc/attach.c: memory of dynamic windows (MPI-4.1 §12.2.4): the attached regions of each
  * member, a list under its target's mutex, which origins read when they resolve an address
- * (move.c). Regions of one member may not overlap; one operation may span adjacent ones.
+ * (move.c). Regions of one member may not overlap, nor wrap past the end of the address space
+ * (so that every region end below is an address); one operation may span adjacent ones.
  */
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "osc/win.h"
@@ -17,6 +19,9 @@ int mmpi_win_attach(struct mmpi_win *w, void *base, MPI_Aint size)
         return MPI_SUCCESS; /* nothing to expose */
     if (!base)
         return MPI_ERR_ARG; /* as MPICH: no memory there to expose */
+    uintptr_t end;
+    if (__builtin_add_overflow((uintptr_t)base, (uintptr_t)size, &end))
+        return MPI_ERR_SIZE; /* past the end of the address space: no such memory */
     struct mmpi_win_target *t = &w->core->targets[w->rank];
     int err = MPI_SUCCESS;
     pthread_mutex_lock(&t->lock);

@@ -28,10 +28,13 @@ struct deposit {
     MPI_Aint size;
     int disp_unit;
     void *block;   /* Win_allocate: the member's allocation, owned by the core once built */
+    bool no_mem;   /* Win_allocate: the member's memory could not be allocated */
 };
 
+/* The combine's result: the core, or (core NULL) the error every member returns. */
 struct outcome {
     struct mmpi_win_core *core;
+    int err;
 };
 
 static uint64_t next_id = 1;
@@ -63,12 +66,49 @@ static void core_destroy(struct mmpi_win_core *core)
     free(core);
 }
 
-/* The last arriver builds the core from every member's deposit (under the board lock). */
+/* Win_allocate_shared's one block for every member's segment, or NULL (MPI_ERR_NO_MEM) when
+ * one member's allocation failed or the segments' total size does not fit in an MPI_Aint or
+ * in memory. Not cleared: MPI promises nothing about new window memory, and touching every page
+ * of a large window here, by one thread under the board lock, costs seconds. */
+static void *shared_block(const struct mmpi_board_instance *inst, int n)
+{
+    MPI_Aint total = 0;
+    for (int i = 0; i < n; i++) {
+        const struct deposit *d = mmpi_board_deposit(inst, i);
+        if (__builtin_add_overflow(total, d->size, &total))
+            return NULL;
+    }
+    void *block = NULL;
+    return posix_memalign(&block, ALIGN, total > 0 ? (size_t)total : 1) ? NULL : block;
+}
+
+/* The last arriver's result when the window cannot exist: every member returns err. */
+static void create_refused(struct mmpi_board_instance *inst, int err)
+{
+    struct outcome *o = mmpi_xmalloc(sizeof(*o));
+    *o = (struct outcome){NULL, err};
+    inst->result = o;
+}
+
+/* The last arriver builds the core from every member's deposit (under the board lock). A
+ * member whose memory could not be allocated makes every member fail with MPI_ERR_NO_MEM,
+ * so that none holds a window the others lack. */
 static void create_combine(struct mmpi_board_instance *inst, struct mmpi_comm_core *pc)
 {
     if (mmpi_fault_revoked(&pc->fault))
         return;
     int n = pc->size;
+    const struct deposit *d0 = mmpi_board_deposit(inst, 0);
+    void *block = NULL;
+    for (int i = 0; i < n; i++)
+        if (((const struct deposit *)mmpi_board_deposit(inst, i))->no_mem) {
+            create_refused(inst, MPI_ERR_NO_MEM);
+            return;
+        }
+    if (d0->flavor == MPI_WIN_FLAVOR_SHARED && !(block = shared_block(inst, n))) {
+        create_refused(inst, MPI_ERR_NO_MEM);
+        return;
+    }
     struct mmpi_win_core *core = mmpi_xcalloc(1, sizeof(*core));
     core->id = __atomic_fetch_add(&next_id, 1, __ATOMIC_RELAXED);
     core->size = n;
@@ -77,9 +117,7 @@ static void create_combine(struct mmpi_board_instance *inst, struct mmpi_comm_co
     core->posted = mmpi_xcalloc((size_t)n * (size_t)n, sizeof(uint32_t));
     core->completed = mmpi_xcalloc((size_t)n * (size_t)n, sizeof(uint32_t));
     core->world_ranks = mmpi_xcalloc((size_t)n, sizeof(int));
-    const struct deposit *d0 = mmpi_board_deposit(inst, 0);
     core->flavor = d0->flavor;
-    MPI_Aint total = 0;
     for (int i = 0; i < n; i++) {
         const struct deposit *d = mmpi_board_deposit(inst, i);
         struct mmpi_win_target *t = &core->targets[i];
@@ -99,14 +137,8 @@ static void create_combine(struct mmpi_board_instance *inst, struct mmpi_comm_co
                 core->blocks = mmpi_xcalloc((size_t)n, sizeof(void *));
             core->blocks[i] = d->block;
         }
-        total += d->size;
     }
-    if (core->flavor == MPI_WIN_FLAVOR_SHARED) {
-        void *block = NULL;
-        /* Not cleared: MPI promises nothing about new window memory, and touching every page
-         * of a large window here, by one thread under the board lock, costs seconds. */
-        if (posix_memalign(&block, ALIGN, total > 0 ? (size_t)total : 1))
-            mmpi_die("posix_memalign");
+    if (block) {
         core->shared_block = block;
         char *p = block;
         for (int i = 0; i < n; i++) {
@@ -119,7 +151,7 @@ static void create_combine(struct mmpi_board_instance *inst, struct mmpi_comm_co
     mmpi_fault_core_register(&core->fault, &mmpi_win_fault_ops, n, core->world_ranks);
     mmpi_fault_core_link(&core->fault, &pc->fault);
     struct outcome *o = mmpi_xmalloc(sizeof(*o));
-    o->core = core;
+    *o = (struct outcome){core, MPI_SUCCESS};
     inst->result = o;
 }
 
@@ -137,7 +169,7 @@ int mmpi_win_create(struct mmpi_rank *self, struct mmpi_comm *comm, int flavor, 
                     MPI_Aint size, int disp_unit, struct mmpi_info *info, struct mmpi_win **out)
 {
     struct mmpi_comm *dup = NULL;
-    struct deposit d = {flavor, NULL, size, disp_unit, NULL};
+    struct deposit d = {flavor, NULL, size, disp_unit, NULL, false};
     struct mmpi_win *w = NULL;
     int err;
 
@@ -145,8 +177,11 @@ int mmpi_win_create(struct mmpi_rank *self, struct mmpi_comm *comm, int flavor, 
     if (flavor == MPI_WIN_FLAVOR_CREATE) {
         d.base = *base; /* kept even for size 0: MPI_WIN_BASE reports it */
     } else if (flavor == MPI_WIN_FLAVOR_ALLOCATE) {
-        if (posix_memalign(&d.block, ALIGN, size > 0 ? (size_t)size : 1))
-            return MPI_ERR_NO_MEM;
+        /* A failure is the whole window's (create_combine): this member still arrives. */
+        if (posix_memalign(&d.block, ALIGN, size > 0 ? (size_t)size : 1)) {
+            d.block = NULL;
+            d.no_mem = true;
+        }
         d.base = d.block;
     } else if (flavor == MPI_WIN_FLAVOR_DYNAMIC) {
         d.size = 0;
@@ -162,7 +197,10 @@ int mmpi_win_create(struct mmpi_rank *self, struct mmpi_comm *comm, int flavor, 
         mmpi_board_arrive(pc, dup->coll_seq++, dup->rank, &d, create_combine);
     err = mmpi_board_wait_arrived(self, pc, inst);
     err = mmpi_board_result_outcome(pc, inst, err);
-    struct mmpi_win_core *core = err == MPI_SUCCESS ? ((struct outcome *)inst->result)->core : NULL;
+    struct outcome *o = err == MPI_SUCCESS ? inst->result : NULL;
+    struct mmpi_win_core *core = o ? o->core : NULL;
+    if (o && !core)
+        err = o->err;
     mmpi_board_leave(pc, inst, dup->rank);
     if (!core) {
         /* No core: nobody took our block. */

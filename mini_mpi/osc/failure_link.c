@@ -10,15 +10,29 @@ bool mmpi_osc_member_failed(const struct mmpi_win_core *core, int r)
     return mmpi_fault_world_rank_failed(mmpi_world, core->targets[r].world_rank);
 }
 
+/* What a call on a window with the sticky failure reports: revocation wins over the failure
+ * (docs/rma.md), as it does in every call that checks it. */
+static int sticky_class(const struct mmpi_win *w)
+{
+    return mmpi_fault_revoked(&w->core->fault) ? MPI_ERR_REVOKED : MPI_ERR_PROC_FAILED;
+}
+
 int mmpi_osc_sticky(struct mmpi_win *w, int err)
 {
     if (!w)
         return err;
     if (err == MPI_ERR_PROC_FAILED)
         w->proc_failed = true;
-    else if (w->proc_failed && err == MPI_SUCCESS)
-        err = MPI_ERR_PROC_FAILED;
+    /* A synchronization error after the failure is the failure's: the lock, lock_all, start
+     * or post it refused opened no epoch for this call to end or use. */
+    else if (w->proc_failed && (err == MPI_SUCCESS || err == MPI_ERR_RMA_SYNC))
+        err = sticky_class(w);
     return err;
+}
+
+int mmpi_osc_epoch_refused(const struct mmpi_win *w)
+{
+    return w->proc_failed ? sticky_class(w) : MPI_SUCCESS;
 }
 
 void mmpi_osc_member_reported(struct mmpi_rank *self, const struct mmpi_win_core *core, int r)

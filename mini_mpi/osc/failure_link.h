@@ -26,10 +26,16 @@ bool mmpi_osc_any_member_failed(struct mmpi_rank *self, const struct mmpi_win_co
 
 /* The sticky rule of process failures on a window (Process Fault Tolerance, one-sided
  * sections): once a call on w raised MPI_ERR_PROC_FAILED at this process, every later call on
- * w here raises it too, until w is freed. Filters a call's result err (w may be NULL: no
- * window). Calls that would open an epoch check w->proc_failed first and open nothing;
- * calls that end one still end it and then report. Owning rank only. */
+ * w here raises it too, until w is freed ("all subsequent operations on the lock must raise
+ * MPI_ERR_PROC_FAILED"), or MPI_ERR_REVOKED once w is revoked: revocation wins. Filters a
+ * call's result err (w may be NULL: no window): MPI_SUCCESS and MPI_ERR_RMA_SYNC (the epoch
+ * the failure kept from opening) become the sticky class; other errors stay. Calls that end
+ * an epoch still end it and then report. Owning rank only. */
 struct mmpi_win;
 int mmpi_osc_sticky(struct mmpi_win *w, int err);
+/* Before a call that opens an epoch (Win_lock, Win_lock_all, Win_start, Win_post): the
+ * sticky class when the rule above applies (the call then opens nothing), else MPI_SUCCESS.
+ * Owning rank only. */
+int mmpi_osc_epoch_refused(const struct mmpi_win *w);
 
 #endif

@@ -18,7 +18,8 @@
  * request at that target that conflicts with the dead member's hold (any request after an
  * exclusive holder; an exclusive request after a shared holder), whether it was already
  * waiting or comes later, raises MPI_ERR_PROC_FAILED and acquires nothing; a shared request
- * after a shared holder is granted as usual. A lock on a failed target raises too. Requests
+ * after a shared holder is granted as usual. A lock on a failed target raises too, with
+ * MPI_MODE_NOCHECK as well (the assertion is about other lockers, not the target). Requests
  * granted before the dead member acquired the lock are not concerned.
  *
  * Failures are reported by synchronization calls: Win_unlock raises MPI_ERR_PROC_FAILED when its
@@ -30,7 +31,7 @@
  * epoch, no post of a locked window). Both sides meet under the target's mutex, so it costs
  * nothing to detect: a lock request on an exposed target (at once, or found at a wake-up)
  * fails with MPI_ERR_RMA_CONFLICT, and so does MPI_Win_post while anyone holds the lock
- * (sync.c). MPI_MODE_NOCHECK locks never touch the record and are not checked.
+ * (sync.c). MPI_MODE_NOCHECK locks never touch the record and are not checked for conflicts.
  *
  * The one-word form. An uncontended exclusive lock costs one compare-and-swap to take and one
  * to give back, on the target's lock_word (win.h): 0 when the lock is free and its record
@@ -206,8 +207,10 @@ static __attribute__((noinline)) int acquire_in_record(struct mmpi_rank *self,
     return a.result;
 }
 
-/* Acquires `type` at target for the calling member. May block. */
-static inline int acquire(struct mmpi_rank *self, struct mmpi_win *w, int target, int type)
+/* Why no lock at target can be had, with or without MPI_MODE_NOCHECK (the assertion says
+ * nobody else locks it, not that it lives): the window was revoked, or the target failed (its
+ * lock can never be acquired again). MPI_SUCCESS otherwise. */
+static inline int lock_refused(struct mmpi_rank *self, struct mmpi_win *w, int target)
 {
     if (mmpi_fault_revoked(&w->core->fault))
         return MPI_ERR_REVOKED;
@@ -215,6 +218,15 @@ static inline int acquire(struct mmpi_rank *self, struct mmpi_win *w, int target
         mmpi_osc_member_reported(self, w->core, target);
         return MPI_ERR_PROC_FAILED;
     }
+    return MPI_SUCCESS;
+}
+
+/* Acquires `type` at target for the calling member. May block. */
+static inline int acquire(struct mmpi_rank *self, struct mmpi_win *w, int target, int type)
+{
+    int err = lock_refused(self, w, target);
+    if (err != MPI_SUCCESS)
+        return err;
     uint32_t free_word = 0;
     if (type == MMPI_WIN_EXCLUSIVE &&
         __atomic_compare_exchange_n(&w->core->targets[target].lock_word, &free_word,
@@ -281,6 +293,9 @@ int mmpi_win_lock(struct mmpi_rank *self, struct mmpi_win *w, int type, int targ
         if (err != MPI_SUCCESS)
             return err;
     } else {
+        err = lock_refused(self, w, target);
+        if (err != MPI_SUCCESS)
+            return err;
         /* Nothing acquired: only the fence orders the epoch's accesses after the call. An
          * acquired lock needs none: the record's mutex orders them after the previous
          * holder's release. */
@@ -327,18 +342,18 @@ int mmpi_win_lock_all(struct mmpi_rank *self, struct mmpi_win *w, int assert)
         return MPI_ERR_ASSERT;
     if (w->lock_all || w->nlocks > 0 || w->access)
         return MPI_ERR_RMA_SYNC;
-    w->lock_all_nocheck = (assert & MPI_MODE_NOCHECK) != 0;
-    if (!w->lock_all_nocheck) {
-        /* In rank order: two lock_all callers never hold each other's next target. */
-        for (int r = 0; r < w->core->size; r++) {
-            int err = acquire(self, w, r, MMPI_WIN_SHARED);
-            if (err != MPI_SUCCESS) {
-                while (--r >= 0)
-                    release(w, r);
-                return err;
-            }
+    bool nocheck = (assert & MPI_MODE_NOCHECK) != 0;
+    /* In rank order: two lock_all callers never hold each other's next target. With NOCHECK
+     * nothing is acquired, but a lock that could not be had is refused all the same. */
+    for (int r = 0; r < w->core->size; r++) {
+        int err = nocheck ? lock_refused(self, w, r) : acquire(self, w, r, MMPI_WIN_SHARED);
+        if (err != MPI_SUCCESS) {
+            while (!nocheck && --r >= 0)
+                release(w, r);
+            return err;
         }
     }
+    w->lock_all_nocheck = nocheck;
     w->lock_all = true;
     w->fence = false;
     __atomic_thread_fence(__ATOMIC_SEQ_CST);

@@ -5,6 +5,7 @@
  * under its accumulate mutex, which covers nothing but the combine itself. An operation whose
  * target failed moves nothing and raises nothing (the epoch's end reports, sync.c).
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,18 +14,19 @@
 #include "osc/failure_link.h"
 #include "osc/win.h"
 
-/* Bytes [lo, hi) relative to the address of element 0 that count elements of dt touch. */
-static void span(const struct mmpi_datatype *dt, size_t count, MPI_Aint *lo, MPI_Aint *hi)
+bool mmpi_win_span(const struct mmpi_datatype *dt, size_t count, MPI_Aint *lo, MPI_Aint *hi)
 {
+    /* (count - 1) * extent steps from the first element to the last, backwards for a negative
+     * extent; each product and sum is checked, since a wrapped one would land inside. */
+    MPI_Aint step = 0;
+    if (count > 1 && (count - 1 > (size_t)INTPTR_MAX /* MPI_Aint is intptr_t */ ||
+                      __builtin_mul_overflow((MPI_Aint)(count - 1), dt->extent, &step)))
+        return false;
     *lo = dt->true_lb;
-    *hi = dt->true_lb + dt->true_extent;
-    if (count > 1) {
-        MPI_Aint s = (MPI_Aint)(count - 1) * dt->extent;
-        if (s < 0)
-            *lo += s;
-        else
-            *hi += s;
-    }
+    if (__builtin_add_overflow(dt->true_lb, dt->true_extent, hi))
+        return false;
+    return step < 0 ? !__builtin_add_overflow(*lo, step, lo)
+                    : !__builtin_add_overflow(*hi, step, hi);
 }
 
 /* Whether the access epoch covers target; waits for its PSCW post when needed. */
@@ -42,46 +44,75 @@ static int epoch_covers(struct mmpi_rank *self, struct mmpi_win *w, int target, 
     return MPI_ERR_RMA_SYNC;
 }
 
+/* a + d for an address a and a signed byte distance d, unless it leaves the address space. */
+static bool address_add(uintptr_t a, MPI_Aint d, uintptr_t *out)
+{
+    if (d >= 0)
+        return !__builtin_add_overflow(a, (uintptr_t)d, out);
+    return !__builtin_sub_overflow(a, -(uintptr_t)d, out); /* -(uintptr_t)d == |d| */
+}
+
+/* Where (disp, tcount, tdt) lies in target's memory: MPI_ERR_RMA_RANGE when a byte it touches
+ * is outside the window (outside attached memory for a dynamic window), or when the arithmetic
+ * locating it overflows: such a displacement names no memory of the window. */
+static int resolve(struct mmpi_win *w, int target, MPI_Aint disp, size_t tcount,
+                   const struct mmpi_datatype *tdt, char **addr)
+{
+    struct mmpi_win_target *t = &w->core->targets[target];
+    bool empty = tcount == 0 || tdt->size == 0;
+    MPI_Aint lo = 0, hi = 0;
+    if (!empty && !mmpi_win_span(tdt, tcount, &lo, &hi))
+        return MPI_ERR_RMA_RANGE;
+    if (w->core->flavor == MPI_WIN_FLAVOR_DYNAMIC) {
+        /* §12.2.4: the displacement is an address (MPI_Get_address) in attached memory,
+         * possibly in several adjacent regions (one operation may span them). */
+        *addr = (char *)disp;
+        uintptr_t a, b;
+        if (empty)
+            return MPI_SUCCESS;
+        if (!address_add((uintptr_t)disp, lo, &a) || !address_add((uintptr_t)disp, hi, &b))
+            return MPI_ERR_RMA_RANGE;
+        return mmpi_win_covered(t, (char *)a, (char *)b) ? MPI_SUCCESS : MPI_ERR_RMA_RANGE;
+    }
+    MPI_Aint off;
+    if (!mmpi_win_byte_offset(disp, t->disp_unit, &off))
+        return MPI_ERR_RMA_RANGE;
+    if (empty) {
+        *addr = t->base; /* nothing is accessed */
+        return MPI_SUCCESS;
+    }
+    if (!mmpi_win_fits(off, lo, hi, t->size))
+        return MPI_ERR_RMA_RANGE;
+    *addr = t->base + off;
+    return MPI_SUCCESS;
+}
+
 int mmpi_win_target_addr(struct mmpi_rank *self, struct mmpi_win *w, int target, MPI_Aint disp,
                          size_t tcount, const struct mmpi_datatype *tdt, bool passive,
                          char **addr)
 {
+    /* Revocation first, then the sticky failure: either may be why no epoch is open (a lock
+     * the failure refused opened nothing), and it is what the call reports. */
+    if (mmpi_fault_revoked(&w->core->fault))
+        return MPI_ERR_REVOKED; /* every later operation on a revoked window */
+    if (w->proc_failed)
+        return MPI_ERR_PROC_FAILED; /* sticky (failure_link.h) */
     int err = epoch_covers(self, w, target, passive);
     /* A PSCW target that failed before its post: nothing moves; Win_complete reports. */
     bool failed = err == MPI_ERR_PROC_FAILED;
     if (err != MPI_SUCCESS && !failed)
         return err;
-    if (mmpi_fault_revoked(&w->core->fault))
-        return MPI_ERR_REVOKED; /* every later operation on a revoked window */
-    if (w->proc_failed)
-        return MPI_ERR_PROC_FAILED; /* sticky (failure_link.h) */
     if (disp < 0 && w->core->flavor != MPI_WIN_FLAVOR_DYNAMIC)
         return MPI_ERR_DISP;
+    /* A bad displacement is the caller's error whether or not the target lives. */
+    err = resolve(w, target, disp, tcount, tdt, addr);
+    if (err != MPI_SUCCESS)
+        return err;
     /* The one-sided sections of the fault-tolerance chapter: failures are reported by
      * synchronization calls, never when an operation starts. An operation whose target failed
      * moves nothing (MMPI_WIN_TARGET_FAILED); the call that ends the epoch reports. */
     if (failed || (mmpi_fault_any(self->world) && mmpi_osc_member_failed(w->core, target)))
         return MMPI_WIN_TARGET_FAILED;
-    struct mmpi_win_target *t = &w->core->targets[target];
-    MPI_Aint lo, hi;
-    span(tdt, tcount, &lo, &hi);
-    bool empty = tcount == 0 || tdt->size == 0;
-    if (w->core->flavor == MPI_WIN_FLAVOR_DYNAMIC) {
-        /* §12.2.4: the displacement is an address (MPI_Get_address) in attached memory. */
-        char *a = (char *)disp;
-        *addr = a;
-        if (empty)
-            return MPI_SUCCESS;
-        /* Covered by attached regions, possibly several adjacent ones (§12.2.4 lets one
-         * operation span them). */
-        return mmpi_win_covered(t, a + lo, a + hi) ? MPI_SUCCESS : MPI_ERR_RMA_RANGE;
-    }
-    MPI_Aint off = disp * t->disp_unit;
-    *addr = t->base + off;
-    if (empty)
-        return MPI_SUCCESS;
-    if (off + lo < 0 || off + hi > t->size)
-        return MPI_ERR_RMA_RANGE;
     return MPI_SUCCESS;
 }
 

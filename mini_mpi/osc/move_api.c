@@ -34,9 +34,17 @@ static int check_side(struct mmpi_rank *self, int count, MPI_Datatype dt,
     return err;
 }
 
-static size_t bytes(size_t count, const struct mmpi_datatype *dt)
+/* §12.3: the origin (or result) and target signatures must match: MPI_ERR_TYPE when their
+ * byte counts differ, MPI_ERR_COUNT when one does not fit in a size_t (no buffer is that
+ * large, and a wrapped product could match the other side). */
+static int check_signature(size_t count, const struct mmpi_datatype *dt, size_t tcount,
+                           const struct mmpi_datatype *tdt)
 {
-    return count * dt->size;
+    size_t b, tb;
+    if (__builtin_mul_overflow(count, dt->size, &b) ||
+        __builtin_mul_overflow(tcount, tdt->size, &tb))
+        return MPI_ERR_COUNT;
+    return b == tb ? MPI_SUCCESS : MPI_ERR_TYPE;
 }
 
 /* The checks common to every call, up to the target's memory. *proc_null: nothing to do. */
@@ -72,8 +80,8 @@ static int check_op(struct mmpi_rank *self, MPI_Op op, struct xfer *x, bool with
     x->op = o;
     if (mmpi_op_check(o, x->tdt) != MPI_SUCCESS)
         return MPI_ERR_OP;
-    if (with_origin && o->index != MMPI_OPI_NO_OP && x->tcount * x->tdt->size > 0 &&
-        x->origin.count * x->origin.dt->size > 0 && x->origin.dt->basic != x->tdt->basic)
+    if (with_origin && o->index != MMPI_OPI_NO_OP && x->tcount > 0 && x->tdt->size > 0 &&
+        x->origin.count > 0 && x->origin.dt->size > 0 && x->origin.dt->basic != x->tdt->basic)
         return MPI_ERR_TYPE;
     return MPI_SUCCESS;
 }
@@ -177,11 +185,9 @@ static int transfer(struct mmpi_rank *self, enum mmpi_call call, enum kind kind,
         goto fn_fail;
     x.origin.buf = (void *)origin_addr;
     x.origin.count = (size_t)origin_count;
-    /* §12.3: the origin and target signatures must match. */
-    if (bytes(x.origin.count, x.origin.dt) != bytes(x.tcount, x.tdt)) {
-        err = MPI_ERR_TYPE;
+    err = check_signature(x.origin.count, x.origin.dt, x.tcount, x.tdt);
+    if (err != MPI_SUCCESS)
         goto fn_fail;
-    }
     err = issue(self, kind, &x, proc_null, target_rank, target_disp, request);
     if (err != MPI_SUCCESS)
         goto fn_fail;
@@ -230,11 +236,12 @@ static int get_accumulate(struct mmpi_rank *self, enum mmpi_call call, const voi
         x.origin.buf = (void *)origin_addr;
         x.origin.count = (size_t)origin_count;
     }
-    if ((!no_op && bytes(x.origin.count, x.origin.dt) != bytes(x.tcount, x.tdt)) ||
-        bytes(x.result.count, x.result.dt) != bytes(x.tcount, x.tdt)) {
-        err = MPI_ERR_TYPE;
+    if (!no_op)
+        err = check_signature(x.origin.count, x.origin.dt, x.tcount, x.tdt);
+    if (err == MPI_SUCCESS)
+        err = check_signature(x.result.count, x.result.dt, x.tcount, x.tdt);
+    if (err != MPI_SUCCESS)
         goto fn_fail;
-    }
     err = issue(self, GET_ACC, &x, proc_null, target_rank, target_disp, request);
     if (err != MPI_SUCCESS)
         goto fn_fail;
@@ -260,13 +267,11 @@ static inline char *fast_target(struct mmpi_rank *self, struct mmpi_win *w, int 
         mmpi_fault_revoked(&w->core->fault) || mmpi_win_poison_on())
         return NULL;
     const struct mmpi_win_target *t = &w->core->targets[target_rank];
-    /* disp <= size keeps disp * disp_unit from overflowing (disp_unit ≤ INT_MAX). */
-    if (disp < 0 || disp > t->size)
+    MPI_Aint off;
+    if (disp < 0 || n > (size_t)t->size || !mmpi_win_byte_offset(disp, t->disp_unit, &off) ||
+        !mmpi_win_fits(off, lb, lb + (MPI_Aint)n, t->size))
         return NULL;
-    MPI_Aint lo = disp * t->disp_unit + lb;
-    if (lo < 0 || (size_t)(t->size - lo) < n || lo > t->size)
-        return NULL;
-    return t->base + lo;
+    return t->base + off + lb;
 }
 
 /* The common put, whole: a contiguous predefined datatype, the same on both sides (so the

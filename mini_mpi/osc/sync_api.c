@@ -31,15 +31,13 @@
     goto fn_exit;
 
 /* The ranks of a PSCW epoch's group; none once the window raised a failure here (sticky: no
- * epoch opens). */
+ * epoch opens, failure_link.h). */
 static int epoch_group(struct mmpi_rank *self, struct mmpi_win *w, MPI_Group group,
                        int **ranks, int *n)
 {
     int err = mmpi_win_group_ranks(w, group, self, ranks, n);
-    if (err == MPI_SUCCESS && w->proc_failed) {
+    if (err == MPI_SUCCESS && (err = mmpi_osc_epoch_refused(w)) != MPI_SUCCESS)
         free(*ranks);
-        err = MPI_ERR_PROC_FAILED;
-    }
     return err;
 }
 
@@ -105,7 +103,9 @@ MMPI_PROFILED(Win_lock);
 int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
 {
     WIN_OR_FAIL(MMPI_CALL_Win_lock)
-    err = w->proc_failed ? MPI_ERR_PROC_FAILED : mmpi_win_lock(self, w, lock_type, rank, assert);
+    err = mmpi_osc_epoch_refused(w);
+    if (err == MPI_SUCCESS)
+        err = mmpi_win_lock(self, w, lock_type, rank, assert);
     END(MMPI_CALL_Win_lock)
 }
 
@@ -113,7 +113,9 @@ MMPI_PROFILED(Win_lock_all);
 int PMPI_Win_lock_all(int assert, MPI_Win win)
 {
     WIN_OR_FAIL(MMPI_CALL_Win_lock_all)
-    err = w->proc_failed ? MPI_ERR_PROC_FAILED : mmpi_win_lock_all(self, w, assert);
+    err = mmpi_osc_epoch_refused(w);
+    if (err == MPI_SUCCESS)
+        err = mmpi_win_lock_all(self, w, assert);
     END(MMPI_CALL_Win_lock_all)
 }
 

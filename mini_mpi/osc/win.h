@@ -194,8 +194,8 @@ void mmpi_win_handle_free(struct mmpi_rank *self, struct mmpi_win *w);
 /* ---- Dynamic windows (attach.c) ---------------------------------------------------- */
 
 /* MPI_Win_attach / MPI_Win_detach on the calling member: MPI_ERR_RMA_FLAVOR (not dynamic),
- * MPI_ERR_SIZE, MPI_ERR_RMA_ATTACH (overlap; detach of memory not attached). Take the
- * member's target mutex. */
+ * MPI_ERR_SIZE (negative, or past the end of the address space), MPI_ERR_RMA_ATTACH (overlap;
+ * detach of memory not attached). Take the member's target mutex. */
 int mmpi_win_attach(struct mmpi_win *w, void *base, MPI_Aint size);
 int mmpi_win_detach(struct mmpi_win *w, const void *base);
 /* Whether attached regions of t cover [lo, hi). Takes t->lock. Any thread. */
@@ -209,14 +209,33 @@ struct mmpi_win_buf {
     size_t count;
     const struct mmpi_datatype *dt;
 };
+/* Displacement arithmetic. Every product and sum that locates target memory is checked: one
+ * that overflows names no memory of the window (MPI_ERR_RMA_RANGE), never memory that a
+ * wrapped result happens to land in. */
+/* *off = disp * unit (a static window's byte offset of disp), unless it overflows. */
+static inline bool mmpi_win_byte_offset(MPI_Aint disp, int unit, MPI_Aint *off)
+{
+    return !__builtin_mul_overflow(disp, (MPI_Aint)unit, off);
+}
+/* Whether bytes [off + lo, off + hi) lie in [0, size), their bounds not overflowing. */
+static inline bool mmpi_win_fits(MPI_Aint off, MPI_Aint lo, MPI_Aint hi, MPI_Aint size)
+{
+    MPI_Aint a, b;
+    return !__builtin_add_overflow(off, lo, &a) && !__builtin_add_overflow(off, hi, &b) &&
+           a >= 0 && b <= size;
+}
+/* The bytes [lo, hi) that count (> 0) elements of dt touch, relative to the address of element
+ * 0; false when they do not fit in an MPI_Aint. Any thread. */
+bool mmpi_win_span(const struct mmpi_datatype *dt, size_t count, MPI_Aint *lo, MPI_Aint *hi);
 /* What mmpi_win_target_addr returns when the target has failed (its death is published, or
  * its PSCW post can never come): the operation moves no data and raises nothing; the
  * synchronization call that ends the epoch reports MPI_ERR_PROC_FAILED (a request-based
  * operation reports it at its completion). Never an MPI error class. */
 #define MMPI_WIN_TARGET_FAILED (-4)
 /* Checks the access epoch (MPI_ERR_RMA_SYNC), waits for a PSCW post if needed, and resolves
- * the target's memory for (disp, tcount, tdt): MPI_ERR_RMA_RANGE outside the window,
- * MPI_ERR_DISP for a negative displacement, MMPI_WIN_TARGET_FAILED (above). `passive`:
+ * the target's memory for (disp, tcount, tdt): MPI_ERR_REVOKED, MPI_ERR_PROC_FAILED (sticky),
+ * MPI_ERR_RMA_RANGE outside the window or when the arithmetic overflows, MPI_ERR_DISP for a
+ * negative displacement, MMPI_WIN_TARGET_FAILED (above). `passive`:
  * request-based calls, which need a passive-target epoch. May block (PSCW). */
 int mmpi_win_target_addr(struct mmpi_rank *self, struct mmpi_win *w, int target, MPI_Aint disp,
                          size_t tcount, const struct mmpi_datatype *tdt, bool passive,

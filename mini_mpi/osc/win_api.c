@@ -186,6 +186,9 @@ int PMPI_Win_free(MPI_Win *win)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Win_free);
     struct mmpi_win *w = win ? mmpi_win_get(self, *win) : NULL;
+    struct mmpi_errhandler *h = NULL;
+    MPI_Win handle = MPI_WIN_NULL;
+    bool freed = false;
     int err = MPI_SUCCESS;
 
     if (!w) {
@@ -193,20 +196,25 @@ int PMPI_Win_free(MPI_Win *win)
         goto fn_fail;
     }
     /* An open epoch or a failing delete callback leaves the window as it was; once the
-     * members synchronize, the window is gone whatever the synchronization reports, and its
-     * error goes to the communicator rules. */
-    bool freed = false;
+     * members synchronize, the window is gone whatever the synchronization reports. Its
+     * handler is kept past the free for that report (below). */
+    h = w->errhandler ? w->errhandler : &mmpi_errhandler_fatal;
+    handle = w->handle;
+    mmpi_errhandler_retain(h);
     err = mmpi_win_free(self, w, &freed);
-    if (freed) {
+    if (freed)
         *win = MPI_WIN_NULL;
-        w = NULL;
-    }
     if (err != MPI_SUCCESS)
         goto fn_fail;
 fn_exit:
+    if (h)
+        mmpi_errhandler_release(h);
     return err;
 fn_fail:
-    err = mmpi_err_raise_win(self, w, err, MMPI_CALL_Win_free);
+    /* A freed window's error (MPI_ERR_PROC_FAILED) still goes to the window's handler, as
+     * Open MPI does, applied to the handle the program passed. */
+    err = freed ? mmpi_err_invoke(self, h, handle, err, MMPI_CALL_Win_free)
+                : mmpi_err_raise_win(self, w, err, MMPI_CALL_Win_free);
     goto fn_exit;
 }
 

@@ -111,17 +111,11 @@ static void poison(const struct mmpi_win_core *core, int tr, const struct wlog_e
             (long long)((uintptr_t)hi - base), len, e->origin);
 }
 
-/* The bytes [lo, hi) an entry's typed data spans. */
+/* The bytes [lo, hi) an entry's typed data spans (it was checked in range when logged). */
 static void entry_span(const struct wlog_entry *e, const char **lo, const char **hi)
 {
-    MPI_Aint a = e->dt->true_lb, b = e->dt->true_lb + e->dt->true_extent;
-    if (e->count > 1) {
-        MPI_Aint s = (MPI_Aint)(e->count - 1) * e->dt->extent;
-        if (s < 0)
-            a += s;
-        else
-            b += s;
-    }
+    MPI_Aint a, b;
+    mmpi_win_span(e->dt, e->count, &a, &b);
     *lo = e->addr + a;
     *hi = e->addr + b;
 }

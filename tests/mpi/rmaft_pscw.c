@@ -9,12 +9,12 @@
  * arg=target, MINI_MPI_FAULTS='kill 2 at MPI_Win_post#1' (3 ranks): rank 0 starts an access
  * epoch to {1, 2}; its puts to both return MPI_SUCCESS (the one to rank 2, which died before
  * posting, moves nothing); MPI_Win_complete raises MPI_ERR_PROC_FAILED and ends the epoch (a
- * second complete raises MPI_ERR_RMA_SYNC); rank 1's MPI_Win_wait succeeds with the data.
+ * second complete raises MPI_ERR_PROC_FAILED again: the failure is sticky); rank 1's MPI_Win_wait succeeds with the data.
  *
  * arg=origin, MINI_MPI_FAULTS='kill 1 at MPI_Win_complete#1': rank 1 puts to ranks 0 and 2 and
  * dies before completing; their MPI_Win_wait (rank 0) and MPI_Win_test (rank 2, which returns
- * flag 1) raise MPI_ERR_PROC_FAILED and end the exposure epoch (a later wait raises
- * MPI_ERR_RMA_SYNC); with MINI_MPI_POISON=1 the element rank 1 wrote is poisoned.
+ * flag 1) raise MPI_ERR_PROC_FAILED and end the exposure epoch (a later wait raises it
+ * again: the failure is sticky); with MINI_MPI_POISON=1 the element rank 1 wrote is poisoned.
  */
 #include "rmaft.h"
 
@@ -40,7 +40,7 @@ int main(int argc, char **argv)
         CHECK(MPI_Put(&v, 1, MPI_LONG, t[0], 0, 1, MPI_LONG, win) == MPI_SUCCESS);
         CHECK(MPI_Put(&v, 1, MPI_LONG, t[1], 0, 1, MPI_LONG, win) == MPI_SUCCESS);
         CHECK(eclass(MPI_Win_complete(win)) == MPI_ERR_PROC_FAILED); /* arg=target only */
-        CHECK(eclass(MPI_Win_complete(win)) == MPI_ERR_RMA_SYNC);
+        CHECK(eclass(MPI_Win_complete(win)) == MPI_ERR_PROC_FAILED); /* sticky */
     } else {
         CHECK(MPI_Win_post(origin, 0, win) == MPI_SUCCESS); /* arg=target: rank 2 dies */
         if (!origin_dies) {
@@ -56,7 +56,7 @@ int main(int argc, char **argv)
                                      MPI_STATUS_IGNORE) == MPI_SUCCESS);
                 CHECK(eclass(rc) == MPI_ERR_PROC_FAILED && flag == 1);
             }
-            CHECK(eclass(MPI_Win_wait(win)) == MPI_ERR_RMA_SYNC); /* the epoch ended */
+            CHECK(eclass(MPI_Win_wait(win)) == MPI_ERR_PROC_FAILED); /* ended; sticky */
             if (rmaft_poison_on())
                 CHECK(rmaft_poisoned(&mem[0], sizeof(long)));
             else
