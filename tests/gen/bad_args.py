@@ -227,6 +227,184 @@ def io_offset_cases(calls):
 # ---- end of I/O: file offsets ----------------------------------------------------------------
 
 
+# ---- RMA: displacement arithmetic -----------------------------------------------------------
+# Every data-movement call of the one-sided chapter (found by its target_disp, so calls added
+# later are covered) gets cases whose displacement, target datatype or origin count make a
+# product or sum that does not fit: target_disp 2^61 + 1 with disp_unit 8 is byte 2^64 + 8,
+# element 1 once wrapped. Each runs in a lock_all epoch of a fresh one-rank window of one
+# flavour (docs/rma.md, Errors): MPI_ERR_RMA_RANGE, MPI_ERR_DISP for a negative displacement,
+# MPI_ERR_COUNT for an origin whose bytes do not fit in a size_t; the window's memory is
+# untouched. Then the creation calls at their size and disp_unit extremes.
+RMA_PRELUDE = r"""/* The RMA displacement cases (tests/gen/bad_args.py, "RMA: displacement arithmetic"). */
+#include <stdint.h>
+#define RMA_WRAP (((MPI_Aint)1 << 61) + 1) /* times 8: byte 2^64 + 8 */
+static long rma_mem[8], rma_buf[8], rma_res[8];
+static MPI_Win rma_win;
+static MPI_Request rma_req;
+
+/* A window of `flavor` (create: over rma_mem claiming `size` bytes) with disp_unit `unit`,
+ * its memory 0..7, in a lock_all epoch; errors return. */
+static void rma_open(int flavor, MPI_Aint size, int unit)
+{
+    long *mem = rma_mem;
+    if (flavor == MPI_WIN_FLAVOR_CREATE)
+        MPI_Win_create(rma_mem, size, unit, MPI_INFO_NULL, MPI_COMM_SELF, &rma_win);
+    else if (flavor == MPI_WIN_FLAVOR_ALLOCATE)
+        MPI_Win_allocate(sizeof rma_mem, unit, MPI_INFO_NULL, MPI_COMM_SELF, &mem, &rma_win);
+    else if (flavor == MPI_WIN_FLAVOR_SHARED)
+        MPI_Win_allocate_shared(sizeof rma_mem, unit, MPI_INFO_NULL, MPI_COMM_SELF, &mem,
+                                &rma_win);
+    else {
+        MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_SELF, &rma_win);
+        MPI_Win_attach(rma_win, rma_mem, sizeof rma_mem);
+    }
+    MPI_Win_set_errhandler(rma_win, MPI_ERRORS_RETURN);
+    for (int i = 0; i < 8; i++)
+        mem[i] = i;
+    rma_req = MPI_REQUEST_NULL;
+    MPI_Win_lock_all(0, rma_win);
+}
+
+/* Ends the case's epoch and window; a request that wrongly started is completed. The window's
+ * memory must be as rma_open left it. */
+static void rma_close(void)
+{
+    long *mem = rma_mem;
+    int flag, flavor = MPI_WIN_FLAVOR_CREATE, *fl;
+    if (MPI_Win_get_attr(rma_win, MPI_WIN_CREATE_FLAVOR, &fl, &flag) == MPI_SUCCESS && flag)
+        flavor = *fl;
+    if (flavor == MPI_WIN_FLAVOR_ALLOCATE || flavor == MPI_WIN_FLAVOR_SHARED)
+        MPI_Win_get_attr(rma_win, MPI_WIN_BASE, &mem, &flag);
+    if (rma_req != MPI_REQUEST_NULL)
+        MPI_Wait(&rma_req, MPI_STATUS_IGNORE);
+    MPI_Win_unlock_all(rma_win);
+    for (int i = 0; i < 8; i++)
+        if (mem[i] != i) {
+            errors++;
+            printf("%s: element %d of the window was written\n", current_case, i);
+            break;
+        }
+    if (flavor == MPI_WIN_FLAVOR_DYNAMIC)
+        MPI_Win_detach(rma_win, rma_mem);
+    MPI_Win_free(&rma_win);
+}
+
+/* longs of extent +-2^62: 4 of them span 3 * 2^62 bytes either way, 2^64 wraps to 0. */
+static MPI_Datatype rma_spread(int down)
+{
+    static MPI_Datatype t[2] = {MPI_DATATYPE_NULL, MPI_DATATYPE_NULL};
+    if (t[down] == MPI_DATATYPE_NULL) {
+        MPI_Aint ext = (MPI_Aint)1 << 62;
+        MPI_Type_create_resized(MPI_LONG, 0, down ? -ext : ext, &t[down]);
+        MPI_Type_commit(&t[down]);
+    }
+    return t[down];
+}
+
+/* 2^60 bytes: 16 of them are 2^64 bytes, 0 once wrapped. */
+static MPI_Datatype rma_huge(void)
+{
+    static MPI_Datatype t = MPI_DATATYPE_NULL;
+    if (t == MPI_DATATYPE_NULL) {
+        MPI_Datatype g;
+        MPI_Type_contiguous(1 << 30, MPI_BYTE, &g);
+        MPI_Type_contiguous(1 << 30, g, &t);
+        MPI_Type_commit(&t);
+        MPI_Type_free(&g);
+    }
+    return t;
+}
+"""
+RMA_ARGS = {"origin_addr": "rma_buf", "origin_count": "1", "origin_datatype": "MPI_LONG",
+            "result_addr": "rma_res", "result_count": "1", "result_datatype": "MPI_LONG",
+            "compare_addr": "rma_res", "datatype": "MPI_LONG", "target_rank": "0",
+            "target_disp": "0", "target_count": "1", "target_datatype": "MPI_LONG",
+            "op": "MPI_SUM", "win": "rma_win", "request": "&rma_req"}
+# (label, rma_open arguments, overriding arguments, class, needs target_count)
+RMA_CASES = [
+    ("target_disp 2^61 + 1, disp_unit 8", "MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8",
+     {"target_disp": "RMA_WRAP"}, "MPI_ERR_RMA_RANGE", False),
+    ("target_disp 2^61 + 1, disp_unit 8, window claiming 2^63 - 1 bytes",
+     "MPI_WIN_FLAVOR_CREATE, INTPTR_MAX, 8", {"target_disp": "RMA_WRAP"}, "MPI_ERR_RMA_RANGE",
+     False),
+    ("target_disp 2^33, disp_unit INT_MAX, window claiming 2^63 - 1 bytes",
+     "MPI_WIN_FLAVOR_CREATE, INTPTR_MAX, 0x7fffffff", {"target_disp": "(MPI_Aint)1 << 33"},
+     "MPI_ERR_RMA_RANGE", False),
+    ("target_disp 2^61 + 1 in MPI_Win_allocate's memory", "MPI_WIN_FLAVOR_ALLOCATE, 0, 8",
+     {"target_disp": "RMA_WRAP"}, "MPI_ERR_RMA_RANGE", False),
+    ("target_disp 2^61 + 1 in MPI_Win_allocate_shared's memory", "MPI_WIN_FLAVOR_SHARED, 0, 8",
+     {"target_disp": "RMA_WRAP"}, "MPI_ERR_RMA_RANGE", False),
+    ("target_disp INTPTR_MAX, disp_unit 1", "MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 1",
+     {"target_disp": "INTPTR_MAX"}, "MPI_ERR_RMA_RANGE", False),
+    ("target_disp -1", "MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8", {"target_disp": "-1"},
+     "MPI_ERR_DISP", False),
+    ("dynamic address 8 bytes below the end of the address space",
+     "MPI_WIN_FLAVOR_DYNAMIC, 0, 1", {"target_disp": "(MPI_Aint)-8"}, "MPI_ERR_RMA_RANGE",
+     False),
+    ("target extent 2^62 x 4", "MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8",
+     {"target_datatype": "rma_spread(0)", "target_count": "4", "origin_count": "4",
+      "result_count": "4"}, "MPI_ERR_RMA_RANGE", True),
+    ("target extent -2^62 x 4", "MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8",
+     {"target_datatype": "rma_spread(1)", "target_count": "4", "origin_count": "4",
+      "result_count": "4"}, "MPI_ERR_RMA_RANGE", True),
+    ("origin count x size 2^64", "MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8",
+     {"origin_datatype": "rma_huge()", "origin_count": "16", "target_count": "0",
+      "result_count": "0"}, "MPI_ERR_COUNT", True),
+]
+# Creation at its extremes: (label, statement setting rc, class).
+RMA_CREATE_CASES = [
+    ("MPI_Win_create disp_unit 0", "MPI_Win_create(rma_mem, 64, 0, MPI_INFO_NULL, "
+     "MPI_COMM_SELF, &rma_win)", "MPI_ERR_ARG"),
+    ("MPI_Win_create disp_unit INT_MIN", "MPI_Win_create(rma_mem, 64, -0x7fffffff - 1, "
+     "MPI_INFO_NULL, MPI_COMM_SELF, &rma_win)", "MPI_ERR_ARG"),
+    ("MPI_Win_create size -1", "MPI_Win_create(rma_mem, -1, 8, MPI_INFO_NULL, MPI_COMM_SELF, "
+     "&rma_win)", "MPI_ERR_SIZE"),
+    ("MPI_Win_allocate size -1", "MPI_Win_allocate(-1, 8, MPI_INFO_NULL, MPI_COMM_SELF, "
+     "scratch_area(), &rma_win)", "MPI_ERR_SIZE"),
+    ("MPI_Win_allocate size 2^63 - 1", "MPI_Win_allocate(INTPTR_MAX, 8, MPI_INFO_NULL, "
+     "MPI_COMM_SELF, scratch_area(), &rma_win)", "MPI_ERR_NO_MEM"),
+    ("MPI_Win_allocate_shared size 2^63 - 1", "MPI_Win_allocate_shared(INTPTR_MAX, 8, "
+     "MPI_INFO_NULL, MPI_COMM_SELF, scratch_area(), &rma_win)", "MPI_ERR_NO_MEM"),
+    ("MPI_Win_allocate_shared disp_unit 0", "MPI_Win_allocate_shared(64, 0, MPI_INFO_NULL, "
+     "MPI_COMM_SELF, scratch_area(), &rma_win)", "MPI_ERR_ARG"),
+]
+
+
+def rma_call(c, bad):
+    vals = dict(RMA_ARGS, **bad)
+    return f"{c.fn}({', '.join(vals[name] for _, name, _ in c.args)})"
+
+
+def rma_range_cases(calls):
+    """(what, body) of each RMA displacement case."""
+    out = []
+    for c in calls:
+        names = [name for _, name, _ in c.args]
+        if "target_disp" not in names:
+            continue
+        for label, win, bad, cls, counted in RMA_CASES:
+            if counted and ("target_count" not in names or
+                            ("origin_count" in bad and "origin_count" not in names)):
+                continue
+            out.append((f"{c.fn} {label}",
+                        f"    rma_open({win});\n    int rc = {rma_call(c, bad)};\n"
+                        f"    rma_close();\n    expect_class(rc, 1, (int[]){{{cls}}});\n"))
+    for label, call, cls in RMA_CREATE_CASES:
+        out.append((label, f"    rma_win = MPI_WIN_NULL;\n    int rc = {call};\n"
+                           f"    if (rma_win != MPI_WIN_NULL)\n        MPI_Win_free(&rma_win);\n"
+                           f"    expect_class(rc, 1, (int[]){{{cls}}});\n"))
+    out.append(("MPI_Win_attach past the end of the address space",
+                "    MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_SELF, &rma_win);\n"
+                "    MPI_Win_set_errhandler(rma_win, MPI_ERRORS_RETURN);\n"
+                "    int rc = MPI_Win_attach(rma_win, (void *)(UINTPTR_MAX - 15), 64);\n"
+                "    if (rc == MPI_SUCCESS)\n"
+                "        MPI_Win_detach(rma_win, (void *)(UINTPTR_MAX - 15));\n"
+                "    MPI_Win_free(&rma_win);\n"
+                "    expect_class(rc, 1, (int[]){MPI_ERR_SIZE});\n"))
+    return out
+# ---- end of RMA: displacement arithmetic -----------------------------------------------------
+
+
 def emit(calls):
     print("/* bad_args.c: GENERATED by tests/gen/bad_args.py from mini_mpi's headers; do not edit.")
     print(" * Every MPI call with one bad argument at a time must return the right error class. */")
@@ -263,6 +441,10 @@ def emit(calls):
                               f"    expect_class(rc, {len(ok)}, (int[]){{{okexpr or '0'}}});\n}}\n")
     print(IO_PRELUDE)
     for what, body in io_offset_cases(calls):
+        n += 1
+        bodies.append(f"static void case_{n}(void)\n{{\n    begin_case(\"{what}\");\n{body}}}\n")
+    print(RMA_PRELUDE)
+    for what, body in rma_range_cases(calls):
         n += 1
         bodies.append(f"static void case_{n}(void)\n{{\n    begin_case(\"{what}\");\n{body}}}\n")
     print("\n".join(bodies))

@@ -39,6 +39,86 @@ static void io_settle(void)
         MPI_Wait(&io_req, MPI_STATUS_IGNORE);
 }
 
+/* The RMA displacement cases (tests/gen/bad_args.py, "RMA: displacement arithmetic"). */
+#include <stdint.h>
+#define RMA_WRAP (((MPI_Aint)1 << 61) + 1) /* times 8: byte 2^64 + 8 */
+static long rma_mem[8], rma_buf[8], rma_res[8];
+static MPI_Win rma_win;
+static MPI_Request rma_req;
+
+/* A window of `flavor` (create: over rma_mem claiming `size` bytes) with disp_unit `unit`,
+ * its memory 0..7, in a lock_all epoch; errors return. */
+static void rma_open(int flavor, MPI_Aint size, int unit)
+{
+    long *mem = rma_mem;
+    if (flavor == MPI_WIN_FLAVOR_CREATE)
+        MPI_Win_create(rma_mem, size, unit, MPI_INFO_NULL, MPI_COMM_SELF, &rma_win);
+    else if (flavor == MPI_WIN_FLAVOR_ALLOCATE)
+        MPI_Win_allocate(sizeof rma_mem, unit, MPI_INFO_NULL, MPI_COMM_SELF, &mem, &rma_win);
+    else if (flavor == MPI_WIN_FLAVOR_SHARED)
+        MPI_Win_allocate_shared(sizeof rma_mem, unit, MPI_INFO_NULL, MPI_COMM_SELF, &mem,
+                                &rma_win);
+    else {
+        MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_SELF, &rma_win);
+        MPI_Win_attach(rma_win, rma_mem, sizeof rma_mem);
+    }
+    MPI_Win_set_errhandler(rma_win, MPI_ERRORS_RETURN);
+    for (int i = 0; i < 8; i++)
+        mem[i] = i;
+    rma_req = MPI_REQUEST_NULL;
+    MPI_Win_lock_all(0, rma_win);
+}
+
+/* Ends the case's epoch and window; a request that wrongly started is completed. The window's
+ * memory must be as rma_open left it. */
+static void rma_close(void)
+{
+    long *mem = rma_mem;
+    int flag, flavor = MPI_WIN_FLAVOR_CREATE, *fl;
+    if (MPI_Win_get_attr(rma_win, MPI_WIN_CREATE_FLAVOR, &fl, &flag) == MPI_SUCCESS && flag)
+        flavor = *fl;
+    if (flavor == MPI_WIN_FLAVOR_ALLOCATE || flavor == MPI_WIN_FLAVOR_SHARED)
+        MPI_Win_get_attr(rma_win, MPI_WIN_BASE, &mem, &flag);
+    if (rma_req != MPI_REQUEST_NULL)
+        MPI_Wait(&rma_req, MPI_STATUS_IGNORE);
+    MPI_Win_unlock_all(rma_win);
+    for (int i = 0; i < 8; i++)
+        if (mem[i] != i) {
+            errors++;
+            printf("%s: element %d of the window was written\n", current_case, i);
+            break;
+        }
+    if (flavor == MPI_WIN_FLAVOR_DYNAMIC)
+        MPI_Win_detach(rma_win, rma_mem);
+    MPI_Win_free(&rma_win);
+}
+
+/* longs of extent +-2^62: 4 of them span 3 * 2^62 bytes either way, 2^64 wraps to 0. */
+static MPI_Datatype rma_spread(int down)
+{
+    static MPI_Datatype t[2] = {MPI_DATATYPE_NULL, MPI_DATATYPE_NULL};
+    if (t[down] == MPI_DATATYPE_NULL) {
+        MPI_Aint ext = (MPI_Aint)1 << 62;
+        MPI_Type_create_resized(MPI_LONG, 0, down ? -ext : ext, &t[down]);
+        MPI_Type_commit(&t[down]);
+    }
+    return t[down];
+}
+
+/* 2^60 bytes: 16 of them are 2^64 bytes, 0 once wrapped. */
+static MPI_Datatype rma_huge(void)
+{
+    static MPI_Datatype t = MPI_DATATYPE_NULL;
+    if (t == MPI_DATATYPE_NULL) {
+        MPI_Datatype g;
+        MPI_Type_contiguous(1 << 30, MPI_BYTE, &g);
+        MPI_Type_contiguous(1 << 30, g, &t);
+        MPI_Type_commit(&t);
+        MPI_Type_free(&g);
+    }
+    return t;
+}
+
 static void case_1(void)
 {
     begin_case("MPI_Alloc_mem info nonexistent");
@@ -13721,6 +13801,1024 @@ static void case_1914(void)
     expect_class(rc, 1, (int[]){MPI_ERR_ARG});
 }
 
+static void case_1915(void)
+{
+    begin_case("MPI_Put target_disp 2^61 + 1, disp_unit 8");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8);
+    int rc = MPI_Put(rma_buf, 1, MPI_LONG, 0, RMA_WRAP, 1, MPI_LONG, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1916(void)
+{
+    begin_case("MPI_Put target_disp 2^61 + 1, disp_unit 8, window claiming 2^63 - 1 bytes");
+    rma_open(MPI_WIN_FLAVOR_CREATE, INTPTR_MAX, 8);
+    int rc = MPI_Put(rma_buf, 1, MPI_LONG, 0, RMA_WRAP, 1, MPI_LONG, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1917(void)
+{
+    begin_case("MPI_Put target_disp 2^33, disp_unit INT_MAX, window claiming 2^63 - 1 bytes");
+    rma_open(MPI_WIN_FLAVOR_CREATE, INTPTR_MAX, 0x7fffffff);
+    int rc = MPI_Put(rma_buf, 1, MPI_LONG, 0, (MPI_Aint)1 << 33, 1, MPI_LONG, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1918(void)
+{
+    begin_case("MPI_Put target_disp 2^61 + 1 in MPI_Win_allocate's memory");
+    rma_open(MPI_WIN_FLAVOR_ALLOCATE, 0, 8);
+    int rc = MPI_Put(rma_buf, 1, MPI_LONG, 0, RMA_WRAP, 1, MPI_LONG, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1919(void)
+{
+    begin_case("MPI_Put target_disp 2^61 + 1 in MPI_Win_allocate_shared's memory");
+    rma_open(MPI_WIN_FLAVOR_SHARED, 0, 8);
+    int rc = MPI_Put(rma_buf, 1, MPI_LONG, 0, RMA_WRAP, 1, MPI_LONG, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1920(void)
+{
+    begin_case("MPI_Put target_disp INTPTR_MAX, disp_unit 1");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 1);
+    int rc = MPI_Put(rma_buf, 1, MPI_LONG, 0, INTPTR_MAX, 1, MPI_LONG, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1921(void)
+{
+    begin_case("MPI_Put target_disp -1");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8);
+    int rc = MPI_Put(rma_buf, 1, MPI_LONG, 0, -1, 1, MPI_LONG, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_DISP});
+}
+
+static void case_1922(void)
+{
+    begin_case("MPI_Put dynamic address 8 bytes below the end of the address space");
+    rma_open(MPI_WIN_FLAVOR_DYNAMIC, 0, 1);
+    int rc = MPI_Put(rma_buf, 1, MPI_LONG, 0, (MPI_Aint)-8, 1, MPI_LONG, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1923(void)
+{
+    begin_case("MPI_Put target extent 2^62 x 4");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8);
+    int rc = MPI_Put(rma_buf, 4, MPI_LONG, 0, 0, 4, rma_spread(0), rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1924(void)
+{
+    begin_case("MPI_Put target extent -2^62 x 4");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8);
+    int rc = MPI_Put(rma_buf, 4, MPI_LONG, 0, 0, 4, rma_spread(1), rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1925(void)
+{
+    begin_case("MPI_Put origin count x size 2^64");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8);
+    int rc = MPI_Put(rma_buf, 16, rma_huge(), 0, 0, 0, MPI_LONG, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
+}
+
+static void case_1926(void)
+{
+    begin_case("MPI_Get target_disp 2^61 + 1, disp_unit 8");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8);
+    int rc = MPI_Get(rma_buf, 1, MPI_LONG, 0, RMA_WRAP, 1, MPI_LONG, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1927(void)
+{
+    begin_case("MPI_Get target_disp 2^61 + 1, disp_unit 8, window claiming 2^63 - 1 bytes");
+    rma_open(MPI_WIN_FLAVOR_CREATE, INTPTR_MAX, 8);
+    int rc = MPI_Get(rma_buf, 1, MPI_LONG, 0, RMA_WRAP, 1, MPI_LONG, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1928(void)
+{
+    begin_case("MPI_Get target_disp 2^33, disp_unit INT_MAX, window claiming 2^63 - 1 bytes");
+    rma_open(MPI_WIN_FLAVOR_CREATE, INTPTR_MAX, 0x7fffffff);
+    int rc = MPI_Get(rma_buf, 1, MPI_LONG, 0, (MPI_Aint)1 << 33, 1, MPI_LONG, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1929(void)
+{
+    begin_case("MPI_Get target_disp 2^61 + 1 in MPI_Win_allocate's memory");
+    rma_open(MPI_WIN_FLAVOR_ALLOCATE, 0, 8);
+    int rc = MPI_Get(rma_buf, 1, MPI_LONG, 0, RMA_WRAP, 1, MPI_LONG, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1930(void)
+{
+    begin_case("MPI_Get target_disp 2^61 + 1 in MPI_Win_allocate_shared's memory");
+    rma_open(MPI_WIN_FLAVOR_SHARED, 0, 8);
+    int rc = MPI_Get(rma_buf, 1, MPI_LONG, 0, RMA_WRAP, 1, MPI_LONG, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1931(void)
+{
+    begin_case("MPI_Get target_disp INTPTR_MAX, disp_unit 1");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 1);
+    int rc = MPI_Get(rma_buf, 1, MPI_LONG, 0, INTPTR_MAX, 1, MPI_LONG, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1932(void)
+{
+    begin_case("MPI_Get target_disp -1");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8);
+    int rc = MPI_Get(rma_buf, 1, MPI_LONG, 0, -1, 1, MPI_LONG, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_DISP});
+}
+
+static void case_1933(void)
+{
+    begin_case("MPI_Get dynamic address 8 bytes below the end of the address space");
+    rma_open(MPI_WIN_FLAVOR_DYNAMIC, 0, 1);
+    int rc = MPI_Get(rma_buf, 1, MPI_LONG, 0, (MPI_Aint)-8, 1, MPI_LONG, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1934(void)
+{
+    begin_case("MPI_Get target extent 2^62 x 4");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8);
+    int rc = MPI_Get(rma_buf, 4, MPI_LONG, 0, 0, 4, rma_spread(0), rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1935(void)
+{
+    begin_case("MPI_Get target extent -2^62 x 4");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8);
+    int rc = MPI_Get(rma_buf, 4, MPI_LONG, 0, 0, 4, rma_spread(1), rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1936(void)
+{
+    begin_case("MPI_Get origin count x size 2^64");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8);
+    int rc = MPI_Get(rma_buf, 16, rma_huge(), 0, 0, 0, MPI_LONG, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
+}
+
+static void case_1937(void)
+{
+    begin_case("MPI_Accumulate target_disp 2^61 + 1, disp_unit 8");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8);
+    int rc = MPI_Accumulate(rma_buf, 1, MPI_LONG, 0, RMA_WRAP, 1, MPI_LONG, MPI_SUM, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1938(void)
+{
+    begin_case("MPI_Accumulate target_disp 2^61 + 1, disp_unit 8, window claiming 2^63 - 1 bytes");
+    rma_open(MPI_WIN_FLAVOR_CREATE, INTPTR_MAX, 8);
+    int rc = MPI_Accumulate(rma_buf, 1, MPI_LONG, 0, RMA_WRAP, 1, MPI_LONG, MPI_SUM, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1939(void)
+{
+    begin_case("MPI_Accumulate target_disp 2^33, disp_unit INT_MAX, window claiming 2^63 - 1 bytes");
+    rma_open(MPI_WIN_FLAVOR_CREATE, INTPTR_MAX, 0x7fffffff);
+    int rc = MPI_Accumulate(rma_buf, 1, MPI_LONG, 0, (MPI_Aint)1 << 33, 1, MPI_LONG, MPI_SUM, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1940(void)
+{
+    begin_case("MPI_Accumulate target_disp 2^61 + 1 in MPI_Win_allocate's memory");
+    rma_open(MPI_WIN_FLAVOR_ALLOCATE, 0, 8);
+    int rc = MPI_Accumulate(rma_buf, 1, MPI_LONG, 0, RMA_WRAP, 1, MPI_LONG, MPI_SUM, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1941(void)
+{
+    begin_case("MPI_Accumulate target_disp 2^61 + 1 in MPI_Win_allocate_shared's memory");
+    rma_open(MPI_WIN_FLAVOR_SHARED, 0, 8);
+    int rc = MPI_Accumulate(rma_buf, 1, MPI_LONG, 0, RMA_WRAP, 1, MPI_LONG, MPI_SUM, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1942(void)
+{
+    begin_case("MPI_Accumulate target_disp INTPTR_MAX, disp_unit 1");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 1);
+    int rc = MPI_Accumulate(rma_buf, 1, MPI_LONG, 0, INTPTR_MAX, 1, MPI_LONG, MPI_SUM, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1943(void)
+{
+    begin_case("MPI_Accumulate target_disp -1");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8);
+    int rc = MPI_Accumulate(rma_buf, 1, MPI_LONG, 0, -1, 1, MPI_LONG, MPI_SUM, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_DISP});
+}
+
+static void case_1944(void)
+{
+    begin_case("MPI_Accumulate dynamic address 8 bytes below the end of the address space");
+    rma_open(MPI_WIN_FLAVOR_DYNAMIC, 0, 1);
+    int rc = MPI_Accumulate(rma_buf, 1, MPI_LONG, 0, (MPI_Aint)-8, 1, MPI_LONG, MPI_SUM, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1945(void)
+{
+    begin_case("MPI_Accumulate target extent 2^62 x 4");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8);
+    int rc = MPI_Accumulate(rma_buf, 4, MPI_LONG, 0, 0, 4, rma_spread(0), MPI_SUM, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1946(void)
+{
+    begin_case("MPI_Accumulate target extent -2^62 x 4");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8);
+    int rc = MPI_Accumulate(rma_buf, 4, MPI_LONG, 0, 0, 4, rma_spread(1), MPI_SUM, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1947(void)
+{
+    begin_case("MPI_Accumulate origin count x size 2^64");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8);
+    int rc = MPI_Accumulate(rma_buf, 16, rma_huge(), 0, 0, 0, MPI_LONG, MPI_SUM, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
+}
+
+static void case_1948(void)
+{
+    begin_case("MPI_Get_accumulate target_disp 2^61 + 1, disp_unit 8");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8);
+    int rc = MPI_Get_accumulate(rma_buf, 1, MPI_LONG, rma_res, 1, MPI_LONG, 0, RMA_WRAP, 1, MPI_LONG, MPI_SUM, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1949(void)
+{
+    begin_case("MPI_Get_accumulate target_disp 2^61 + 1, disp_unit 8, window claiming 2^63 - 1 bytes");
+    rma_open(MPI_WIN_FLAVOR_CREATE, INTPTR_MAX, 8);
+    int rc = MPI_Get_accumulate(rma_buf, 1, MPI_LONG, rma_res, 1, MPI_LONG, 0, RMA_WRAP, 1, MPI_LONG, MPI_SUM, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1950(void)
+{
+    begin_case("MPI_Get_accumulate target_disp 2^33, disp_unit INT_MAX, window claiming 2^63 - 1 bytes");
+    rma_open(MPI_WIN_FLAVOR_CREATE, INTPTR_MAX, 0x7fffffff);
+    int rc = MPI_Get_accumulate(rma_buf, 1, MPI_LONG, rma_res, 1, MPI_LONG, 0, (MPI_Aint)1 << 33, 1, MPI_LONG, MPI_SUM, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1951(void)
+{
+    begin_case("MPI_Get_accumulate target_disp 2^61 + 1 in MPI_Win_allocate's memory");
+    rma_open(MPI_WIN_FLAVOR_ALLOCATE, 0, 8);
+    int rc = MPI_Get_accumulate(rma_buf, 1, MPI_LONG, rma_res, 1, MPI_LONG, 0, RMA_WRAP, 1, MPI_LONG, MPI_SUM, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1952(void)
+{
+    begin_case("MPI_Get_accumulate target_disp 2^61 + 1 in MPI_Win_allocate_shared's memory");
+    rma_open(MPI_WIN_FLAVOR_SHARED, 0, 8);
+    int rc = MPI_Get_accumulate(rma_buf, 1, MPI_LONG, rma_res, 1, MPI_LONG, 0, RMA_WRAP, 1, MPI_LONG, MPI_SUM, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1953(void)
+{
+    begin_case("MPI_Get_accumulate target_disp INTPTR_MAX, disp_unit 1");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 1);
+    int rc = MPI_Get_accumulate(rma_buf, 1, MPI_LONG, rma_res, 1, MPI_LONG, 0, INTPTR_MAX, 1, MPI_LONG, MPI_SUM, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1954(void)
+{
+    begin_case("MPI_Get_accumulate target_disp -1");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8);
+    int rc = MPI_Get_accumulate(rma_buf, 1, MPI_LONG, rma_res, 1, MPI_LONG, 0, -1, 1, MPI_LONG, MPI_SUM, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_DISP});
+}
+
+static void case_1955(void)
+{
+    begin_case("MPI_Get_accumulate dynamic address 8 bytes below the end of the address space");
+    rma_open(MPI_WIN_FLAVOR_DYNAMIC, 0, 1);
+    int rc = MPI_Get_accumulate(rma_buf, 1, MPI_LONG, rma_res, 1, MPI_LONG, 0, (MPI_Aint)-8, 1, MPI_LONG, MPI_SUM, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1956(void)
+{
+    begin_case("MPI_Get_accumulate target extent 2^62 x 4");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8);
+    int rc = MPI_Get_accumulate(rma_buf, 4, MPI_LONG, rma_res, 4, MPI_LONG, 0, 0, 4, rma_spread(0), MPI_SUM, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1957(void)
+{
+    begin_case("MPI_Get_accumulate target extent -2^62 x 4");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8);
+    int rc = MPI_Get_accumulate(rma_buf, 4, MPI_LONG, rma_res, 4, MPI_LONG, 0, 0, 4, rma_spread(1), MPI_SUM, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1958(void)
+{
+    begin_case("MPI_Get_accumulate origin count x size 2^64");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8);
+    int rc = MPI_Get_accumulate(rma_buf, 16, rma_huge(), rma_res, 0, MPI_LONG, 0, 0, 0, MPI_LONG, MPI_SUM, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
+}
+
+static void case_1959(void)
+{
+    begin_case("MPI_Fetch_and_op target_disp 2^61 + 1, disp_unit 8");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8);
+    int rc = MPI_Fetch_and_op(rma_buf, rma_res, MPI_LONG, 0, RMA_WRAP, MPI_SUM, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1960(void)
+{
+    begin_case("MPI_Fetch_and_op target_disp 2^61 + 1, disp_unit 8, window claiming 2^63 - 1 bytes");
+    rma_open(MPI_WIN_FLAVOR_CREATE, INTPTR_MAX, 8);
+    int rc = MPI_Fetch_and_op(rma_buf, rma_res, MPI_LONG, 0, RMA_WRAP, MPI_SUM, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1961(void)
+{
+    begin_case("MPI_Fetch_and_op target_disp 2^33, disp_unit INT_MAX, window claiming 2^63 - 1 bytes");
+    rma_open(MPI_WIN_FLAVOR_CREATE, INTPTR_MAX, 0x7fffffff);
+    int rc = MPI_Fetch_and_op(rma_buf, rma_res, MPI_LONG, 0, (MPI_Aint)1 << 33, MPI_SUM, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1962(void)
+{
+    begin_case("MPI_Fetch_and_op target_disp 2^61 + 1 in MPI_Win_allocate's memory");
+    rma_open(MPI_WIN_FLAVOR_ALLOCATE, 0, 8);
+    int rc = MPI_Fetch_and_op(rma_buf, rma_res, MPI_LONG, 0, RMA_WRAP, MPI_SUM, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1963(void)
+{
+    begin_case("MPI_Fetch_and_op target_disp 2^61 + 1 in MPI_Win_allocate_shared's memory");
+    rma_open(MPI_WIN_FLAVOR_SHARED, 0, 8);
+    int rc = MPI_Fetch_and_op(rma_buf, rma_res, MPI_LONG, 0, RMA_WRAP, MPI_SUM, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1964(void)
+{
+    begin_case("MPI_Fetch_and_op target_disp INTPTR_MAX, disp_unit 1");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 1);
+    int rc = MPI_Fetch_and_op(rma_buf, rma_res, MPI_LONG, 0, INTPTR_MAX, MPI_SUM, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1965(void)
+{
+    begin_case("MPI_Fetch_and_op target_disp -1");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8);
+    int rc = MPI_Fetch_and_op(rma_buf, rma_res, MPI_LONG, 0, -1, MPI_SUM, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_DISP});
+}
+
+static void case_1966(void)
+{
+    begin_case("MPI_Fetch_and_op dynamic address 8 bytes below the end of the address space");
+    rma_open(MPI_WIN_FLAVOR_DYNAMIC, 0, 1);
+    int rc = MPI_Fetch_and_op(rma_buf, rma_res, MPI_LONG, 0, (MPI_Aint)-8, MPI_SUM, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1967(void)
+{
+    begin_case("MPI_Compare_and_swap target_disp 2^61 + 1, disp_unit 8");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8);
+    int rc = MPI_Compare_and_swap(rma_buf, rma_res, rma_res, MPI_LONG, 0, RMA_WRAP, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1968(void)
+{
+    begin_case("MPI_Compare_and_swap target_disp 2^61 + 1, disp_unit 8, window claiming 2^63 - 1 bytes");
+    rma_open(MPI_WIN_FLAVOR_CREATE, INTPTR_MAX, 8);
+    int rc = MPI_Compare_and_swap(rma_buf, rma_res, rma_res, MPI_LONG, 0, RMA_WRAP, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1969(void)
+{
+    begin_case("MPI_Compare_and_swap target_disp 2^33, disp_unit INT_MAX, window claiming 2^63 - 1 bytes");
+    rma_open(MPI_WIN_FLAVOR_CREATE, INTPTR_MAX, 0x7fffffff);
+    int rc = MPI_Compare_and_swap(rma_buf, rma_res, rma_res, MPI_LONG, 0, (MPI_Aint)1 << 33, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1970(void)
+{
+    begin_case("MPI_Compare_and_swap target_disp 2^61 + 1 in MPI_Win_allocate's memory");
+    rma_open(MPI_WIN_FLAVOR_ALLOCATE, 0, 8);
+    int rc = MPI_Compare_and_swap(rma_buf, rma_res, rma_res, MPI_LONG, 0, RMA_WRAP, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1971(void)
+{
+    begin_case("MPI_Compare_and_swap target_disp 2^61 + 1 in MPI_Win_allocate_shared's memory");
+    rma_open(MPI_WIN_FLAVOR_SHARED, 0, 8);
+    int rc = MPI_Compare_and_swap(rma_buf, rma_res, rma_res, MPI_LONG, 0, RMA_WRAP, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1972(void)
+{
+    begin_case("MPI_Compare_and_swap target_disp INTPTR_MAX, disp_unit 1");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 1);
+    int rc = MPI_Compare_and_swap(rma_buf, rma_res, rma_res, MPI_LONG, 0, INTPTR_MAX, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1973(void)
+{
+    begin_case("MPI_Compare_and_swap target_disp -1");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8);
+    int rc = MPI_Compare_and_swap(rma_buf, rma_res, rma_res, MPI_LONG, 0, -1, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_DISP});
+}
+
+static void case_1974(void)
+{
+    begin_case("MPI_Compare_and_swap dynamic address 8 bytes below the end of the address space");
+    rma_open(MPI_WIN_FLAVOR_DYNAMIC, 0, 1);
+    int rc = MPI_Compare_and_swap(rma_buf, rma_res, rma_res, MPI_LONG, 0, (MPI_Aint)-8, rma_win);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1975(void)
+{
+    begin_case("MPI_Rput target_disp 2^61 + 1, disp_unit 8");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8);
+    int rc = MPI_Rput(rma_buf, 1, MPI_LONG, 0, RMA_WRAP, 1, MPI_LONG, rma_win, &rma_req);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1976(void)
+{
+    begin_case("MPI_Rput target_disp 2^61 + 1, disp_unit 8, window claiming 2^63 - 1 bytes");
+    rma_open(MPI_WIN_FLAVOR_CREATE, INTPTR_MAX, 8);
+    int rc = MPI_Rput(rma_buf, 1, MPI_LONG, 0, RMA_WRAP, 1, MPI_LONG, rma_win, &rma_req);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1977(void)
+{
+    begin_case("MPI_Rput target_disp 2^33, disp_unit INT_MAX, window claiming 2^63 - 1 bytes");
+    rma_open(MPI_WIN_FLAVOR_CREATE, INTPTR_MAX, 0x7fffffff);
+    int rc = MPI_Rput(rma_buf, 1, MPI_LONG, 0, (MPI_Aint)1 << 33, 1, MPI_LONG, rma_win, &rma_req);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1978(void)
+{
+    begin_case("MPI_Rput target_disp 2^61 + 1 in MPI_Win_allocate's memory");
+    rma_open(MPI_WIN_FLAVOR_ALLOCATE, 0, 8);
+    int rc = MPI_Rput(rma_buf, 1, MPI_LONG, 0, RMA_WRAP, 1, MPI_LONG, rma_win, &rma_req);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1979(void)
+{
+    begin_case("MPI_Rput target_disp 2^61 + 1 in MPI_Win_allocate_shared's memory");
+    rma_open(MPI_WIN_FLAVOR_SHARED, 0, 8);
+    int rc = MPI_Rput(rma_buf, 1, MPI_LONG, 0, RMA_WRAP, 1, MPI_LONG, rma_win, &rma_req);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1980(void)
+{
+    begin_case("MPI_Rput target_disp INTPTR_MAX, disp_unit 1");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 1);
+    int rc = MPI_Rput(rma_buf, 1, MPI_LONG, 0, INTPTR_MAX, 1, MPI_LONG, rma_win, &rma_req);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1981(void)
+{
+    begin_case("MPI_Rput target_disp -1");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8);
+    int rc = MPI_Rput(rma_buf, 1, MPI_LONG, 0, -1, 1, MPI_LONG, rma_win, &rma_req);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_DISP});
+}
+
+static void case_1982(void)
+{
+    begin_case("MPI_Rput dynamic address 8 bytes below the end of the address space");
+    rma_open(MPI_WIN_FLAVOR_DYNAMIC, 0, 1);
+    int rc = MPI_Rput(rma_buf, 1, MPI_LONG, 0, (MPI_Aint)-8, 1, MPI_LONG, rma_win, &rma_req);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1983(void)
+{
+    begin_case("MPI_Rput target extent 2^62 x 4");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8);
+    int rc = MPI_Rput(rma_buf, 4, MPI_LONG, 0, 0, 4, rma_spread(0), rma_win, &rma_req);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1984(void)
+{
+    begin_case("MPI_Rput target extent -2^62 x 4");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8);
+    int rc = MPI_Rput(rma_buf, 4, MPI_LONG, 0, 0, 4, rma_spread(1), rma_win, &rma_req);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1985(void)
+{
+    begin_case("MPI_Rput origin count x size 2^64");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8);
+    int rc = MPI_Rput(rma_buf, 16, rma_huge(), 0, 0, 0, MPI_LONG, rma_win, &rma_req);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
+}
+
+static void case_1986(void)
+{
+    begin_case("MPI_Rget target_disp 2^61 + 1, disp_unit 8");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8);
+    int rc = MPI_Rget(rma_buf, 1, MPI_LONG, 0, RMA_WRAP, 1, MPI_LONG, rma_win, &rma_req);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1987(void)
+{
+    begin_case("MPI_Rget target_disp 2^61 + 1, disp_unit 8, window claiming 2^63 - 1 bytes");
+    rma_open(MPI_WIN_FLAVOR_CREATE, INTPTR_MAX, 8);
+    int rc = MPI_Rget(rma_buf, 1, MPI_LONG, 0, RMA_WRAP, 1, MPI_LONG, rma_win, &rma_req);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1988(void)
+{
+    begin_case("MPI_Rget target_disp 2^33, disp_unit INT_MAX, window claiming 2^63 - 1 bytes");
+    rma_open(MPI_WIN_FLAVOR_CREATE, INTPTR_MAX, 0x7fffffff);
+    int rc = MPI_Rget(rma_buf, 1, MPI_LONG, 0, (MPI_Aint)1 << 33, 1, MPI_LONG, rma_win, &rma_req);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1989(void)
+{
+    begin_case("MPI_Rget target_disp 2^61 + 1 in MPI_Win_allocate's memory");
+    rma_open(MPI_WIN_FLAVOR_ALLOCATE, 0, 8);
+    int rc = MPI_Rget(rma_buf, 1, MPI_LONG, 0, RMA_WRAP, 1, MPI_LONG, rma_win, &rma_req);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1990(void)
+{
+    begin_case("MPI_Rget target_disp 2^61 + 1 in MPI_Win_allocate_shared's memory");
+    rma_open(MPI_WIN_FLAVOR_SHARED, 0, 8);
+    int rc = MPI_Rget(rma_buf, 1, MPI_LONG, 0, RMA_WRAP, 1, MPI_LONG, rma_win, &rma_req);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1991(void)
+{
+    begin_case("MPI_Rget target_disp INTPTR_MAX, disp_unit 1");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 1);
+    int rc = MPI_Rget(rma_buf, 1, MPI_LONG, 0, INTPTR_MAX, 1, MPI_LONG, rma_win, &rma_req);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1992(void)
+{
+    begin_case("MPI_Rget target_disp -1");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8);
+    int rc = MPI_Rget(rma_buf, 1, MPI_LONG, 0, -1, 1, MPI_LONG, rma_win, &rma_req);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_DISP});
+}
+
+static void case_1993(void)
+{
+    begin_case("MPI_Rget dynamic address 8 bytes below the end of the address space");
+    rma_open(MPI_WIN_FLAVOR_DYNAMIC, 0, 1);
+    int rc = MPI_Rget(rma_buf, 1, MPI_LONG, 0, (MPI_Aint)-8, 1, MPI_LONG, rma_win, &rma_req);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1994(void)
+{
+    begin_case("MPI_Rget target extent 2^62 x 4");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8);
+    int rc = MPI_Rget(rma_buf, 4, MPI_LONG, 0, 0, 4, rma_spread(0), rma_win, &rma_req);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1995(void)
+{
+    begin_case("MPI_Rget target extent -2^62 x 4");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8);
+    int rc = MPI_Rget(rma_buf, 4, MPI_LONG, 0, 0, 4, rma_spread(1), rma_win, &rma_req);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1996(void)
+{
+    begin_case("MPI_Rget origin count x size 2^64");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8);
+    int rc = MPI_Rget(rma_buf, 16, rma_huge(), 0, 0, 0, MPI_LONG, rma_win, &rma_req);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
+}
+
+static void case_1997(void)
+{
+    begin_case("MPI_Raccumulate target_disp 2^61 + 1, disp_unit 8");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8);
+    int rc = MPI_Raccumulate(rma_buf, 1, MPI_LONG, 0, RMA_WRAP, 1, MPI_LONG, MPI_SUM, rma_win, &rma_req);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1998(void)
+{
+    begin_case("MPI_Raccumulate target_disp 2^61 + 1, disp_unit 8, window claiming 2^63 - 1 bytes");
+    rma_open(MPI_WIN_FLAVOR_CREATE, INTPTR_MAX, 8);
+    int rc = MPI_Raccumulate(rma_buf, 1, MPI_LONG, 0, RMA_WRAP, 1, MPI_LONG, MPI_SUM, rma_win, &rma_req);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_1999(void)
+{
+    begin_case("MPI_Raccumulate target_disp 2^33, disp_unit INT_MAX, window claiming 2^63 - 1 bytes");
+    rma_open(MPI_WIN_FLAVOR_CREATE, INTPTR_MAX, 0x7fffffff);
+    int rc = MPI_Raccumulate(rma_buf, 1, MPI_LONG, 0, (MPI_Aint)1 << 33, 1, MPI_LONG, MPI_SUM, rma_win, &rma_req);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_2000(void)
+{
+    begin_case("MPI_Raccumulate target_disp 2^61 + 1 in MPI_Win_allocate's memory");
+    rma_open(MPI_WIN_FLAVOR_ALLOCATE, 0, 8);
+    int rc = MPI_Raccumulate(rma_buf, 1, MPI_LONG, 0, RMA_WRAP, 1, MPI_LONG, MPI_SUM, rma_win, &rma_req);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_2001(void)
+{
+    begin_case("MPI_Raccumulate target_disp 2^61 + 1 in MPI_Win_allocate_shared's memory");
+    rma_open(MPI_WIN_FLAVOR_SHARED, 0, 8);
+    int rc = MPI_Raccumulate(rma_buf, 1, MPI_LONG, 0, RMA_WRAP, 1, MPI_LONG, MPI_SUM, rma_win, &rma_req);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_2002(void)
+{
+    begin_case("MPI_Raccumulate target_disp INTPTR_MAX, disp_unit 1");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 1);
+    int rc = MPI_Raccumulate(rma_buf, 1, MPI_LONG, 0, INTPTR_MAX, 1, MPI_LONG, MPI_SUM, rma_win, &rma_req);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_2003(void)
+{
+    begin_case("MPI_Raccumulate target_disp -1");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8);
+    int rc = MPI_Raccumulate(rma_buf, 1, MPI_LONG, 0, -1, 1, MPI_LONG, MPI_SUM, rma_win, &rma_req);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_DISP});
+}
+
+static void case_2004(void)
+{
+    begin_case("MPI_Raccumulate dynamic address 8 bytes below the end of the address space");
+    rma_open(MPI_WIN_FLAVOR_DYNAMIC, 0, 1);
+    int rc = MPI_Raccumulate(rma_buf, 1, MPI_LONG, 0, (MPI_Aint)-8, 1, MPI_LONG, MPI_SUM, rma_win, &rma_req);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_2005(void)
+{
+    begin_case("MPI_Raccumulate target extent 2^62 x 4");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8);
+    int rc = MPI_Raccumulate(rma_buf, 4, MPI_LONG, 0, 0, 4, rma_spread(0), MPI_SUM, rma_win, &rma_req);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_2006(void)
+{
+    begin_case("MPI_Raccumulate target extent -2^62 x 4");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8);
+    int rc = MPI_Raccumulate(rma_buf, 4, MPI_LONG, 0, 0, 4, rma_spread(1), MPI_SUM, rma_win, &rma_req);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_2007(void)
+{
+    begin_case("MPI_Raccumulate origin count x size 2^64");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8);
+    int rc = MPI_Raccumulate(rma_buf, 16, rma_huge(), 0, 0, 0, MPI_LONG, MPI_SUM, rma_win, &rma_req);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
+}
+
+static void case_2008(void)
+{
+    begin_case("MPI_Rget_accumulate target_disp 2^61 + 1, disp_unit 8");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8);
+    int rc = MPI_Rget_accumulate(rma_buf, 1, MPI_LONG, rma_res, 1, MPI_LONG, 0, RMA_WRAP, 1, MPI_LONG, MPI_SUM, rma_win, &rma_req);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_2009(void)
+{
+    begin_case("MPI_Rget_accumulate target_disp 2^61 + 1, disp_unit 8, window claiming 2^63 - 1 bytes");
+    rma_open(MPI_WIN_FLAVOR_CREATE, INTPTR_MAX, 8);
+    int rc = MPI_Rget_accumulate(rma_buf, 1, MPI_LONG, rma_res, 1, MPI_LONG, 0, RMA_WRAP, 1, MPI_LONG, MPI_SUM, rma_win, &rma_req);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_2010(void)
+{
+    begin_case("MPI_Rget_accumulate target_disp 2^33, disp_unit INT_MAX, window claiming 2^63 - 1 bytes");
+    rma_open(MPI_WIN_FLAVOR_CREATE, INTPTR_MAX, 0x7fffffff);
+    int rc = MPI_Rget_accumulate(rma_buf, 1, MPI_LONG, rma_res, 1, MPI_LONG, 0, (MPI_Aint)1 << 33, 1, MPI_LONG, MPI_SUM, rma_win, &rma_req);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_2011(void)
+{
+    begin_case("MPI_Rget_accumulate target_disp 2^61 + 1 in MPI_Win_allocate's memory");
+    rma_open(MPI_WIN_FLAVOR_ALLOCATE, 0, 8);
+    int rc = MPI_Rget_accumulate(rma_buf, 1, MPI_LONG, rma_res, 1, MPI_LONG, 0, RMA_WRAP, 1, MPI_LONG, MPI_SUM, rma_win, &rma_req);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_2012(void)
+{
+    begin_case("MPI_Rget_accumulate target_disp 2^61 + 1 in MPI_Win_allocate_shared's memory");
+    rma_open(MPI_WIN_FLAVOR_SHARED, 0, 8);
+    int rc = MPI_Rget_accumulate(rma_buf, 1, MPI_LONG, rma_res, 1, MPI_LONG, 0, RMA_WRAP, 1, MPI_LONG, MPI_SUM, rma_win, &rma_req);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_2013(void)
+{
+    begin_case("MPI_Rget_accumulate target_disp INTPTR_MAX, disp_unit 1");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 1);
+    int rc = MPI_Rget_accumulate(rma_buf, 1, MPI_LONG, rma_res, 1, MPI_LONG, 0, INTPTR_MAX, 1, MPI_LONG, MPI_SUM, rma_win, &rma_req);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_2014(void)
+{
+    begin_case("MPI_Rget_accumulate target_disp -1");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8);
+    int rc = MPI_Rget_accumulate(rma_buf, 1, MPI_LONG, rma_res, 1, MPI_LONG, 0, -1, 1, MPI_LONG, MPI_SUM, rma_win, &rma_req);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_DISP});
+}
+
+static void case_2015(void)
+{
+    begin_case("MPI_Rget_accumulate dynamic address 8 bytes below the end of the address space");
+    rma_open(MPI_WIN_FLAVOR_DYNAMIC, 0, 1);
+    int rc = MPI_Rget_accumulate(rma_buf, 1, MPI_LONG, rma_res, 1, MPI_LONG, 0, (MPI_Aint)-8, 1, MPI_LONG, MPI_SUM, rma_win, &rma_req);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_2016(void)
+{
+    begin_case("MPI_Rget_accumulate target extent 2^62 x 4");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8);
+    int rc = MPI_Rget_accumulate(rma_buf, 4, MPI_LONG, rma_res, 4, MPI_LONG, 0, 0, 4, rma_spread(0), MPI_SUM, rma_win, &rma_req);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_2017(void)
+{
+    begin_case("MPI_Rget_accumulate target extent -2^62 x 4");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8);
+    int rc = MPI_Rget_accumulate(rma_buf, 4, MPI_LONG, rma_res, 4, MPI_LONG, 0, 0, 4, rma_spread(1), MPI_SUM, rma_win, &rma_req);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_RMA_RANGE});
+}
+
+static void case_2018(void)
+{
+    begin_case("MPI_Rget_accumulate origin count x size 2^64");
+    rma_open(MPI_WIN_FLAVOR_CREATE, sizeof rma_mem, 8);
+    int rc = MPI_Rget_accumulate(rma_buf, 16, rma_huge(), rma_res, 0, MPI_LONG, 0, 0, 0, MPI_LONG, MPI_SUM, rma_win, &rma_req);
+    rma_close();
+    expect_class(rc, 1, (int[]){MPI_ERR_COUNT});
+}
+
+static void case_2019(void)
+{
+    begin_case("MPI_Win_create disp_unit 0");
+    rma_win = MPI_WIN_NULL;
+    int rc = MPI_Win_create(rma_mem, 64, 0, MPI_INFO_NULL, MPI_COMM_SELF, &rma_win);
+    if (rma_win != MPI_WIN_NULL)
+        MPI_Win_free(&rma_win);
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_2020(void)
+{
+    begin_case("MPI_Win_create disp_unit INT_MIN");
+    rma_win = MPI_WIN_NULL;
+    int rc = MPI_Win_create(rma_mem, 64, -0x7fffffff - 1, MPI_INFO_NULL, MPI_COMM_SELF, &rma_win);
+    if (rma_win != MPI_WIN_NULL)
+        MPI_Win_free(&rma_win);
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_2021(void)
+{
+    begin_case("MPI_Win_create size -1");
+    rma_win = MPI_WIN_NULL;
+    int rc = MPI_Win_create(rma_mem, -1, 8, MPI_INFO_NULL, MPI_COMM_SELF, &rma_win);
+    if (rma_win != MPI_WIN_NULL)
+        MPI_Win_free(&rma_win);
+    expect_class(rc, 1, (int[]){MPI_ERR_SIZE});
+}
+
+static void case_2022(void)
+{
+    begin_case("MPI_Win_allocate size -1");
+    rma_win = MPI_WIN_NULL;
+    int rc = MPI_Win_allocate(-1, 8, MPI_INFO_NULL, MPI_COMM_SELF, scratch_area(), &rma_win);
+    if (rma_win != MPI_WIN_NULL)
+        MPI_Win_free(&rma_win);
+    expect_class(rc, 1, (int[]){MPI_ERR_SIZE});
+}
+
+static void case_2023(void)
+{
+    begin_case("MPI_Win_allocate size 2^63 - 1");
+    rma_win = MPI_WIN_NULL;
+    int rc = MPI_Win_allocate(INTPTR_MAX, 8, MPI_INFO_NULL, MPI_COMM_SELF, scratch_area(), &rma_win);
+    if (rma_win != MPI_WIN_NULL)
+        MPI_Win_free(&rma_win);
+    expect_class(rc, 1, (int[]){MPI_ERR_NO_MEM});
+}
+
+static void case_2024(void)
+{
+    begin_case("MPI_Win_allocate_shared size 2^63 - 1");
+    rma_win = MPI_WIN_NULL;
+    int rc = MPI_Win_allocate_shared(INTPTR_MAX, 8, MPI_INFO_NULL, MPI_COMM_SELF, scratch_area(), &rma_win);
+    if (rma_win != MPI_WIN_NULL)
+        MPI_Win_free(&rma_win);
+    expect_class(rc, 1, (int[]){MPI_ERR_NO_MEM});
+}
+
+static void case_2025(void)
+{
+    begin_case("MPI_Win_allocate_shared disp_unit 0");
+    rma_win = MPI_WIN_NULL;
+    int rc = MPI_Win_allocate_shared(64, 0, MPI_INFO_NULL, MPI_COMM_SELF, scratch_area(), &rma_win);
+    if (rma_win != MPI_WIN_NULL)
+        MPI_Win_free(&rma_win);
+    expect_class(rc, 1, (int[]){MPI_ERR_ARG});
+}
+
+static void case_2026(void)
+{
+    begin_case("MPI_Win_attach past the end of the address space");
+    MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_SELF, &rma_win);
+    MPI_Win_set_errhandler(rma_win, MPI_ERRORS_RETURN);
+    int rc = MPI_Win_attach(rma_win, (void *)(UINTPTR_MAX - 15), 64);
+    if (rc == MPI_SUCCESS)
+        MPI_Win_detach(rma_win, (void *)(UINTPTR_MAX - 15));
+    MPI_Win_free(&rma_win);
+    expect_class(rc, 1, (int[]){MPI_ERR_SIZE});
+}
+
 static void (*const cases[])(void) = {
     case_1,
     case_2,
@@ -15636,6 +16734,118 @@ static void (*const cases[])(void) = {
     case_1912,
     case_1913,
     case_1914,
+    case_1915,
+    case_1916,
+    case_1917,
+    case_1918,
+    case_1919,
+    case_1920,
+    case_1921,
+    case_1922,
+    case_1923,
+    case_1924,
+    case_1925,
+    case_1926,
+    case_1927,
+    case_1928,
+    case_1929,
+    case_1930,
+    case_1931,
+    case_1932,
+    case_1933,
+    case_1934,
+    case_1935,
+    case_1936,
+    case_1937,
+    case_1938,
+    case_1939,
+    case_1940,
+    case_1941,
+    case_1942,
+    case_1943,
+    case_1944,
+    case_1945,
+    case_1946,
+    case_1947,
+    case_1948,
+    case_1949,
+    case_1950,
+    case_1951,
+    case_1952,
+    case_1953,
+    case_1954,
+    case_1955,
+    case_1956,
+    case_1957,
+    case_1958,
+    case_1959,
+    case_1960,
+    case_1961,
+    case_1962,
+    case_1963,
+    case_1964,
+    case_1965,
+    case_1966,
+    case_1967,
+    case_1968,
+    case_1969,
+    case_1970,
+    case_1971,
+    case_1972,
+    case_1973,
+    case_1974,
+    case_1975,
+    case_1976,
+    case_1977,
+    case_1978,
+    case_1979,
+    case_1980,
+    case_1981,
+    case_1982,
+    case_1983,
+    case_1984,
+    case_1985,
+    case_1986,
+    case_1987,
+    case_1988,
+    case_1989,
+    case_1990,
+    case_1991,
+    case_1992,
+    case_1993,
+    case_1994,
+    case_1995,
+    case_1996,
+    case_1997,
+    case_1998,
+    case_1999,
+    case_2000,
+    case_2001,
+    case_2002,
+    case_2003,
+    case_2004,
+    case_2005,
+    case_2006,
+    case_2007,
+    case_2008,
+    case_2009,
+    case_2010,
+    case_2011,
+    case_2012,
+    case_2013,
+    case_2014,
+    case_2015,
+    case_2016,
+    case_2017,
+    case_2018,
+    case_2019,
+    case_2020,
+    case_2021,
+    case_2022,
+    case_2023,
+    case_2024,
+    case_2025,
+    case_2026,
 };
 
 int main(int argc, char **argv)
