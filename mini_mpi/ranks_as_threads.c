@@ -42,8 +42,6 @@
 __thread struct mmpi_rank *mmpi_self __attribute__((tls_model("initial-exec")));
 struct mmpi_world *mmpi_world;
 
-extern char **environ;
-
 double mmpi_now(void)
 {
     struct timespec ts;
@@ -168,7 +166,7 @@ static void *rank_thread(void *arg)
     mmpi_thread_end_jump = &killed;
     pthread_cleanup_push(rank_thread_cleanup, r);
     mmpi_libc_rank_start(r); /* its own getopt, rand, strtok, ... (libc/libc.h) */
-    code = r->main(r->argc, r->argv, environ);
+    code = r->main(r->argc, r->argv, mmpi_libc_environ(r->libc)); /* its own environment */
     mmpi_thread_end_jump = NULL;
     mmpi_inject_die_if_pending(r); /* `kill after` its last call (MPI_Finalize, say) */
     mmpi_libc_run_exit_handlers(r, code); /* returning from main is exit(code) */

@@ -1,23 +1,30 @@
 /*
- * bind.c: where a rank's program reads optind, optarg, opterr and optopt, made per rank.
+ * bind.c: where a rank's program reads the C library's variables that are per process on a real
+ * machine, made per rank: getopt's optind, optarg, opterr and optopt, and the environment's
+ * `environ` (also spelled `__environ` and `_environ`: one variable in glibc).
  *
  * glibc's getopt reads optind and opterr from its own variables and writes optind, optarg and
- * optopt back after every call. A program reaches those variables in one of two ways:
+ * optopt back after every call; getenv and setenv read and replace environ. A program reaches
+ * those variables in one of two ways:
  * - code compiled with -fPIC loads their address from a GOT slot of its image, which the
  *   loader fills with the first definition in the global scope: libc's (or the main
  *   executable's, below), one variable for the whole process;
  * - code compiled for an executable (-fPIE, the compiler's default) addresses a copy of each in
  *   the image's own .bss, made by a copy relocation (R_X86_64_COPY) at load time.
  * A private image (runtime/private_image.c) therefore has its own copies in the second case and
- * shares libc's in the first. At rank start, before main runs, every variable of the rank's
- * image gets a per-rank home: the image's own copy when it has one, else a cell in the rank's
- * state (libc/libc.h); every GOT slot of the image that names the variable is pointed at that
- * home (a write into the image's RELRO page, made writable for the moment). The interposed
- * getopt (libc/getopt.c) then reads and writes those homes, so that code of either kind, or a
- * mix, sees what a process would.
+ * shares libc's in the first. At rank start, before main runs, every variable gets a per-rank
+ * home: the rank's image's own copy when it has one, else a cell in the rank's state
+ * (libc/libc.h); every GOT slot of an image bound to the rank that names the variable is
+ * pointed at that home (a write into the image's RELRO page, made writable for the moment).
+ * The interposed getopt (libc/getopt.c) and environment calls (libc/env.c) then read and write
+ * those homes, so that code of either kind, or a mix, sees what a process would. Binding is a
+ * function of one link map (bind_image): any object loaded for the rank alone can be bound the
+ * same way, after its program image.
  *
  * With MINI_MPI_PRIVATIZE=0 every rank runs the main executable's one image: its variables
- * are the process's (found through the global scope), shared like the program's other globals.
+ * are the process's (found through the global scope), shared like the program's other globals;
+ * the rank's environment is then reached through the environment calls only (and main's third
+ * argument), `environ` being the process's.
  */
 #include <dlfcn.h>
 #include <elf.h>
@@ -41,16 +48,24 @@
 #error "libc/bind.c: relocation types for this architecture"
 #endif
 
-enum { OPTIND, OPTERR, OPTOPT, OPTARG, NVARS };
-static const char *const var_names[NVARS] = {"optind", "opterr", "optopt", "optarg"};
+/* The variables, by symbol name: the three spellings of environ are one variable. */
+static const struct {
+    const char *name;
+    int var;
+} var_names[] = {
+    {"optind", MMPI_LIBC_OPTIND},   {"opterr", MMPI_LIBC_OPTERR},
+    {"optopt", MMPI_LIBC_OPTOPT},   {"optarg", MMPI_LIBC_OPTARG},
+    {"environ", MMPI_LIBC_ENVIRON}, {"__environ", MMPI_LIBC_ENVIRON},
+    {"_environ", MMPI_LIBC_ENVIRON},
+};
 
 static int var_index(const char *name)
 {
-    if (strncmp(name, "opt", 3))
+    if (strncmp(name, "opt", 3) && !strstr(name, "environ"))
         return -1;
-    for (int i = 0; i < NVARS; i++)
-        if (!strcmp(name, var_names[i]))
-            return i;
+    for (size_t i = 0; i < sizeof(var_names) / sizeof(var_names[0]); i++)
+        if (!strcmp(name, var_names[i].name))
+            return var_names[i].var;
     return -1;
 }
 
@@ -80,8 +95,22 @@ static void write_slot(const struct link_map *lm, uintptr_t slot, uintptr_t valu
         mprotect(start, page, PROT_READ);
 }
 
-/* Binds the variables of a private image: homes[] receive each variable's per-rank address. */
-static void bind_image(const struct link_map *lm, struct mmpi_libc *st, void *homes[NVARS])
+/* The cell of st that is variable v's home until an image's copy claims it. */
+static void *cell_of(struct mmpi_libc *st, int v)
+{
+    switch (v) {
+    case MMPI_LIBC_OPTIND: return &st->cells.optind;
+    case MMPI_LIBC_OPTERR: return &st->cells.opterr;
+    case MMPI_LIBC_OPTOPT: return &st->cells.optopt;
+    case MMPI_LIBC_OPTARG: return &st->cells.optarg;
+    default: return &st->cells.environ;
+    }
+}
+
+/* Binds the variables of one image loaded for the rank alone: its copies of the variables
+ * become their homes if they have none but a cell yet (the program image, bound first), and
+ * its GOT slots are pointed at the homes. */
+static void bind_image(const struct link_map *lm, struct mmpi_libc *st)
 {
     const ElfW(Rela) *rela = NULL;
     size_t relasz = 0;
@@ -96,20 +125,16 @@ static void bind_image(const struct link_map *lm, struct mmpi_libc *st, void *ho
         default: break;
         }
     }
-    void *cells[NVARS] = {&st->cells.optind, &st->cells.opterr, &st->cells.optopt,
-                          &st->cells.optarg};
-    for (int i = 0; i < NVARS; i++)
-        homes[i] = cells[i];
     if (!rela || !symtab || !strtab)
         return;
     size_t n = relasz / sizeof(*rela);
-    /* First the image's own copies, then the slots that must point at them. */
+    /* First the image's own copies, then the slots that must point at the homes. */
     for (size_t k = 0; k < n; k++) {
         if (ELF64_R_TYPE(rela[k].r_info) != RELOC_COPY)
             continue;
         int v = var_index(strtab + symtab[ELF64_R_SYM(rela[k].r_info)].st_name);
-        if (v >= 0)
-            homes[v] = (void *)(lm->l_addr + rela[k].r_offset);
+        if (v >= 0 && st->homes[v] == cell_of(st, v))
+            st->homes[v] = (void *)(lm->l_addr + rela[k].r_offset);
     }
     for (size_t k = 0; k < n; k++) {
         unsigned type = ELF64_R_TYPE(rela[k].r_info);
@@ -118,39 +143,42 @@ static void bind_image(const struct link_map *lm, struct mmpi_libc *st, void *ho
         int v = var_index(strtab + symtab[ELF64_R_SYM(rela[k].r_info)].st_name);
         if (v < 0)
             continue;
-        uintptr_t value = (uintptr_t)homes[v] + (type == RELOC_ABS64 ? rela[k].r_addend : 0);
+        uintptr_t value = (uintptr_t)st->homes[v] + (type == RELOC_ABS64 ? rela[k].r_addend : 0);
         write_slot(lm, lm->l_addr + rela[k].r_offset, value);
     }
 }
 
-void mmpi_libc_bind_getopt(struct mmpi_rank *r, struct mmpi_libc *st)
+void mmpi_libc_bind(struct mmpi_rank *r, struct mmpi_libc *st)
 {
     Dl_info info;
     struct link_map *lm = NULL;
-    void *homes[NVARS];
     void *main_program = dlopen(NULL, RTLD_LAZY | RTLD_NOLOAD);
 
+    for (int v = 0; v < MMPI_LIBC_NVARS; v++)
+        st->homes[v] = cell_of(st, v);
     if (r->main && dladdr1((void *)r->main, &info, (void **)&lm, RTLD_DL_LINKMAP) && lm &&
         (void *)lm != main_program) {
         st->image = lm;
-        bind_image(lm, st, homes);
-        /* A new process's values (the image's copies were copied from the process's). */
-        *(int *)homes[OPTIND] = 1;
-        *(int *)homes[OPTERR] = 1;
-        *(int *)homes[OPTOPT] = '?';
-        *(char **)homes[OPTARG] = NULL;
+        bind_image(lm, st);
+        /* A new process's values (the image's copies were copied from the process's); the
+         * environment is set by libc/env.c. */
+        *(int *)st->homes[MMPI_LIBC_OPTIND] = 1;
+        *(int *)st->homes[MMPI_LIBC_OPTERR] = 1;
+        *(int *)st->homes[MMPI_LIBC_OPTOPT] = '?';
+        *(char **)st->homes[MMPI_LIBC_OPTARG] = NULL;
     } else {
         st->image = main_program;
-        for (int i = 0; i < NVARS; i++) {
-            homes[i] = dlsym(RTLD_DEFAULT, var_names[i]);
-            if (!homes[i])
+        for (size_t i = 0; i < 4; i++) { /* getopt's: the shared image's */
+            st->homes[var_names[i].var] = dlsym(RTLD_DEFAULT, var_names[i].name);
+            if (!st->homes[var_names[i].var])
                 mmpi_die("the C library's getopt variables");
         }
     }
     if (main_program)
         dlclose(main_program);
-    st->optind = homes[OPTIND];
-    st->opterr = homes[OPTERR];
-    st->optopt = homes[OPTOPT];
-    st->optarg = homes[OPTARG];
+    st->optind = st->homes[MMPI_LIBC_OPTIND];
+    st->opterr = st->homes[MMPI_LIBC_OPTERR];
+    st->optopt = st->homes[MMPI_LIBC_OPTOPT];
+    st->optarg = st->homes[MMPI_LIBC_OPTARG];
+    st->environ_home = st->homes[MMPI_LIBC_ENVIRON];
 }

@@ -156,5 +156,6 @@ void mmpi_libc_forked_child(void)
         pthread_mutex_init(&r->libc->random_lock, NULL);
         pthread_mutex_init(&r->libc->exit_lock, NULL);
         mmpi_libc_forked = r->libc;
+        mmpi_libc_env_forked(r->libc); /* the rank's environment is the child's */
     }
 }

@@ -4,10 +4,12 @@
  * images, runtime/private_image.c); this module gives each rank what the C library keeps in
  * static storage and a program can observe: getopt's state and its four variables, the
  * rand/random and drand48 generators, strtok's position, the static results of localtime,
- * gmtime, ctime, asctime and the passwd/group lookups, and the atexit/on_exit handlers, which
- * run when the rank ends normally. libmini_mpi exports the C library's names (libc/getopt.c,
- * random.c, static_results.c, exit.c); called from a thread that belongs to no rank, each
- * forwards to the C library unchanged. Calls that stay process-wide are in libc/process_wide.c.
+ * gmtime, ctime, asctime and the passwd/group lookups, the atexit/on_exit handlers, which
+ * run when the rank ends normally, and the environment (`environ`, getenv, setenv, ...).
+ * libmini_mpi exports the C library's names (libc/getopt.c, random.c, static_results.c,
+ * exit.c, env.c); called from a thread that belongs to no rank, each forwards to the C library
+ * unchanged. The working directory and umask are the kernel's, made per rank at its start
+ * (libc/fs.c). Calls that stay process-wide are in libc/process_wide.c.
  *
  * The state is created by the rank's main thread before it calls main (mmpi_libc_rank_start),
  * used by the rank's threads, and freed with the rank (mmpi_libc_rank_free).
@@ -22,8 +24,13 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "libc/env.h"
 #include "mmpi.h"
 #include "util/getopt.h"
+
+/* The C library variables a rank's program reads, given a per-rank home (libc/bind.c). */
+enum { MMPI_LIBC_OPTIND, MMPI_LIBC_OPTERR, MMPI_LIBC_OPTOPT, MMPI_LIBC_OPTARG, MMPI_LIBC_ENVIRON,
+       MMPI_LIBC_NVARS };
 
 /* Handlers registered with atexit (__cxa_atexit), on_exit or at_quick_exit, in order. */
 struct mmpi_libc_exit_handler {
@@ -43,7 +50,12 @@ struct mmpi_libc {
     struct mmpi_getopt_state getopt;
     int *optind, *opterr, *optopt;
     char **optarg;
-    struct { int optind, opterr, optopt; char *optarg; } cells;
+    struct { int optind, opterr, optopt; char *optarg; char **environ; } cells;
+    void *homes[MMPI_LIBC_NVARS]; /* each variable's home: a cell above or an image's copy */
+
+    /* The environment (libc/env.c): *environ_home is the vector the program sees as environ. */
+    char ***environ_home;
+    struct mmpi_env env;
 
     /* rand/random share one generator, as in glibc; random_state is its default buffer. */
     pthread_mutex_t random_lock;
@@ -84,8 +96,23 @@ void mmpi_libc_run_forked_exit_handlers(int status);
  * process, which is not an MPI process. */
 void mmpi_libc_forked_child(void);
 
-/* Binds the getopt variables of r's program image (libc/bind.c). */
-void mmpi_libc_bind_getopt(struct mmpi_rank *r, struct mmpi_libc *st);
+/* Gives the C library variables of r's program image their per-rank homes (libc/bind.c). */
+void mmpi_libc_bind(struct mmpi_rank *r, struct mmpi_libc *st);
+
+/* libc/env.c: makes the rank's environment (the launch environment, plus r->start_env), after
+ * mmpi_libc_bind; frees it; in a forked child, makes it the process's. */
+void mmpi_libc_env_start(struct mmpi_rank *r, struct mmpi_libc *st);
+void mmpi_libc_env_free(struct mmpi_libc *st);
+void mmpi_libc_env_forked(struct mmpi_libc *st);
+/* The environment of st (a rank's, or the forked child's); the process's for NULL. */
+char **mmpi_libc_environ(struct mmpi_libc *st);
+/* The value of `name` in st's environment (the process's for NULL). */
+char *mmpi_libc_getenv(struct mmpi_libc *st, const char *name);
+
+/* libc/fs.c: the calling rank thread leaves the process's working directory and umask for its
+ * own, starting in the launch directory (or r->start_dir) with the launch umask. Called by the
+ * rank's main thread first thing. */
+void mmpi_libc_fs_start(struct mmpi_rank *r);
 
 /* In a process forked from a rank (libc/process_wide.c): the state of that rank, which the
  * child inherits as a forked process inherits its C library. NULL in the job's process. */

@@ -1,33 +1,34 @@
 /*
- * process_wide.c: calls whose effect is the process's on a real machine, and so the whole job's
- * here, where every rank is a thread of one process. They keep their C library behaviour; the
- * README (Limitations) says what each does to the other ranks. When a rank of a job of several
- * ranks makes one, MINI_MPI_VERBOSE=1 prints one line, once per kind of call, saying so:
- * - chdir, fchdir: the working directory changes for every rank;
- * - setenv, unsetenv, putenv, clearenv: the environment is shared;
- * - umask, setrlimit: the mask and the limits are the process's;
+ * process_wide.c: calls whose effect is the process's on a real machine and cannot be made one
+ * rank's, so the whole job's here, where every rank is a thread of one process. They keep their
+ * C library behaviour; the README ("The C library in each rank") says what each does to the
+ * other ranks. When a rank of a job of several ranks makes one, MINI_MPI_VERBOSE=1 prints one
+ * line, once per kind of call, saying so:
+ * - setrlimit: the limits are the process's;
  * - signal, sigaction (installing a disposition): handlers are the process's;
  * - fork: the child is a copy of the whole process with the calling thread only; it is a plain
  *   process, not a rank (libc/exit.c: its exit() ends it, and runs the rank's exit handlers);
  * - execve and the other exec calls: the new program replaces the whole job.
+ * The environment the exec calls without an envp argument pass, and the PATH execvp, execvpe
+ * and execlp search, are the calling rank's (libc/env.c), or its forked child's, as a process's
+ * are its own. (The working directory, umask and environment are per rank: libc/fs.c, env.c.)
  * Calls the runtime makes itself (it raises its file limit when it loads program images) are
  * not reported.
  */
 #include <dlfcn.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "libc/libc.h"
 
-enum kind { K_CHDIR, K_ENV, K_UMASK, K_RLIMIT, K_SIGNAL, K_FORK, K_EXEC, K_COUNT };
+enum kind { K_RLIMIT, K_SIGNAL, K_FORK, K_EXEC, K_COUNT };
 static const char *const effect[K_COUNT] = {
-    [K_CHDIR] = "the working directory is the process's: every rank of the job now has it",
-    [K_ENV] = "the environment is the process's: every rank of the job sees the change",
-    [K_UMASK] = "the file mode creation mask is the process's: every rank of the job now has it",
     [K_RLIMIT] = "resource limits are the process's: they apply to every rank of the job",
     [K_SIGNAL] = "signal dispositions are the process's: the handler is every rank's",
     [K_FORK] = "the child copies the whole job's process with the calling thread only, and is "
@@ -56,25 +57,12 @@ static void note(enum kind k, const char *call, const void *caller)
 
 #define CALLER __builtin_return_address(0)
 
-typedef int (*int_of_path_fn)(const char *);
-typedef int (*int_of_int_fn)(int);
-typedef int (*setenv_fn)(const char *, const char *, int);
-typedef int (*putenv_fn)(char *);
-typedef int (*clearenv_fn)(void);
-typedef mode_t (*umask_fn)(mode_t);
 typedef int (*setrlimit_fn)(int, const struct rlimit *);
 typedef sighandler_t (*signal_fn)(int, sighandler_t);
 typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
 typedef pid_t (*fork_fn)(void);
 typedef int (*execve_fn)(const char *, char *const[], char *const[]);
 typedef int (*execv_fn)(const char *, char *const[]);
-MMPI_LIBC_REAL(int_of_path_fn, chdir)
-MMPI_LIBC_REAL(int_of_int_fn, fchdir)
-MMPI_LIBC_REAL(setenv_fn, setenv)
-MMPI_LIBC_REAL(int_of_path_fn, unsetenv)
-MMPI_LIBC_REAL(putenv_fn, putenv)
-MMPI_LIBC_REAL(clearenv_fn, clearenv)
-MMPI_LIBC_REAL(umask_fn, umask)
 MMPI_LIBC_REAL(setrlimit_fn, setrlimit)
 MMPI_LIBC_REAL(signal_fn, signal)
 MMPI_LIBC_REAL(sigaction_fn, sigaction)
@@ -83,48 +71,6 @@ MMPI_LIBC_REAL(execve_fn, execve)
 MMPI_LIBC_REAL(execv_fn, execv)
 MMPI_LIBC_REAL(execv_fn, execvp)
 MMPI_LIBC_REAL(execve_fn, execvpe)
-
-MMPI_EXPORT int chdir(const char *path)
-{
-    note(K_CHDIR, "chdir", CALLER);
-    return real_chdir()(path);
-}
-
-MMPI_EXPORT int fchdir(int fd)
-{
-    note(K_CHDIR, "fchdir", CALLER);
-    return real_fchdir()(fd);
-}
-
-MMPI_EXPORT int setenv(const char *name, const char *value, int overwrite)
-{
-    note(K_ENV, "setenv", CALLER);
-    return real_setenv()(name, value, overwrite);
-}
-
-MMPI_EXPORT int unsetenv(const char *name)
-{
-    note(K_ENV, "unsetenv", CALLER);
-    return real_unsetenv()(name);
-}
-
-MMPI_EXPORT int putenv(char *string)
-{
-    note(K_ENV, "putenv", CALLER);
-    return real_putenv()(string);
-}
-
-MMPI_EXPORT int clearenv(void)
-{
-    note(K_ENV, "clearenv", CALLER);
-    return real_clearenv()();
-}
-
-MMPI_EXPORT mode_t umask(mode_t mask)
-{
-    note(K_UMASK, "umask", CALLER);
-    return real_umask()(mask);
-}
 
 MMPI_EXPORT int setrlimit(__rlimit_resource_t resource, const struct rlimit *rl)
 {
@@ -156,6 +102,45 @@ MMPI_EXPORT pid_t fork(void)
     return pid;
 }
 
+/* execvpe's search of file in the PATH of st's environment, as glibc's (an empty entry is the
+ * current directory; a file found but not executable is EACCES once nothing else ran): each
+ * candidate is run by glibc's execvpe, which gives a file without a #! line to /bin/sh. */
+static int exec_search(struct mmpi_libc *st, const char *file, char *const argv[],
+                       char *const envp[])
+{
+    if (!*file) {
+        errno = ENOENT;
+        return -1;
+    }
+    if (strchr(file, '/'))
+        return real_execvpe()(file, argv, envp);
+    const char *path = mmpi_libc_getenv(st, "PATH");
+    if (!path)
+        path = "/bin:/usr/bin"; /* glibc's default */
+    size_t flen = strlen(file);
+    bool denied = false;
+    for (const char *p = path;; p++) {
+        const char *end = strchr(p, ':');
+        size_t dlen = end ? (size_t)(end - p) : strlen(p);
+        char candidate[dlen + flen + 3];
+        if (dlen)
+            snprintf(candidate, sizeof(candidate), "%.*s/%s", (int)dlen, p, file);
+        else
+            snprintf(candidate, sizeof(candidate), "./%s", file);
+        real_execvpe()(candidate, argv, envp);
+        switch (errno) {
+        case EACCES: denied = true; break;
+        case ENOENT: case ENOTDIR: case ESTALE: case ENODEV: case ETIMEDOUT: break;
+        default: return -1;
+        }
+        if (!end)
+            break;
+        p = end;
+    }
+    errno = denied ? EACCES : ENOENT;
+    return -1;
+}
+
 MMPI_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
 {
     note(K_EXEC, "execve", CALLER);
@@ -165,19 +150,22 @@ MMPI_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
 MMPI_EXPORT int execv(const char *path, char *const argv[])
 {
     note(K_EXEC, "execv", CALLER);
-    return real_execv()(path, argv);
+    struct mmpi_libc *st = mmpi_libc_self();
+    return st ? real_execve()(path, argv, mmpi_libc_environ(st)) : real_execv()(path, argv);
 }
 
 MMPI_EXPORT int execvp(const char *file, char *const argv[])
 {
     note(K_EXEC, "execvp", CALLER);
-    return real_execvp()(file, argv);
+    struct mmpi_libc *st = mmpi_libc_self();
+    return st ? exec_search(st, file, argv, mmpi_libc_environ(st)) : real_execvp()(file, argv);
 }
 
 MMPI_EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
 {
     note(K_EXEC, "execvpe", CALLER);
-    return real_execvpe()(file, argv, envp);
+    struct mmpi_libc *st = mmpi_libc_self();
+    return st ? exec_search(st, file, argv, envp) : real_execvpe()(file, argv, envp);
 }
 
 /* The list forms: their arguments collected into a vector, then the vector forms' real calls. */
@@ -200,7 +188,7 @@ MMPI_EXPORT int execl(const char *path, const char *arg, ...)
     va_start(ap, arg);
     COLLECT_ARGS(arg, ap, argv);
     va_end(ap);
-    return real_execv()(path, argv);
+    return execv(path, argv);
 }
 
 MMPI_EXPORT int execlp(const char *file, const char *arg, ...)
@@ -210,7 +198,7 @@ MMPI_EXPORT int execlp(const char *file, const char *arg, ...)
     va_start(ap, arg);
     COLLECT_ARGS(arg, ap, argv);
     va_end(ap);
-    return real_execvp()(file, argv);
+    return execvp(file, argv);
 }
 
 MMPI_EXPORT int execle(const char *path, const char *arg, ...)

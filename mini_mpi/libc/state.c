@@ -1,6 +1,7 @@
 /*
- * state.c: creating and freeing a rank's C library state (libc/libc.h), and reaching the C
- * library's own definitions of the names this module takes over.
+ * state.c: creating and freeing a rank's C library state (libc/libc.h): its working directory
+ * (libc/fs.c), its image's variables (libc/bind.c), its environment (libc/env.c) and the rest;
+ * and reaching the C library's own definitions of the names this module takes over.
  */
 #include <dlfcn.h>
 #include <stdio.h>
@@ -36,13 +37,18 @@ void mmpi_libc_rank_start(struct mmpi_rank *r)
     st->cells.opterr = 1;
     st->cells.optopt = '?';
     st->cells.optarg = NULL;
-    mmpi_libc_bind_getopt(r, st);
+    mmpi_libc_fs_start(r);
+    mmpi_libc_bind(r, st);
+    mmpi_libc_env_start(r, st);
     r->libc = st;
 }
 
 void mmpi_libc_rank_free(struct mmpi_rank *r)
 {
     struct mmpi_libc *st = r->libc;
+    free(r->start_env);
+    free(r->start_dir);
+    r->start_env = r->start_dir = NULL;
     if (!st)
         return;
     pthread_mutex_destroy(&st->random_lock);
@@ -51,6 +57,7 @@ void mmpi_libc_rank_free(struct mmpi_rank *r)
     free(st->at_quick_exit.items);
     free(st->pw_buf);
     free(st->gr_buf);
+    mmpi_libc_env_free(st);
     free(st);
     r->libc = NULL;
 }

@@ -153,6 +153,10 @@ struct mmpi_rank {
     /* libc/libc.h: the rank's C library state (getopt, rand, strtok, exit handlers, ...);
      * created by the rank's main thread before main, freed with the rank. */
     struct mmpi_libc *libc;
+    /* How a spawned rank starts (spawn/spawn.c), else NULL: its spawn's info key "env"
+     * (newline-separated NAME=value, added to the launch environment) and the directory it
+     * starts in. Immutable; freed by mmpi_libc_rank_free. */
+    char *start_env, *start_dir;
 };
 
 struct mmpi_world {

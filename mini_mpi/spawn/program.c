@@ -160,5 +160,7 @@ void mmpi_spawn_app_free(struct mmpi_spawn_app *app, bool keep)
     free(app->argv);
     free(app->mains);
     free(app->images);
+    free(app->env);
+    free(app->dir);
     memset(app, 0, sizeof(*app));
 }

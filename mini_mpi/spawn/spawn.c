@@ -8,7 +8,8 @@
  * exactly once): it appends the children to the world's table (mmpi_world_add_ranks), builds
  * their MPI_COMM_WORLD core and the intercommunicator (comm/intercomm.h: side 0 the parents'
  * group in comm order, side 1 the children in spawn order, one bridge), gives each child its
- * main, argv, world and parent, and starts their threads. Each parent then makes its handle
+ * main, argv, world and parent, the environment lines (info "env") and directory (the root's, or
+ * info "wdir") it starts with (libc/env.c, libc/fs.c), and starts their threads. Each parent then makes its handle
  * of side 0; each child makes its handle of side 1 in MPI_Init (mmpi_spawn_init_parent).
  * Cost: one board synchronization of the parents, plus loading one image per child.
  *
@@ -20,9 +21,13 @@
  * Once started, children are ordinary ranks: their deaths, and the parents', are failures on
  * the intercommunicator like any other.
  */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "coll/board.h"
 #include "comm/create.h"
@@ -92,6 +97,8 @@ static int start_children(struct mmpi_comm_core *pc, const struct spawn_request 
             r->parent_core = children_side; /* one of the side's `total` references */
             r->app_rank = k;
             r->appnum = a;
+            r->start_env = app->env ? mmpi_xstrdup(app->env) : NULL;
+            r->start_dir = mmpi_xstrdup(app->dir);
         }
     }
     for (int k = 0; k < total; k++)
@@ -113,6 +120,37 @@ static void spawn_combine(struct mmpi_board_instance *inst, struct mmpi_comm_cor
     if (o->err == MPI_SUCCESS)
         o->err = start_children(pc, req, &o->bridge);
     inst->result = o;
+}
+
+/* Where the children of app start, from the root's info: MPI_SUCCESS, or MPI_ERR_SPAWN after a
+ * line on stderr. Called by the root, in its working directory. */
+static int app_start_state(const struct mmpi_info *info, struct mmpi_spawn_app *app)
+{
+    const char *env = info ? mmpi_info_lookup(info, "env") : NULL;
+    const char *wdir = info ? mmpi_info_lookup(info, "wdir") : NULL;
+    char cwd[PATH_MAX];
+    struct stat st;
+    if (!getcwd(cwd, sizeof cwd)) {
+        fprintf(stderr, "mini_mpi: MPI_Comm_spawn: the root's working directory: %s\n",
+                strerror(errno));
+        return MPI_ERR_SPAWN;
+    }
+    app->env = env ? mmpi_xstrdup(env) : NULL;
+    if (!wdir || !*wdir) {
+        app->dir = mmpi_xstrdup(cwd);
+    } else if (wdir[0] == '/') {
+        app->dir = mmpi_xstrdup(wdir);
+    } else {
+        size_t len = strlen(cwd) + strlen(wdir) + 2;
+        app->dir = mmpi_xmalloc(len);
+        snprintf(app->dir, len, "%s/%s", cwd, wdir);
+    }
+    if (stat(app->dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "mini_mpi: MPI_Comm_spawn: the info key \"wdir\" names %s: not a "
+                        "directory\n", app->dir);
+        return MPI_ERR_SPAWN;
+    }
+    return MPI_SUCCESS;
 }
 
 /* The root's preparation: every command loaded, or the first error. */
@@ -137,6 +175,8 @@ static int prepare(struct mmpi_rank *self, int ncmds, const struct mmpi_spawn_co
                 : mmpi_handle_lookup(self, MMPI_HANDLE_KIND_INFO, cmds[i].info);
         req->napps = i + 1;
         int err = mmpi_spawn_app_load(self, &cmds[i], info, &req->apps[i]);
+        if (err == MPI_SUCCESS)
+            err = app_start_state(info, &req->apps[i]);
         if (err != MPI_SUCCESS)
             return err;
     }

@@ -34,6 +34,10 @@ struct mmpi_spawn_app {
     int maxprocs;
     mmpi_main_fn *mains;   /* [maxprocs]: each child's main; NULL: the shared image's entry */
     void **images;         /* [maxprocs]: dlopen handles of private images, NULL where none */
+    char *env;             /* the info key "env" (NAME=value lines for the children's
+                            * environment, libc/env.c), or NULL */
+    char *dir;             /* the children's working directory: the info key "wdir", relative
+                            * to the root's directory, or the root's directory */
 };
 
 /* Resolves `cmd` (a path, or a name looked up in the info's "path" directories, $PATH, then
