@@ -21,6 +21,11 @@ while [ $# -gt 0 ]; do
     shift
 done
 mkdir -p "$out"
+# Each run writes in a directory of its own, removed after it whatever its outcome (a run
+# killed by the time limit leaves its files behind), and on the way out.
+scratch=
+trap '[ -n "$scratch" ] && rm -rf -- "$scratch"' EXIT
+trap 'exit 130' INT TERM HUP
 libs=(mini)
 "$top/bin/mpicc" -O2 -I"$top/bench" "$top/bench/io.c" -o "$out/io_mini" || exit 1
 if command -v mpicc.mpich >/dev/null && mpicc.mpich -O2 -I"$top/bench" "$top/bench/io.c" -o "$out/io_mpich"; then
@@ -40,8 +45,11 @@ for d in $dirs; do
                         mpich) cmd=(mpiexec.mpich -n "$n") ;;
                         openmpi) cmd=(mpiexec.openmpi --oversubscribe --allow-run-as-root -n "$n") ;;
                     esac
-                    timeout -k 5 120 "${cmd[@]}" "$out/io_$lib" -d "$d" -b "$b" $flag 2>/dev/null |
-                        sed -n "s|^RESULT |$lib fs=$d view=$view |p"
+                    scratch=$(mktemp -d "$d/bench_io_run.XXXXXX") || exit 1
+                    timeout -k 5 120 "${cmd[@]}" "$out/io_$lib" -d "$scratch" -b "$b" $flag \
+                        2>/dev/null | sed -n "s|^RESULT |$lib fs=$d view=$view |p"
+                    rm -rf -- "$scratch"
+                    scratch=
                 done
             done
         done

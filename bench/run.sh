@@ -281,14 +281,24 @@ sweep() {
     echo "$n"
 }
 
+# The scratch directory of the run under way (I/O programs write their files there): removed
+# after the run whatever its outcome, and on the way out when this script is interrupted.
+current_scratch=
+remove_scratch() {
+    [ -n "$current_scratch" ] && rm -rf -- "$current_scratch"
+    current_scratch=
+}
+
 on_signal() {
     if [ -n "$current_sid" ]; then
         sweep "$current_sid" "$current_token" >/dev/null
     fi
+    remove_scratch
     echo "bench/run.sh: interrupted; partial results in $session" >&2
     exit 130
 }
 trap on_signal INT TERM HUP
+trap remove_scratch EXIT
 
 # Launch command of $lib for $n ranks (the program and its arguments follow).
 launcher() {
@@ -384,8 +394,15 @@ run_one() {
     local args=() # scratch paths given to the program, removed after the run
     local opts=() # other program arguments
     case $prog in
-        io) opts=(-V -b 1048576 -d "${BENCH_IO_DIR:-/dev/shm}") ;;
-        io_detect) opts=("${BENCH_IO_DIR:-/dev/shm}") ;;
+        io | io_detect)
+            # A directory of its own: a run that fails or is killed leaves its 64 MiB files
+            # there, and the whole directory goes after the run.
+            current_scratch=$(mktemp -d "${BENCH_IO_DIR:-/dev/shm}/bench_io_run.XXXXXX") ||
+                return 1 ;;
+    esac
+    case $prog in
+        io) opts=(-V -b 1048576 -d "$current_scratch") ;;
+        io_detect) opts=("$current_scratch") ;;
     esac
     t0=$(date +%s%N)
     # setsid: own session, so that every process of the run can be found afterwards (Open MPI
@@ -400,6 +417,7 @@ run_one() {
     t1=$(date +%s%N)
     left=$(sweep "$current_sid" "$current_token")
     current_sid=
+    remove_scratch
     rm -f "${args[@]}"
     if [ "$left" -gt 0 ]; then
         echo "  ($lib $prog -n $n: killed $left leftover processes)" >&2

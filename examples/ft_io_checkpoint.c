@@ -60,12 +60,15 @@ static int agree(MPI_Comm comm, int flag)
     }
 }
 
+static char name[512]; /* the checkpoint file */
+
 static void fail(int err, const char *what)
 {
     char msg[MPI_MAX_ERROR_STRING];
     int len;
     MPI_Error_string(err, msg, &len);
     fprintf(stderr, "ft_io_checkpoint: %s: %s\n", what, msg);
+    MPI_File_delete(name, MPI_INFO_NULL);
     MPI_Abort(MPI_COMM_WORLD, 1);
 }
 
@@ -84,7 +87,7 @@ static void shrink(MPI_Comm *comm)
 
 /* Opens the file at every member of *comm, shrinking it until an open succeeds everywhere (a
  * member may die during the open, or before it). */
-static MPI_File open_file(MPI_Comm *comm, const char *name)
+static MPI_File open_file(MPI_Comm *comm)
 {
     for (;;) {
         MPI_File fh;
@@ -100,7 +103,6 @@ static MPI_File open_file(MPI_Comm *comm, const char *name)
 
 int main(int argc, char **argv)
 {
-    char name[512];
     MPI_Init(&argc, &argv);
     int world_rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
@@ -117,7 +119,7 @@ int main(int argc, char **argv)
     int rank, size, n, restarts = 0, resumed = -1, err;
     long long first;
     double *u = calloc(TOTAL, sizeof *u);
-    MPI_File fh = open_file(&comm, name);
+    MPI_File fh = open_file(&comm);
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
     block(rank, size, &first, &n);
@@ -140,7 +142,7 @@ int main(int argc, char **argv)
         restarts++;
         MPI_File_close(&fh); /* MPI_ERR_PROC_FAILED, and the handle is released all the same */
         shrink(&comm);
-        fh = open_file(&comm, name);
+        fh = open_file(&comm);
         MPI_Comm_rank(comm, &rank);
         MPI_Comm_size(comm, &size);
         block(rank, size, &first, &n);
@@ -168,6 +170,9 @@ int main(int argc, char **argv)
                     u[i], x);
     }
     MPI_File_close(&fh);
+    /* Every survivor removes the checkpoint (all of them have closed it: close is collective),
+     * so that it goes whichever rank dies from here on. */
+    MPI_File_delete(name, MPI_INFO_NULL);
     /* The verdict, agreed; the lowest survivor prints it. */
     int ok = agree(comm, errors == 0);
     MPI_Comm alive; /* one call between it and the print: a death there silences the verdict */
@@ -175,7 +180,6 @@ int main(int argc, char **argv)
     MPI_Comm_rank(alive, &rank);
     if (rank == 0) {
         MPI_Comm_size(alive, &size);
-        unlink(name);
         printf("%d restarts, last resumed from step %d, %d ranks left\n", restarts, resumed,
                size);
         if (ok)

@@ -39,12 +39,17 @@ static double checksum(const double *u, int n)
     return s;
 }
 
+static char name[512]; /* the checkpoint file */
+
+/* Any rank that meets an error removes the checkpoint before the job ends: the rank that
+ * would have removed it (the last to close it) may be the one that died. */
 static void die(int err, const char *what)
 {
     char msg[MPI_MAX_ERROR_STRING];
     int len;
     MPI_Error_string(err, msg, &len);
     fprintf(stderr, "io_checkpoint: %s: %s\n", what, msg);
+    MPI_File_delete(name, MPI_INFO_NULL);
     MPI_Abort(MPI_COMM_WORLD, 1);
 }
 
@@ -65,7 +70,6 @@ static void checkpoint(MPI_File fh, const double *u, int rank, int size, long lo
 int main(int argc, char **argv)
 {
     int rank, size, errors = 0;
-    char name[512];
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
