@@ -235,9 +235,8 @@ void mmpi_status_set_empty(MPI_Status *status)
 {
     if (status == MPI_STATUS_IGNORE)
         return;
-    int keep = status->MPI_ERROR;
     memset(status, 0, sizeof(*status));
     status->MPI_SOURCE = MPI_ANY_SOURCE;
     status->MPI_TAG = MPI_ANY_TAG;
-    status->MPI_ERROR = keep;
+    status->MPI_ERROR = MPI_SUCCESS; /* part of an empty status (§3.7.3), whatever the call */
 }

@@ -152,7 +152,8 @@ void mmpi_request_handle_drop(struct mmpi_rank *self, struct mmpi_request *req);
 /* Copies a request's status to the user's, except MPI_ERROR, which single-completion calls
  * leave untouched (MPI-4.1 §3.2.5). MPI_STATUS_IGNORE is allowed. */
 void mmpi_status_copy_out(MPI_Status *out, const MPI_Status *in, bool with_error);
-/* The status of an empty or inactive request (MPI-4.1 §3.7.3). */
+/* The status of an empty or inactive request (MPI-4.1 §3.7.3): source MPI_ANY_SOURCE, tag
+ * MPI_ANY_TAG, error MPI_SUCCESS, count 0, not cancelled. MPI_STATUS_IGNORE is allowed. */
 void mmpi_status_set_empty(MPI_Status *status);
 
 #endif
