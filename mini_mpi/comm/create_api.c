@@ -190,9 +190,11 @@ int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_get_name);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
+    /* The null handle is a predefined handle with a name of its own (MPI-4.1, as Open MPI). */
+    const char *name = comm == MPI_COMM_NULL ? "MPI_COMM_NULL" : c ? c->name : NULL;
     int err = MPI_SUCCESS;
 
-    if (!c) {
+    if (!name) {
         err = MPI_ERR_COMM;
         goto fn_fail;
     }
@@ -200,8 +202,8 @@ int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
         err = MPI_ERR_ARG;
         goto fn_fail;
     }
-    strcpy(comm_name, c->name);
-    *resultlen = (int)strlen(c->name);
+    strcpy(comm_name, name);
+    *resultlen = (int)strlen(name);
 fn_exit:
     return err;
 fn_fail:

@@ -188,9 +188,10 @@ int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_get_name);
     struct mmpi_datatype *dt = mmpi_datatype_get(self, datatype);
+    bool null = datatype == MPI_DATATYPE_NULL; /* named too (MPI-4.1, as Open MPI) */
     int err = MPI_SUCCESS;
 
-    if (!dt) {
+    if (!dt && !null) {
         err = MPI_ERR_TYPE;
         goto fn_fail;
     }
@@ -198,7 +199,10 @@ int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
         err = MPI_ERR_ARG;
         goto fn_fail;
     }
-    mmpi_dt_name_get(dt, type_name);
+    if (null)
+        strcpy(type_name, "MPI_DATATYPE_NULL");
+    else
+        mmpi_dt_name_get(dt, type_name);
     *resultlen = (int)strlen(type_name);
 fn_exit:
     return err;
