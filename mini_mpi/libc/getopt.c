@@ -20,6 +20,8 @@ static int rank_getopt(struct mmpi_libc *st, int argc, char *const *argv, const 
     struct mmpi_getopt_state *d = &st->getopt;
     d->optind = *st->optind;
     d->opterr = *st->opterr;
+    /* POSIXLY_CORRECT as the rank's environment has it (glibc reads the process's). */
+    posix = posix || mmpi_libc_getenv(st, "POSIXLY_CORRECT") != NULL;
     int c = mmpi_getopt_r(d, argc, argv, optstring, longopts, longind, long_only, posix);
     *st->optind = d->optind;
     *st->optarg = d->optarg;
