@@ -10,7 +10,8 @@
  * would: search paths, the caller's RUNPATH): its constructors run once, in the first rank that
  * opens it, and it stays loaded while a rank holds a copy, since the copies are bound by its
  * addresses. Called outside ranks, by the runtime itself, or with one image shared by all ranks
- * (MINI_MPI_PRIVATIZE=0), dlopen and dlclose are the C library's.
+ * (MINI_MPI_PRIVATIZE=0), dlopen and dlclose are the C library's. A copy's constructor may
+ * itself dlopen: the rank's lock is recursive.
  */
 #include <dlfcn.h>
 #include <link.h>
@@ -24,12 +25,14 @@ typedef int (*dlclose_fn)(void *);
 MMPI_LIBC_REAL(dlopen_fn, dlopen)
 MMPI_LIBC_REAL(dlclose_fn, dlclose)
 
-/* Whether the call comes from libmini_mpi itself (the runtime loading program images). */
+/* Whether the call is the runtime's own: made by libmini_mpi, or, through a sanitizer's
+ * interceptor (which comes first in the search order), while the runtime loads a copy. */
 static bool from_runtime(const void *caller)
 {
     Dl_info ours, theirs;
-    return dladdr((const void *)from_runtime, &ours) && dladdr(caller, &theirs) &&
-           ours.dli_fbase == theirs.dli_fbase;
+    return mmpi_private_images_loading() ||
+           (dladdr((const void *)from_runtime, &ours) && dladdr(caller, &theirs) &&
+            ours.dli_fbase == theirs.dli_fbase);
 }
 
 /* The calling rank's copies; NULL outside ranks or with one shared image. */

@@ -283,6 +283,15 @@ void mmpi_private_object_init(const struct mmpi_private_object *obj, void *handl
             fns[i](saved_argc, saved_argv, environ);
 }
 
+/* Nonzero while the calling thread loads a copy: its dlopen, which may reach the interposed
+ * one (runtime/private_dlopen.c) through a sanitizer's interceptor, is the runtime's own. */
+static __thread int loading;
+
+bool mmpi_private_images_loading(void)
+{
+    return loading > 0;
+}
+
 /* Loads the copy held by fd under a path no object of the process had (batch: see above). */
 static void *load_copy(int fd, int batch, int flags, const char *what, int rank,
                        const struct mmpi_private_object *obj)
@@ -298,7 +307,9 @@ static void *load_copy(int fd, int batch, int flags, const char *what, int rank,
     for (int i = 0; i < dots; i++)
         used += snprintf(path + used, sizeof(path) - (size_t)used, "./");
     snprintf(path + used, sizeof(path) - (size_t)used, "proc/self/fd/%d", fd);
+    loading++;
     void *handle = dlopen(path, flags | RTLD_LOCAL);
+    loading--;
     if (!handle) {
         fprintf(stderr, "mini_mpi: cannot load the private copy of %s for rank %d: %s\n", what,
                 rank, dlerror());

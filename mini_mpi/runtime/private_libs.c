@@ -479,7 +479,11 @@ void mmpi_private_copies_add(struct mmpi_private_copies *rc, void *orig, uintptr
 static struct mmpi_private_copies *copies_new(void *program)
 {
     struct mmpi_private_copies *rc = mmpi_xcalloc(1, sizeof(*rc));
-    MMPI_CHECK_PTHREAD(pthread_mutex_init(&rc->lock, NULL));
+    pthread_mutexattr_t recursive; /* a copy's constructor may dlopen (private_dlopen.c) */
+    MMPI_CHECK_PTHREAD(pthread_mutexattr_init(&recursive));
+    MMPI_CHECK_PTHREAD(pthread_mutexattr_settype(&recursive, PTHREAD_MUTEX_RECURSIVE));
+    MMPI_CHECK_PTHREAD(pthread_mutex_init(&rc->lock, &recursive));
+    pthread_mutexattr_destroy(&recursive);
     rc->program = program;
     return rc;
 }

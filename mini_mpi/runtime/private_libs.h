@@ -92,6 +92,9 @@ void mmpi_private_object_init(const struct mmpi_private_object *obj, void *handl
  * printed) on failure. */
 void *mmpi_private_object_load(const struct mmpi_private_object *obj, int rank);
 
+/* Whether the calling thread is loading a copy (its dlopen calls are the runtime's). */
+bool mmpi_private_images_loading(void);
+
 /* The process's arguments, given to deferred initializers (set by the launcher). */
 void mmpi_private_libs_set_args(int argc, char **argv);
 
