@@ -18,8 +18,8 @@
  * pointed at that home (a write into the image's RELRO page, made writable for the moment).
  * The interposed getopt (libc/getopt.c) and environment calls (libc/env.c) then read and write
  * those homes, so that code of either kind, or a mix, sees what a process would. Binding is a
- * function of one link map (bind_image): any object loaded for the rank alone can be bound the
- * same way, after its program image.
+ * function of one link map (bind_image): the rank's copies of its private shared libraries
+ * (runtime/private_libs.c) are bound the same way, after its program image.
  *
  * With MINI_MPI_PRIVATIZE=0 every rank runs the main executable's one image: its variables
  * are the process's (found through the global scope), shared like the program's other globals;
@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "libc/libc.h"
+#include "runtime/private_libs.h"
 
 #if defined(__x86_64__)
 #define RELOC_COPY R_X86_64_COPY
@@ -160,6 +161,11 @@ void mmpi_libc_bind(struct mmpi_rank *r, struct mmpi_libc *st)
         (void *)lm != main_program) {
         st->image = lm;
         bind_image(lm, st);
+        /* Then the rank's copies of its private libraries (runtime/private_libs.c). */
+        struct mmpi_private_copies *rc = mmpi_private_copies_of(lm);
+        for (int i = 0; rc && i < rc->count; i++)
+            if (rc->items[i].handle && rc->items[i].handle != (void *)lm)
+                bind_image((const struct link_map *)rc->items[i].handle, st);
         /* A new process's values (the image's copies were copied from the process's); the
          * environment is set by libc/env.c. */
         *(int *)st->homes[MMPI_LIBC_OPTIND] = 1;

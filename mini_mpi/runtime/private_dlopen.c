@@ -35,16 +35,30 @@ static bool from_runtime(const void *caller)
             ours.dli_fbase == theirs.dli_fbase);
 }
 
-/* The calling rank's copies; NULL outside ranks or with one shared image. */
-static struct mmpi_private_copies *rank_copies(void)
+/* The calling rank's program image; NULL outside ranks or with one image shared by all. */
+static void *rank_image(void)
 {
     struct mmpi_rank *r = mmpi_self;
     Dl_info info;
     struct link_map *image = NULL;
     if (!r || !r->world->config.privatize || !r->main ||
-        !dladdr1((void *)r->main, &info, (void **)&image, RTLD_DL_LINKMAP) || !image)
+        !dladdr1((void *)r->main, &info, (void **)&image, RTLD_DL_LINKMAP))
         return NULL;
-    return mmpi_private_copies_get(image);
+    return image;
+}
+
+/* The calling rank's copies, the record made if need be; NULL outside ranks. */
+static struct mmpi_private_copies *rank_copies(void)
+{
+    void *image = rank_image();
+    return image ? mmpi_private_copies_get(image) : NULL;
+}
+
+/* The same, without making a record for a rank that has none (it has no copy to close). */
+static struct mmpi_private_copies *rank_copies_if_any(void)
+{
+    void *image = rank_image();
+    return image ? mmpi_private_copies_of(image) : NULL;
 }
 
 static struct mmpi_private_copy *find_copy(struct mmpi_private_copies *rc, uintptr_t orig_base)
@@ -103,7 +117,7 @@ MMPI_EXPORT int dlclose(void *handle);
 MMPI_EXPORT int dlclose(void *handle)
 {
     struct mmpi_private_copies *rc;
-    if (from_runtime(__builtin_return_address(0)) || !(rc = rank_copies()))
+    if (from_runtime(__builtin_return_address(0)) || !(rc = rank_copies_if_any()))
         return real_dlclose()(handle);
     pthread_mutex_lock(&rc->lock);
     for (int i = 0; i < rc->count; i++) {

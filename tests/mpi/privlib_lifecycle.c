@@ -1,7 +1,11 @@
 /* privlib_lifecycle.c: each rank's copy of a library runs its constructor once, before main; its
  * thread-local variable starts from its initial value in every rank; a variable the program
  * writes directly (through a copy relocation when the program is built as -fPIE, through the
- * GOT otherwise) is the one the library's own code reads, per rank. */
+ * GOT otherwise) is the one the library's own code reads, per rank; the library's own reads of
+ * `environ` see the rank's environment. */
+#include <stdlib.h>
+#include <string.h>
+
 #include "mtest.h"
 
 extern int lifecycle_constructed;
@@ -10,6 +14,7 @@ extern __thread int lifecycle_tls;
 int lifecycle_ctor_runs(void);
 int lifecycle_bump_tls(void);
 int lifecycle_read_shared(void);
+const char *lifecycle_environ_value(const char *name);
 
 int main(int argc, char **argv)
 {
@@ -29,6 +34,15 @@ int main(int argc, char **argv)
     int seen = lifecycle_read_shared();
     if (seen != 100 + rank) {
         printf("rank %d: the library reads %d, the program wrote %d\n", rank, seen, 100 + rank);
+        mtest_errors++;
+    }
+    char value[32];
+    snprintf(value, sizeof(value), "rank-%d", rank);
+    setenv("PRIVLIB_RANK", value, 1);
+    MPI_Barrier(MPI_COMM_WORLD); /* every rank has set its value before any reads */
+    const char *env = lifecycle_environ_value("PRIVLIB_RANK");
+    if (!env || strcmp(env, value)) {
+        printf("rank %d: the library's environ has PRIVLIB_RANK=%s\n", rank, env ? env : "(none)");
         mtest_errors++;
     }
     int bumped = lifecycle_bump_tls();
