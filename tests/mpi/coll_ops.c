@@ -1,6 +1,7 @@
 /* coll_ops.c: every predefined reduction operation on every type MPI-4.1 §6.9.2 defines it for
  * (C and Fortran integers, multi-language types, floating point, logical, complex, byte;
- * MINLOC/MAXLOC on every pair type), through MPI_Allreduce, MPI_Reduce_local and MPI_Ireduce,
+ * MINLOC/MAXLOC on every pair type; the logical operations on the multi-language types too, as
+ * in MPICH), through MPI_Allreduce, MPI_Reduce_local and MPI_Ireduce,
  * against a sequential reference; every undefined pair, MPI_REPLACE/MPI_NO_OP in a collective,
  * and a mixed struct type give MPI_ERR_OP; user ops: MPI_Op_create, MPI_Op_commutative,
  * MPI_Op_free (a freed or predefined op cannot be freed), a user op on a struct type. */
@@ -26,9 +27,9 @@ static const struct {
     {MPI_MIN, "MIN", CINT | FINT | MULTI | FLT},
     {MPI_SUM, "SUM", CINT | FINT | MULTI | FLT | CPLX},
     {MPI_PROD, "PROD", CINT | FINT | MULTI | FLT | CPLX},
-    {MPI_LAND, "LAND", CINT | LOGIC},
-    {MPI_LOR, "LOR", CINT | LOGIC},
-    {MPI_LXOR, "LXOR", CINT | LOGIC},
+    {MPI_LAND, "LAND", CINT | MULTI | LOGIC},
+    {MPI_LOR, "LOR", CINT | MULTI | LOGIC},
+    {MPI_LXOR, "LXOR", CINT | MULTI | LOGIC},
     {MPI_BAND, "BAND", CINT | FINT | MULTI | BYTE},
     {MPI_BOR, "BOR", CINT | FINT | MULTI | BYTE},
     {MPI_BXOR, "BXOR", CINT | FINT | MULTI | BYTE},

@@ -83,8 +83,8 @@ static void validity_table(void **state)
     } table[] = {
         {MPI_MAX, CI | FI | ML | FP},      {MPI_MIN, CI | FI | ML | FP},
         {MPI_SUM, CI | FI | ML | FP | CX}, {MPI_PROD, CI | FI | ML | FP | CX},
-        {MPI_LAND, CI | LG},               {MPI_LOR, CI | LG},
-        {MPI_LXOR, CI | LG},               {MPI_BAND, CI | FI | ML | BY},
+        {MPI_LAND, CI | ML | LG},          {MPI_LOR, CI | ML | LG},
+        {MPI_LXOR, CI | ML | LG},          {MPI_BAND, CI | FI | ML | BY},
         {MPI_BOR, CI | FI | ML | BY},      {MPI_BXOR, CI | FI | ML | BY},
         {MPI_MINLOC, PR},                  {MPI_MAXLOC, PR},
     };
