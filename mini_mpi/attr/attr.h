@@ -88,8 +88,9 @@ struct mmpi_attr_obj {
 /* Creates a keyval of `kind` for the calling rank; MPI_ERR_NO_MEM when the table is full. */
 int mmpi_keyval_create(struct mmpi_rank *self, int kind, mmpi_attr_copy_fn *copy_fn,
                        mmpi_attr_delete_fn *delete_fn, void *extra_state, int *keyval);
-/* MPI_*_free_keyval: MPI_ERR_KEYVAL for an invalid, predefined, already freed or other-kind
- * keyval. Takes the attr lock. */
+/* MPI_*_free_keyval: MPI_ERR_KEYVAL for an invalid, predefined or other-kind keyval; a keyval
+ * freed before but still used by attributes is freed again without effect. Takes the attr
+ * lock. */
 int mmpi_keyval_free(struct mmpi_rank *self, int kind, int keyval);
 /* The live keyval behind a handle (predefined included), or NULL. Call with the attr lock. */
 struct mmpi_keyval *mmpi_keyval_lookup(struct mmpi_rank *self, int handle);
