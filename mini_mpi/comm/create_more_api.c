@@ -33,10 +33,43 @@ int mmpi_comm_check_parent(const struct mmpi_comm *c, const void *out)
     return check_parent(c, out, false);
 }
 
-/* A copy of the hints for a new communicator (NULL: none, or no memory: hints are optional). */
+/* The hints of §7.4.4, the only ones a communicator keeps: MPI-4.1 §10 "If a function does not
+ * recognize a key, it will ignore it", and MPI_Comm_get_info returns only "user-supplied hints
+ * that were not ignored" (§7.4.4), so an unknown key does not come back (as in MPICH and Open
+ * MPI). */
+static const char *const standard_hints[] = {"mpi_assert_no_any_tag", "mpi_assert_no_any_source",
+                                             "mpi_assert_exact_length",
+                                             "mpi_assert_allow_overtaking"};
+#define NSTANDARD_HINTS (sizeof(standard_hints) / sizeof(standard_hints[0]))
+
+static bool is_known_hint(const char *key)
+{
+    for (size_t i = 0; i < NSTANDARD_HINTS; i++)
+        if (!strcmp(key, standard_hints[i]))
+            return true;
+    return false;
+}
+
+/* Sets into dst the hints of src it knows; later values replace earlier ones. */
+static int merge_known_hints(struct mmpi_info *dst, const struct mmpi_info *src)
+{
+    int err = MPI_SUCCESS;
+    for (int i = 0; err == MPI_SUCCESS && i < src->n; i++)
+        if (is_known_hint(src->keys[i]))
+            err = mmpi_info_set(dst, src->keys[i], src->values[i]);
+    return err;
+}
+
+/* The known hints of info for a new communicator (NULL: none, or no memory: hints are
+ * optional). */
 static struct mmpi_info *hints_copy(const struct mmpi_info *info)
 {
-    return info && info->n > 0 ? mmpi_info_dup(info) : NULL;
+    struct mmpi_info *copy = info ? mmpi_info_new() : NULL;
+    if (copy && (merge_known_hints(copy, info) != MPI_SUCCESS || copy->n == 0)) {
+        mmpi_info_release(copy);
+        copy = NULL;
+    }
+    return copy;
 }
 
 /* Whether every member of g is a member of the communicator (§7.4.2: a subgroup). */
@@ -254,12 +287,10 @@ int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
         err = MPI_ERR_INFO; /* MPI_INFO_NULL is not an info object */
         goto fn_fail;
     }
-    /* We act on no hint, but keep every one the program set: MPI_Comm_get_info returns them
-     * with the standard ones (MPICH and Open MPI return only those they know). Later calls add
-     * to or replace earlier values. */
+    /* Later calls add to or replace earlier values. */
     merged = c->info ? c->info : mmpi_info_new();
-    for (int i = 0; merged && err == MPI_SUCCESS && i < hints->n; i++)
-        err = mmpi_info_set(merged, hints->keys[i], hints->values[i]);
+    if (merged)
+        err = merge_known_hints(merged, hints);
     if (!merged)
         err = MPI_ERR_NO_MEM;
     else
@@ -273,18 +304,13 @@ fn_fail:
     goto fn_exit;
 }
 
-/* The hints of §7.4.4 every communicator reports, with their defaults (as MPICH and Open MPI
+/* The standard hints, every one with its value or its default "false" (as MPICH and Open MPI
  * report them). */
-static const char *const standard_hints[] = {"mpi_assert_no_any_tag", "mpi_assert_no_any_source",
-                                             "mpi_assert_exact_length",
-                                             "mpi_assert_allow_overtaking"};
-
-/* The standard hints with their values, then every other hint the program set. */
 static struct mmpi_info *hints_used(const struct mmpi_comm *c)
 {
     struct mmpi_info *used = mmpi_info_new();
     int err = used ? MPI_SUCCESS : MPI_ERR_NO_MEM;
-    for (size_t i = 0; err == MPI_SUCCESS && i < sizeof(standard_hints) / sizeof(char *); i++)
+    for (size_t i = 0; err == MPI_SUCCESS && i < NSTANDARD_HINTS; i++)
         err = mmpi_info_set(used, standard_hints[i], "false");
     for (int i = 0; err == MPI_SUCCESS && c->info && i < c->info->n; i++)
         err = mmpi_info_set(used, c->info->keys[i], c->info->values[i]);

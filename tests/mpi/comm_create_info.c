@@ -2,8 +2,8 @@
  * MPI_Comm_get_info (a new object each time, the program frees it), MPI_Comm_dup keeps the
  * parent's hints (MPICH 4.0 drops them), MPI_Comm_dup_with_info and MPI_Comm_idup_with_info
  * take the given ones, and the bad-input classes. The four hints of §7.4.4 are always there
- * ("false" by default); mini_mpi also returns the hints it does not know ("my_hint"), MPICH and
- * Open MPI do not. */
+ * ("false" by default); a hint the library does not know ("my_hint") is ignored (MPI-4.1 §10)
+ * and never comes back. */
 #include <string.h>
 
 #include "mtest.h"
@@ -55,7 +55,7 @@ int main(int argc, char **argv)
     MPI_Info_free(&info); /* the communicator keeps its own copy */
     check_hint(dup, "mpi_assert_no_any_tag", "true");
     check_hint(dup, "mpi_assert_no_any_source", "false");
-    MINI(check_hint(dup, "my_hint", "42"));
+    check_hint(dup, "my_hint", "");
     /* Two get_info calls give two objects. */
     MPI_Comm_get_info(dup, &used);
     MPI_Comm_get_info(dup, &info);
@@ -66,12 +66,12 @@ int main(int argc, char **argv)
     /* Dup keeps the hints; dup_with_info replaces them. */
     CHECK(MPI_Comm_dup(dup, &dup2) == MPI_SUCCESS);
     MINI(check_hint(dup2, "mpi_assert_no_any_tag", "true"));
-    MINI(check_hint(dup2, "my_hint", "42"));
+    check_hint(dup2, "my_hint", "");
     MPI_Info_create(&other);
     MPI_Info_set(other, "my_hint", "7");
     MPI_Info_set(other, "mpi_assert_allow_overtaking", "true");
     CHECK(MPI_Comm_dup_with_info(dup, other, &dup3) == MPI_SUCCESS);
-    MINI(check_hint(dup3, "my_hint", "7"));
+    check_hint(dup3, "my_hint", "");
     check_hint(dup3, "mpi_assert_allow_overtaking", "true");
     check_hint(dup3, "mpi_assert_no_any_tag", "false");
     check_hint(dup, "mpi_assert_no_any_tag", "true"); /* the parent's stay */
