@@ -106,6 +106,10 @@ int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype
         err = MPI_ERR_BUFFER;
         goto fn_fail;
     }
+    if (count > 0 && inbuf == inoutbuf) {
+        err = MPI_ERR_BUFFER; /* aliased buffers (MPI-4.1 §2.3) */
+        goto fn_fail;
+    }
     mmpi_op_apply(o, inbuf, inoutbuf, (size_t)count, dt, datatype);
 fn_exit:
     return err;

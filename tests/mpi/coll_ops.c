@@ -1,10 +1,11 @@
 /* coll_ops.c: every predefined reduction operation on every type MPI-4.1 §6.9.2 defines it for
  * (C and Fortran integers, multi-language types, floating point, logical, complex, byte;
  * MINLOC/MAXLOC on every pair type; the logical operations on the multi-language types too, as
- * in MPICH), through MPI_Allreduce, MPI_Reduce_local and MPI_Ireduce,
- * against a sequential reference; every undefined pair, MPI_REPLACE/MPI_NO_OP in a collective,
- * and a mixed struct type give MPI_ERR_OP; user ops: MPI_Op_create, MPI_Op_commutative,
- * MPI_Op_free (a freed or predefined op cannot be freed), a user op on a struct type. */
+ * in MPICH), through MPI_Allreduce, MPI_Reduce_local and MPI_Ireduce, against a sequential
+ * reference; every undefined pair, MPI_REPLACE/MPI_NO_OP in a collective, and a mixed struct
+ * type give MPI_ERR_OP, aliased MPI_Reduce_local buffers MPI_ERR_BUFFER; user ops:
+ * MPI_Op_create, MPI_Op_commutative, MPI_Op_free (a freed or predefined op cannot be freed), a
+ * user op on a struct type. */
 #include <complex.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -310,6 +311,7 @@ static void test_user_and_errors(void)
     CHECK(MPI_Reduce_local(&i, &o, 1, MPI_INT, MPI_OP_NULL) == MPI_ERR_OP);
     CHECK(MPI_Reduce_local(&i, &o, -1, MPI_INT, MPI_SUM) == MPI_ERR_COUNT);
     CHECK(MPI_Reduce_local(&i, &o, 1, MPI_DATATYPE_NULL, MPI_SUM) == MPI_ERR_TYPE);
+    CHECK(MPI_Reduce_local(&o, &o, 1, MPI_INT, MPI_SUM) == MPI_ERR_BUFFER); /* aliased */
     CHECK(MPI_Op_create(NULL, 1, &op) == MPI_ERR_ARG);
     /* Nothing above disturbed the collective sequence. */
     CHECK(MPI_Allreduce(&i, &o, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD) == MPI_SUCCESS);
