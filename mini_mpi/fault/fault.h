@@ -106,6 +106,12 @@ static inline bool mmpi_fault_pending(const struct mmpi_world *w)
 /* Lets every blocking wait make the failure report it deferred (the hang monitor, when the
  * world is quiescent with failures), then wakes every rank. */
 void mmpi_fault_release_reports(struct mmpi_world *w);
+/* Whether some blocking wait has held a failure report back since the last release: a world
+ * quiescent with such a wait is not deadlocked (the wait is about to fail with
+ * MPI_ERR_PROC_FAILED), and a release is due; without one, a release would change nothing.
+ * The hang monitor's one test of the rule; exact for a sleeper, which recorded its holding
+ * before it slept (mmpi_fault_report_deferred). Lock-free. */
+bool mmpi_fault_reports_held(const struct mmpi_world *w);
 /* No monitor will ever run: publish what is queued and defer nothing from now on. */
 void mmpi_fault_no_monitor(struct mmpi_world *w);
 
@@ -120,8 +126,9 @@ void mmpi_fault_wait_end(bool outer);
  * live ones have not answered yet reports MPI_ERR_PROC_FAILED only once those live members have
  * answered or failed, or once the world went quiescent (mmpi_fault_release_reports) since the
  * wait began. Outside blocking waits (MPI_Test, MPI_Iprobe) the report is immediate. True while
- * the calling thread must still hold the report back. */
-bool mmpi_fault_report_deferred(const struct mmpi_world *w);
+ * the calling thread must still hold the report back; call it only when a report is due (a
+ * failed member is missing): a true answer is recorded for mmpi_fault_reports_held. */
+bool mmpi_fault_report_deferred(struct mmpi_world *w);
 
 /* The outcome for a wait on the members of a set that `missing(arg, i)` selects (i < size,
  * world ranks world_ranks[i]): MPI_ERR_PROC_FAILED once one of them has failed and the rule

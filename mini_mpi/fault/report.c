@@ -42,11 +42,31 @@ void mmpi_fault_wait_end(bool outer)
         in_blocking_wait = false;
 }
 
-bool mmpi_fault_report_deferred(const struct mmpi_world *w)
+/* Records that a wait holds a report back under quiescence count q, before the caller sleeps:
+ * the hang monitor, finding every rank asleep, must not take the holder for deadlocked. A max,
+ * not a store: a holder still acting on an older count must not hide a newer one. */
+static void record_held(struct mmpi_world *w, uint32_t q)
 {
-    return in_blocking_wait &&
-           __atomic_load_n(&w->fault.quiescence, __ATOMIC_ACQUIRE) == wait_quiescence &&
-           !__atomic_load_n(&w->fault.no_monitor, __ATOMIC_ACQUIRE);
+    uint32_t mark = __atomic_load_n(&w->fault.held_under, __ATOMIC_SEQ_CST);
+    while (mark < q + 1 &&
+           !__atomic_compare_exchange_n(&w->fault.held_under, &mark, q + 1, false,
+                                        __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+        ;
+}
+
+bool mmpi_fault_report_deferred(struct mmpi_world *w)
+{
+    if (!in_blocking_wait || __atomic_load_n(&w->fault.no_monitor, __ATOMIC_ACQUIRE) ||
+        __atomic_load_n(&w->fault.quiescence, __ATOMIC_SEQ_CST) != wait_quiescence)
+        return false;
+    record_held(w, wait_quiescence);
+    return true;
+}
+
+bool mmpi_fault_reports_held(const struct mmpi_world *w)
+{
+    return __atomic_load_n(&w->fault.held_under, __ATOMIC_SEQ_CST) ==
+           __atomic_load_n(&w->fault.quiescence, __ATOMIC_SEQ_CST) + 1;
 }
 
 void mmpi_fault_notice_first(struct mmpi_rank *self, int w)

@@ -26,6 +26,8 @@ struct mmpi_fault_world {
     double pending_since;  /* under lock: when the oldest pending death happened */
     uint32_t quiescence;   /* bumped (atomic) by mmpi_fault_release_reports: deferred reports
                             * of blocking waits may be made (fault/report.c) */
+    uint32_t held_under;   /* atomic, only grows: 1 + the highest quiescence count under which
+                            * a blocking wait held a report back; 0: none ever did */
     bool no_monitor;       /* atomic, set once: nothing is deferred, nobody would release it */
 };
 

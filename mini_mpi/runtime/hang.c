@@ -10,6 +10,12 @@
  * skipped while a timed death is pending. Threads outside MPI (computing, or blocked in a system
  * call) are RUNNING and so never look deadlocked: the watchdog is for them.
  *
+ * A frozen world with failures is not necessarily deadlocked: a wait that finds a failed member
+ * missing holds its MPI_ERR_PROC_FAILED back until the world is quiescent (fault/report.c).
+ * The fault layer alone knows whether such a wait exists (mmpi_fault_reports_held); then the
+ * reports are released instead, so an erroneous program whose every blocked call awaits a
+ * failed rank fails with MPI_ERR_PROC_FAILED on every run, whatever the thread timing.
+ *
  * Spawned ranks (MPI_Comm_spawn) are watched like the others: each look covers the ranks the
  * table holds at that moment (mmpi_world_nranks), and a spawn publishes its ranks with RUNNING
  * thread records before they start, so a rank that appeared between two looks makes them
@@ -209,31 +215,6 @@ static size_t words_bytes(struct mmpi_world *w)
     return (size_t)mmpi_world_nranks(w) * sizeof(uint32_t);
 }
 
-/* The live ranks' wake words, 0 for the others (as all_blocked records them). */
-static void read_words(struct mmpi_world *w, uint32_t *words)
-{
-    for (int i = 0; i < mmpi_world_nranks(w); i++)
-        words[i] = rank_is_live(w->ranks[i])
-                       ? __atomic_load_n(&w->ranks[i]->wake_word, __ATOMIC_SEQ_CST)
-                       : 0;
-}
-
-/* Releases the failure reports that blocking waits deferred (rank.h): they may now report
- * what has failed. `released` holds the wake words right after the previous release (NULL
- * contents until `*have`): when no word moved since, a release would change nothing, and
- * false is returned. */
-static bool release_deferred(struct mmpi_world *w, uint32_t *released, bool *have,
-                             uint32_t *scratch)
-{
-    read_words(w, scratch);
-    if (*have && !memcmp(scratch, released, words_bytes(w)))
-        return false;
-    mmpi_fault_release_reports(w);
-    read_words(w, released);
-    *have = true;
-    return true;
-}
-
 /* Whether some thread of a live rank has slept in one wait longer than LONG_SLEEP. A rank
  * polling with MPI_Test never lets the world look quiescent; this bounds what a deferred
  * report can cost then. */
@@ -259,8 +240,6 @@ static void *monitor_main(void *arg)
     uint32_t *words = mmpi_xcalloc(MMPI_MAX_RANKS, sizeof(uint32_t));
     uint32_t *again = mmpi_xcalloc(MMPI_MAX_RANKS, sizeof(uint32_t));
     bool candidate = false; /* the previous look found everything blocked, with `words` */
-    uint32_t *released = mmpi_xcalloc(MMPI_MAX_RANKS, sizeof(uint32_t));
-    bool have_released = false; /* `released`: the words right after the last release */
     double last_release = 0;
 
     while (!__atomic_load_n(&monitor_stop, __ATOMIC_ACQUIRE)) {
@@ -284,8 +263,9 @@ static void *monitor_main(void *arg)
             candidate = false;
             continue;
         }
-        if (failures && now - last_release > LONG_SLEEP && long_sleeper(w, now) &&
-            release_deferred(w, released, &have_released, again)) {
+        if (failures && now - last_release > LONG_SLEEP && mmpi_fault_reports_held(w) &&
+            long_sleeper(w, now)) {
+            mmpi_fault_release_reports(w);
             last_release = now;
             candidate = false;
             continue;
@@ -312,13 +292,13 @@ static void *monitor_main(void *arg)
             candidate = false;
             continue;
         }
-        if (stuck && failures &&
-            !(have_released && !memcmp(words, released, words_bytes(w)))) {
-            /* Quiescent with failures: waits that deferred a failure report may now make it.
-             * Only if nothing moves after that (the words stay as the release left them) is
-             * it a deadlock. */
+        if (stuck && failures && mmpi_fault_reports_held(w)) {
+            /* Quiescent, and a wait holds back the report of a failure among the members it
+             * awaits: it is about to fail, not deadlocked. Whatever the order in which the
+             * ranks reached this state, the decision is the same (the fault layer's record,
+             * not the wake words, says whether a release is due). */
             thaw(w);
-            release_deferred(w, released, &have_released, again);
+            mmpi_fault_release_reports(w);
             last_release = now;
             candidate = false;
             continue;
@@ -333,7 +313,6 @@ static void *monitor_main(void *arg)
     }
     free(words);
     free(again);
-    free(released);
     return NULL;
 }
 
