@@ -15,7 +15,7 @@
 #include "util/die.h"
 #include "util/parse.h"
 
-#define RANDOM_MAX_CALL 32 /* kill random: the N-th MPI call, N in [1, 32] */
+#define RANDOM_WITHIN 32 /* kill random without `within`: the N-th MPI call, N in [1, 32] */
 
 struct cursor {
     char *tokens[16];
@@ -205,25 +205,105 @@ static void add(struct mmpi_fault_plan *p, struct mmpi_fault f)
         free(old);
 }
 
+/* Where `kill random` draws each rank's call: uniformly in [1, within], or with a call counts
+ * file of an earlier run (`within FILE`), in [1, that rank's total of MPI calls there]. */
+struct random_range {
+    long within;
+    long *totals; /* [nranks], from the file; NULL: `within` for every rank */
+};
+
+/* The `<rank> calls <total>` lines of a call counts file (call_counts_file.h); for a rank
+ * listed more than once (appended runs) the last line counts. Every rank must be listed. */
+static bool read_call_totals(struct cursor *c, const char *path, int nranks, long *totals)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return fail(c, "cannot read the call counts file", path);
+    for (int r = 0; r < nranks; r++)
+        totals[r] = -1;
+    char line[256];
+    while (fgets(line, sizeof line, f)) {
+        long rank, total;
+        if (sscanf(line, "%ld calls %ld", &rank, &total) == 2 && rank >= 0 && rank < nranks &&
+            total >= 0)
+            totals[rank] = total;
+    }
+    fclose(f);
+    for (int r = 0; r < nranks; r++)
+        if (totals[r] < 0) {
+            char what[160];
+            snprintf(what, sizeof what, "no '%d calls' line (a call counts file of a run of %d "
+                                        "ranks, MINI_MPI_CALL_COUNTS) in", r, nranks);
+            return fail(c, what, path);
+        }
+    return true;
+}
+
+/* `within N` (a number of calls) or `within FILE` (a call counts file). */
+static bool parse_within(struct cursor *c, int nranks, struct random_range *range)
+{
+    const char *t = next(c);
+    if (!t)
+        return fail(c, "expected a number of calls or a call counts file, got", t);
+    if (mmpi_parse_long(t, 1, 1L << 31, &range->within))
+        return true;
+    if (t[0] >= '0' && t[0] <= '9' && access(t, F_OK) != 0)
+        return fail(c, "expected a number of calls (1 or more) or a call counts file, got", t);
+    range->totals = mmpi_xcalloc((size_t)nranks, sizeof(long));
+    return read_call_totals(c, t, nranks, range->totals);
+}
+
+/* `seed S` and `within X`, each at most once, in either order. */
+static bool parse_random_options(struct cursor *c, int nranks, long *seed,
+                                 struct random_range *range)
+{
+    bool have_seed = false, have_within = false;
+    const char *t;
+    while ((t = next(c))) {
+        if (!strcmp(t, "seed") && !have_seed) {
+            have_seed = true;
+            t = next(c);
+            if (!t || !mmpi_parse_long(t, 0, 1L << 62, seed))
+                return fail(c, "expected a seed, got", t);
+        } else if (!strcmp(t, "within") && !have_within) {
+            have_within = true;
+            if (!parse_within(c, nranks, range))
+                return false;
+        } else {
+            bool repeated = !strcmp(t, "seed") || !strcmp(t, "within");
+            return fail(c, repeated ? "repeated" : "expected 'seed' or 'within', got", t);
+        }
+    }
+    return true;
+}
+
+/* The call index for rank r: uniform in [1, its limit]. A rank that made no call in the
+ * calibration run gets 1 (it never fires if the rank makes no call again). */
+static uint32_t draw_call(uint64_t *state, const struct random_range *range, int r)
+{
+    long limit = range->totals ? range->totals[r] : range->within;
+    if (limit < 1)
+        limit = 1;
+    return (uint32_t)(1 + splitmix(state) % (uint64_t)limit);
+}
+
 static bool parse_random(struct cursor *c, int nranks, struct mmpi_fault_plan *p)
 {
     const char *t = next(c);
     long k, seed = -1;
+    struct random_range range = {RANDOM_WITHIN, NULL};
     if (!t || !mmpi_parse_long(t, 1, nranks, &k))
         return fail(c, "expected a number of ranks to kill (1 to world size), got", t);
-    if ((t = next(c))) {
-        if (strcmp(t, "seed"))
-            return fail(c, "expected 'seed', got", t);
-        t = next(c);
-        if (!t || !mmpi_parse_long(t, 0, 1L << 62, &seed))
-            return fail(c, "expected a seed, got", t);
+    if (!parse_random_options(c, nranks, &seed, &range)) {
+        free(range.totals);
+        return false;
     }
-    if ((t = next(c)))
-        return fail(c, "unexpected", t);
     if (seed < 0) {
         seed = (long)(((uint64_t)time(NULL) * 2654435761u) ^ (uint64_t)getpid()) & ((1L << 31) - 1);
         fprintf(stderr, "mini_mpi: kill random %ld: seed %ld\n", k, seed);
     }
+    /* The draw: a rank, then its call, K times. The default range is [1, 32] so that a seed
+     * quoted in a test or a reproducer keeps naming the same deaths. */
     uint64_t state = (uint64_t)seed;
     char *chosen = mmpi_xcalloc((size_t)nranks, 1);
     for (long i = 0; i < k; i++) {
@@ -233,10 +313,11 @@ static bool parse_random(struct cursor *c, int nranks, struct mmpi_fault_plan *p
         while (chosen[r]);
         chosen[r] = 1;
         struct mmpi_fault f = {r, MMPI_FAULT_AT_CALL, MMPI_FAULT_ANY_CALL,
-                               (uint32_t)(1 + splitmix(&state) % RANDOM_MAX_CALL), 0, 0};
+                               draw_call(&state, &range, r), 0, 0};
         add(p, f);
     }
     free(chosen);
+    free(range.totals);
     return true;
 }
 

@@ -9,7 +9,10 @@
  *   kill R after CALL[#N]  once that call has returned (at its next MPI entry, or at its end)
  *   kill R during CALL[#N] inside a collective CALL (the library only: it cuts the collective)
  *   kill R at T ms|us      T after its MPI_Init returned
- *   kill random K [seed S] K distinct ranks, each at its N-th MPI call, N drawn from seed S
+ *   kill random K [seed S] [within N|FILE]
+ *                          K distinct ranks, each at its N-th MPI call, drawn from seed S: N
+ *                          uniform in [1, 32], in [1, N], or in [1, the rank's total of calls
+ *                          in FILE] (a MINI_MPI_CALL_COUNTS file of an earlier run)
  * R.k names the k-th restarted incarnation of launcher rank R in call directives (the library
  * only, MPIX_Comm_restart_rank); plain R is the rank as started.
  * CALL is an MPI function name (mini_mpi/calls.def) or `any`.
