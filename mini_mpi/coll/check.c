@@ -78,6 +78,20 @@ int mmpi_coll_check_address(const void *buf, int count, const struct mmpi_dataty
     return check_address(buf, count > 0 && dt->size > 0, h);
 }
 
+int mmpi_coll_check_alias(const void *mine, int count, const void *whole, int blockcount,
+                          const int *displs, int index, const struct mmpi_datatype *dt)
+{
+    if (count <= 0)
+        return MPI_SUCCESS;
+    /* Integer arithmetic: whole may be MPI_BOTTOM (NULL). */
+    uintptr_t block = (uintptr_t)whole;
+    if (index >= 0)
+        block += (uintptr_t)((displs ? (MPI_Aint)displs[index] : (MPI_Aint)index * blockcount) *
+                             dt->extent);
+    bool aliased = mine == whole || (index >= 0 && (uintptr_t)mine == block);
+    return aliased ? MPI_ERR_BUFFER : MPI_SUCCESS;
+}
+
 int mmpi_coll_check_vector(struct mmpi_rank *self, const void *buf, const int *counts,
                            const int *displs, int n, MPI_Datatype h,
                            const struct mmpi_datatype **dt)

@@ -38,6 +38,13 @@ int mmpi_coll_check_buffer(struct mmpi_rank *self, const void *buf, int count, M
 /* The same for a datatype h already resolved to dt by mmpi_coll_check_data (count >= 0). */
 int mmpi_coll_check_address(const void *buf, int count, const struct mmpi_datatype *dt,
                             MPI_Datatype h);
+/* MPI-4.1 §2.3 forbids aliasing an input with an output: MPI_ERR_BUFFER when `mine` (count > 0
+ * elements) is `whole` or, for index >= 0, the block of `whole` that holds the calling rank's
+ * own data (block `index` of blockcount elements of dt, or at displs[index] elements when
+ * displs is given). Each member checks its own arguments, so no member blocks on an error
+ * another member raised. */
+int mmpi_coll_check_alias(const void *mine, int count, const void *whole, int blockcount,
+                          const int *displs, int index, const struct mmpi_datatype *dt);
 /* A v-form buffer of n pieces: arrays present (MPI_ERR_ARG), counts >= 0, then as above. */
 int mmpi_coll_check_vector(struct mmpi_rank *self, const void *buf, const int *counts,
                            const int *displs, int n, MPI_Datatype h,

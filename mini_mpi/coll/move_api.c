@@ -100,10 +100,10 @@ static int gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
             err = mmpi_coll_check_buffer(self, recvbuf, recvcount, recvtype, &x.recv.dt);
         if (err)
             goto fn_fail;
-        if (!x.in_place && !c->core->remote && sendbuf == recvbuf && sendcount > 0) {
-            err = MPI_ERR_BUFFER; /* aliased buffers (MPI-4.1 §2.3) */
+        if (!x.in_place && !c->core->remote &&
+            (err = mmpi_coll_check_alias(sendbuf, sendcount, recvbuf, recvcount,
+                                         v ? displs : NULL, c->rank, x.recv.dt)))
             goto fn_fail;
-        }
     }
     x.send.buf = (char *)sendbuf;
     x.send.count = (size_t)sendcount;
@@ -207,10 +207,10 @@ static int scatter(const void *sendbuf, int sendcount, const int *sendcounts, co
             err = mmpi_coll_check_buffer(self, sendbuf, sendcount, sendtype, &x.send.dt);
         if (err)
             goto fn_fail;
-        if (!x.in_place && !c->core->remote && sendbuf == recvbuf && recvcount > 0) {
-            err = MPI_ERR_BUFFER; /* aliased buffers (MPI-4.1 §2.3) */
+        if (!x.in_place && !c->core->remote &&
+            (err = mmpi_coll_check_alias(recvbuf, recvcount, sendbuf, sendcount,
+                                         v ? displs : NULL, c->rank, x.send.dt)))
             goto fn_fail;
-        }
     }
     x.send.buf = (char *)sendbuf;
     x.send.count = (size_t)sendcount;
@@ -312,10 +312,11 @@ static int allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
         err = mmpi_coll_check_buffer(self, recvbuf, recvcount, recvtype, &x.recv.dt);
     if (err)
         goto fn_fail;
-    if (!x.in_place && sendbuf == recvbuf && sendcount > 0) {
-        err = MPI_ERR_BUFFER; /* aliased buffers (MPI-4.1 §2.3) */
+    /* An intercommunicator's receive buffer holds the other group's blocks only. */
+    if (!x.in_place &&
+        (err = mmpi_coll_check_alias(sendbuf, sendcount, recvbuf, recvcount, v ? displs : NULL,
+                                     c->core->remote ? -1 : c->rank, x.recv.dt)))
         goto fn_fail;
-    }
     x.send.buf = (char *)sendbuf;
     x.send.count = (size_t)sendcount;
     x.recv.buf = recvbuf;

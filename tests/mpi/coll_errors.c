@@ -84,6 +84,22 @@ int main(int argc, char **argv)
     CHECK(MPI_Allreduce(buf, MPI_IN_PLACE, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD) ==
           MPI_ERR_BUFFER);
     CHECK(MPI_Alltoall(buf, 1, MPI_INT, buf, 1, MPI_INT, MPI_COMM_WORLD) == MPI_ERR_BUFFER);
+    /* Each member's send buffer is its own block of the receive buffer (MPICH's noalias2):
+     * every member finds the aliasing in its own arguments. */
+    CHECK(MPI_Allgather(&buf[rank], 1, MPI_INT, buf, 1, MPI_INT, MPI_COMM_WORLD) ==
+          MPI_ERR_BUFFER);
+    CHECK(MPI_Iallgather(&buf[rank], 1, MPI_INT, buf, 1, MPI_INT, MPI_COMM_WORLD, &req) ==
+          MPI_ERR_BUFFER);
+    for (int i = 0; i < size; i++) {
+        counts[i] = 1;
+        displs[i] = size - 1 - i;
+    }
+    CHECK(MPI_Allgatherv(&buf[size - 1 - rank], 1, MPI_INT, buf, counts, displs, MPI_INT,
+                         MPI_COMM_WORLD) == MPI_ERR_BUFFER);
+    CHECK(MPI_Gatherv(&buf[3], 1, MPI_INT, buf, counts, (int[]){3}, MPI_INT, 0, self) ==
+          MPI_ERR_BUFFER);
+    CHECK(MPI_Scatterv(buf, counts, (int[]){3}, MPI_INT, &buf[3], 1, MPI_INT, 0, self) ==
+          MPI_ERR_BUFFER);
     /* Root-only rules on a one-member communicator, where the member is the root. */
     CHECK(MPI_Gather(buf, 1, MPI_INT, MPI_IN_PLACE, 1, MPI_INT, 0, self) == MPI_ERR_BUFFER);
     CHECK(MPI_Scatter(MPI_IN_PLACE, 1, MPI_INT, out, 1, MPI_INT, 0, self) == MPI_ERR_BUFFER);
