@@ -41,14 +41,12 @@ int PMPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Win_get_name);
     struct mmpi_win *w = mmpi_win_get(self, win);
+    /* The null handle is a predefined handle with a name of its own (MPI-4.1 §7.8, as
+     * MPI_Comm_get_name); a window never named has "" (§7.8). */
+    const char *name = win == MPI_WIN_NULL ? "MPI_WIN_NULL" : w ? w->name : NULL;
     int err = MPI_SUCCESS;
 
-    if (win == MPI_WIN_NULL && win_name && resultlen) {
-        strcpy(win_name, "MPI_WIN_NULL"); /* MPI-4.1 §7.8: null handles have names */
-        *resultlen = (int)strlen(win_name);
-        goto fn_exit;
-    }
-    if (!w) {
+    if (!name) {
         err = MPI_ERR_WIN;
         goto fn_fail;
     }
@@ -56,8 +54,8 @@ int PMPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
         err = MPI_ERR_ARG;
         goto fn_fail;
     }
-    strcpy(win_name, w->name); /* "" when never named (§7.8) */
-    *resultlen = (int)strlen(w->name);
+    strcpy(win_name, name);
+    *resultlen = (int)strlen(name);
 fn_exit:
     return err;
 fn_fail:

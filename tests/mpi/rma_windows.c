@@ -173,5 +173,9 @@ int main(int argc, char **argv)
     CHECK(MPI_Win_create(NULL, 4, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win) == MPI_ERR_ARG);
     CHECK(MPI_Win_create(buf, 4, 1, MPI_INFO_NULL, MPI_COMM_NULL, &win) == MPI_ERR_COMM);
     CHECK(MPI_Win_free(&win) == MPI_ERR_WIN);
+    /* The null handle has a name, and the name arguments are checked for it too. */
+    CHECK(MPI_Win_get_name(MPI_WIN_NULL, name, &len) == MPI_SUCCESS && len == 12 &&
+          !strcmp(name, "MPI_WIN_NULL"));
+    CHECK(MPI_Win_get_name(MPI_WIN_NULL, NULL, &len) == MPI_ERR_ARG);
     return mtest_finish();
 }
