@@ -132,6 +132,17 @@ static const struct {
     {66, {3, 0, 2, 0}, {3, 11, 2, 1}},  {24, {2, 3, 4, 1}, {2, 3, 4, 1}},
 };
 
+/* Equally balanced answers in more dimensions, where MPICH picks the larger factors read from
+ * the smallest up (from MPICH's own test topo/dims5). */
+static const struct {
+    int n, nd, dims[7];
+} ties[] = {
+    {98784, 5, {14, 14, 9, 8, 7}},
+    {958320, 5, {22, 22, 15, 12, 11}},
+    {144000, 6, {10, 10, 8, 6, 6, 5}},
+    {450000, 7, {10, 10, 6, 6, 5, 5, 5}},
+};
+
 int main(int argc, char **argv)
 {
     int dims[8];
@@ -146,6 +157,11 @@ int main(int argc, char **argv)
             fprintf(stderr, "Dims_create(%d, %d): %d %d %d %d\n", mpich[t].n, mpich[t].nd,
                     dims[0], dims[1], dims[2], dims[3]);
         CHECK(same);
+    }
+    for (unsigned t = 0; t < sizeof(ties) / sizeof(ties[0]); t++) {
+        memset(dims, 0, sizeof(dims));
+        CHECK(MPI_Dims_create(ties[t].n, ties[t].nd, dims) == MPI_SUCCESS);
+        CHECK(!memcmp(dims, ties[t].dims, (size_t)ties[t].nd * sizeof(int)));
     }
     for (unsigned t = 0; t < sizeof(fixed) / sizeof(fixed[0]); t++) {
         memcpy(dims, fixed[t].in, sizeof(fixed[t].in));
