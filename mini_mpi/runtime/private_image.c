@@ -223,12 +223,6 @@ static int memfd_with(const unsigned char *img, size_t len, int rank, const char
     return fd;
 }
 
-static const char *base_name(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
-}
-
 bool mmpi_private_object_prepare(struct mmpi_private_object *obj, const char *path,
                                  bool defer_init)
 {
@@ -245,7 +239,7 @@ bool mmpi_private_object_prepare(struct mmpi_private_object *obj, const char *pa
     obj->path = mmpi_xstrdup(path);
     /* The copy whose read-only pages every rank maps (-1: each keeps its own). */
     if (code_shareable(obj->img, obj->len))
-        obj->code_fd = memfd_with(obj->img, obj->len, -1, base_name(path));
+        obj->code_fd = memfd_with(obj->img, obj->len, -1, basename(path));
     return true;
 }
 
@@ -322,7 +316,7 @@ static void *load_copy(int fd, int batch, int flags, const char *what, int rank,
 
 void *mmpi_private_object_load(const struct mmpi_private_object *obj, int rank)
 {
-    const char *what = base_name(obj->path);
+    const char *what = basename(obj->path);
     int fd = memfd_with(obj->img, obj->len, rank, what);
     if (fd < 0)
         return NULL;
@@ -360,7 +354,7 @@ static bool load_rank(const struct mmpi_private_object *prog, const struct mmpi_
     void *libs[nlibs > 0 ? nlibs : 1];
     for (int i = 0; i < nlibs; i++) {
         const struct mmpi_private_object *lib = &plan->libs[i];
-        const char *what = base_name(lib->path);
+        const char *what = basename(lib->path);
         int fd = memfd_with(lib->img, lib->len, rank, what);
         if (fd < 0)
             return false;

@@ -84,12 +84,6 @@ static uintptr_t dyn_ptr(uintptr_t base, ElfW(Addr) value)
     return value >= base ? (uintptr_t)value : (uintptr_t)(base + value);
 }
 
-static const char *base_name(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
-}
-
 static int collect(struct dl_phdr_info *info, size_t size, void *arg)
 {
     struct scan *s = arg;
@@ -127,7 +121,7 @@ static int collect(struct dl_phdr_info *info, size_t size, void *arg)
         else if (d->d_tag == DT_SONAME)
             soname = d;
     }
-    o->soname = soname && o->strtab ? o->strtab + soname->d_un.d_val : base_name(o->path);
+    o->soname = soname && o->strtab ? o->strtab + soname->d_un.d_val : basename(o->path);
     return 0;
 }
 
@@ -135,7 +129,7 @@ static bool denied(const struct loaded *o)
 {
     for (size_t i = 0; i < sizeof(deny_prefixes) / sizeof(deny_prefixes[0]); i++)
         if (!strncmp(o->soname, deny_prefixes[i], strlen(deny_prefixes[i])) ||
-            !strncmp(base_name(o->path), deny_prefixes[i], strlen(deny_prefixes[i])))
+            !strncmp(basename(o->path), deny_prefixes[i], strlen(deny_prefixes[i])))
             return true;
     return false;
 }
@@ -145,7 +139,7 @@ static struct loaded *find_needed(struct scan *s, const char *name)
 {
     for (int i = 1; i < s->count; i++)
         if (!strcmp(s->objs[i].soname, name) || !strcmp(s->objs[i].path, name) ||
-            !strcmp(base_name(s->objs[i].path), base_name(name)))
+            !strcmp(basename(s->objs[i].path), basename(name)))
             return &s->objs[i];
     return NULL;
 }
@@ -160,7 +154,7 @@ static bool needs_mpi(struct scan *s, struct loaded *o)
             continue;
         const char *name = o->strtab + d->d_un.d_val;
         struct loaded *dep;
-        if (!strcmp(base_name(name), "libmini_mpi.so") ||
+        if (!strcmp(basename(name), "libmini_mpi.so") ||
             ((dep = find_needed(s, name)) && dep != o && needs_mpi(s, dep))) {
             o->needs_mpi = 1;
             break;
@@ -179,7 +173,7 @@ static bool named_private(const struct loaded *o, const char *list)
     for (const char *p = list; *p;) {
         size_t n = strcspn(p, ":");
         if (n && ((strlen(o->soname) == n && !strncmp(p, o->soname, n)) ||
-                  (strlen(base_name(o->path)) == n && !strncmp(p, base_name(o->path), n)) ||
+                  (strlen(basename(o->path)) == n && !strncmp(p, basename(o->path), n)) ||
                   (strlen(o->path) == n && !strncmp(p, o->path, n)))) {
             return true;
         }
