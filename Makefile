@@ -44,7 +44,21 @@ endif
 # Every .c under mini_mpi/ is part of the library; launch_hook.c only of the shared one. So are
 # the parts of the fault injector shared with the PMPI injector for other MPIs (inject/).
 INJECT_SHARED_SRCS := inject/fault_spec.c inject/call_names.c inject/call_counts_file.c
-LIB_SRCS   := $(sort $(shell find mini_mpi -name '*.c') $(INJECT_SHARED_SRCS))
+# The table of MPI functions (mini_mpi/api/mpi.api) generates the prototypes of mpi.h, the call
+# names and the bindings written once for both forms of a large-count pair (mini_mpi/api/README.md).
+# The outputs are not committed; a changed table rewrites only the files whose text changes.
+API_TABLE  := mini_mpi/api/mpi.api
+API_GEN    := mini_mpi/generated/calls.def mini_mpi/generated/api_impl.h \
+              mini_mpi/generated/bindings.c mini_mpi/include/mini_mpi/functions.h
+API_STAMP  := mini_mpi/generated/.stamp
+.DEFAULT_GOAL := all
+$(API_STAMP): $(API_TABLE) mini_mpi/api/api.py mini_mpi/api/gen_c.py
+	python3 mini_mpi/api/gen_c.py $(API_TABLE) mini_mpi/generated mini_mpi/include/mini_mpi/functions.h
+	@touch $@
+$(API_GEN): $(API_STAMP) ;
+
+LIB_SRCS   := $(sort $(filter-out mini_mpi/generated/%,$(shell find mini_mpi -name '*.c')) \
+                mini_mpi/generated/bindings.c $(INJECT_SHARED_SRCS))
 HOOK_SRC   := mini_mpi/runtime/launch_hook.c
 LIB_OBJS   := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
 CORE_OBJS  := $(filter-out $(BUILD)/obj/$(HOOK_SRC:.c=.o),$(LIB_OBJS))
@@ -68,7 +82,7 @@ all: lib tests inject
 
 lib: $(SHARED_LIB) $(STATIC_LIB)
 
-$(BUILD)/obj/%.o: %.c
+$(BUILD)/obj/%.o: %.c | $(API_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(LIB_CFLAGS) $(CFLAGS) -c $< -o $@
 
@@ -225,7 +239,7 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/lib/libmini_mpi.so $(DESTDIR)$(PREFIX)/lib/pkgconfig/mini_mpi.pc
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) mini_mpi/generated mini_mpi/include/mini_mpi/functions.h
 
 help:
 	@echo "make [all]        build the library, tests and examples"

@@ -1,6 +1,6 @@
 /*
- * call_names.c: the printable names of the MPI entry points of calls.def ("MPI_Send",
- * "MPIX_Comm_agree"), indexed by enum mmpi_call (calls.h). Shared by the library and the PMPI
+ * call_names.c: the printable names of the MPI entry points ("MPI_Send", "MPIX_Comm_agree") of
+ * the table mini_mpi/api/mpi.api (through generated/calls.def), indexed by enum mmpi_call (calls.h). Shared by the library and the PMPI
  * injector: both count calls, name them in reports and read them in fault specs, and the call
  * counts file of one must mean the same to the other.
  */
@@ -11,7 +11,7 @@
 static const char *const call_names[] = {
 #define MMPI_CALL(name) "MPI_" #name,
 #define MMPIX_CALL(name) "MPIX_" #name,
-#include "calls.def"
+#include "generated/calls.def"
 #undef MMPI_CALL
 #undef MMPIX_CALL
 };

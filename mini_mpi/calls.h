@@ -1,5 +1,6 @@
 /*
- * calls.h: enum mmpi_call, generated from calls.def, and the entry protocol every MPI function
+ * calls.h: enum mmpi_call, generated from the table of functions (api/mpi.api, through
+ * generated/calls.def), and the entry protocol every MPI function
  * follows (STYLE.md "An MPI entry point reads top to bottom").
  */
 #ifndef MMPI_CALLS_H
@@ -8,7 +9,7 @@
 enum mmpi_call {
 #define MMPI_CALL(name) MMPI_CALL_##name,
 #define MMPIX_CALL(name) MMPIX_CALL_##name,
-#include "calls.def"
+#include "generated/calls.def"
 #undef MMPI_CALL
 #undef MMPIX_CALL
     MMPI_CALL_COUNT

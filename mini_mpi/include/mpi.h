@@ -2,9 +2,10 @@
  * mpi.h: the public C interface of mini_mpi.
  *
  * Owns the handle types, the predefined handles and constants, the error classes (MPI-4.1 plus
- * the ULFM classes, with their MPIX_ spellings) and the prototypes of the environment, error
- * handling and info chapters. Each later subsystem adds its prototypes in a fragment under
- * mini_mpi/ (included at the end) so that subsystems never edit one shared file.
+ * the ULFM classes, with their MPIX_ spellings). Each subsystem adds its types and constants in a
+ * fragment under mini_mpi/ (included at the end) so that subsystems never edit one shared file.
+ * The prototypes of every function are generated from one table (mini_mpi/api/mpi.api) into
+ * mini_mpi/functions.h, included last.
  *
  * Handles are ints, as in MPICH, so that every call can validate them: a garbage handle gives
  * MPI_ERR_<KIND> instead of a crash. Layout: bit 30 set for a valid handle, bits 24-29 the kind,
@@ -45,6 +46,14 @@ typedef intptr_t MPI_Aint;
 typedef long long MPI_Offset;
 typedef long long MPI_Count;
 typedef int MPI_Fint;
+/* TYPE(MPI_Status) of the Fortran 2008 bindings, as C sees it: the same fields and size as
+ * MPI_Status, in Fortran integers (MPI-4.1 §19.3.5). */
+typedef struct MPI_F08_status {
+    MPI_Fint MPI_SOURCE;
+    MPI_Fint MPI_TAG;
+    MPI_Fint MPI_ERROR;
+    MPI_Fint mmpi_internal[3];
+} MPI_F08_status;
 
 /* MPI_SOURCE, MPI_TAG and MPI_ERROR are the public fields (MPI-4.1 §3.2.5); the rest is ours. */
 typedef struct MPI_Status {
@@ -204,6 +213,7 @@ typedef struct MPI_Status {
 /* ---- Callback types ------------------------------------------------------------------- */
 typedef void MPI_Comm_errhandler_function(MPI_Comm *comm, int *errcode, ...);
 typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
+typedef void MPI_Session_errhandler_function(MPI_Session *session, int *errcode, ...);
 typedef void MPI_Handler_function(MPI_Comm *comm, int *errcode, ...);
 
 /* Declares MPI_<name> and its profiling twin PMPI_<name>. */
@@ -222,63 +232,9 @@ typedef void MPI_Handler_function(MPI_Comm *comm, int *errcode, ...);
     MMPI_EXPORT ret PMPIX_##name args
 
 /* ---- Environment (MPI-4.1 chapter 11) ------------------------------------------------- */
-MMPI_API(int, Init, (int *argc, char ***argv));
-MMPI_API(int, Init_thread, (int *argc, char ***argv, int required, int *provided));
-MMPI_API(int, Initialized, (int *flag));
-MMPI_API(int, Finalized, (int *flag));
-MMPI_API(int, Finalize, (void));
-MMPI_API(int, Abort, (MPI_Comm comm, int errorcode));
-MMPI_API(int, Query_thread, (int *provided));
-MMPI_API(int, Is_thread_main, (int *flag));
-MMPI_API(int, Get_version, (int *version, int *subversion));
-MMPI_API(int, Get_library_version, (char *version, int *resultlen));
-MMPI_API(int, Get_processor_name, (char *name, int *resultlen));
-MMPI_API(double, Wtime, (void));
-MMPI_API(double, Wtick, (void));
-MMPI_API(int, Pcontrol, (const int level, ...));
-MMPI_API(int, Alloc_mem, (MPI_Aint size, MPI_Info info, void *baseptr));
-MMPI_API(int, Free_mem, (void *base));
-MMPI_API(int, Comm_rank, (MPI_Comm comm, int *rank));
-MMPI_API(int, Comm_size, (MPI_Comm comm, int *size));
-MMPI_API(int, Comm_dup, (MPI_Comm comm, MPI_Comm *newcomm));
-MMPI_API(int, Comm_split, (MPI_Comm comm, int color, int key, MPI_Comm *newcomm));
-MMPI_API(int, Comm_free, (MPI_Comm * comm));
-MMPI_API(int, Comm_compare, (MPI_Comm comm1, MPI_Comm comm2, int *result));
-MMPI_API(int, Comm_test_inter, (MPI_Comm comm, int *flag));
-MMPI_API(int, Comm_set_name, (MPI_Comm comm, const char *comm_name));
-MMPI_API(int, Comm_get_name, (MPI_Comm comm, char *comm_name, int *resultlen));
 
 /* ---- Errors (MPI-4.1 chapter 9) -------------------------------------------------------- */
-MMPI_API(int, Error_string, (int errorcode, char *string, int *resultlen));
-MMPI_API(int, Error_class, (int errorcode, int *errorclass));
-MMPI_API(int, Add_error_class, (int *errorclass));
-MMPI_API(int, Add_error_code, (int errorclass, int *errorcode));
-MMPI_API(int, Add_error_string, (int errorcode, const char *string));
-MMPI_API(int, Remove_error_class, (int errorclass));
-MMPI_API(int, Remove_error_code, (int errorcode));
-MMPI_API(int, Remove_error_string, (int errorcode));
-MMPI_API(int, Comm_create_errhandler,
-         (MPI_Comm_errhandler_function * comm_errhandler_fn, MPI_Errhandler *errhandler));
-MMPI_API(int, Comm_set_errhandler, (MPI_Comm comm, MPI_Errhandler errhandler));
-MMPI_API(int, Comm_get_errhandler, (MPI_Comm comm, MPI_Errhandler *errhandler));
-MMPI_API(int, Comm_call_errhandler, (MPI_Comm comm, int errorcode));
-MMPI_API(int, Errhandler_free, (MPI_Errhandler * errhandler));
 /* Deprecated MPI-1 names, still used by older test programs. */
-MMPI_API(int, Errhandler_set, (MPI_Comm comm, MPI_Errhandler errhandler));
-MMPI_API(int, Errhandler_get, (MPI_Comm comm, MPI_Errhandler *errhandler));
-MMPI_API(int, Errhandler_create, (MPI_Handler_function * fn, MPI_Errhandler *errhandler));
-
-/* ---- Info objects (MPI-4.1 §10) ------------------------------------------------------- */
-MMPI_API(int, Info_create, (MPI_Info * info));
-MMPI_API(int, Info_set, (MPI_Info info, const char *key, const char *value));
-MMPI_API(int, Info_get, (MPI_Info info, const char *key, int valuelen, char *value, int *flag));
-MMPI_API(int, Info_get_string, (MPI_Info info, const char *key, int *buflen, char *value, int *flag));
-MMPI_API(int, Info_get_valuelen, (MPI_Info info, const char *key, int *valuelen, int *flag));
-MMPI_API(int, Info_get_nkeys, (MPI_Info info, int *nkeys));
-MMPI_API(int, Info_get_nthkey, (MPI_Info info, int n, char *key));
-MMPI_API(int, Info_delete, (MPI_Info info, const char *key));
-MMPI_API(int, Info_dup, (MPI_Info info, MPI_Info *newinfo));
-MMPI_API(int, Info_free, (MPI_Info * info));
 
 #ifdef __cplusplus
 }
@@ -288,7 +244,6 @@ MMPI_API(int, Info_free, (MPI_Info * info));
 #include "mini_mpi/datatype.h"
 #include "mini_mpi/pt2pt.h"
 #include "mini_mpi/op.h"
-#include "mini_mpi/coll.h"
 #include "mini_mpi/group.h"
 #include "mini_mpi/ulfm.h"
 #include "mini_mpi/attr.h"
@@ -299,5 +254,7 @@ MMPI_API(int, Info_free, (MPI_Info * info));
 #include "mini_mpi/rma.h"
 #include "mini_mpi/restart.h"
 #include "mini_mpi/io.h"
+/* Every function's prototype, generated from the table mini_mpi/api/mpi.api at build time. */
+#include "mini_mpi/functions.h"
 
 #endif /* MINI_MPI_MPI_H */

@@ -349,7 +349,7 @@ static long claim(struct mmpi_chan *ch, const struct mmpi_chan_cell *c, uint64_t
 }
 
 bool mmpi_chan_recv_ready(const struct mmpi_rank *self, const struct mmpi_comm *c, void *buf,
-                          int count, const struct mmpi_datatype *dt, int source, int tag,
+                          MPI_Count count, const struct mmpi_datatype *dt, int source, int tag,
                           MPI_Status *status)
 {
     if (source < 0 || !dt->contiguous || !mmpi_chan_usable(self, c, MMPI_CTX_USER))

@@ -181,7 +181,7 @@ bool mmpi_chan_recv(struct mmpi_rank *self, const struct mmpi_comm *c, struct mm
  * empty, the type contiguous and the message fits), takes it without the lock, fills *status
  * (MPI_STATUS_IGNORE allowed; MPI_ERROR untouched) and returns true. Arguments checked. */
 bool mmpi_chan_recv_ready(const struct mmpi_rank *self, const struct mmpi_comm *c, void *buf,
-                          int count, const struct mmpi_datatype *dt, int source, int tag,
+                          MPI_Count count, const struct mmpi_datatype *dt, int source, int tag,
                           MPI_Status *status);
 /* A direct receive's poll: takes a message if one may have come. True once rreq is complete. */
 bool mmpi_chan_poll(struct mmpi_request *rreq);

@@ -122,7 +122,7 @@ bool mmpi_chan_send(struct mmpi_rank *self, struct mmpi_mbox *box, int my_rank, 
 }
 
 bool mmpi_pt2pt_send_direct(struct mmpi_rank *self, struct mmpi_comm *c, const void *buf,
-                            int count, struct mmpi_datatype *dt, int dest, int tag,
+                            MPI_Count count, struct mmpi_datatype *dt, int dest, int tag,
                             enum mmpi_send_mode mode)
 {
     size_t bytes = dt->size * (size_t)count;

@@ -19,7 +19,7 @@ static void persistent_free_state(struct mmpi_request *req)
 }
 
 int mmpi_pt2pt_persistent_init(struct mmpi_rank *self, struct mmpi_comm *c, MPI_Comm comm,
-                               const void *buf, int count, struct mmpi_datatype *dt, int peer,
+                               const void *buf, MPI_Count count, struct mmpi_datatype *dt, int peer,
                                int tag, int kind, enum mmpi_send_mode mode, MPI_Request *request)
 {
     struct mmpi_request *req = mmpi_request_new(self, kind);

@@ -5,14 +5,15 @@
  * one call into persistent.c. Errors of MPI_Start/MPI_Startall are raised on the communicator
  * of the request concerned (mmpi_request_raise).
  */
+#include "generated/api_impl.h"
 #include "pt2pt/completion.h"
 #include "pt2pt/pt2pt.h"
 
-static int init_request(const void *buf, int count, MPI_Datatype datatype, int peer, int tag,
-                        MPI_Comm comm, MPI_Request *request, int kind, enum mmpi_send_mode mode,
+static int init_request(struct mmpi_rank *self, const void *buf, MPI_Count count,
+                        MPI_Datatype datatype, int peer, int tag, MPI_Comm comm,
+                        MPI_Request *request, int kind, enum mmpi_send_mode mode,
                         enum mmpi_call call)
 {
-    struct mmpi_rank *self = mmpi_enter(call);
     struct mmpi_comm *c;
     struct mmpi_datatype *dt;
     int err = mmpi_pt2pt_check_args(self, comm, buf, count, datatype, peer, tag,
@@ -31,25 +32,25 @@ fn_fail:
     goto fn_exit;
 }
 
-#define SEND_INIT(Name, mode)                                                                \
-    MMPI_PROFILED(Name);                                                                      \
-    int PMPI_##Name(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,    \
-                    MPI_Comm comm, MPI_Request *request)                                     \
-    {                                                                                        \
-        return init_request(buf, count, datatype, dest, tag, comm, request, MMPI_REQ_SEND,   \
-                            mode, MMPI_CALL_##Name);                                         \
+#define SEND_INIT(Name, mode)                                                                     \
+    int mmpi_api_##Name(struct mmpi_rank *self, enum mmpi_call call, const void *buf,             \
+                        MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, \
+                        MPI_Request *request)                                                     \
+    {                                                                                             \
+        return init_request(self, buf, count, datatype, dest, tag, comm, request, MMPI_REQ_SEND,  \
+                            mode, call);                                                          \
     }
 SEND_INIT(Send_init, MMPI_SEND_STANDARD)
 SEND_INIT(Ssend_init, MMPI_SEND_SYNC)
 SEND_INIT(Rsend_init, MMPI_SEND_READY)
 SEND_INIT(Bsend_init, MMPI_SEND_BUFFERED)
 
-MMPI_PROFILED(Recv_init);
-int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag,
-                   MPI_Comm comm, MPI_Request *request)
+int mmpi_api_Recv_init(struct mmpi_rank *self, enum mmpi_call call, void *buf, MPI_Count count,
+                       MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                       MPI_Request *request)
 {
-    return init_request(buf, count, datatype, source, tag, comm, request, MMPI_REQ_RECV,
-                        MMPI_SEND_STANDARD, MMPI_CALL_Recv_init);
+    return init_request(self, buf, count, datatype, source, tag, comm, request, MMPI_REQ_RECV,
+                        MMPI_SEND_STANDARD, call);
 }
 
 MMPI_PROFILED(Start);

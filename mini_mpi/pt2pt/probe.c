@@ -163,7 +163,7 @@ int mmpi_pt2pt_improbe(struct mmpi_rank *self, struct mmpi_comm *c, int source, 
     return new_message(self, c, msg, message);
 }
 
-int mmpi_pt2pt_mrecv_start(struct mmpi_rank *self, void *buf, int count,
+int mmpi_pt2pt_mrecv_start(struct mmpi_rank *self, void *buf, MPI_Count count,
                            struct mmpi_datatype *dt, MPI_Message *message,
                            struct mmpi_request **out)
 {
@@ -193,7 +193,7 @@ int mmpi_pt2pt_mrecv_start(struct mmpi_rank *self, void *buf, int count,
     return MPI_SUCCESS;
 }
 
-int mmpi_pt2pt_imrecv(struct mmpi_rank *self, void *buf, int count, struct mmpi_datatype *dt,
+int mmpi_pt2pt_imrecv(struct mmpi_rank *self, void *buf, MPI_Count count, struct mmpi_datatype *dt,
                       MPI_Message *message, MPI_Request *request)
 {
     struct mmpi_request *req;

@@ -7,6 +7,7 @@
  */
 #include "datatype/datatype.h"
 #include "pt2pt/pt2pt.h"
+#include "generated/api_impl.h"
 
 static int check_probe_args(struct mmpi_rank *self, int source, int tag, MPI_Comm comm,
                             struct mmpi_comm **c)
@@ -132,9 +133,8 @@ int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mes
 }
 
 /* The checks of MPI_Mrecv and MPI_Imrecv, in order: count, datatype, message, buffer. */
-static int check_mrecv_args(struct mmpi_rank *self, void *buf, int count,
-                            MPI_Datatype datatype, MPI_Message *message,
-                            struct mmpi_datatype **dt)
+static int check_mrecv_args(struct mmpi_rank *self, void *buf, MPI_Count count,
+                            MPI_Datatype datatype, MPI_Message *message, struct mmpi_datatype **dt)
 {
     int err = count < 0 ? MPI_ERR_COUNT : mmpi_datatype_check(self, datatype, dt);
     if (err == MPI_SUCCESS && !message)
@@ -144,11 +144,9 @@ static int check_mrecv_args(struct mmpi_rank *self, void *buf, int count,
     return err;
 }
 
-MMPI_PROFILED(Mrecv);
-int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
-               MPI_Status *status)
+int mmpi_api_Mrecv(struct mmpi_rank *self, enum mmpi_call call, void *buf, MPI_Count count,
+                   MPI_Datatype datatype, MPI_Message *message, MPI_Status *status)
 {
-    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Mrecv);
     struct mmpi_datatype *dt;
     struct mmpi_request *req = NULL; /* set by mmpi_pt2pt_mrecv_start on success */
     int err = MPI_SUCCESS;
@@ -167,15 +165,13 @@ fn_exit:
     return err;
 fn_fail:
     /* No request yet: on no object; else on the communicator it was probed on. */
-    err = mmpi_request_raise(self, req, err, MMPI_CALL_Mrecv);
+    err = mmpi_request_raise(self, req, err, call);
     goto fn_exit;
 }
 
-MMPI_PROFILED(Imrecv);
-int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
-                MPI_Request *request)
+int mmpi_api_Imrecv(struct mmpi_rank *self, enum mmpi_call call, void *buf, MPI_Count count,
+                    MPI_Datatype datatype, MPI_Message *message, MPI_Request *request)
 {
-    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Imrecv);
     struct mmpi_datatype *dt;
     int err = MPI_SUCCESS;
 
@@ -190,6 +186,6 @@ int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *messag
 fn_exit:
     return err;
 fn_fail:
-    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Imrecv);
+    err = mmpi_err_raise_comm(self, NULL, err, call);
     goto fn_exit;
 }

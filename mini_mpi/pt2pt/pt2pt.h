@@ -20,9 +20,9 @@
  * count, datatype, peer rank, tag, buffer. On success sets *c and *dt (dt not retained).
  * `receive` allows MPI_ANY_SOURCE and MPI_ANY_TAG. Returns MPI_SUCCESS or an error class; *c is
  * set whenever the communicator is valid, so the error can be raised on it. */
-int mmpi_pt2pt_check_args_full(struct mmpi_rank *self, MPI_Comm comm, const void *buf, int count,
-                               MPI_Datatype datatype, int peer, int tag, bool receive,
-                               struct mmpi_comm **c, struct mmpi_datatype **dt);
+int mmpi_pt2pt_check_args_full(struct mmpi_rank *self, MPI_Comm comm, const void *buf,
+                               MPI_Count count, MPI_Datatype datatype, int peer, int tag,
+                               bool receive, struct mmpi_comm **c, struct mmpi_datatype **dt);
 
 /* Predefined datatypes already resolved by a check, by the low bits of their handle (start.c):
  * immutable objects shared by every rank, so a send or receive finds its type without a call. */
@@ -50,7 +50,7 @@ static inline void mmpi_pt2pt_dt_remember(MPI_Datatype h, const struct mmpi_data
  * MPI_PROC_NULL or MPI_ANY_SOURCE) and a buffer. Anything else, errors included (their class
  * depends on the order of the checks), takes the full path. */
 static inline int mmpi_pt2pt_check_args(struct mmpi_rank *self, MPI_Comm comm, const void *buf,
-                                        int count, MPI_Datatype datatype, int peer, int tag,
+                                        MPI_Count count, MPI_Datatype datatype, int peer, int tag,
                                         bool receive, struct mmpi_comm **c,
                                         struct mmpi_datatype **dt)
 {
@@ -77,28 +77,28 @@ struct mmpi_request *mmpi_pt2pt_revoked_request(struct mmpi_rank *self, struct m
 
 /* Starts a send or a receive; returns the request with two references (the caller's and the
  * engine's). MPI_PROC_NULL gives a request completed at once (MPI-4.1 §3.11). */
-struct mmpi_request *mmpi_pt2pt_start_send(struct mmpi_rank *self, struct mmpi_comm *c,
-                                           int ctx, const void *buf, int count,
+struct mmpi_request *mmpi_pt2pt_start_send(struct mmpi_rank *self, struct mmpi_comm *c, int ctx,
+                                           const void *buf, MPI_Count count,
                                            struct mmpi_datatype *dt, int dest, int tag,
                                            enum mmpi_send_mode mode);
-struct mmpi_request *mmpi_pt2pt_start_recv(struct mmpi_rank *self, struct mmpi_comm *c,
-                                           int ctx, void *buf, int count,
-                                           struct mmpi_datatype *dt, int source, int tag);
+struct mmpi_request *mmpi_pt2pt_start_recv(struct mmpi_rank *self, struct mmpi_comm *c, int ctx,
+                                           void *buf, MPI_Count count, struct mmpi_datatype *dt,
+                                           int source, int tag);
 
 /* The same into a request the caller made: fresh from mmpi_request_new (kind SEND or RECV),
  * or mmpi_request_init_blocking in the frame of a call that waits for it before returning
  * (no allocation, no reference counting: the fast path of the blocking calls). */
 void mmpi_pt2pt_post_send(struct mmpi_rank *self, struct mmpi_comm *c, int ctx, const void *buf,
-                          int count, struct mmpi_datatype *dt, int dest, int tag,
+                          MPI_Count count, struct mmpi_datatype *dt, int dest, int tag,
                           enum mmpi_send_mode mode, struct mmpi_request *req);
 void mmpi_pt2pt_post_recv(struct mmpi_rank *self, struct mmpi_comm *c, int ctx, void *buf,
-                          int count, struct mmpi_datatype *dt, int source, int tag,
+                          MPI_Count count, struct mmpi_datatype *dt, int source, int tag,
                           struct mmpi_request *req);
 
 /* A blocking send on the user context that a channel (chan.h) completes at once, without a
  * request: true if done; false: post it. Arguments checked; the communicator not revoked. */
 bool mmpi_pt2pt_send_direct(struct mmpi_rank *self, struct mmpi_comm *c, const void *buf,
-                            int count, struct mmpi_datatype *dt, int dest, int tag,
+                            MPI_Count count, struct mmpi_datatype *dt, int dest, int tag,
                             enum mmpi_send_mode mode);
 
 /* The sends and receives of the MPI calls (send_recv.c), on the user context, with arguments
@@ -108,18 +108,18 @@ bool mmpi_pt2pt_send_direct(struct mmpi_rank *self, struct mmpi_comm *c, const v
  * mmpi_pt2pt_isend: starts a send and stores its request's handle in *request (revoked: the
  * request is completed with MPI_ERR_REVOKED at once, reported at completion). MPI_SUCCESS or
  * MPI_ERR_NO_MEM. Never blocks. */
-int mmpi_pt2pt_send(struct mmpi_rank *self, struct mmpi_comm *c, const void *buf, int count,
+int mmpi_pt2pt_send(struct mmpi_rank *self, struct mmpi_comm *c, const void *buf, MPI_Count count,
                     struct mmpi_datatype *dt, int dest, int tag, enum mmpi_send_mode mode);
-int mmpi_pt2pt_isend(struct mmpi_rank *self, struct mmpi_comm *c, const void *buf, int count,
+int mmpi_pt2pt_isend(struct mmpi_rank *self, struct mmpi_comm *c, const void *buf, MPI_Count count,
                      struct mmpi_datatype *dt, int dest, int tag, enum mmpi_send_mode mode,
                      bool revoked, MPI_Request *request);
 /* mmpi_pt2pt_recv: a blocking receive; status (or MPI_STATUS_IGNORE) is filled even on error;
  * returns the completion error. May block.
  * mmpi_pt2pt_irecv: posts a receive, *request = its handle (revoked: as for isend).
  * MPI_ERR_NO_MEM (the receive withdrawn first) if no handle can be made. Never blocks. */
-int mmpi_pt2pt_recv(struct mmpi_rank *self, struct mmpi_comm *c, void *buf, int count,
+int mmpi_pt2pt_recv(struct mmpi_rank *self, struct mmpi_comm *c, void *buf, MPI_Count count,
                     struct mmpi_datatype *dt, int source, int tag, MPI_Status *status);
-int mmpi_pt2pt_irecv(struct mmpi_rank *self, struct mmpi_comm *c, void *buf, int count,
+int mmpi_pt2pt_irecv(struct mmpi_rank *self, struct mmpi_comm *c, void *buf, MPI_Count count,
                      struct mmpi_datatype *dt, int source, int tag, bool revoked,
                      MPI_Request *request);
 /* MPI_Sendrecv: both at once, never deadlocking against another Sendrecv; the send's error
@@ -131,9 +131,9 @@ int mmpi_pt2pt_sendrecv(struct mmpi_rank *self, struct mmpi_comm *c, const void 
 /* MPI_Sendrecv_replace: sends a packed copy of buf (as bytes_dt, MPI_BYTE resolved) and receives
  * into buf. MPI_ERR_NO_MEM if the copy cannot be made. May block. */
 int mmpi_pt2pt_sendrecv_replace(struct mmpi_rank *self, struct mmpi_comm *c, void *buf,
-                                int count, struct mmpi_datatype *dt,
-                                struct mmpi_datatype *bytes_dt, int dest, int sendtag,
-                                int source, int recvtag, MPI_Status *status);
+                                MPI_Count count, struct mmpi_datatype *dt,
+                                struct mmpi_datatype *bytes_dt, int dest, int sendtag, int source,
+                                int recvtag, MPI_Status *status);
 
 /* Probes (probe.c), on the user context, with arguments checked (c valid and not revoked, source
  * a member or MPI_ANY_SOURCE, never MPI_PROC_NULL). Called only by the owning rank.
@@ -157,10 +157,10 @@ int mmpi_pt2pt_improbe(struct mmpi_rank *self, struct mmpi_comm *c, int source, 
  * *message = MPI_MESSAGE_NULL. MPI_ERR_REQUEST if *message names no message. dt checked.
  * mmpi_pt2pt_imrecv (MPI_Imrecv): the same, the request's handle in *request (MPI_ERR_NO_MEM if
  * none can be made). Neither blocks. */
-int mmpi_pt2pt_mrecv_start(struct mmpi_rank *self, void *buf, int count,
+int mmpi_pt2pt_mrecv_start(struct mmpi_rank *self, void *buf, MPI_Count count,
                            struct mmpi_datatype *dt, MPI_Message *message,
                            struct mmpi_request **out);
-int mmpi_pt2pt_imrecv(struct mmpi_rank *self, void *buf, int count, struct mmpi_datatype *dt,
+int mmpi_pt2pt_imrecv(struct mmpi_rank *self, void *buf, MPI_Count count, struct mmpi_datatype *dt,
                       MPI_Message *message, MPI_Request *request);
 
 /* Buffered sends (bsend.c): checks that the attached buffer can hold a message of `bytes`;
@@ -180,7 +180,7 @@ void mmpi_bsend_detach(struct mmpi_rank *self, void *buffer_addr, int *size);
  * dt retained here) in an inactive request whose handle goes to *request. MPI_SUCCESS or
  * MPI_ERR_NO_MEM. Called only by the owning rank. */
 int mmpi_pt2pt_persistent_init(struct mmpi_rank *self, struct mmpi_comm *c, MPI_Comm comm,
-                               const void *buf, int count, struct mmpi_datatype *dt, int peer,
+                               const void *buf, MPI_Count count, struct mmpi_datatype *dt, int peer,
                                int tag, int kind, enum mmpi_send_mode mode, MPI_Request *request);
 /* MPI_Start: starts one activation of req (persistent point-to-point or collective).
  * MPI_ERR_REQUEST if req is not persistent or already active, MPI_ERR_COMM if its communicator

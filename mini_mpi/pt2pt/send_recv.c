@@ -18,9 +18,11 @@
 /* The blocking send and receive are on the hot path: always inlined into their bindings at link
  * time (LTO), so that splitting binding from implementation costs no call; without LTO
  * (SAN= builds) the bindings call them. */
-__attribute__((always_inline)) inline int
-mmpi_pt2pt_send(struct mmpi_rank *self, struct mmpi_comm *c, const void *buf, int count,
-                struct mmpi_datatype *dt, int dest, int tag, enum mmpi_send_mode mode)
+__attribute__((always_inline)) inline int mmpi_pt2pt_send(struct mmpi_rank *self,
+                                                          struct mmpi_comm *c, const void *buf,
+                                                          MPI_Count count, struct mmpi_datatype *dt,
+                                                          int dest, int tag,
+                                                          enum mmpi_send_mode mode)
 {
     /* A small message goes straight into its channel when it can; otherwise the request lives
      * in this frame (no allocation, no references). */
@@ -33,7 +35,7 @@ mmpi_pt2pt_send(struct mmpi_rank *self, struct mmpi_comm *c, const void *buf, in
     return sreq.error;
 }
 
-int mmpi_pt2pt_isend(struct mmpi_rank *self, struct mmpi_comm *c, const void *buf, int count,
+int mmpi_pt2pt_isend(struct mmpi_rank *self, struct mmpi_comm *c, const void *buf, MPI_Count count,
                      struct mmpi_datatype *dt, int dest, int tag, enum mmpi_send_mode mode,
                      bool revoked, MPI_Request *request)
 {
@@ -45,9 +47,10 @@ int mmpi_pt2pt_isend(struct mmpi_rank *self, struct mmpi_comm *c, const void *bu
         request);
 }
 
-__attribute__((always_inline)) inline int
-mmpi_pt2pt_recv(struct mmpi_rank *self, struct mmpi_comm *c, void *buf, int count,
-                struct mmpi_datatype *dt, int source, int tag, MPI_Status *status)
+__attribute__((always_inline)) inline int mmpi_pt2pt_recv(struct mmpi_rank *self,
+                                                          struct mmpi_comm *c, void *buf,
+                                                          MPI_Count count, struct mmpi_datatype *dt,
+                                                          int source, int tag, MPI_Status *status)
 {
     if (mmpi_chan_recv_ready(self, c, buf, count, dt, source, tag, status))
         return MPI_SUCCESS; /* the message was waiting in its channel */
@@ -61,7 +64,7 @@ mmpi_pt2pt_recv(struct mmpi_rank *self, struct mmpi_comm *c, void *buf, int coun
     return req.error;
 }
 
-int mmpi_pt2pt_irecv(struct mmpi_rank *self, struct mmpi_comm *c, void *buf, int count,
+int mmpi_pt2pt_irecv(struct mmpi_rank *self, struct mmpi_comm *c, void *buf, MPI_Count count,
                      struct mmpi_datatype *dt, int source, int tag, bool revoked,
                      MPI_Request *request)
 {
@@ -116,9 +119,9 @@ int mmpi_pt2pt_sendrecv(struct mmpi_rank *self, struct mmpi_comm *c, const void 
 }
 
 int mmpi_pt2pt_sendrecv_replace(struct mmpi_rank *self, struct mmpi_comm *c, void *buf,
-                                int count, struct mmpi_datatype *dt,
-                                struct mmpi_datatype *bytes_dt, int dest, int sendtag,
-                                int source, int recvtag, MPI_Status *status)
+                                MPI_Count count, struct mmpi_datatype *dt,
+                                struct mmpi_datatype *bytes_dt, int dest, int sendtag, int source,
+                                int recvtag, MPI_Status *status)
 {
     /* Send a packed copy, receive in place. */
     size_t bytes = mmpi_typed_bytes(dt, (size_t)count);

@@ -11,11 +11,12 @@
 #include "datatype/datatype.h"
 #include "pt2pt/copy.h"
 #include "pt2pt/pt2pt.h"
+#include "generated/api_impl.h"
 
 /* Common body of the eight send calls, after mmpi_enter. request == NULL: blocking. */
-static int do_send(struct mmpi_rank *self, const void *buf, int count, MPI_Datatype datatype,
-                   int dest, int tag, MPI_Comm comm, MPI_Request *request,
-                   enum mmpi_send_mode mode, enum mmpi_call call)
+static int do_send(struct mmpi_rank *self, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                   int dest, int tag, MPI_Comm comm, MPI_Request *request, enum mmpi_send_mode mode,
+                   enum mmpi_call call)
 {
     struct mmpi_comm *c;
     struct mmpi_datatype *dt = NULL;
@@ -40,41 +41,34 @@ fn_fail:
     goto fn_exit;
 }
 
-#define SEND_ENTRY(Name, mode)                                                               \
-    MMPI_PROFILED(Name);                                                                      \
-    int PMPI_##Name(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,    \
-                    MPI_Comm comm)                                                           \
-    {                                                                                        \
-        return do_send(mmpi_enter(MMPI_CALL_##Name), buf, count, datatype, dest, tag, comm,  \
-                       NULL, mode, MMPI_CALL_##Name);                                        \
+#define SEND_ENTRY(Name, mode)                                                                    \
+    int mmpi_api_##Name(struct mmpi_rank *self, enum mmpi_call call, const void *buf,             \
+                        MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) \
+    {                                                                                             \
+        return do_send(self, buf, count, datatype, dest, tag, comm, NULL, mode, call);            \
     }
-#define ISEND_ENTRY(Name, mode)                                                              \
-    MMPI_PROFILED(Name);                                                                      \
-    int PMPI_##Name(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,    \
-                    MPI_Comm comm, MPI_Request *request)                                     \
-    {                                                                                        \
-        struct mmpi_rank *self = mmpi_enter(MMPI_CALL_##Name);                               \
-        if (!request)                                                                        \
-            return mmpi_err_raise_comm(self, mmpi_comm_get(self, comm), MPI_ERR_ARG,         \
-                                       MMPI_CALL_##Name);                                    \
-        return do_send(self, buf, count, datatype, dest, tag, comm, request, mode,           \
-                       MMPI_CALL_##Name);                                                    \
+#define ISEND_ENTRY(Name, mode)                                                                   \
+    int mmpi_api_##Name(struct mmpi_rank *self, enum mmpi_call call, const void *buf,             \
+                        MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, \
+                        MPI_Request *request)                                                     \
+    {                                                                                             \
+        if (!request)                                                                             \
+            return mmpi_err_raise_comm(self, mmpi_comm_get(self, comm), MPI_ERR_ARG, call);       \
+        return do_send(self, buf, count, datatype, dest, tag, comm, request, mode, call);         \
     }
 
 /* MPI_Send: the common case inline, a small message straight into its channel (chan.h); the
  * rest, errors included, by do_send. */
-MMPI_PROFILED(Send);
-int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+int mmpi_api_Send(struct mmpi_rank *self, enum mmpi_call call, const void *buf, MPI_Count count,
+                  MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
-    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Send);
     struct mmpi_comm *c;
     struct mmpi_datatype *dt;
     if (mmpi_pt2pt_check_args(self, comm, buf, count, datatype, dest, tag, false, &c, &dt) ==
             MPI_SUCCESS &&
         mmpi_pt2pt_send_direct(self, c, buf, count, dt, dest, tag, MMPI_SEND_STANDARD))
         return MPI_SUCCESS;
-    return do_send(self, buf, count, datatype, dest, tag, comm, NULL, MMPI_SEND_STANDARD,
-                   MMPI_CALL_Send);
+    return do_send(self, buf, count, datatype, dest, tag, comm, NULL, MMPI_SEND_STANDARD, call);
 }
 
 SEND_ENTRY(Ssend, MMPI_SEND_SYNC)
@@ -85,11 +79,9 @@ ISEND_ENTRY(Issend, MMPI_SEND_SYNC)
 ISEND_ENTRY(Irsend, MMPI_SEND_READY)
 ISEND_ENTRY(Ibsend, MMPI_SEND_BUFFERED)
 
-MMPI_PROFILED(Recv);
-int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-              MPI_Status *status)
+int mmpi_api_Recv(struct mmpi_rank *self, enum mmpi_call call, void *buf, MPI_Count count,
+                  MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
-    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Recv);
     struct mmpi_comm *c;
     struct mmpi_datatype *dt;
     int err = mmpi_pt2pt_check_args(self, comm, buf, count, datatype, source, tag, true, &c, &dt);
@@ -103,15 +95,13 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
 fn_exit:
     return err;
 fn_fail:
-    err = mmpi_err_raise_comm(self, c, err, MMPI_CALL_Recv);
+    err = mmpi_err_raise_comm(self, c, err, call);
     goto fn_exit;
 }
 
-MMPI_PROFILED(Irecv);
-int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-               MPI_Request *request)
+int mmpi_api_Irecv(struct mmpi_rank *self, enum mmpi_call call, void *buf, MPI_Count count,
+                   MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request)
 {
-    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Irecv);
     struct mmpi_comm *c;
     struct mmpi_datatype *dt = NULL;
     int err = mmpi_pt2pt_check_args(self, comm, buf, count, datatype, source, tag, true, &c, &dt);
@@ -127,16 +117,15 @@ int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
 fn_exit:
     return err;
 fn_fail:
-    err = mmpi_err_raise_comm(self, c, err, MMPI_CALL_Irecv);
+    err = mmpi_err_raise_comm(self, c, err, call);
     goto fn_exit;
 }
 
-MMPI_PROFILED(Sendrecv);
-int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
-                  int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
-                  int recvtag, MPI_Comm comm, MPI_Status *status)
+int mmpi_api_Sendrecv(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                      MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                      void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source,
+                      int recvtag, MPI_Comm comm, MPI_Status *status)
 {
-    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Sendrecv);
     struct mmpi_comm *c;
     struct mmpi_datatype *sdt, *rdt;
     int err = MPI_SUCCESS;
@@ -157,15 +146,14 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
 fn_exit:
     return err;
 fn_fail:
-    err = mmpi_err_raise_comm(self, c, err, MMPI_CALL_Sendrecv);
+    err = mmpi_err_raise_comm(self, c, err, call);
     goto fn_exit;
 }
 
-MMPI_PROFILED(Sendrecv_replace);
-int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
-                          int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+int mmpi_api_Sendrecv_replace(struct mmpi_rank *self, enum mmpi_call call, void *buf,
+                              MPI_Count count, MPI_Datatype datatype, int dest, int sendtag,
+                              int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
-    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Sendrecv_replace);
     struct mmpi_comm *c;
     struct mmpi_datatype *dt, *bytes_dt;
     int err = MPI_SUCCESS;
@@ -188,6 +176,6 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
 fn_exit:
     return err;
 fn_fail:
-    err = mmpi_err_raise_comm(self, c, err, MMPI_CALL_Sendrecv_replace);
+    err = mmpi_err_raise_comm(self, c, err, call);
     goto fn_exit;
 }

@@ -12,9 +12,9 @@
 
 const struct mmpi_datatype *mmpi_pt2pt_dt_cache[MMPI_PT2PT_DT_CACHE];
 
-int mmpi_pt2pt_check_args_full(struct mmpi_rank *self, MPI_Comm comm, const void *buf, int count,
-                               MPI_Datatype datatype, int peer, int tag, bool receive,
-                               struct mmpi_comm **c, struct mmpi_datatype **dt)
+int mmpi_pt2pt_check_args_full(struct mmpi_rank *self, MPI_Comm comm, const void *buf,
+                               MPI_Count count, MPI_Datatype datatype, int peer, int tag,
+                               bool receive, struct mmpi_comm **c, struct mmpi_datatype **dt)
 {
     *c = comm == MPI_COMM_WORLD ? mmpi_restart_world_route(self, peer) /* restart.h */
                                 : mmpi_comm_get(self, comm);
@@ -41,7 +41,7 @@ int mmpi_pt2pt_check_args_full(struct mmpi_rank *self, MPI_Comm comm, const void
 
 /* Fills a fresh request (heap or on_stack) with the operation's arguments. */
 static void request_fill(struct mmpi_request *req, struct mmpi_comm *c, int ctx, void *buf,
-                         int count, struct mmpi_datatype *dt, int peer, int tag)
+                         MPI_Count count, struct mmpi_datatype *dt, int peer, int tag)
 {
     req->comm = c->handle;
     req->core = c->core;
@@ -69,7 +69,7 @@ static void complete_proc_null(struct mmpi_request *req)
 }
 
 void mmpi_pt2pt_post_send(struct mmpi_rank *self, struct mmpi_comm *c, int ctx, const void *buf,
-                          int count, struct mmpi_datatype *dt, int dest, int tag,
+                          MPI_Count count, struct mmpi_datatype *dt, int dest, int tag,
                           enum mmpi_send_mode mode, struct mmpi_request *req)
 {
     request_fill(req, c, ctx, (void *)buf, count, dt, dest, tag);
@@ -88,7 +88,7 @@ void mmpi_pt2pt_post_send(struct mmpi_rank *self, struct mmpi_comm *c, int ctx, 
 }
 
 void mmpi_pt2pt_post_recv(struct mmpi_rank *self, struct mmpi_comm *c, int ctx, void *buf,
-                          int count, struct mmpi_datatype *dt, int source, int tag,
+                          MPI_Count count, struct mmpi_datatype *dt, int source, int tag,
                           struct mmpi_request *req)
 {
     request_fill(req, c, ctx, buf, count, dt, source, tag);
@@ -99,15 +99,17 @@ void mmpi_pt2pt_post_recv(struct mmpi_rank *self, struct mmpi_comm *c, int ctx, 
 }
 
 struct mmpi_request *mmpi_pt2pt_start_send(struct mmpi_rank *self, struct mmpi_comm *c, int ctx,
-                                           const void *buf, int count, struct mmpi_datatype *dt,
-                                           int dest, int tag, enum mmpi_send_mode mode)
+                                           const void *buf, MPI_Count count,
+                                           struct mmpi_datatype *dt, int dest, int tag,
+                                           enum mmpi_send_mode mode)
 {
     struct mmpi_request *req = mmpi_request_new(self, MMPI_REQ_SEND);
     mmpi_pt2pt_post_send(self, c, ctx, buf, count, dt, dest, tag, mode, req);
     return req;
 }
 
-/* Nonblocking operations report even revocation at completion (DESIGN §5; Open MPI's ob1 hands
+/* Nonblocking operations report even revocation at completion (docs/design.md "The fault layer";
+ * Open MPI's ob1 hands
  * back a request completed in error): a program may Wait on the request it got from an Isend or
  * Irecv that raced with a revoke, so it must get a valid request, never an error and no handle. */
 struct mmpi_request *mmpi_pt2pt_revoked_request(struct mmpi_rank *self, struct mmpi_comm *c,
@@ -122,7 +124,7 @@ struct mmpi_request *mmpi_pt2pt_revoked_request(struct mmpi_rank *self, struct m
 }
 
 struct mmpi_request *mmpi_pt2pt_start_recv(struct mmpi_rank *self, struct mmpi_comm *c, int ctx,
-                                           void *buf, int count, struct mmpi_datatype *dt,
+                                           void *buf, MPI_Count count, struct mmpi_datatype *dt,
                                            int source, int tag)
 {
     struct mmpi_request *req = mmpi_request_new(self, MMPI_REQ_RECV);

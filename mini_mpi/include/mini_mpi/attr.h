@@ -55,32 +55,8 @@ MMPI_EXPORT MPI_Copy_function MPI_NULL_COPY_FN, MPI_DUP_FN;
 MMPI_EXPORT MPI_Delete_function MPI_NULL_DELETE_FN;
 
 /* §7.7.2 communicators */
-MMPI_API(int, Comm_create_keyval,
-         (MPI_Comm_copy_attr_function * comm_copy_attr_fn,
-          MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval,
-          void *extra_state));
-MMPI_API(int, Comm_free_keyval, (int *comm_keyval));
-MMPI_API(int, Comm_set_attr, (MPI_Comm comm, int comm_keyval, void *attribute_val));
-MMPI_API(int, Comm_get_attr, (MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag));
-MMPI_API(int, Comm_delete_attr, (MPI_Comm comm, int comm_keyval));
 /* §7.7.4 datatypes */
-MMPI_API(int, Type_create_keyval,
-         (MPI_Type_copy_attr_function * type_copy_attr_fn,
-          MPI_Type_delete_attr_function *type_delete_attr_fn, int *type_keyval,
-          void *extra_state));
-MMPI_API(int, Type_free_keyval, (int *type_keyval));
-MMPI_API(int, Type_set_attr, (MPI_Datatype datatype, int type_keyval, void *attribute_val));
-MMPI_API(int, Type_get_attr,
-         (MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag));
-MMPI_API(int, Type_delete_attr, (MPI_Datatype datatype, int type_keyval));
 /* Deprecated MPI-1 names (removed from the standard in MPI-4.0; MPICH and Open MPI keep them). */
-MMPI_API(int, Keyval_create,
-         (MPI_Copy_function * copy_fn, MPI_Delete_function *delete_fn, int *keyval,
-          void *extra_state));
-MMPI_API(int, Keyval_free, (int *keyval));
-MMPI_API(int, Attr_put, (MPI_Comm comm, int keyval, void *attribute_val));
-MMPI_API(int, Attr_get, (MPI_Comm comm, int keyval, void *attribute_val, int *flag));
-MMPI_API(int, Attr_delete, (MPI_Comm comm, int keyval));
 
 #ifdef __cplusplus
 }

@@ -15,18 +15,6 @@ extern "C" {
 #define MPI_COMM_TYPE_HW_UNGUIDED 2
 #define MPI_COMM_TYPE_HW_GUIDED 3
 
-MMPI_API(int, Comm_create, (MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm));
-MMPI_API(int, Comm_create_group, (MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm));
-MMPI_API(int, Comm_split_type,
-         (MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm));
-MMPI_API(int, Comm_dup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm));
-MMPI_API(int, Comm_idup, (MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request));
-MMPI_API(int, Comm_idup_with_info,
-         (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request));
-MMPI_API(int, Comm_set_info, (MPI_Comm comm, MPI_Info info));
-MMPI_API(int, Comm_get_info, (MPI_Comm comm, MPI_Info *info_used));
-MMPI_API(int, Comm_disconnect, (MPI_Comm * comm));
-
 #ifdef __cplusplus
 }
 #endif

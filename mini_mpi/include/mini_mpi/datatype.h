@@ -1,5 +1,5 @@
 /*
- * mini_mpi/datatype.h: included by mpi.h; datatype constants and prototypes (MPI-4.1 chapter 5,
+ * mini_mpi/datatype.h: included by mpi.h; datatype types and constants (MPI-4.1 chapter 5,
  * plus MPI_Type_match_size from §19.1.9 and the status helpers of §3.2.5 and §5.1.11).
  *
  * Predefined datatypes are constant handles (see the handle layout in mpi.h). Their indices are
@@ -119,117 +119,6 @@ extern "C" {
 #define MPI_TYPECLASS_REAL 1
 #define MPI_TYPECLASS_INTEGER 2
 #define MPI_TYPECLASS_COMPLEX 3
-
-/* ---- Derived datatype constructors (MPI-4.1 §5.1.2 - §5.1.4, §5.1.7) ---------------- */
-MMPI_API(int, Type_contiguous, (int count, MPI_Datatype oldtype, MPI_Datatype *newtype));
-MMPI_API(int, Type_vector,
-         (int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype));
-MMPI_API(int, Type_create_hvector,
-         (int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
-          MPI_Datatype *newtype));
-MMPI_API(int, Type_indexed,
-         (int count, const int array_of_blocklengths[], const int array_of_displacements[],
-          MPI_Datatype oldtype, MPI_Datatype *newtype));
-MMPI_API(int, Type_create_hindexed,
-         (int count, const int array_of_blocklengths[],
-          const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
-          MPI_Datatype *newtype));
-MMPI_API(int, Type_create_indexed_block,
-         (int count, int blocklength, const int array_of_displacements[], MPI_Datatype oldtype,
-          MPI_Datatype *newtype));
-MMPI_API(int, Type_create_hindexed_block,
-         (int count, int blocklength, const MPI_Aint array_of_displacements[],
-          MPI_Datatype oldtype, MPI_Datatype *newtype));
-MMPI_API(int, Type_create_struct,
-         (int count, const int array_of_blocklengths[],
-          const MPI_Aint array_of_displacements[], const MPI_Datatype array_of_types[],
-          MPI_Datatype *newtype));
-MMPI_API(int, Type_create_subarray,
-         (int ndims, const int array_of_sizes[], const int array_of_subsizes[],
-          const int array_of_starts[], int order, MPI_Datatype oldtype,
-          MPI_Datatype *newtype));
-MMPI_API(int, Type_create_darray,
-         (int size, int rank, int ndims, const int array_of_gsizes[],
-          const int array_of_distribs[], const int array_of_dargs[],
-          const int array_of_psizes[], int order, MPI_Datatype oldtype,
-          MPI_Datatype *newtype));
-MMPI_API(int, Type_create_resized,
-         (MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype));
-MMPI_API(int, Type_dup, (MPI_Datatype oldtype, MPI_Datatype *newtype));
-
-/* ---- Addresses, sizes and extents (MPI-4.1 §5.1.5 - §5.1.8) ----------------------------- */
-MMPI_API(int, Get_address, (const void *location, MPI_Aint *address));
-MMPI_API(MPI_Aint, Aint_add, (MPI_Aint base, MPI_Aint disp));
-MMPI_API(MPI_Aint, Aint_diff, (MPI_Aint addr1, MPI_Aint addr2));
-MMPI_API(int, Type_size, (MPI_Datatype datatype, int *size));
-MMPI_API(int, Type_size_x, (MPI_Datatype datatype, MPI_Count *size));
-MMPI_API(int, Type_get_extent, (MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent));
-MMPI_API(int, Type_get_extent_x, (MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent));
-MMPI_API(int, Type_get_true_extent,
-         (MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent));
-MMPI_API(int, Type_get_true_extent_x,
-         (MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent));
-
-/* ---- Commit and free (MPI-4.1 §5.1.9), duplication, names (§7.8.4) ---------------------- */
-MMPI_API(int, Type_commit, (MPI_Datatype * datatype));
-MMPI_API(int, Type_free, (MPI_Datatype * datatype));
-MMPI_API(int, Type_set_name, (MPI_Datatype datatype, const char *type_name));
-MMPI_API(int, Type_get_name, (MPI_Datatype datatype, char *type_name, int *resultlen));
-
-/* ---- Status helpers (MPI-4.1 §3.2.5, §5.1.11, §13.3) ---------------------------------- */
-MMPI_API(int, Get_count, (const MPI_Status *status, MPI_Datatype datatype, int *count));
-MMPI_API(int, Get_elements, (const MPI_Status *status, MPI_Datatype datatype, int *count));
-MMPI_API(int, Get_elements_x,
-         (const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count));
-MMPI_API(int, Status_set_elements, (MPI_Status * status, MPI_Datatype datatype, int count));
-MMPI_API(int, Status_set_elements_x,
-         (MPI_Status * status, MPI_Datatype datatype, MPI_Count count));
-
-/* ---- Decoding (MPI-4.1 §5.1.13) -------------------------------------------------------- */
-MMPI_API(int, Type_get_envelope,
-         (MPI_Datatype datatype, int *num_integers, int *num_addresses, int *num_datatypes,
-          int *combiner));
-MMPI_API(int, Type_get_contents,
-         (MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes,
-          int array_of_integers[], MPI_Aint array_of_addresses[],
-          MPI_Datatype array_of_datatypes[]));
-
-/* ---- Pack and unpack (MPI-4.1 §5.2, §5.3 canonical "external32") ---------------------- */
-MMPI_API(int, Pack,
-         (const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize,
-          int *position, MPI_Comm comm));
-MMPI_API(int, Unpack,
-         (const void *inbuf, int insize, int *position, void *outbuf, int outcount,
-          MPI_Datatype datatype, MPI_Comm comm));
-MMPI_API(int, Pack_size, (int incount, MPI_Datatype datatype, MPI_Comm comm, int *size));
-MMPI_API(int, Pack_external,
-         (const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype,
-          void *outbuf, MPI_Aint outsize, MPI_Aint *position));
-MMPI_API(int, Unpack_external,
-         (const char datarep[], const void *inbuf, MPI_Aint insize, MPI_Aint *position,
-          void *outbuf, int outcount, MPI_Datatype datatype));
-MMPI_API(int, Pack_external_size,
-         (const char datarep[], int incount, MPI_Datatype datatype, MPI_Aint *size));
-
-/* ---- Fortran support usable from C (MPI-4.1 §19.1.9) ------------------------------- */
-MMPI_API(int, Type_match_size, (int typeclass, int size, MPI_Datatype *datatype));
-
-/* ---- Removed in MPI-3.0 (MPI-1 names), kept for old programs ------------------------ */
-MMPI_API(int, Type_hvector,
-         (int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
-          MPI_Datatype *newtype));
-MMPI_API(int, Type_hindexed,
-         (int count, const int array_of_blocklengths[],
-          const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
-          MPI_Datatype *newtype));
-MMPI_API(int, Type_struct,
-         (int count, const int array_of_blocklengths[],
-          const MPI_Aint array_of_displacements[], const MPI_Datatype array_of_types[],
-          MPI_Datatype *newtype));
-MMPI_API(int, Type_extent, (MPI_Datatype datatype, MPI_Aint *extent));
-MMPI_API(int, Type_lb, (MPI_Datatype datatype, MPI_Aint *displacement));
-MMPI_API(int, Type_ub, (MPI_Datatype datatype, MPI_Aint *displacement));
-MMPI_API(int, Address, (const void *location, MPI_Aint *address));
 
 #ifdef __cplusplus
 }

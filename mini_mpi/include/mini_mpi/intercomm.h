@@ -9,11 +9,6 @@
 extern "C" {
 #endif
 
-MMPI_API(int, Comm_remote_size, (MPI_Comm comm, int *size));
-MMPI_API(int, Intercomm_create, (MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
-                                 int remote_leader, int tag, MPI_Comm *newintercomm));
-MMPI_API(int, Intercomm_merge, (MPI_Comm intercomm, int high, MPI_Comm *newintracomm));
-
 #ifdef __cplusplus
 }
 #endif

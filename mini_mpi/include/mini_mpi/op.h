@@ -35,12 +35,9 @@ extern "C" {
 
 /* MPI-4.1 §6.9.5: inoutvec[i] = invec[i] op inoutvec[i] for i < *len. */
 typedef void MPI_User_function(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
-
-MMPI_API(int, Op_create, (MPI_User_function * user_fn, int commute, MPI_Op *op));
-MMPI_API(int, Op_free, (MPI_Op * op));
-MMPI_API(int, Op_commutative, (MPI_Op op, int *commute));
-MMPI_API(int, Reduce_local, (const void *inbuf, void *inoutbuf, int count,
-                             MPI_Datatype datatype, MPI_Op op));
+/* The large-count form, for MPI_Op_create_c (MPI-4.1 §6.9.5). */
+typedef void MPI_User_function_c(void *invec, void *inoutvec, MPI_Count *len,
+                                 MPI_Datatype *datatype);
 
 #ifdef __cplusplus
 }

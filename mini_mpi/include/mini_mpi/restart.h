@@ -20,11 +20,6 @@ extern "C" {
 /* Attribute key on MPI_COMM_WORLD: this rank's incarnation, 0 unless restarted. */
 #define MINI_MPI_INCARNATION MMPI_KEYVAL(8)
 
-MMPIX_API(int, Comm_restart_rank, (MPI_Comm comm, int rank));
-MMPIX_API(int, Comm_irestart_rank, (MPI_Comm comm, int rank, MPI_Request *request));
-MMPI_API(int, Comm_restart_rank, (MPI_Comm comm, int rank));
-MMPI_API(int, Comm_irestart_rank, (MPI_Comm comm, int rank, MPI_Request *request));
-
 #ifdef __cplusplus
 }
 #endif

@@ -18,24 +18,10 @@ extern "C" {
     MMPIX_API(ret, name, args);      \
     MMPI_API(ret, name, args)
 
-MMPI_FT_API(int, Comm_revoke, (MPI_Comm comm));
-MMPI_FT_API(int, Comm_is_revoked, (MPI_Comm comm, int *flag));
-MMPI_FT_API(int, Comm_shrink, (MPI_Comm comm, MPI_Comm *newcomm));
-MMPI_FT_API(int, Comm_ishrink, (MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request));
-MMPI_FT_API(int, Comm_agree, (MPI_Comm comm, int *flag));
-MMPI_FT_API(int, Comm_iagree, (MPI_Comm comm, int *flag, MPI_Request *request));
-MMPI_FT_API(int, Comm_failure_ack, (MPI_Comm comm));
-MMPI_FT_API(int, Comm_failure_get_acked, (MPI_Comm comm, MPI_Group *failedgrp));
-MMPI_FT_API(int, Comm_get_failed, (MPI_Comm comm, MPI_Group *failedgrp));
-MMPI_FT_API(int, Comm_ack_failed, (MPI_Comm comm, int num_to_ack, int *num_acked));
-MMPI_FT_API(int, Win_revoke, (MPI_Win win));
-MMPI_FT_API(int, Win_get_failed, (MPI_Win win, MPI_Group *failedgrp));
 /* Collective: MPI_SUCCESS at every live member when none failed, else MPI_ERR_PROC_FAILED at
  * every live member. An extension: MPIX_ and PMPIX_ names only. */
-MMPIX_API(int, Comm_validate, (MPI_Comm comm));
 /* Files: local, non-collective; every pending and later operation on the file completes with
  * MPI_ERR_REVOKED at every process. */
-MMPI_FT_API(int, File_revoke, (MPI_File fh));
 
 #ifdef __cplusplus
 }
