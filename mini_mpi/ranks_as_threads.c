@@ -3,7 +3,8 @@
  * each rank a runtime-owned stack and a thread running main() of the rank's program image,
  * records how each rank ends, hands an end inside an MPI session to the fault layer
  * (fault/publish.c makes it a process failure that every waiting rank notices), and computes
- * the job's exit status (DESIGN §3, §7). Ranks that MPI_Comm_spawn adds (spawn/) join the
+ * the job's exit status (docs/design.md "Ranks are threads", "Exit status"). Ranks that
+ * MPI_Comm_spawn adds (spawn/) join the
  * same table and are started here too: the world ends when every rank, spawned or not, has
  * ended.
  *
@@ -233,7 +234,8 @@ static void rank_free(struct mmpi_rank *r)
 }
 
 /* Maps a stack with a guard page below it. The runtime owns it: it stays mapped after the
- * rank dies so that a peer still copying from the rank's buffers never faults (DESIGN §3). */
+ * rank dies so that a peer still copying from the rank's buffers never faults
+ * (docs/design.md "Object lifetimes"). */
 static void *stack_new(size_t size)
 {
     void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,

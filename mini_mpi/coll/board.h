@@ -5,7 +5,8 @@
  * every member has arrived, reads the others' deposits directly (one copy, by the reader), and
  * then waits until every member has finished reading before its own buffers may change.
  *
- * Failure-aware by construction (DESIGN §5): a wait completes with MPI_ERR_PROC_FAILED when a
+ * Failure-aware by construction (docs/design.md "The fault layer"): a wait completes with
+ * MPI_ERR_PROC_FAILED when a
  * member has failed without arriving (arrival) or while others still read (departure never waits
  * for the dead). A member that arrived and then died leaves a deposit that stays readable: rank
  * memory is never unmapped while the world runs.

@@ -23,7 +23,8 @@
  *             own slice of the elements from all inputs into it, departs, waits for everybody,
  *             then copies out what it needs: 2 synchronizations and n-fold parallel work.
  *
- * Errors and failures (DESIGN §5). A member whose arrival wait fails either returns at once or,
+ * Errors and failures (docs/design.md "The fault layer"). A member whose arrival wait fails either
+ * returns at once or,
  * when the collective turned out to complete anyway, takes part in the departure; see
  * engine.c "On process failure". Members that see the communicator revoked after completion
  * read nothing and report MPI_ERR_REVOKED. The combine step never touches a deposit once the

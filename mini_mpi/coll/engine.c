@@ -3,7 +3,8 @@
  * modes): arrival, the combine trampoline, reading, departure, the finish step, and the
  * request of the nonblocking forms, whose poll runs the same steps without blocking.
  *
- * On process failure (DESIGN §5; the reasoning that makes early returns safe):
+ * On process failure (docs/design.md "The fault layer"; the reasoning that makes early returns
+ * safe):
  *  - The arrival wait fails with MPI_ERR_PROC_FAILED only while the instance is incomplete and
  *    a failed member never arrived. A dead member never arrives, so the instance can never
  *    complete: no combine runs and no member reads anything. Returning at once is safe.
@@ -190,7 +191,8 @@ static bool advance(struct mmpi_coll *x, bool block)
         /* A snapshot exists only when the combine ran before any revoke (combine() above):
          * the collective completed cleanly, and its result belongs to the instance, not to
          * any member's buffers. A later revoke must not take it from a member that was
-         * merely slow to copy it out, or outcomes would depend on scheduling (DESIGN §6). */
+         * merely slow to copy it out, or outcomes would depend on scheduling
+         * (docs/design.md "Fault injection and determinism"). */
         if (revoked_now(core) && mode_of(inst) != MMPI_COLL_SNAPSHOT) {
             x->err = MPI_ERR_REVOKED;
             x->wait = true;

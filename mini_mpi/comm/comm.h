@@ -3,7 +3,7 @@
  * flag: everything all members must agree on) and, per member rank, one handle object (rank in
  * the communicator, error handler, name: state the standard makes local). MPI_COMM_WORLD and
  * MPI_COMM_SELF resolve through the calling rank to that rank's own handle objects.
- * Context ids are 64-bit and never reused (DESIGN §4).
+ * Context ids are 64-bit and never reused (docs/design.md "Handles and shared cores").
  */
 #ifndef MMPI_COMM_COMM_H
 #define MMPI_COMM_COMM_H

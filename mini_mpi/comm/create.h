@@ -70,7 +70,7 @@ int mmpi_comm_register(struct mmpi_rank *self, struct mmpi_comm *c, MPI_Comm *ha
 int mmpi_comm_finish_dup(struct mmpi_rank *self, struct mmpi_comm *parent,
                          struct mmpi_comm *dup, struct mmpi_info *info, MPI_Comm *newcomm);
 /* MPI_Comm_free of a user communicator once its attributes are deleted: local (it succeeds
- * whatever failed, DESIGN §5). */
+ * whatever failed, docs/design.md "The fault layer"). */
 void mmpi_comm_release(struct mmpi_rank *self, struct mmpi_comm *c);
 
 /* MPI_Comm_idup(_with_info) (idup.c): starts the dup; the new communicator gets the hints

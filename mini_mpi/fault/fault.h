@@ -1,6 +1,6 @@
 /*
  * fault/fault.h: the fault layer, the one owner of process failure and revocation beneath
- * point-to-point, collectives, windows and files (DESIGN §8). It alone:
+ * point-to-point, collectives, windows and files (docs/design.md "The fault layer"). It alone:
  *   - publishes a rank's death (fault/publish.c): the rank's `failed` flag, the world's
  *     failure order and epoch, deferred publication when faults are planned;
  *   - answers the queries below (is this rank failed, how many failures, which since an epoch,
@@ -122,7 +122,8 @@ void mmpi_fault_no_monitor(struct mmpi_world *w);
 bool mmpi_fault_wait_begin(struct mmpi_world *w);
 void mmpi_fault_wait_end(bool outer);
 
-/* The rule (DESIGN §6, determinism): a wait for members of which some have failed and some
+/* The rule (docs/design.md "Fault injection and determinism"): a wait for members of which some
+ * have failed and some
  * live ones have not answered yet reports MPI_ERR_PROC_FAILED only once those live members have
  * answered or failed, or once the world went quiescent (mmpi_fault_release_reports) since the
  * wait began. Outside blocking waits (MPI_Test, MPI_Iprobe) the report is immediate. True while

@@ -1,6 +1,7 @@
 /*
  * fault/registry.c: the registry of live shared cores (communicators, windows, files) and the
- * generic revoke. DESIGN §4: failure publication walks the registry without a global lock, so
+ * generic revoke. docs/design.md "The fault layer": failure publication walks the registry without
+ * a global lock, so
  * it is an RCU-protected list (liburcu, memb flavour): walkers (a publishing thread: a dying
  * rank, the hang monitor, the injector's timer) read it inside urcu_memb_read_lock; writers
  * (object creation and destruction) take `registry_lock`, and a destruction waits for a grace

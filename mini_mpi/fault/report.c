@@ -7,7 +7,8 @@
  * depends on thread timing: every live member it awaits has answered or failed, or the world
  * went quiescent since the wait began (nobody could progress; the hang monitor then calls
  * mmpi_fault_release_reports), or a sleeper waited too long. Which failures a rank is told of
- * then depends on the program, not on the scheduler (DESIGN §6). Nonblocking tests report at
+ * then depends on the program, not on the scheduler
+ * (docs/design.md "Fault injection and determinism"). Nonblocking tests report at
  * once.
  *
  * The cut rule of `kill R during CALL`: the members ranked below the victim complete the

@@ -1,5 +1,6 @@
 /*
- * inject.h: the fault injector (DESIGN §6). MINI_MPI_FAULTS is parsed once at launch, by the
+ * inject.h: the fault injector (docs/design.md "Fault injection and determinism"). MINI_MPI_FAULTS
+ * is parsed once at launch, by the
  * parser shared with the PMPI injector (inject/fault_spec.h), into a plan of directives, each
  * naming a rank of the job (the launcher's 0..N-1, then spawned ranks in spawn order, up to the
  * universe size) and where it dies:

@@ -5,7 +5,8 @@
  * Theory of operation. A file opened by a group has one shared core (struct mmpi_file_core:
  * the descriptor of the real file, the access mode, the shared file pointer) and, per member
  * rank, one handle object (struct mmpi_file: the view, the individual file pointer, the error
- * handler, the hints): state the standard makes local lives with the rank (DESIGN §4). Data
+ * handler, the hints): state the standard makes local lives with the rank
+ * (docs/design.md "Handles and shared cores"). Data
  * moves with pread/pwrite on the one descriptor, so what a program writes is at once visible to
  * every other tool. The file's group lives in a private duplicate of the opening communicator,
  * whose collective board (coll/board.h) is the only meeting point of the members:

@@ -9,7 +9,8 @@
  *
  *  - A window has one shared core (struct mmpi_win_core: the members' memory, the passive-target
  *    lock state of each target, the PSCW counters) and, per member, one handle object (struct
- *    mmpi_win: error handler, name, attributes, hints, and the member's epochs), DESIGN §4.
+ *    mmpi_win: error handler, name, attributes, hints, and the member's epochs),
+ *    docs/design.md "Handles and shared cores".
  *  - Fence and MPI_Win_free synchronize with MPI_Barrier's algorithm (coll/fast.h, board.h)
  *    on a private duplicate of the creating communicator, so a fence is a barrier with the
  *    barrier's failure rules and the `kill R during MPI_Win_fence#N` cut rule.

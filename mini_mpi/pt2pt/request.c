@@ -101,7 +101,8 @@ void mmpi_request_complete_by_waiter(struct mmpi_request *req, int error)
     mmpi_request_release(req);
 }
 
-/* A point-to-point request whose peer failed can never complete normally (DESIGN §5). */
+/* A point-to-point request whose peer failed can never complete normally
+ * (docs/design.md "The fault layer"). */
 static void check_failures(struct mmpi_request *req)
 {
     struct mmpi_world *w = req->owner->world;

@@ -8,7 +8,8 @@
  *
  * Waiting is polling: mmpi_request_poll() is true once the request is done, and on the way it
  * notices failures and revocations that mean the request can never complete normally, and
- * completes it with the error instead (DESIGN §5: an operation involving a failed rank completes
+ * completes it with the error instead (docs/design.md "The fault layer": an operation involving a
+ * failed rank completes
  * in finite time).
  */
 #ifndef MMPI_PT2PT_REQUEST_H

@@ -1,6 +1,7 @@
 /*
  * restart/restart.h: restarting a failed rank in place (MPIX_Comm_restart_rank,
- * MPIX_Comm_irestart_rank; DESIGN §8). Implementation in restart.c, entry points in restart_api.c.
+ * MPIX_Comm_irestart_rank; docs/design.md "Restarted and spawned ranks"). Implementation in
+ * restart.c, entry points in restart_api.c.
  *
  * Theory of operation.
  * - Incarnations. A restarted rank is a new world-rank slot appended to the world's table like a

@@ -1,5 +1,6 @@
 /*
- * interpose.c: process-wide calls made rank-local (DESIGN §3). libmini_mpi exports exit,
+ * interpose.c: process-wide calls made rank-local (docs/design.md "Ranks are threads"). libmini_mpi
+ * exports exit,
  * _exit, _Exit, abort, raise, kill, __assert_fail and pthread_create; the program's references
  * bind here before libc because libmini_mpi is a direct dependency of the executable. Called
  * from a thread that belongs to no rank, each forwards to libc unchanged.

@@ -1,6 +1,6 @@
 /*
  * private_image.h: loading one private copy of the running program per rank, so that every
- * rank has its own globals and statics (DESIGN §3).
+ * rank has its own globals and statics (docs/design.md "Private images").
  */
 #ifndef MMPI_RUNTIME_PRIVATE_IMAGE_H
 #define MMPI_RUNTIME_PRIVATE_IMAGE_H

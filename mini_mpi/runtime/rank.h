@@ -34,7 +34,7 @@ enum mmpi_phase {
     MMPI_PHASE_FINALIZED,
 };
 
-/* How a rank ended; decides its share of the job's exit status (DESIGN §7). */
+/* How a rank ended; decides its share of the job's exit status (docs/design.md "Exit status"). */
 enum mmpi_end {
     MMPI_END_RUNNING = 0,
     MMPI_END_NORMAL,   /* returned from main / exit() outside an MPI session: code counts */
@@ -136,7 +136,9 @@ struct mmpi_rank {
                                       * this rank has been told of (an error naming them,
                                       * get_failed, agree, shrink); MPIX_Comm_failure_ack
                                       * acknowledges these only, which keeps outcomes
-                                      * independent of timing (DESIGN §6). mmpi_rank_knows_failure
+                                      * independent of timing
+                                      * (docs/design.md "Fault injection and determinism").
+                                      * mmpi_rank_knows_failure
                                       * and mmpi_rank_learn_failure below read and set it. */
     struct mmpi_thread *threads;     /* the rank's threads (runtime/thread.h); atomic head,
                                       * records linked under threads_lock, never unlinked */
@@ -196,7 +198,7 @@ bool mmpi_launch_config_read(struct mmpi_launch_config *config);
 
 /* Runs a world of config->nranks ranks, each calling entry(argc, argv, envp) (either main of a
  * private image or, with images == NULL, the given entry in one shared image), and waits until
- * every rank has ended. Returns the job's exit status (DESIGN §7). */
+ * every rank has ended. Returns the job's exit status (docs/design.md "Exit status"). */
 int mmpi_world_run(const struct mmpi_launch_config *config,
                    int (*entry)(int, char **, char **), int argc, char **argv,
                    int (**private_mains)(int, char **, char **));

@@ -1,5 +1,6 @@
 /* comm_create_fail.c: the communicator constructors and process failure (chapter "Process
- * Fault Tolerance"; DESIGN §5). Rank 2 is killed on entering the call named by the argument
+ * Fault Tolerance"; docs/design.md "The fault layer"). Rank 2 is killed on entering the call named
+ * by the argument
  * (the testlist sets MINI_MPI_FAULTS=kill 2 at MPI_<call>); every survivor involved gets
  * MPI_ERR_PROC_FAILED under MPI_ERRORS_RETURN, nobody hangs, and afterwards the survivors
  * shrink and work on. Argument "revoke": no death; the parent is revoked and every

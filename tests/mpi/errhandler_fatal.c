@@ -1,5 +1,6 @@
 /* errhandler_fatal.c: under the default MPI_ERRORS_ARE_FATAL, an invalid communicator ends the
- * job non-zero with one line naming the rank, the call and the error class (DESIGN §7). */
+ * job non-zero with one line naming the rank, the call and the error class
+ * (docs/design.md "Exit status"). */
 #include "mtest.h"
 
 int main(int argc, char **argv)

@@ -1,6 +1,7 @@
 /*
  * private_globals.c: every rank has its own copy of the program's globals, statics, thread-locals
- * and of libc state bound to the image (DESIGN §3). Each rank stamps its rank into them, sleeps
+ * and of libc state bound to the image (docs/design.md "Private images"). Each rank stamps its rank
+ * into them, sleeps
  * so that other ranks run and stamp theirs, and checks nobody overwrote its values. Run with
  * many ranks (64 in the testlist). With MINI_MPI_PRIVATIZE=0 the same program must see its
  * values clobbered (run with arg=shared, expecting the sharing to be detected).

@@ -1,6 +1,7 @@
 /*
  * rank_death.c: rank 2 ends itself in the way argv[1] names; every other rank must finish
- * normally (DESIGN §3: process-wide calls are rank-local). The exit status follows DESIGN §7:
+ * normally (docs/design.md "Ranks are threads": process-wide calls are rank-local). The exit status
+ * follows docs/design.md "Exit status":
  * 0 by default (Open MPI ULFM), non-zero with -disable-auto-cleanup (MPICH).
  *   raise-kill raise-term raise-int raise-abrt kill exit _exit abort assert thread-exit
  */

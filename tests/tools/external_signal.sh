@@ -1,6 +1,7 @@
 #!/bin/bash
 # external_signal.sh: a signal sent from outside the process still ends the whole process
-# (DESIGN §3: only signals a rank raises at itself are made rank-local). A 4-rank job blocked
+# (docs/design.md "Ranks are threads": only signals a rank raises at itself are made rank-local). A
+# 4-rank job blocked
 # in a sleep gets SIGINT, then SIGTERM in a second run; both must end it promptly.
 cd "$(dirname "$0")/../.." || exit 1
 prog=build/tests/mpi/abort # ranks other than 1 sleep 2 s; rank 1 would MPI_Abort: use NP=1

@@ -2,7 +2,7 @@
  * test_world.c: unit tests of the rank-thread runtime (ranks_as_threads.c, interpose.c) and the
  * error machinery (errhan/): ranks see their own rank and the world size, a rank that dies ends
  * only itself, a world a rank thread outlives is freed once it has gone, the job's exit status
- * follows DESIGN §7, and error classes, strings and handlers
+ * follows docs/design.md "Exit status", and error classes, strings and handlers
  * behave as MPI-4.1 chapter 9 says.
  *
  * Rank bodies run in rank threads, where cmocka's assertions (longjmp to the test's frame) must

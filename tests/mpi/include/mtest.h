@@ -4,7 +4,7 @@
  * so the programs also build against MPICH and Open MPI.
  *
  * Until collectives exist, each rank reports its own errors: a rank with errors returns 1 after
- * MPI_Finalize, which makes the job's exit status non-zero (DESIGN §7).
+ * MPI_Finalize, which makes the job's exit status non-zero (docs/design.md "Exit status").
  */
 #ifndef MTEST_H
 #define MTEST_H
