@@ -109,6 +109,16 @@ $(BUILD)/tests/unit/%: tests/unit/%.c $(STATIC_LIB) tests/unit/unit_world.h
 $(BUILD)/tests/unit/test_hang: UNIT_WRAP := mmpi_fault_rank_died
 
 # MPI programs are built exactly as users build theirs.
+# bad_args: generated from the table, for every function the library defines (tests/gen/bad_args.py).
+MPI_BINS   += $(BUILD)/tests/mpi/bad_args
+$(BUILD)/gen/bad_args.c: tests/gen/bad_args.py $(API_TABLE) mini_mpi/api/api.py $(SHARED_LIB)
+	@mkdir -p $(dir $@)
+	nm -D --defined-only $(SHARED_LIB) | awk '{print $$3}' > $(BUILD)/gen/exported_names.txt
+	python3 tests/gen/bad_args.py $(API_TABLE) $(BUILD)/gen/exported_names.txt > $@.tmp && mv $@.tmp $@
+$(BUILD)/tests/mpi/bad_args: $(BUILD)/gen/bad_args.c $(wildcard tests/mpi/include/*.h) bin/mpicc
+	@mkdir -p $(dir $@)
+	MINI_MPI_BUILD=$(BUILD) bin/mpicc $(MPICC_SAN) -std=gnu11 -O1 -g -Wall -Itests/mpi/include $< -o $@
+
 $(BUILD)/tests/mpi/%: tests/mpi/%.c $(wildcard tests/mpi/include/*.h) $(SHARED_LIB) bin/mpicc
 	@mkdir -p $(dir $@)
 	MINI_MPI_BUILD=$(BUILD) bin/mpicc $(MPICC_SAN) -std=gnu11 -O1 -g -Wall -Itests/mpi/include $< -o $@ \

@@ -54,7 +54,7 @@ fake_ok
 fake_bad
 fake_ok#2
 fake_ok#3
-bad_args_fresh.sh
+ci_doc.sh
 cxx_headers.sh
 no_such_test
 EOF
@@ -63,9 +63,9 @@ JUNIT=$tmp/report.xml MINI_MPI_CXX=no_such_compiler MINI_MPI_TEST_BUILD=$fake \
     MINI_MPI_TESTLIST=$tmp/testlist tests/run.sh --list "$tmp/list" >"$tmp/out" 2>&1
 st=$?
 [ "$st" = 1 ] || fail "run.sh status $st, expected 1"
-# bad_args_fresh.sh's own result, whichever it is, must be the one the XML gives.
+# ci_doc.sh's own result, whichever it is, must be the one the XML gives.
 fresh=pass summary='3 passed, 5 failed'
-grep -q '^FAIL bad_args_fresh.sh' "$tmp/out" && fresh=fail summary='2 passed, 6 failed'
+grep -q '^FAIL ci_doc.sh' "$tmp/out" && fresh=fail summary='2 passed, 6 failed'
 tail -n 1 "$tmp/out" | grep -qx "$summary" || { fail "runner's summary:"; cat "$tmp/out"; }
 
 if python3 - "$tmp/report.xml" "$fresh" <<'EOF'
@@ -88,7 +88,7 @@ def status(c):
 want = {
     "unit": {"test_fake/passes": "pass", "test_fake/fails": "fail"},
     "mpi": {"fake_ok": "pass", "fake_bad": "fail", "fake_ok#2": "fail", "fake_ok#3": "fail"},
-    "tools": {"bad_args_fresh.sh": fresh, "cxx_headers.sh": "skip"},
+    "tools": {"ci_doc.sh": fresh, "cxx_headers.sh": "skip"},
     "list": {"no_such_test": "fail"},
 }
 total = fails = skips = 0
