@@ -119,6 +119,8 @@ static void deliver_slot(const struct mmpi_chan *ch, const struct mmpi_chan_cell
     } else {
         err = mmpi_typed_unpack(cell_data(s), bytes, rreq->buf, rreq->count, dt, &copied);
     }
+    if (err == MPI_SUCCESS)
+        err = mmpi_typed_signature_check(copied, rreq->count, dt);
     rreq->status.MPI_SOURCE = ch->src;
     rreq->status.MPI_TAG = s->tag;
     rreq->status.mmpi_count = (long long)copied;
@@ -362,6 +364,10 @@ bool mmpi_chan_recv_ready(const struct mmpi_rank *self, const struct mmpi_comm *
     if (!cell || __atomic_load_n(&box->unexp_head, __ATOMIC_ACQUIRE) ||
         __atomic_load_n(&box->posted_head, __ATOMIC_RELAXED))
         return false;
+    /* A message ending inside an element is an error only the posted receive can report. */
+    if (!mmpi_typed_fills(cell_bytes(cell), (size_t)count, dt->size) &&
+        mmpi_typed_signature_check(cell_bytes(cell), (size_t)count, dt) != MPI_SUCCESS)
+        return false;
     int got_tag;
     long bytes = claim(ch, cell, want, (char *)buf + dt->true_lb, dt->size * (size_t)count, tag,
                        &got_tag);
@@ -394,6 +400,8 @@ static bool direct_ready(void *arg)
     long bytes;
     if (dt->contiguous &&
         __atomic_load_n(&rreq->mbox->arrivals, __ATOMIC_ACQUIRE) == rreq->seen_arrivals &&
+        (mmpi_typed_fills(cell_bytes(cell), rreq->count, dt->size) ||
+         mmpi_typed_signature_check(cell_bytes(cell), rreq->count, dt) == MPI_SUCCESS) &&
         (bytes = claim(ch, cell, want, (char *)rreq->buf + dt->true_lb, dt->size * rreq->count,
                        rreq->tag, &got_tag)) >= 0) {
         rreq->status.MPI_SOURCE = ch->src;

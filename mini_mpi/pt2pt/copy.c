@@ -10,6 +10,14 @@
 #include "datatype/datatype.h"
 #include "mmpi.h"
 
+int mmpi_typed_signature_check(size_t bytes, size_t rcount, const struct mmpi_datatype *rdt)
+{
+    size_t elements;
+    if (mmpi_typed_fills(bytes, rcount, rdt->size) || rdt->size == 0 || bytes % rdt->size == 0)
+        return MPI_SUCCESS;
+    return mmpi_datatype_elements(rdt, bytes, &elements) ? MPI_SUCCESS : MPI_ERR_TYPE;
+}
+
 size_t mmpi_typed_bytes(const struct mmpi_datatype *dt, size_t count)
 {
     return (size_t)dt->size * count;

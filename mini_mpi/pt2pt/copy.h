@@ -6,6 +6,7 @@
 #ifndef MMPI_PT2PT_COPY_H
 #define MMPI_PT2PT_COPY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -24,6 +25,17 @@ int mmpi_typed_unpack(const void *packed, size_t bytes, void *rbuf, size_t rcoun
 /* Copies (sbuf, scount, sdt) into (rbuf, rcount, rdt); same result convention. */
 int mmpi_typed_copy(const void *sbuf, size_t scount, const struct mmpi_datatype *sdt, void *rbuf,
                     size_t rcount, const struct mmpi_datatype *rdt, size_t *copied);
+
+/* MPI_SUCCESS, or MPI_ERR_TYPE when `bytes` received into (rcount, rdt) end inside one of rdt's
+ * basic elements: the send's type signature cannot match the receive's then (MPI-4.1 §3.3.1),
+ * an erroneous program that MPICH reports with the same class. `bytes` that fill every element
+ * (the common case, checked first by the callers) or a whole number of copies of rdt always
+ * end on an element. */
+int mmpi_typed_signature_check(size_t bytes, size_t rcount, const struct mmpi_datatype *rdt);
+static inline bool mmpi_typed_fills(size_t bytes, size_t rcount, size_t rsize)
+{
+    return bytes == rsize * rcount;
+}
 
 /* memcpy of at most 64 bytes without a call: overlapping word copies (channel cells). */
 static inline void mmpi_copy_small(void *dst, const void *src, size_t n)

@@ -146,6 +146,8 @@ void mmpi_match_unqueue(struct mmpi_mbox *box, struct mmpi_msg *m)
 
 static void complete_recv(struct mmpi_request *rreq, int src, int tag, size_t bytes, int error)
 {
+    if (error == MPI_SUCCESS && rreq->dt)
+        error = mmpi_typed_signature_check(bytes, rreq->count, rreq->dt);
     rreq->status.MPI_SOURCE = src;
     rreq->status.MPI_TAG = tag;
     rreq->status.mmpi_count = (long long)bytes;
