@@ -17,14 +17,23 @@ class Param:
 
     def __init__(self, text, where):
         self.text = text
-        intent = None
-        m = re.match(r"(.*?):(in|out|inout)$", text)
-        if m:
-            text, intent = m.group(1), m.group(2)
+        intent, tags = None, set()
+        while True:  # trailing tags in any order: a direction, `logical`
+            m = re.match(r"(.*?):(in|out|inout|logical)$", text)
+            if not m:
+                break
+            text, tag = m.group(1), m.group(2)
+            if tag == "logical":
+                tags.add(tag)
+            else:
+                intent = tag
+        # A C int that is a LOGICAL in the Fortran bindings (a flag, periods[], reorder).
+        self.logical = "logical" in tags
         self.variadic = text == "..."
         if self.variadic:
             self.name, self.small, self.large, self.poly, self.array = "...", "...", "...", False, False
             self.pointer, self.const, self.intent, self.base = False, False, "in", "..."
+            self.logical = False
             return
         m = re.match(r"(const\s+)?([\w|]+(?:\s+\w+)*?)\s*(\**)\s*(\w+)\s*((?:\[\d*\])*)$", text)
         if not m:
