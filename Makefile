@@ -57,7 +57,7 @@ $(API_STAMP): $(API_TABLE) mini_mpi/api/api.py mini_mpi/api/gen_c.py
 	@touch $@
 $(API_GEN): $(API_STAMP) ;
 
-LIB_SRCS   := $(sort $(filter-out mini_mpi/generated/%,$(shell find mini_mpi -name '*.c')) \
+LIB_SRCS   := $(sort $(filter-out mini_mpi/generated/% mini_mpi/fortran/glue/%,$(shell find mini_mpi -name '*.c')) \
                 mini_mpi/generated/bindings.c $(INJECT_SHARED_SRCS))
 HOOK_SRC   := mini_mpi/runtime/launch_hook.c
 LIB_OBJS   := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
@@ -262,6 +262,75 @@ help:
 	@echo "make bench-compare  side by side with Debian's MPICH and Open MPI"
 	@echo "make demo         install missing dependencies, build quietly, run the examples"
 	@echo "make install PREFIX=/path"
+
+# ---- Fortran (docs/fortran.md) ------------------------------------------------------------
+# The bindings are generated from the table (mini_mpi/api/gen_fortran.py) for every function
+# libmini_mpi.so defines; the constants are printed by a C program compiled against mpi.h, so
+# they are the C values. Everything lands in $(BUILD)/fortran: include/ (mpif.h, the .mod files)
+# and lib/libmini_mpi_fortran.a (the C glue and the modules' code), which bin/mpifort links into
+# the program image (the glue compares addresses of the program's COMMON blocks). Built by
+# `make all` when $(MINI_MPI_FC) (default gfortran) exists.
+FORT_FC    := $(or $(MINI_MPI_FC),gfortran)
+FORT_HAVE  := $(shell command -v $(firstword $(FORT_FC)) 2>/dev/null)
+FORT_DIR   := $(BUILD)/fortran
+FORT_LIB   := $(FORT_DIR)/lib/libmini_mpi_fortran.a
+FORT_HAND  := $(sort $(wildcard mini_mpi/fortran/glue/*.c))
+FORT_MODS  := mpi mpi_f08 mpi_ext
+FORT_OBJS  := $(FORT_DIR)/obj/glue.o $(FORT_HAND:mini_mpi/fortran/glue/%.c=$(FORT_DIR)/obj/hand_%.o) \
+              $(FORT_MODS:%=$(FORT_DIR)/obj/%.o)
+FORT_CFLAGS := -std=gnu11 -D_GNU_SOURCE -fPIC -ftls-model=global-dynamic -O2 -g $(WARN) \
+               -Imini_mpi -Imini_mpi/include
+FORT_FFLAGS := -fPIC -ftls-model=global-dynamic -O2 -g -J$(FORT_DIR)/include -I$(FORT_DIR)/include
+FORT_TEST_SRCS := $(sort $(wildcard tests/fortran/*.f90 tests/fortran/*.f))
+FORT_TEST_BINS := $(addprefix $(BUILD)/tests/fortran/,$(basename $(notdir $(FORT_TEST_SRCS))))
+FORT_GEN   := $(FORT_DIR)/gen
+.PHONY: fortran
+ifneq ($(FORT_HAVE),)
+all: fortran
+fortran: $(FORT_LIB) $(FORT_TEST_BINS)
+else
+all: fortran
+fortran:
+	@echo "fortran: skipped ($(firstword $(FORT_FC)) not found; set MINI_MPI_FC)"
+endif
+
+$(FORT_GEN)/values.txt: mini_mpi/api/gen_fortran.py $(API_STAMP) $(wildcard mini_mpi/include/*.h \
+                        mini_mpi/include/mini_mpi/*.h)
+	@mkdir -p $(dir $@)
+	python3 mini_mpi/api/gen_fortran.py consts mini_mpi/include $(FORT_GEN)/consts.c
+	$(CC) -std=gnu11 -Imini_mpi/include $(FORT_GEN)/consts.c -o $(FORT_GEN)/consts
+	$(FORT_GEN)/consts > $@.tmp && mv $@.tmp $@
+$(FORT_GEN)/.stamp: $(FORT_GEN)/values.txt $(API_TABLE) mini_mpi/api/api.py \
+                    mini_mpi/api/gen_fortran.py $(SHARED_LIB)
+	nm -D --defined-only $(SHARED_LIB) | awk '{print $$3}' > $(FORT_GEN)/exported_names.txt
+	python3 mini_mpi/api/gen_fortran.py bindings $(API_TABLE) $(FORT_GEN)/exported_names.txt \
+	    $(FORT_GEN)/values.txt $(FORT_GEN)
+	@mkdir -p $(FORT_DIR)/include
+	cp $(FORT_GEN)/mpif.h $(FORT_GEN)/mpif-ext.h $(FORT_GEN)/mpi_constants.h $(FORT_DIR)/include/
+	@touch $@
+$(FORT_DIR)/obj/glue.o: $(FORT_GEN)/.stamp mini_mpi/fortran/glue.h
+	@mkdir -p $(dir $@)
+	$(CC) $(FORT_CFLAGS) -c $(FORT_GEN)/glue.c -o $@
+$(FORT_DIR)/obj/hand_%.o: mini_mpi/fortran/glue/%.c mini_mpi/fortran/glue.h $(API_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(FORT_CFLAGS) -c $< -o $@
+# mpi_ext and mpi_f08 use mpi's constants; one module at a time (each writes its .mod).
+$(FORT_DIR)/obj/mpi.o: $(FORT_GEN)/.stamp
+$(FORT_DIR)/obj/mpi_f08.o $(FORT_DIR)/obj/mpi_ext.o: $(FORT_DIR)/obj/mpi.o
+$(FORT_DIR)/obj/mpi_ext.o: $(FORT_DIR)/obj/mpi_f08.o
+$(FORT_MODS:%=$(FORT_DIR)/obj/%.o): $(FORT_DIR)/obj/%.o: $(FORT_GEN)/.stamp
+	@mkdir -p $(dir $@) $(FORT_DIR)/include
+	$(FORT_FC) $(FORT_FFLAGS) -c $(FORT_GEN)/$*.f90 -o $@
+$(FORT_LIB): $(FORT_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $(FORT_OBJS)
+
+$(BUILD)/tests/fortran/%: tests/fortran/%.f90 $(FORT_LIB) $(SHARED_LIB) bin/mpifort
+	@mkdir -p $(dir $@)
+	MINI_MPI_BUILD=$(BUILD) bin/mpifort $(MPICC_SAN) -O1 -g -Wall $< -o $@
+$(BUILD)/tests/fortran/%: tests/fortran/%.f $(FORT_LIB) $(SHARED_LIB) bin/mpifort
+	@mkdir -p $(dir $@)
+	MINI_MPI_BUILD=$(BUILD) bin/mpifort $(MPICC_SAN) -O1 -g -Wall $< -o $@
 
 include inject/inject.mk
 

@@ -31,6 +31,8 @@
 #   tsan=0            not run against a library built with ThreadSanitizer (make check-tsan),
 #                     for a case the tool itself misreads (the line's comment says why)
 #   dir=examples      the program is $BUILD/examples/<name> (a program of examples/) instead
+#   dir=tests/fortran the program is $BUILD/tests/fortran/<name> (built by bin/mpifort; the
+#                     line is skipped when there is no Fortran compiler)
 # An unknown key fails the test (a typo must not silently weaken it).
 #
 # Options: --list FILE (names to run, one per line, # comments; a listed name that matches no
@@ -369,6 +371,7 @@ run_mpi() {
             stderrEmpty=1) stderr_empty=1 ;;
             stderrEmpty=0|long=0|long=1|tsan=0|tsan=1) ;;
             dir=examples) progdir=examples ;;
+            dir=tests/fortran) progdir=tests/fortran ;;
             *) report_fail "$name" "testlist: unknown key '$kv'"; return ;;
         esac
     done
@@ -386,6 +389,11 @@ run_mpi() {
         done
     fi
     prog=$build/$progdir/${tok[0]}
+    if [ ! -x "$prog" ] && [ "$progdir" = tests/fortran ] &&
+        ! command -v "${MINI_MPI_FC:-gfortran}" >/dev/null; then
+        echo "SKIP $name: no Fortran compiler"
+        return
+    fi
     if [ ! -x "$prog" ]; then
         report_fail "$name" "not built: $prog"
         return
