@@ -367,18 +367,35 @@ static bool load_rank(const struct mmpi_private_object *prog, const struct mmpi_
     if (fd < 0)
         return false;
     fds[(*opened)++] = fd;
-    void *handle = load_copy(fd, batch, nlibs ? RTLD_NOW : RTLD_LAZY, "the program", rank, prog);
+    void *handle = load_copy(fd, batch, plan ? RTLD_NOW : RTLD_LAZY, "the program", rank, prog);
     if (!handle)
         return false;
-    if (nlibs) {
+    if (plan)
         mmpi_private_libs_bind(plan, libs, handle);
-        for (int i = 0; i < nlibs; i++)
-            mmpi_private_object_init(&plan->libs[i], libs[i]);
-        mmpi_private_object_init(prog, handle);
-    }
+    for (int i = 0; i < nlibs; i++)
+        mmpi_private_object_init(&plan->libs[i], libs[i]);
+    mmpi_private_object_init(prog, handle); /* nothing to run unless its init was deferred */
     if (handle_out)
         *handle_out = handle;
     return find_main(handle, prog->path, main_out);
+}
+
+/* The plan of another program: its private libraries are among the objects its one instance
+ * made the process load (the loader finds them as it would for the program: its RUNPATH, the
+ * search paths). The instance's initializers never run; it stays loaded, as the copies are
+ * bound by its addresses and those of the libraries it loaded. NULL if it cannot be loaded. */
+static struct mmpi_private_libs *plan_of_program(const struct mmpi_private_object *prog)
+{
+    int fd = memfd_with(prog->img, prog->len, -1, "program");
+    if (fd < 0)
+        return NULL;
+    int batch = __atomic_fetch_add(&batches_used, 1, __ATOMIC_RELAXED);
+    void *instance = load_copy(fd, batch, RTLD_NOW, "the program", -1, prog);
+    close(fd);
+    struct link_map *lm = NULL;
+    if (!instance || dlinfo(instance, RTLD_DI_LINKMAP, &lm) != 0 || !lm)
+        return NULL;
+    return mmpi_private_libs_plan_for_program(lm->l_addr);
 }
 
 bool mmpi_private_images_load_file(const char *path, int n, int label, mmpi_main_fn *mains,
@@ -386,14 +403,15 @@ bool mmpi_private_images_load_file(const char *path, int n, int label, mmpi_main
 {
     bool ok = true;
     bool myself = !strcmp(path, "/proc/self/exe");
-    /* Another program (MPI_Comm_spawn) runs with the libraries of its own file: only the
-     * running program's startup libraries are known to the plan. */
     const struct mmpi_private_libs *plan = myself ? mmpi_private_libs_plan() : NULL;
+    struct mmpi_private_libs *own = NULL; /* another program's (MPI_Comm_spawn) */
     struct mmpi_private_object prog;
 
     if (handles)
         memset(handles, 0, (size_t)n * sizeof(*handles));
-    if (!mmpi_private_object_prepare(&prog, path, plan != NULL)) {
+    /* Another program's initializers wait until its copies are bound, as it may have private
+     * libraries of its own. */
+    if (!mmpi_private_object_prepare(&prog, path, myself ? plan != NULL : true)) {
         if (prog.len > 0 && myself) /* read, but not loadable again */
             fprintf(stderr, "mini_mpi: this program is not a position-independent executable: "
                             "link it with mpicc, or set MINI_MPI_PRIVATIZE=0\n");
@@ -402,6 +420,8 @@ bool mmpi_private_images_load_file(const char *path, int n, int label, mmpi_main
                             "with mpicc)\n", path);
         return false;
     }
+    if (!myself)
+        plan = own = plan_of_program(&prog);
     int per_rank = 1 + (plan ? plan->count : 0);
     int cap = batch_capacity() / per_rank;
     if (cap < 1)
@@ -420,6 +440,7 @@ bool mmpi_private_images_load_file(const char *path, int n, int label, mmpi_main
     }
     free(fds);
     mmpi_private_object_release(&prog);
+    mmpi_private_libs_free(own);
     return ok;
 }
 

@@ -195,18 +195,26 @@ static bool wanted(struct scan *s, struct loaded *o)
     return o->named || needs_mpi(s, o);
 }
 
-/* Appends o to the plan after the private libraries it needs (leaves first). */
-static void place(struct scan *s, struct loaded *o, struct loaded **order, int *n)
+static void place(struct scan *s, struct loaded *o, struct loaded **order, int *n);
+
+/* Appends the private libraries o needs to the plan (leaves first). */
+static void place_needed(struct scan *s, struct loaded *o, struct loaded **order, int *n)
 {
-    if (o->order >= 0 || o->visiting)
-        return;
-    o->visiting = true;
     for (const ElfW(Dyn) *d = o->dyn; d && o->strtab && d->d_tag != DT_NULL; d++) {
         struct loaded *dep;
         if (d->d_tag == DT_NEEDED && (dep = find_needed(s, o->strtab + d->d_un.d_val)) &&
             wanted(s, dep) && !denied(dep))
             place(s, dep, order, n);
     }
+}
+
+/* Appends o to the plan after the private libraries it needs (leaves first). */
+static void place(struct scan *s, struct loaded *o, struct loaded **order, int *n)
+{
+    if (o->order >= 0 || o->visiting)
+        return;
+    o->visiting = true;
+    place_needed(s, o, order, n);
     o->visiting = false;
     o->order = *n;
     order[(*n)++] = o;
@@ -214,12 +222,15 @@ static void place(struct scan *s, struct loaded *o, struct loaded **order, int *
 
 /* The plan for the private libraries among the loaded objects: all of them (root NULL: the
  * startup closure, saying which wanted ones must stay shared), or those root needs, and root
- * itself, leaves first. NULL when none. */
-static struct mmpi_private_libs *plan_of(struct scan *s, struct loaded *root)
+ * itself unless it is a program (another program's instance, which stands for the main
+ * executable), leaves first. NULL when none. */
+static struct mmpi_private_libs *plan_of(struct scan *s, struct loaded *root, bool program)
 {
     struct loaded **order = mmpi_xcalloc((size_t)s->count, sizeof(*order));
     int n = 0;
-    for (int i = 1; i < s->count; i++) { /* objs[0] is the main executable */
+    if (program)
+        place_needed(s, root, order, &n);
+    for (int i = 1; i < s->count && !program; i++) { /* objs[0] is the main executable */
         struct loaded *o = &s->objs[i];
         if ((root && o != root) || !o->path[0] || !o->dyn || !wanted(s, o))
             continue; /* the vDSO has no file */
@@ -265,7 +276,7 @@ static struct mmpi_private_libs *make_plan(void)
 {
     struct scan s = {0};
     dl_iterate_phdr(collect, &s);
-    struct mmpi_private_libs *plan = s.count ? plan_of(&s, NULL) : NULL;
+    struct mmpi_private_libs *plan = s.count ? plan_of(&s, NULL, false) : NULL;
     free(s.objs);
     return plan;
 }
@@ -277,7 +288,28 @@ struct mmpi_private_libs *mmpi_private_libs_plan_for(uintptr_t base)
     struct mmpi_private_libs *plan = NULL;
     for (int i = 1; i < s.count && !plan; i++)
         if (s.objs[i].base == base)
-            plan = plan_of(&s, &s.objs[i]);
+            plan = plan_of(&s, &s.objs[i], false);
+    free(s.objs);
+    return plan;
+}
+
+struct mmpi_private_libs *mmpi_private_libs_plan_for_program(uintptr_t base)
+{
+    struct scan s = {0};
+    dl_iterate_phdr(collect, &s);
+    struct mmpi_private_libs *plan = NULL;
+    for (int i = 1; i < s.count; i++) {
+        if (s.objs[i].base != base)
+            continue;
+        /* Empty when it needs none: its copies are still registered as the program's own
+         * (runtime/private_dlopen.c finds a rank's copies through them), never the launcher's. */
+        if (!(plan = plan_of(&s, &s.objs[i], true)))
+            plan = mmpi_xcalloc(1, sizeof(*plan));
+        plan->exe_base = base;
+        plan->exe_lo = s.objs[i].lo;
+        plan->exe_hi = s.objs[i].hi;
+        break;
+    }
     free(s.objs);
     return plan;
 }

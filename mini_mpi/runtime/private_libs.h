@@ -42,6 +42,12 @@ const struct mmpi_private_libs *mmpi_private_libs_plan(void);
  * private by the rule above, after the private libraries it needs. NULL when it is not private.
  * The caller frees it (mmpi_private_libs_free). */
 struct mmpi_private_libs *mmpi_private_libs_plan_for(uintptr_t base);
+/* The plan of another program (MPI_Comm_spawn) loaded once at `base` as the process's
+ * instance of it, whose initializers never run: the private libraries it needs, leaves first,
+ * with the instance in the place of the main executable, so that the copies' references into
+ * the program move to each rank's copy of it (count 0 when it needs none). NULL if the
+ * instance is not found. Freed with mmpi_private_libs_free. */
+struct mmpi_private_libs *mmpi_private_libs_plan_for_program(uintptr_t base);
 void mmpi_private_libs_free(struct mmpi_private_libs *plan);
 
 /* Reads path into obj (clearing DF_1_PIE) and, with defer_init, hides its initializers from the
