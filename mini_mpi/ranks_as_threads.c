@@ -34,6 +34,7 @@
 #include "inject/inject.h"
 #include "libc/libc.h"
 #include "mmpi.h"
+#include "mpit/mpit.h"
 #include "restart/restart.h"
 #include "runtime/hang.h"
 #include "runtime/reclaim.h"
@@ -207,6 +208,7 @@ static struct mmpi_rank *rank_new(struct mmpi_world *w, int world_rank)
 static void rank_free(struct mmpi_rank *r)
 {
     mmpi_handles_reclaim(r);
+    mmpi_mpit_rank_free(r);
     mmpi_libc_rank_free(r);
     free(r->world_comm.acked);
     free(r->self_comm.acked);

@@ -120,6 +120,12 @@ HOT bool crowded(const struct mmpi_comm *c)
     return __builtin_expect(c->core->size > __atomic_load_n(&fast_max, __ATOMIC_RELAXED), 0);
 }
 
+int mmpi_coll_fast_max(void)
+{
+    int max = __atomic_load_n(&fast_max, __ATOMIC_RELAXED);
+    return max < 0 ? first_fast_max() : max;
+}
+
 bool mmpi_coll_fast_ok(const struct mmpi_comm *c)
 {
     return fast_ok(c);

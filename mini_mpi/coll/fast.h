@@ -27,6 +27,9 @@ struct mmpi_coll;
 
 /* Whether blocking barriers and small allreduces on c take the fast path (or crowd.h's). */
 bool mmpi_coll_fast_ok(const struct mmpi_comm *c);
+/* The largest communicator the fast path (or the crowd path above it) serves: fixed at first
+ * use, the same for every rank (MPI_T's MINI_MPI_COLL_FAST_MAX). */
+int mmpi_coll_fast_max(void);
 /* MPI_Barrier on c (mmpi_coll_fast_ok): MPI_SUCCESS or the error class to raise. */
 int mmpi_coll_fast_barrier(struct mmpi_rank *self, struct mmpi_comm *c);
 /* Whether x (a checked blocking MPI_Allreduce part) fits the fast path. */

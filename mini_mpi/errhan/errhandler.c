@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "mmpi.h"
+#include "mpit/mpit.h"
 #include "osc/win.h"
 
 struct mmpi_errhandler mmpi_errhandler_fatal = {MMPI_ERRH_FATAL, MMPI_ERRH_FOR_COMM, NULL, 1,
@@ -87,6 +88,9 @@ void mmpi_err_fatal(struct mmpi_rank *self, enum mmpi_call call, int errcode, co
 int mmpi_err_invoke(struct mmpi_rank *self, struct mmpi_errhandler *h, int handle, int errcode,
                     enum mmpi_call call)
 {
+    /* The tool interface's callbacks run here too, for the same reason: no lock is held. */
+    mmpi_mpit_error_reported(self, h->object, handle, errcode);
+    mmpi_mpit_dispatch(self, MPI_T_CB_REQUIRE_NONE);
     switch (h->kind) {
     case MMPI_ERRH_RETURN:
         return errcode;

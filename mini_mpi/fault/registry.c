@@ -23,6 +23,7 @@
 
 #include "fault/fault.h"
 #include "mmpi.h"
+#include "mpit/mpit.h"
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static CDS_LIST_HEAD(registry);
@@ -160,6 +161,8 @@ void mmpi_fault_revoke(struct mmpi_world *w, struct mmpi_fault_core *fc)
         bool was = __atomic_exchange_n(&all[k]->revoked, true, __ATOMIC_SEQ_CST);
         if (!was && all[k]->ops && all[k]->ops->on_revoke)
             all[k]->ops->on_revoke(all[k]);
+        if (!was && k == 0)
+            mmpi_mpit_revoked(fc); /* its members and its linked cores' */
     }
     for (int k = 0; k < 3; k++)
         if (all[k])

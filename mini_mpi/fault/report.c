@@ -23,6 +23,7 @@
 
 #include "fault/fault.h"
 #include "mmpi.h"
+#include "mpit/mpit.h"
 
 /* The calling thread is in a blocking wait that began at this quiescence count. */
 static __thread bool in_blocking_wait __attribute__((tls_model("initial-exec")));
@@ -73,7 +74,10 @@ bool mmpi_fault_reports_held(const struct mmpi_world *w)
 void mmpi_fault_notice_first(struct mmpi_rank *self, int w)
 {
     char me[48], dead[48]; /* "rank 2 (incarnation 1)" for restarted ranks (rank.h) */
-    if (!mmpi_rank_learn_failure(self, w) && self->world->config.verbose)
+    if (mmpi_rank_learn_failure(self, w))
+        return;
+    mmpi_mpit_failure_noticed(self, w);
+    if (__atomic_load_n(&self->world->config.verbose, __ATOMIC_RELAXED))
         fprintf(stderr, "mini_mpi: %s sees that %s failed\n",
                 mmpi_rank_label(self, me, sizeof me),
                 mmpi_rank_label(self->world->ranks[w], dead, sizeof dead));

@@ -205,7 +205,7 @@ typedef struct MPI_Status {
 #define MPI_ERR_PROC_FAILED 62
 #define MPI_ERR_PROC_FAILED_PENDING 63
 #define MPI_ERR_REVOKED 64
-#define MPI_ERR_LASTCODE 64
+#define MPI_ERR_LASTCODE 82 /* the MPI_T_ERR_ classes of mini_mpi/mpit.h end here */
 #define MPIX_ERR_PROC_FAILED MPI_ERR_PROC_FAILED
 #define MPIX_ERR_PROC_FAILED_PENDING MPI_ERR_PROC_FAILED_PENDING
 #define MPIX_ERR_REVOKED MPI_ERR_REVOKED
@@ -254,6 +254,7 @@ typedef void MPI_Handler_function(MPI_Comm *comm, int *errcode, ...);
 #include "mini_mpi/rma.h"
 #include "mini_mpi/restart.h"
 #include "mini_mpi/io.h"
+#include "mini_mpi/mpit.h"
 /* Every function's prototype, generated from the table mini_mpi/api/mpi.api at build time. */
 #include "mini_mpi/functions.h"
 

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "fault/fault.h"
+#include "mpit/mpit.h"
 #include "inject/call_counts.h"
 #include "inject/inject.h"
 #include "mini_mpi_inject.h"
@@ -53,6 +54,7 @@ static void report(const struct mmpi_rank *r, const char *how, enum mmpi_call ca
 __attribute__((noreturn)) static void die_now(struct mmpi_rank *self)
 {
     __atomic_add_fetch(&injected_deaths, 1, __ATOMIC_RELAXED);
+    mmpi_mpit_injected_death(self);
     mmpi_rank_end_self(MMPI_END_INJECTED, KILLED_STATUS, "killed by MINI_MPI_FAULTS");
 }
 
@@ -144,6 +146,7 @@ static void *timer_main(void *arg)
                         fprintf(stderr, "mini_mpi: injected death: rank %d at %.3f ms\n",
                                 r->world_rank, (double)f.time_ns * 1e-6);
                     __atomic_add_fetch(&injected_deaths, 1, __ATOMIC_RELAXED);
+                    mmpi_mpit_injected_death(r);
                     mmpi_rank_mark_failed(r, KILLED_STATUS, "killed by MINI_MPI_FAULTS");
                 }
             }
@@ -237,6 +240,7 @@ MMPI_EXPORT int mini_mpi_kill(int world_rank)
     if (r->end != MMPI_END_RUNNING)
         return MPI_SUCCESS;
     __atomic_add_fetch(&injected_deaths, 1, __ATOMIC_RELAXED);
+    mmpi_mpit_injected_death(r);
     mmpi_rank_mark_failed(r, KILLED_STATUS, "killed by mini_mpi_kill");
     return MPI_SUCCESS;
 }

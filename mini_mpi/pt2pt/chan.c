@@ -12,6 +12,7 @@
 
 #include "datatype/datatype.h"
 #include "mmpi.h"
+#include "mpit/mpit.h"
 #include "pt2pt/copy.h"
 #include "pt2pt/mbox_lock.h"
 #include "ulfm/ulfm.h"
@@ -373,6 +374,7 @@ bool mmpi_chan_recv_ready(const struct mmpi_rank *self, const struct mmpi_comm *
                        &got_tag);
     if (bytes < 0)
         return false;
+    mmpi_pvar_received((uint64_t)bytes);
     if (status != MPI_STATUS_IGNORE) {
         status->MPI_SOURCE = source;
         status->MPI_TAG = got_tag;

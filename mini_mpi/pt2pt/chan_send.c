@@ -131,5 +131,6 @@ bool mmpi_pt2pt_send_direct(struct mmpi_rank *self, struct mmpi_comm *c, const v
     struct mmpi_mbox *box = &c->core->mbox[MMPI_CTX_USER][dest]; /* an intra-communicator */
     if (mmpi_fault_is_failed(self->world->ranks[box->owner_world]))
         return false; /* the engine reports it */
-    return push(self, box, mmpi_chan_of(box, c->rank), buf, (size_t)count, dt, tag, bytes);
+    return push(self, box, mmpi_chan_of(box, c->rank), buf, (size_t)count, dt, tag, bytes) &&
+           mmpi_pvar_sent(bytes);
 }

@@ -44,6 +44,7 @@ int mmpi_completion_finish(struct mmpi_rank *self, MPI_Request *handle, struct m
         req->status = a->status;
         req->error = a->error;
         req->inner = NULL;
+        mmpi_pvar_request_done(a);
         mmpi_request_release(a);
         mmpi_status_copy_out(status, &req->status, with_error);
         return err;
@@ -55,6 +56,7 @@ int mmpi_completion_finish(struct mmpi_rank *self, MPI_Request *handle, struct m
         err = req->query_fn(req->extra_state, &req->status);
         req->status.MPI_ERROR = err;
     }
+    mmpi_pvar_request_done(req);
     mmpi_status_copy_out(status, &req->status, with_error);
     mmpi_request_handle_drop(self, req);
     *handle = MPI_REQUEST_NULL;

@@ -156,6 +156,7 @@ int mmpi_api_Mrecv(struct mmpi_rank *self, enum mmpi_call call, void *buf, MPI_C
     if ((err = mmpi_pt2pt_mrecv_start(self, buf, count, dt, message, &req)))
         goto fn_fail;
     /* The request is complete: its status and error are the receive's. */
+    mmpi_pvar_request_done(req);
     mmpi_status_copy_out(status, &req->status, false);
     if ((err = req->error))
         goto fn_fail;

@@ -10,6 +10,7 @@
 
 #include "datatype/datatype.h"
 #include "mmpi.h"
+#include "mpit/mpit.h" /* the counters of sends and receives */
 #include "pt2pt/request.h"
 #include "restart/restart.h"
 

@@ -60,6 +60,7 @@ __attribute__((always_inline)) inline int mmpi_pt2pt_recv(struct mmpi_rank *self
     req.direct = true; /* waits for nothing else: may wait on the source's channel (chan.h) */
     mmpi_pt2pt_post_recv(self, c, MMPI_CTX_USER, buf, count, dt, source, tag, &req);
     mmpi_chan_wait(self, &req);
+    mmpi_pvar_request_done(&req);
     mmpi_status_copy_out(status, &req.status, false);
     return req.error;
 }
@@ -114,6 +115,7 @@ int mmpi_pt2pt_sendrecv(struct mmpi_rank *self, struct mmpi_comm *c, const void 
                              MMPI_SEND_STANDARD, &sreq);
     mmpi_request_wait(self, &sreq);
     mmpi_chan_wait(self, &rreq);
+    mmpi_pvar_request_done(&rreq);
     mmpi_status_copy_out(status, &rreq.status, false);
     return sreq.error != MPI_SUCCESS ? sreq.error : rreq.error;
 }

@@ -83,6 +83,8 @@ void mmpi_pt2pt_post_send(struct mmpi_rank *self, struct mmpi_comm *c, int ctx, 
         req->status.MPI_TAG = tag;
         mmpi_request_complete(req, MPI_ERR_PROC_FAILED);
     } else {
+        if (ctx == MMPI_CTX_USER)
+            mmpi_pvar_sent(mmpi_typed_bytes(dt, (size_t)count));
         mmpi_match_send(self, c, req);
     }
 }

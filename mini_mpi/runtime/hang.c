@@ -30,6 +30,7 @@
 
 #include "inject/inject.h"
 #include "mmpi.h"
+#include "mpit/mpit.h"
 #include "osc/win.h"
 #include "util/futex.h"
 #include "util/real.h"
@@ -244,13 +245,15 @@ static void *monitor_main(void *arg)
 
     while (!__atomic_load_n(&monitor_stop, __ATOMIC_ACQUIRE)) {
         sleep_poll(candidate || mmpi_fault_pending(w));
-        if (w->config.timeout > 0 && mmpi_now() - w->start_time >= w->config.timeout) {
+        double timeout; /* MPI_T may change it (mpit/cvar.c) */
+        __atomic_load(&w->config.timeout, &timeout, __ATOMIC_RELAXED);
+        if (timeout > 0 && mmpi_now() - w->start_time >= timeout) {
             freeze(w, false);
             char headline[160];
             const char *by = w->config.timeout_by ? w->config.timeout_by : "MINI_MPI_TIMEOUT";
             snprintf(headline, sizeof headline,
                      "%s%s%g s expired; the job is ended with status %d. Ranks:", by,
-                     by[0] == '-' ? " " : "=", w->config.timeout, MMPI_EXIT_TIMEOUT);
+                     by[0] == '-' ? " " : "=", timeout, MMPI_EXIT_TIMEOUT);
             report(w, headline);
             mmpi_job_exit(MMPI_EXIT_TIMEOUT);
         }
@@ -303,7 +306,8 @@ static void *monitor_main(void *arg)
             candidate = false;
             continue;
         }
-        if (stuck && w->config.hang_check) {
+        if (stuck && __atomic_load_n(&w->config.hang_check, __ATOMIC_RELAXED)) {
+            mmpi_mpit_hang_detected(); /* thread-safe tool callbacks, before the job ends */
             report(w, "deadlock: every live rank is blocked in MPI and none can proceed; "
                       "ending the job with status 123. Ranks:");
             mmpi_job_exit(MMPI_EXIT_DEADLOCK);
@@ -328,6 +332,11 @@ void mmpi_hang_world_start(struct mmpi_world *w)
          * and let go of what early deaths already queued. */
         mmpi_fault_no_monitor(w);
     }
+}
+
+bool mmpi_hang_monitor_running(void)
+{
+    return __atomic_load_n(&monitor_running, __ATOMIC_RELAXED);
 }
 
 void mmpi_hang_world_stop(struct mmpi_world *w)

@@ -26,6 +26,9 @@ struct mmpi_world;
 /* Starts the monitor thread when the world's config asks for it (hang_check or timeout). */
 void mmpi_hang_world_start(struct mmpi_world *w);
 void mmpi_hang_world_stop(struct mmpi_world *w);
+/* Whether the monitor thread runs (it watches MINI_MPI_HANG_CHECK and MINI_MPI_TIMEOUT, which
+ * MPI_T may change while it runs). */
+bool mmpi_hang_monitor_running(void);
 
 /* Called by a sleeper that woke up frozen: waits until the detector thaws it. */
 void mmpi_hang_park(struct mmpi_thread *t);

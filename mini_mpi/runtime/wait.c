@@ -28,6 +28,7 @@
 
 #include "coll/progress.h"
 #include "mmpi.h"
+#include "mpit/mpit.h"
 #include "runtime/hang.h"
 #include "runtime/thread.h"
 #include "runtime/wait.h"
@@ -222,6 +223,7 @@ static void wait_loop(struct mmpi_rank *self, bool (*ready)(void *arg), void *ar
         if (ready(arg))
             break;
         mmpi_rank_check_alive(self);
+        mmpi_mpit_dispatch(self, MPI_T_CB_REQUIRE_MPI_RESTRICTED); /* tool events: no lock */
         if (__atomic_load_n(&self->coll_pending, __ATOMIC_ACQUIRE))
             mmpi_coll_progress(self); /* its nonblocking collectives need no polling */
         if (sleep_on_word(self, t, seen, ready, arg))

@@ -1,0 +1,27 @@
+/*
+ * mpit/pvar.h: the table of performance variables (mpit/pvar.c), which pvar_api.c and the
+ * categories read.
+ */
+#ifndef MMPI_MPIT_PVAR_H
+#define MMPI_MPIT_PVAR_H
+
+#include <stdint.h>
+
+#include "mpit/mpit.h"
+
+#define MMPI_NPVARS (MMPI_PVAR_NCOUNTERS + 7)
+
+struct mmpi_pvar {
+    const char *name;
+    const char *desc;
+    int var_class;                   /* MPI_T_PVAR_CLASS_*: COUNTER ones may be reset */
+    int counter;                     /* enum mmpi_pvar_counter, or -1: read below */
+    uint64_t (*read)(struct mmpi_mpit_rank *st);
+};
+
+extern const struct mmpi_pvar mmpi_pvars[MMPI_NPVARS];
+
+/* The variable's value for the rank of st, now. */
+uint64_t mmpi_pvar_value(int index, struct mmpi_mpit_rank *st);
+
+#endif
