@@ -23,8 +23,8 @@ int mmpi_call_by_name(const char *name);
 struct mmpi_rank;
 
 /* Entry of an MPI call that requires an initialized, not finalized MPI: returns the calling
- * rank. Before MPI_Init or after MPI_Finalize the error is fatal (MPI-4.1 §11.2.1). A failed
- * rank unwinds here. */
+ * rank. Initialized means between MPI_Init and MPI_Finalize, or with a session open (MPI-4.1
+ * §11.3); otherwise the error is fatal (§11.2.1). A failed rank unwinds here. */
 struct mmpi_rank *mmpi_enter(enum mmpi_call call);
 /* Entry of a call allowed at any time (MPI_Initialized, MPI_Get_version, ...). Returns NULL
  * when called from a thread that belongs to no rank. */

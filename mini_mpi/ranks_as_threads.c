@@ -73,8 +73,10 @@ const char *mmpi_rank_label(const struct mmpi_rank *r, char *buf, size_t len)
 static bool record_end(struct mmpi_rank *r, int code, const char *cause, bool killed)
 {
     struct mmpi_world *w = r->world;
-    bool in_session = mmpi_rank_phase(r) != MMPI_PHASE_FINALIZED;
-    bool initialized = mmpi_rank_phase(r) == MMPI_PHASE_INITIALIZED;
+    /* A rank that finalized (the World Model, or every session it opened) is gone without
+     * failing; one still inside MPI, or that never entered it, fails (rank.h). */
+    bool in_session = !mmpi_rank_left_mpi(r, killed);
+    bool initialized = mmpi_rank_in_mpi(r);
 
     pthread_mutex_lock(&w->lock);
     if (r->end != MMPI_END_RUNNING) {
@@ -176,6 +178,8 @@ static void *rank_thread(void *arg)
     record_end(r, code & 0xff,
                mmpi_rank_phase(r) == MMPI_PHASE_INITIALIZED
                    ? "returned from main without MPI_Finalize"
+               : __atomic_load_n(&r->sessions, __ATOMIC_ACQUIRE)
+                   ? "returned from main without MPI_Session_finalize"
                    : "returned from main",
                false);
     pthread_cleanup_pop(0);

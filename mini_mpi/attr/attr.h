@@ -121,7 +121,10 @@ void mmpi_attr_list_free(struct mmpi_attr **head);
 
 /* ---- Hooks for the object owners (object.c) ------------------------------------------------ */
 
-/* MPI_Init: the rank's state and MPI_COMM_WORLD's predefined attributes. */
+/* The rank's state (keyvals, attribute lock), made once whichever comes first: MPI_Init or
+ * the rank's first MPI_Session_init. Any thread of the rank. */
+void mmpi_attr_rank_init(struct mmpi_rank *self);
+/* MPI_Init: the rank's state if not made yet, and MPI_COMM_WORLD's predefined attributes. */
 void mmpi_attr_init(struct mmpi_rank *self);
 /* MPI_Finalize: deletes MPI_COMM_SELF's attributes, then MPI_COMM_WORLD's (§11.2.2), while MPI
  * is still usable by the callbacks. */

@@ -1,6 +1,7 @@
 /*
  * attr/object.c: which objects carry attribute lists, and the hooks their owners call (attr.h):
- * the rank's state and MPI_COMM_WORLD's predefined attributes at MPI_Init, their deletion at
+ * the rank's state (at MPI_Init or its first session, whichever comes first),
+ * MPI_COMM_WORLD's predefined attributes at MPI_Init, their deletion at
  * MPI_Finalize, communicator and datatype duplication and free. Datatype lists live in a small
  * per-rank table keyed by handle (few types ever carry attributes; a scan is enough).
  */
@@ -15,8 +16,10 @@ struct mmpi_attr_type {
     struct mmpi_attr *attrs;     /* attr lock */
 };
 
-void mmpi_attr_init(struct mmpi_rank *self)
+void mmpi_attr_rank_init(struct mmpi_rank *self)
 {
+    if (__atomic_load_n(&self->attr, __ATOMIC_ACQUIRE))
+        return;
     struct mmpi_attr_rank *st = mmpi_xcalloc(1, sizeof(*st));
     const struct mmpi_launch_config *cfg = &self->world->config;
     MMPI_CHECK_PTHREAD(pthread_mutex_init(&st->lock, NULL));
@@ -35,8 +38,19 @@ void mmpi_attr_init(struct mmpi_rank *self)
                                                 : self->world->initial_size;
     st->predefined[MMPI_KV_FT] = cfg->fault_tolerant;
     st->predefined[MMPI_KV_INCARNATION] = self->incarnation; /* restart/restart.h */
-    self->attr = st;
+    /* Threads of the rank may open sessions at once: the first state published wins. */
+    struct mmpi_attr_rank *none = NULL;
+    if (!__atomic_compare_exchange_n(&self->attr, &none, st, false, __ATOMIC_ACQ_REL,
+                                     __ATOMIC_ACQUIRE)) {
+        pthread_mutex_destroy(&st->lock);
+        free(st);
+    }
+}
 
+void mmpi_attr_init(struct mmpi_rank *self)
+{
+    mmpi_attr_rank_init(self); /* a session may have made it already */
+    struct mmpi_attr_rank *st = self->attr;
     struct mmpi_attr_obj world = mmpi_attr_comm_obj(&self->world_comm);
     for (int i = MMPI_KV_NPREDEFINED - 1; i >= 0; i--) /* newest first: TAG_UB at the head */
         mmpi_attr_set(self, &world, MMPI_KEYVAL(i), &st->predefined[i], true);

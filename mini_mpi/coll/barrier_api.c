@@ -13,7 +13,10 @@ MMPI_PROFILED(Barrier);
 int PMPI_Barrier(MPI_Comm comm)
 {
     struct mmpi_rank *self = mmpi_enter_hot(MMPI_CALL_Barrier);
-    struct mmpi_comm *c = comm == MPI_COMM_WORLD ? &self->world_comm : mmpi_comm_get(self, comm);
+    /* MPI_COMM_WORLD without a lookup, once MPI_Init gave it a core (not in sessions only). */
+    struct mmpi_comm *c = comm == MPI_COMM_WORLD && self->world_comm.core
+                              ? &self->world_comm
+                              : mmpi_comm_get(self, comm);
     int err = MPI_SUCCESS;
 
     if (!c) {

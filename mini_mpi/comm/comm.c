@@ -22,8 +22,12 @@ uint64_t mmpi_context_id_new(void)
 struct mmpi_comm *mmpi_comm_get(struct mmpi_rank *self, MPI_Comm handle)
 {
     switch (handle) {
-    case MPI_COMM_WORLD: return &self->world_comm;
-    case MPI_COMM_SELF: return &self->self_comm;
+    case MPI_COMM_WORLD:
+    case MPI_COMM_SELF:
+        /* The World Model's: a rank in sessions only has neither (MPI-4.1 §11.3). */
+        if (__builtin_expect(mmpi_rank_phase(self) != MMPI_PHASE_INITIALIZED, 0))
+            return NULL;
+        return handle == MPI_COMM_WORLD ? &self->world_comm : &self->self_comm;
     default: return mmpi_handle_lookup(self, MMPI_HANDLE_KIND_COMM, handle);
     }
 }

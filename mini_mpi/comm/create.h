@@ -62,6 +62,9 @@ struct mmpi_comm *mmpi_comm_handle_object_eh(struct mmpi_errhandler *eh,
  * MPI_ERR_COMM (none, or an intercommunicator), MPI_ERR_ARG (no output pointer out),
  * MPI_ERR_REVOKED. */
 int mmpi_comm_check_parent(const struct mmpi_comm *c, const void *out);
+/* The hints of info a new communicator keeps (the standard ones, MPI-4.1 §7.4.4), as a new
+ * info object; NULL for none, or out of memory (hints are optional). */
+struct mmpi_info *mmpi_comm_hints_copy(const struct mmpi_info *info);
 /* Registers a new handle object; MPI_ERR_NO_MEM (and frees it) when the table is full. */
 int mmpi_comm_register(struct mmpi_rank *self, struct mmpi_comm *c, MPI_Comm *handle);
 /* The end of MPI_Comm_dup(_with_info): gives dup the hints `info` (taken over; NULL: none),
@@ -79,6 +82,23 @@ void mmpi_comm_release(struct mmpi_rank *self, struct mmpi_comm *c);
 int mmpi_comm_idup(struct mmpi_rank *self, struct mmpi_comm *parent, struct mmpi_info *info,
                    MPI_Comm *newcomm, MPI_Request *request);
 
+/* What the members of a creation collective over a group only agree on (create_group.c):
+ * with a parent, its context id and the tag; without one (parent_cid 0), the string tag. The
+ * members in order (world ranks); an intercommunicator between the first n0 and the others
+ * when n0 < size (disjoint groups), an intracommunicator when n0 == size. */
+struct mmpi_comm_meet {
+    uint64_t parent_cid;
+    int tag;
+    const char *stringtag;
+    int n0, size;
+    const int *world_ranks;
+};
+/* Meets the other members of `key` (the caller is member `me`): MPI_SUCCESS with *core (the
+ * intracommunicator's core, or the intercommunicator's bridge) holding one reference for the
+ * caller; MPI_ERR_PROC_FAILED when a member failed before arriving (then no member gets a
+ * core); MPI_ERR_REVOKED when `parent` (NULL: none) is revoked first. May block. */
+int mmpi_comm_meet(struct mmpi_rank *self, const struct mmpi_comm_meet *key,
+                   const struct mmpi_fault_core *parent, int me, struct mmpi_comm_core **core);
 /* MPI_Comm_create_group (create_group.c): collective over the members of group only, matched
  * by (parent, tag, group). The caller is in group, which is a subgroup of the parent's. */
 int mmpi_comm_create_group(struct mmpi_rank *self, struct mmpi_comm *parent,

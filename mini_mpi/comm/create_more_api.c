@@ -60,9 +60,7 @@ static int merge_known_hints(struct mmpi_info *dst, const struct mmpi_info *src)
     return err;
 }
 
-/* The known hints of info for a new communicator (NULL: none, or no memory: hints are
- * optional). */
-static struct mmpi_info *hints_copy(const struct mmpi_info *info)
+struct mmpi_info *mmpi_comm_hints_copy(const struct mmpi_info *info)
 {
     struct mmpi_info *copy = info ? mmpi_info_new() : NULL;
     if (copy && (merge_known_hints(copy, info) != MPI_SUCCESS || copy->n == 0)) {
@@ -214,7 +212,7 @@ int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
         goto fn_fail;
     err = mmpi_comm_dup(self, c, &dup);
     if (err == MPI_SUCCESS) /* the given hints replace the parent's (§7.4.2) */
-        err = mmpi_comm_finish_dup(self, c, dup, hints_copy(hints), newcomm);
+        err = mmpi_comm_finish_dup(self, c, dup, mmpi_comm_hints_copy(hints), newcomm);
     if (err != MPI_SUCCESS)
         goto fn_fail;
 fn_exit:
@@ -242,7 +240,7 @@ static int idup(MPI_Comm comm, bool with_info, MPI_Info info, MPI_Comm *newcomm,
         goto fn_fail;
     if (!with_info)
         hints = c->info;
-    if ((err = mmpi_comm_idup(self, c, hints_copy(hints), newcomm, request)))
+    if ((err = mmpi_comm_idup(self, c, mmpi_comm_hints_copy(hints), newcomm, request)))
         goto fn_fail;
 fn_exit:
     return err;

@@ -68,6 +68,15 @@ int mmpi_err_invoke(struct mmpi_rank *self, struct mmpi_errhandler *h, int handl
 int mmpi_err_raise_win(struct mmpi_rank *self, struct mmpi_win *win, int errcode,
                        enum mmpi_call call);
 
+/* ---- Sessions (errhan/session.c) ---- */
+struct mmpi_session;
+/* Raises errcode from `call` on session s (session/session.h): its handler, given at
+ * MPI_Session_init or set since; with no session (NULL: an invalid handle) as
+ * mmpi_err_raise_comm with no object; with no rank (self NULL) none, errcode is returned.
+ * Same contract as mmpi_err_raise_comm. */
+int mmpi_err_raise_session(struct mmpi_rank *self, struct mmpi_session *s, int errcode,
+                           enum mmpi_call call);
+
 /* ---- Files (errhan/file.c) ---- */
 struct mmpi_file;
 /* Raises errcode from `call` on file f (NULL: no file, MPI_FILE_NULL's handler), as

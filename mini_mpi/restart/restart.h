@@ -60,9 +60,10 @@ struct mmpi_restart_rank {
 struct mmpi_comm *mmpi_restart_route_slow(struct mmpi_rank *self, int peer);
 static inline struct mmpi_comm *mmpi_restart_world_route(struct mmpi_rank *self, int peer)
 {
-    /* Fast path: the handle never moved (born and current epochs agree). */
+    /* Fast path: the handle never moved (born and current epochs agree). A rank in sessions
+     * only has no MPI_COMM_WORLD (no core: NULL, the caller's MPI_ERR_COMM). */
     if (__builtin_expect(!self->restart || self->restart->born == self->restart->current, 1))
-        return &self->world_comm;
+        return self->world_comm.core ? &self->world_comm : NULL;
     return mmpi_restart_route_slow(self, peer);
 }
 

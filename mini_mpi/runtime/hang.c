@@ -55,12 +55,20 @@ void mmpi_hang_park(struct mmpi_thread *t)
     __atomic_store_n(&t->state, MMPI_THREAD_RUNNING, __ATOMIC_SEQ_CST);
 }
 
+/* Whether r finalized the World Model and can use MPI no more: one that uses sessions may
+ * open another after MPI_Finalize (MPI-4.1 §11.3), so it stays live until it ends. */
+static bool rank_finalized_for_good(const struct mmpi_rank *r)
+{
+    return mmpi_rank_phase(r) == MMPI_PHASE_FINALIZED &&
+           !__atomic_load_n(&r->session_used, __ATOMIC_ACQUIRE);
+}
+
 /* A rank whose threads can still make MPI progress: running, inside its MPI session (a rank
  * that finalized or ended can wake no one). */
 static bool rank_is_live(const struct mmpi_rank *r)
 {
     return __atomic_load_n(&r->end, __ATOMIC_ACQUIRE) == MMPI_END_RUNNING &&
-           mmpi_rank_phase(r) != MMPI_PHASE_FINALIZED;
+           !rank_finalized_for_good(r);
 }
 
 /* Whether every thread of every live rank sleeps on its rank's current word; fills words[]. */
@@ -154,10 +162,12 @@ static void report(struct mmpi_world *w, const char *headline)
             fprintf(stderr, "mini_mpi:   %s: %s\n", rank_name,
                     mmpi_rank_phase(r) == MMPI_PHASE_FINALIZED ? "finalized and ended"
                     : end == MMPI_END_KILLED ? "failed"
-                                             : "ended without MPI_Init");
+                    : __atomic_load_n(&r->session_used, __ATOMIC_ACQUIRE)
+                        ? "finalized its sessions and ended"
+                        : "ended without MPI_Init");
             continue;
         }
-        if (mmpi_rank_phase(r) == MMPI_PHASE_FINALIZED) {
+        if (rank_finalized_for_good(r)) {
             fprintf(stderr, "mini_mpi:   %s: finalized, still running\n", rank_name);
             continue;
         }

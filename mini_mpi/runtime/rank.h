@@ -104,6 +104,10 @@ struct mmpi_rank {
     char **argv;                     /* owning rank only; this rank's private copy */
 
     int phase;                       /* enum mmpi_phase; written by owner, atomic reads */
+    int sessions;                    /* atomic: sessions open (MPI_Session_init not yet
+                                      * finalized), opened and closed by any thread of the rank
+                                      * (session/session.h) */
+    bool session_used;               /* atomic: the rank has opened a session */
     bool failed;                     /* set once (release) by fault/publish.c when the rank's
                                       * failure is published; never cleared. Read it through
                                       * mmpi_fault_is_failed (fault/fault.h) */
@@ -255,6 +259,27 @@ static inline bool mmpi_rank_learn_failure(struct mmpi_rank *self, int w)
 static inline int mmpi_rank_phase(const struct mmpi_rank *r)
 {
     return __atomic_load_n(&r->phase, __ATOMIC_ACQUIRE);
+}
+
+/* Whether r may make MPI calls: between MPI_Init and MPI_Finalize, or holding an open session
+ * (MPI-4.1 §11.3: the Sessions Model needs no MPI_Init). */
+static inline bool mmpi_rank_in_mpi(const struct mmpi_rank *r)
+{
+    return mmpi_rank_phase(r) == MMPI_PHASE_INITIALIZED ||
+           __atomic_load_n(&r->sessions, __ATOMIC_ACQUIRE) > 0;
+}
+
+/* Whether the end of r is no failure for its peers: it finalized the World Model and holds no
+ * session, or it only ever used sessions, closed them all, and ends of its own accord (a kill
+ * between two sessions is a failure: the rank could have come back). */
+static inline bool mmpi_rank_left_mpi(const struct mmpi_rank *r, bool killed)
+{
+    if (__atomic_load_n(&r->sessions, __ATOMIC_ACQUIRE) > 0)
+        return false;
+    int phase = mmpi_rank_phase(r);
+    return phase == MMPI_PHASE_FINALIZED ||
+           (phase == MMPI_PHASE_STARTED && !killed &&
+            __atomic_load_n(&r->session_used, __ATOMIC_ACQUIRE));
 }
 
 /* ---- Waiting (runtime/wait.c) ---------------------------------------------------------- */
