@@ -8,6 +8,7 @@
  */
 #include "coll/persistent.h"
 #include "datatype/datatype.h"
+#include "part/part.h"
 #include "pt2pt/completion.h"
 #include "pt2pt/copy.h"
 #include "pt2pt/pt2pt.h"
@@ -49,6 +50,8 @@ int mmpi_pt2pt_start(struct mmpi_rank *self, struct mmpi_request *req)
         return MPI_ERR_COMM;
     if (mmpi_coll_persistent_is(req))
         return mmpi_coll_persistent_start(self, c, req);
+    if (mmpi_part_is(req))
+        return mmpi_part_start(self, c, req);
     if (req->kind == MMPI_REQ_SEND) {
         if (req->mode == MMPI_SEND_BUFFERED && req->peer != MPI_PROC_NULL) {
             int err = mmpi_bsend_reserve(self, mmpi_typed_bytes(req->dt, req->count));
