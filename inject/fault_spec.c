@@ -158,6 +158,8 @@ static bool is_board_collective(const char *name)
         "Reduce_scatter", "Reduce_scatter_block", "Scan", "Exscan", "Comm_dup",
         "Comm_dup_with_info", "Comm_idup", "Comm_split", "Comm_split_type", "Comm_create",
         "Comm_create_group", "Comm_agree", "Comm_iagree", "Comm_shrink", "Comm_ishrink",
+        /* the Sessions Model's: members meet in comm/create_group.c's rendezvous */
+        "Comm_create_from_group", "Intercomm_create_from_groups",
         "Win_fence", "Win_free", /* on the board of the window's communicator (osc/win.h) */
         /* files: collective access meets on the file's board (io/io.h) */
         "File_open", "File_close", "File_set_size", "File_preallocate", "File_set_view",

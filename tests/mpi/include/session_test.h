@@ -58,7 +58,7 @@ static inline MPI_Comm st_comm(MPI_Group g, const char *tag)
  * when there are none, and returns main's status. The caller finalizes afterwards. */
 static inline int st_report(MPI_Comm comm)
 {
-    int total = st_errors, rank = 0;
+    int total = st_errors, rank = st_rank; /* no communicator: each rank for itself */
     if (comm != MPI_COMM_NULL) {
         SCHECK(MPI_Allreduce(&st_errors, &total, 1, MPI_INT, MPI_SUM, comm) == MPI_SUCCESS);
         MPI_Comm_rank(comm, &rank);
