@@ -4,7 +4,7 @@
  * Bindings only: argument checks, then one call into part.c. MPI_Start, MPI_Wait and the other
  * calls on requests are point-to-point's (part.h). Errors of the calls on a request are raised
  * on the request's communicator (mmpi_request_raise), as MPI_Start's; MPI_ERR_REQUEST for a
- * handle that names no partitioned request of the right kind goes to MPI_COMM_SELF's handler.
+ * handle that names no request goes to MPI_COMM_SELF's handler.
  */
 #include <stdint.h>
 
@@ -129,11 +129,19 @@ MMPI_PROFILED(Parrived);
 int PMPI_Parrived(MPI_Request request, int partition, int *flag)
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Parrived);
-    struct mmpi_request *req;
-    int err = mmpi_part_lookup(self, request, false, &req);
-    if (err != MPI_SUCCESS)
+    struct mmpi_request *req = NULL;
+    int err = MPI_SUCCESS;
+    if (!flag) {
+        err = MPI_ERR_ARG;
         goto fn_fail;
-    if (partition < 0 || partition >= mmpi_part_partitions(req) || !flag) {
+    }
+    if (request == MPI_REQUEST_NULL) { /* §4.2.4: like an inactive request */
+        *flag = 1;
+        goto fn_exit;
+    }
+    if ((err = mmpi_part_lookup(self, request, false, &req)))
+        goto fn_fail;
+    if (partition < 0 || partition >= mmpi_part_partitions(req)) {
         err = MPI_ERR_ARG;
         goto fn_fail;
     }
