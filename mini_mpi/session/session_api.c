@@ -81,8 +81,8 @@ int PMPI_Session_finalize(MPI_Session *session)
     int err = mmpi_session_enter(MMPI_CALL_Session_finalize, session ? *session : MPI_SESSION_NULL,
                                  &self, &s);
 
-    if (err == MPI_SUCCESS && !session)
-        err = MPI_ERR_ARG;
+    if (self && !session)
+        err = MPI_ERR_ARG; /* with no session to raise it on */
     if (err)
         goto fn_fail;
     mmpi_session_close(self, s);
