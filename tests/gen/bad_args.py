@@ -38,7 +38,11 @@ HANDLE_KINDS = {
     "MPI_Message": ("MMPI_HANDLE_KIND_MESSAGE", "MPI_MESSAGE_NO_PROC", "MPI_INT", "MPI_ERR_REQUEST"),
     "MPI_Win": ("MMPI_HANDLE_KIND_WIN", "test_win", "MPI_INT", "MPI_ERR_WIN"),
     "MPI_File": ("MMPI_HANDLE_KIND_FILE", "test_file", "MPI_INT", "MPI_ERR_FILE"),
+    "MPI_Session": ("MMPI_HANDLE_KIND_SESSION", "test_session", "MPI_INT", "MPI_ERR_SESSION"),
 }
+# Pointer cases left out: a call that succeeds there would leave an object nobody frees, which
+# changes how the rank ends (an open session makes its end a failure, docs/sessions.md).
+SKIP_POINTER = {("MPI_Session_init", "session")}
 # Calls that end the program or the library, or take varargs.
 SKIP = {"Init", "Init_thread", "Finalize", "Abort", "Pcontrol"}
 # Accepted extra classes, with the reason. Keep this short: each entry is a known deviation.
@@ -415,6 +419,8 @@ def emit(calls):
                 cases.append(("nonexistent", f"BAD_HANDLE({kind})", classes))
                 cases.append(("wrong kind", f"({base}){other}", classes))
             elif base in HANDLE_KINDS and (typ == base + "*" or arr):
+                if (c.fn, name) in SKIP_POINTER:
+                    continue
                 kind = HANDLE_KINDS[base][0]
                 cases.append(("nonexistent in pointer", f"BAD_HANDLE({kind})", None))
             elif typ == "void*" and name in BUFFER_NAMES and not c.fn.endswith("_end"):

@@ -24,6 +24,7 @@ static MPI_Comm topo_comm; /* a ring: the plausible communicator of neighbour co
 static MPI_Win test_win;   /* the plausible window: 64 bytes, no epoch open, errors return */
 static char test_win_mem[64];
 static MPI_File test_file; /* an open file, read-write: the plausible file of I/O calls */
+static MPI_Session test_session; /* an open session, errors return: the plausible session */
 
 static void begin_case(const char *what)
 {
@@ -108,8 +109,10 @@ static int run_cases(int argc, char **argv, void (*const *cases)(void), size_t n
     MPI_File_open(MPI_COMM_SELF, fname,
                   MPI_MODE_RDWR | MPI_MODE_CREATE | MPI_MODE_DELETE_ON_CLOSE, MPI_INFO_NULL,
                   &test_file);
+    MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &test_session);
     for (size_t i = 0; i < n; i++)
         cases[i]();
+    MPI_Session_finalize(&test_session);
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (rank == 0) {
