@@ -5,9 +5,9 @@
  * Without arguments: the normal paths (MPI_Pready, _range, _list, MPI_Parrived, different
  * partitionings and datatypes on the two sides, several activations, MPI_Startall/Waitall in
  * both directions, matching in init order, a sender that readies everything before its
- * receiver's init, MPI_PROC_NULL, zero counts, truncation, MPI_Request_get_status, partitions
- * readied by several threads at once and polled by several threads), then the error class of
- * every bad argument.
+ * receiver's init, an intercommunicator, MPI_PROC_NULL, zero counts, truncation,
+ * MPI_Request_get_status, partitions readied by several threads at once and polled by several
+ * threads), then the error class of every bad argument.
  * With an argument, in pairs whose odd rank r has (r / 2) % 2 == 0 (the victims the testlist's
  * MINI_MPI_FAULTS kills; other pairs must run unharmed):
  *   fail-send K  the sender is the odd rank, which dies entering its K-th MPI_Pready (8
@@ -254,6 +254,42 @@ static void special(MPI_Comm comm)
         CHECK(bad_values(buf, 0, N, 9) == 0 && buf[N] == 0);
     }
     CHECK(MPI_Request_free(&req) == MPI_SUCCESS);
+}
+
+/* An intercommunicator between the even and the odd ranks: each even rank sends to the odd rank
+ * of its pair (same rank in the other group), completed by MPI_Waitany and MPI_Waitsome. */
+static void intercomm(void)
+{
+    int buf[N] = {0}, lr;
+    MPI_Comm local, inter;
+    MPI_Request req;
+    MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &local);
+    MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, rank % 2 ? 0 : 1, 99, &inter);
+    MPI_Comm_rank(local, &lr);
+    if (sender)
+        CHECK(MPI_Psend_init(buf, P, C, MPI_INT, lr, 4, inter, MPI_INFO_NULL, &req) ==
+              MPI_SUCCESS);
+    else
+        CHECK(MPI_Precv_init(buf, 2, N / 2, MPI_INT, lr, 4, inter, MPI_INFO_NULL, &req) ==
+              MPI_SUCCESS);
+    for (int r = 1; r <= 2; r++) {
+        CHECK(MPI_Start(&req) == MPI_SUCCESS);
+        if (sender) {
+            fill(buf, N, r);
+            CHECK(MPI_Pready_range(0, P - 1, req) == MPI_SUCCESS);
+            int idx = -1;
+            CHECK(MPI_Waitany(1, &req, &idx, MPI_STATUS_IGNORE) == MPI_SUCCESS && idx == 0);
+        } else {
+            int out = 0, idx[1];
+            MPI_Status st[1];
+            while (out == 0)
+                CHECK(MPI_Waitsome(1, &req, &out, idx, st) == MPI_SUCCESS);
+            CHECK(out == 1 && st[0].MPI_SOURCE == lr && bad_values(buf, 0, N, r) == 0);
+        }
+    }
+    CHECK(MPI_Request_free(&req) == MPI_SUCCESS);
+    MPI_Comm_free(&inter);
+    MPI_Comm_free(&local);
 }
 
 /* ---- Several threads of one rank: readying (sender), polling (receiver) ---------------- */
@@ -614,6 +650,7 @@ int main(int argc, char **argv)
         both_ways(comm);
         init_order(comm);
         special(comm);
+        intercomm();
         if (provided == MPI_THREAD_MULTIPLE)
             threads(comm);
         bad_args(comm);
