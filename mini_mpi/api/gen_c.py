@@ -99,7 +99,9 @@ def api_impl_h(funcs):
 
 def forward(p, large):
     if p.poly and p.array:
-        return f"mmpi_poly_{'wide' if large else 'narrow'}({p.name})"
+        # An MPI_Aint array is 64 bits in both forms (MPI_Aint|MPI_Count displacements).
+        wide = large or p.base != "int"
+        return f"mmpi_poly_{'wide' if wide else 'narrow'}({p.name})"
     return p.name
 
 

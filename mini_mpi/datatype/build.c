@@ -76,20 +76,44 @@ static int runs_append(struct runs *r, MPI_Aint off, size_t len, size_t count, M
     return MPI_SUCCESS;
 }
 
-/* Appends the runs of `count` copies of child, the first at disp. */
-static int runs_add_part(struct runs *r, const struct mmpi_dt_part *p)
+static size_t reps_of(const struct mmpi_dt_part *p)
 {
-    const struct mmpi_datatype *c = p->child;
+    return p->reps ? p->reps : 1;
+}
+
+/* Appends the runs of `count` copies of child, the first at disp. */
+static int runs_add_copies(struct runs *r, const struct mmpi_datatype *c, MPI_Aint disp,
+                           size_t count)
+{
     if (c->nruns == 1 && c->runs[0].count == 1) /* each copy is one block */
-        return runs_append(r, p->disp + c->runs[0].off, c->runs[0].len, p->count, c->extent);
-    for (size_t k = 0; k < p->count; k++) {
-        MPI_Aint base = p->disp + (MPI_Aint)k * c->extent;
+        return runs_append(r, disp + c->runs[0].off, c->runs[0].len, count, c->extent);
+    for (size_t k = 0; k < count; k++) {
+        MPI_Aint base = disp + (MPI_Aint)k * c->extent;
         for (size_t i = 0; i < c->nruns; i++) {
             const struct mmpi_dt_run *cr = &c->runs[i];
             int err = runs_append(r, base + cr->off, cr->len, cr->count, cr->stride);
             if (err)
                 return err;
         }
+    }
+    return MPI_SUCCESS;
+}
+
+/* Appends the runs of a part, every repetition. When the copies of one repetition form a
+ * single block, the repetitions are one run of blocks: a vector of one-block elements costs
+ * O(1) whatever its count. */
+static int runs_add_part(struct runs *r, const struct mmpi_dt_part *p)
+{
+    const struct mmpi_datatype *c = p->child;
+    size_t reps = reps_of(p);
+    if (reps > 1 && c->nruns == 1 && c->runs[0].count == 1 &&
+        (p->count == 1 || c->extent == (MPI_Aint)c->runs[0].len))
+        return runs_append(r, p->disp + c->runs[0].off, c->runs[0].len * p->count, reps,
+                           p->rstride);
+    for (size_t k = 0; k < reps; k++) {
+        int err = runs_add_copies(r, c, p->disp + (MPI_Aint)k * p->rstride, p->count);
+        if (err)
+            return err;
     }
     return MPI_SUCCESS;
 }
@@ -119,15 +143,26 @@ struct bounds {
     MPI_Aint lb, ub;
 };
 
-static void bounds_add(struct bounds *b, const struct mmpi_dt_part *p)
+/* Adds the bounds of a part; false when they overflow an MPI_Aint. */
+static bool bounds_add(struct bounds *b, const struct mmpi_dt_part *p)
 {
     const struct mmpi_datatype *c = p->child;
     /* An empty child without explicit bounds has an empty typemap: it places nothing. */
     if (c->size == 0 && !c->sticky_lb && !c->sticky_ub)
-        return;
-    MPI_Aint last = p->disp + (MPI_Aint)(p->count - 1) * c->extent;
-    MPI_Aint lo = (p->disp < last ? p->disp : last) + c->lb;
-    MPI_Aint hi = (p->disp > last ? p->disp : last) + c->lb + c->extent;
+        return true;
+    /* The extreme copies: the first and last of the first and last repetitions. */
+    MPI_Aint span, rspan, lo, hi;
+    if (__builtin_mul_overflow((MPI_Aint)(p->count - 1), c->extent, &span) ||
+        __builtin_mul_overflow((MPI_Aint)(reps_of(p) - 1), p->rstride, &rspan))
+        return false;
+    MPI_Aint first = p->disp, last = p->disp;
+    if (__builtin_add_overflow(first, span < 0 ? span : 0, &first) ||
+        __builtin_add_overflow(first, rspan < 0 ? rspan : 0, &first) ||
+        __builtin_add_overflow(last, span > 0 ? span : 0, &last) ||
+        __builtin_add_overflow(last, rspan > 0 ? rspan : 0, &last) ||
+        __builtin_add_overflow(first, c->lb, &lo) || __builtin_add_overflow(last, c->lb, &hi) ||
+        __builtin_add_overflow(hi, c->extent, &hi))
+        return false;
     /* A sticky bound beats every non-sticky one; among equals, the extreme wins. */
     if (!b->any || (c->sticky_lb && !b->sticky_lb) ||
         (c->sticky_lb == b->sticky_lb && lo < b->lb)) {
@@ -140,6 +175,7 @@ static void bounds_add(struct bounds *b, const struct mmpi_dt_part *p)
         b->sticky_ub = c->sticky_ub;
     }
     b->any = true;
+    return true;
 }
 
 /* Size, signature-derived counts, and the homogeneous basic type. */
@@ -195,19 +231,21 @@ int mmpi_dt_build(const struct mmpi_dt_part *parts, size_t nparts, int flags,
     for (size_t i = 0; i < nparts; i++) {
         const struct mmpi_dt_part *p = &parts[i];
         size_t bytes;
+        size_t copies;
         if (p->count == 0)
             continue;
-        if (__builtin_mul_overflow(p->count, p->child->size, &bytes) ||
-            __builtin_add_overflow(dt->size, bytes, &dt->size) || dt->size > (size_t)INTPTR_MAX) {
+        if (__builtin_mul_overflow(p->count, reps_of(p), &copies) ||
+            __builtin_mul_overflow(copies, p->child->size, &bytes) ||
+            __builtin_add_overflow(dt->size, bytes, &dt->size) || dt->size > (size_t)INTPTR_MAX ||
+            copies > (size_t)INTPTR_MAX || !bounds_add(&b, p)) {
             err = MPI_ERR_ARG;
             goto fn_fail;
         }
-        bounds_add(&b, p);
         if (p->child->align > dt->align)
             dt->align = p->child->align;
         if (p->child->size == 0)
             continue;
-        if ((err = runs_add_part(&r, p)) || (err = sigs_add(&s, p->child, p->count)))
+        if ((err = runs_add_part(&r, p)) || (err = sigs_add(&s, p->child, copies)))
             goto fn_fail;
     }
     dt->sig = s.v;
@@ -223,7 +261,10 @@ int mmpi_dt_build(const struct mmpi_dt_part *parts, size_t nparts, int flags,
         dt->sticky_lb = dt->sticky_ub = true;
     } else {
         dt->lb = b.lb;
-        dt->extent = b.ub - b.lb;
+        if (__builtin_sub_overflow(b.ub, b.lb, &dt->extent)) {
+            err = MPI_ERR_ARG;
+            goto fn_fail_built;
+        }
         dt->sticky_lb = b.sticky_lb;
         dt->sticky_ub = b.sticky_ub;
         MPI_Aint pad = (MPI_Aint)dt->align;
@@ -234,6 +275,9 @@ int mmpi_dt_build(const struct mmpi_dt_part *parts, size_t nparts, int flags,
                                        dt->extent == (MPI_Aint)dt->size);
     *out = dt;
     return MPI_SUCCESS;
+fn_fail_built: /* dt owns its runs and signature: releasing it frees them */
+    mmpi_datatype_release(dt);
+    return err;
 fn_fail:
     for (size_t i = 0; i < s.n; i++)
         mmpi_datatype_release(s.v[i].type);

@@ -7,14 +7,19 @@
 #ifndef MMPI_DATATYPE_BUILD_H
 #define MMPI_DATATYPE_BUILD_H
 
+#include "api/poly.h"
 #include "datatype/datatype.h"
 
 /* One block of a typemap under construction: `count` copies of child, the first at `disp`
- * bytes, each next one child->extent further (MPI-4.1 §5.1.2). */
+ * bytes, each next one child->extent further (MPI-4.1 §5.1.2); the whole block `reps` times,
+ * each repetition `rstride` bytes after the previous one (0 reps is read as 1). A vector is
+ * one part, so a vector of 2^30 blocks costs no array of 2^30 parts. */
 struct mmpi_dt_part {
     MPI_Aint disp;
     size_t count;
     const struct mmpi_datatype *child;
+    size_t reps;
+    MPI_Aint rstride;
 };
 
 enum {
@@ -27,11 +32,12 @@ enum {
 int mmpi_dt_build(const struct mmpi_dt_part *parts, size_t nparts, int flags,
                   const MPI_Aint *resize, struct mmpi_datatype **out);
 
-/* Gives dt its envelope: allocates zeroed ints[ni], aints[na], types[nd] for the caller to fill
- * (types through mmpi_dt_set_type). MPI_SUCCESS or MPI_ERR_NO_MEM. */
-int mmpi_dt_envelope(struct mmpi_datatype *dt, int combiner, int ni, int na, int nd);
+/* Gives dt its envelope: allocates zeroed ints[ni], aints[na], counts[nc], types[nd] for the
+ * caller to fill (types through mmpi_dt_set_type). MPI_SUCCESS or MPI_ERR_NO_MEM. */
+int mmpi_dt_envelope(struct mmpi_datatype *dt, int combiner, size_t ni, size_t na, size_t nc,
+                     size_t nd);
 /* Stores type k of the envelope, taking a reference. */
-void mmpi_dt_set_type(struct mmpi_datatype *dt, int k, const struct mmpi_datatype *type);
+void mmpi_dt_set_type(struct mmpi_datatype *dt, size_t k, const struct mmpi_datatype *type);
 
 /* Registers dt for the calling rank and stores the handle in *out; the handle owns the caller's
  * reference. On failure (table full) releases dt and returns MPI_ERR_NO_MEM. */
@@ -42,38 +48,51 @@ int mmpi_dt_publish(struct mmpi_rank *self, struct mmpi_datatype *dt, MPI_Dataty
 void mmpi_dt_name_get(const struct mmpi_datatype *dt, char *buf);
 int mmpi_dt_name_set(struct mmpi_datatype *dt, const char *name);
 
-/* ---- Constructors: the implementation of MPI_Type_<name> is mmpi_type_<name>. Arguments are
- * validated by the binding (handles resolved, counts and block lengths >= 0, arrays present);
- * subarray and darray check their own geometry. Each returns a new object with refcount 1 and
- * its envelope, or an MPI error class. */
-int mmpi_type_contiguous(int count, const struct mmpi_datatype *old, struct mmpi_datatype **out);
-int mmpi_type_vector(int count, int blocklength, int stride, const struct mmpi_datatype *old,
-                     struct mmpi_datatype **out);
-int mmpi_type_create_hvector(int count, int blocklength, MPI_Aint stride,
-                             const struct mmpi_datatype *old, struct mmpi_datatype **out);
-int mmpi_type_indexed(int count, const int *blocklengths, const int *displacements,
-                      const struct mmpi_datatype *old, struct mmpi_datatype **out);
-int mmpi_type_create_hindexed(int count, const int *blocklengths, const MPI_Aint *displacements,
-                              const struct mmpi_datatype *old, struct mmpi_datatype **out);
-int mmpi_type_create_indexed_block(int count, int blocklength, const int *displacements,
-                                   const struct mmpi_datatype *old, struct mmpi_datatype **out);
-int mmpi_type_create_hindexed_block(int count, int blocklength, const MPI_Aint *displacements,
-                                    const struct mmpi_datatype *old,
-                                    struct mmpi_datatype **out);
-int mmpi_type_create_struct(int count, const int *blocklengths, const MPI_Aint *displacements,
-                            struct mmpi_datatype *const *types, struct mmpi_datatype **out);
-int mmpi_type_create_resized(const struct mmpi_datatype *old, MPI_Aint lb, MPI_Aint extent,
+/* ---- Constructors: the implementation of MPI_Type_<name> and MPI_Type_<name>_c is
+ * mmpi_type_<name>. Arguments are validated by the binding (handles resolved, counts and block
+ * lengths >= 0, arrays present); subarray and darray check their own geometry. `large`: called
+ * through the _c binding, so the envelope holds the counts and displacements as large counts
+ * (MPI-4.1 §5.1.13); arrays of counts are views of either binding's arrays (api/poly.h), byte
+ * displacements are MPI_Aint or MPI_Count, both 64 bits. Each returns a new object with
+ * refcount 1 and its envelope, or an MPI error class (MPI_ERR_ARG when the typemap's size or
+ * bounds overflow). */
+int mmpi_type_contiguous(MPI_Count count, const struct mmpi_datatype *old, bool large,
+                         struct mmpi_datatype **out);
+int mmpi_type_vector(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
+                     const struct mmpi_datatype *old, bool large, struct mmpi_datatype **out);
+int mmpi_type_create_hvector(MPI_Count count, MPI_Count blocklength, MPI_Aint stride,
+                             const struct mmpi_datatype *old, bool large,
                              struct mmpi_datatype **out);
+int mmpi_type_indexed(MPI_Count count, struct mmpi_poly_array blocklengths,
+                      struct mmpi_poly_array displacements, const struct mmpi_datatype *old,
+                      bool large, struct mmpi_datatype **out);
+int mmpi_type_create_hindexed(MPI_Count count, struct mmpi_poly_array blocklengths,
+                              struct mmpi_poly_array displacements, const struct mmpi_datatype *old,
+                              bool large, struct mmpi_datatype **out);
+int mmpi_type_create_indexed_block(MPI_Count count, MPI_Count blocklength,
+                                   struct mmpi_poly_array displacements,
+                                   const struct mmpi_datatype *old, bool large,
+                                   struct mmpi_datatype **out);
+int mmpi_type_create_hindexed_block(MPI_Count count, MPI_Count blocklength,
+                                    struct mmpi_poly_array displacements,
+                                    const struct mmpi_datatype *old, bool large,
+                                    struct mmpi_datatype **out);
+int mmpi_type_create_struct(MPI_Count count, struct mmpi_poly_array blocklengths,
+                            struct mmpi_poly_array displacements,
+                            struct mmpi_datatype *const *types, bool large,
+                            struct mmpi_datatype **out);
+int mmpi_type_create_resized(const struct mmpi_datatype *old, MPI_Aint lb, MPI_Aint extent,
+                             bool large, struct mmpi_datatype **out);
 int mmpi_type_dup(const struct mmpi_datatype *old, struct mmpi_datatype **out);
 /* MPI_ERR_DIMS for ndims <= 0, MPI_ERR_ARG for bad sizes, starts or order. */
-int mmpi_type_create_subarray(int ndims, const int *sizes, const int *subsizes, const int *starts,
+int mmpi_type_create_subarray(int ndims, struct mmpi_poly_array sizes,
+                              struct mmpi_poly_array subsizes, struct mmpi_poly_array starts,
                               int order, const struct mmpi_datatype *old,
                               struct mmpi_datatype **out);
 /* MPI_ERR_DIMS for ndims <= 0, MPI_ERR_ARG for a bad grid, distribution or order. */
-int mmpi_type_create_darray(int size, int rank, int ndims, const int *gsizes,
-                            const int *distribs, const int *dargs, const int *psizes,
-                            int order, const struct mmpi_datatype *old,
-                            struct mmpi_datatype **out);
+int mmpi_type_create_darray(int size, int rank, int ndims, struct mmpi_poly_array gsizes,
+                            const int *distribs, const int *dargs, const int *psizes, int order,
+                            const struct mmpi_datatype *old, struct mmpi_datatype **out);
 /* MPI_Type_match_size: MPI_ERR_ARG when no predefined type matches. */
 int mmpi_type_match_size(int typeclass, int size, MPI_Datatype *out);
 

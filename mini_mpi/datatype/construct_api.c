@@ -2,29 +2,32 @@
  * construct_api.c: MPI entry points that create and free datatypes (MPI-4.1 §5.1.2 - §5.1.4,
  * §5.1.7 resized, §5.1.9 commit and free, §5.1.10 dup), in the chapter's order, then the MPI-1
  * names removed in MPI-3.0. Bindings only: resolve handles, check arguments, then one call into
- * construct.c / subarray.c / darray.c and publish the new handle. Errors have no object, so they
+ * construct.c / subarray.c / darray.c and publish the new handle. The constructors with a
+ * large-count form are written once (mmpi_api_*, api/README.md) for both bindings. Errors have no object, so they
  * go to the default handler (MPI_COMM_SELF's if set, else MPI_COMM_WORLD's).
  */
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "attr/attr.h"
 #include "datatype/build.h"
+#include "generated/api_impl.h"
 #include "mmpi.h"
 
 /* Block lengths must exist and be >= 0 (MPI_ERR_ARG otherwise). */
-static bool bad_blocklengths(int count, const int *blocklengths)
+static bool bad_blocklengths(MPI_Count count, struct mmpi_poly_array blocklengths)
 {
-    if (count > 0 && !blocklengths)
+    if (count > 0 && mmpi_poly_null(blocklengths))
         return true;
-    for (int i = 0; i < count; i++)
-        if (blocklengths[i] < 0)
+    for (MPI_Count i = 0; i < count; i++)
+        if (mmpi_poly_at(blocklengths, (size_t)i) < 0)
             return true;
     return false;
 }
 
 /* The checks of a constructor with a count and an old type, in the order MPICH reports them:
  * count, then the type, then the other arguments (args_ok). */
-static int check_count_old(int count, const struct mmpi_datatype *old, bool args_ok)
+static int check_count_old(MPI_Count count, const struct mmpi_datatype *old, bool args_ok)
 {
     if (count < 0)
         return MPI_ERR_COUNT;
@@ -39,302 +42,228 @@ static int check_old(const struct mmpi_datatype *old, bool args_ok)
     return check_count_old(0, old, args_ok);
 }
 
-MMPI_PROFILED(Type_contiguous);
-int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
+/* The end of every constructor: publish the new type, or raise the error without an object
+ * (the default handler, MPI-4.1 §9.3). */
+static int finish(struct mmpi_rank *self, int err, struct mmpi_datatype *dt, MPI_Datatype *newtype,
+                  enum mmpi_call call)
 {
-    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_contiguous);
+    if (err == MPI_SUCCESS && (err = mmpi_dt_publish(self, dt, newtype)) == MPI_SUCCESS)
+        return MPI_SUCCESS;
+    return mmpi_err_raise_comm(self, NULL, err, call);
+}
+
+int mmpi_api_Type_contiguous(struct mmpi_rank *self, enum mmpi_call call, MPI_Count count,
+                             MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
     struct mmpi_datatype *old = mmpi_datatype_get(self, oldtype), *dt = NULL;
-    int err = MPI_SUCCESS;
-
-    if ((err = check_count_old(count, old, newtype != NULL)))
-        goto fn_fail;
-    if ((err = mmpi_type_contiguous(count, old, &dt)) ||
-        (err = mmpi_dt_publish(self, dt, newtype)))
-        goto fn_fail;
-fn_exit:
-    return err;
-fn_fail:
-    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_contiguous);
-    goto fn_exit;
+    int err = check_count_old(count, old, newtype != NULL);
+    if (err == MPI_SUCCESS)
+        err = mmpi_type_contiguous(count, old, call == MMPI_CALL_Type_contiguous_c, &dt);
+    return finish(self, err, dt, newtype, call);
 }
 
-MMPI_PROFILED(Type_vector);
-int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
-                     MPI_Datatype *newtype)
+int mmpi_api_Type_vector(struct mmpi_rank *self, enum mmpi_call call, MPI_Count count,
+                         MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype,
+                         MPI_Datatype *newtype)
 {
-    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_vector);
     struct mmpi_datatype *old = mmpi_datatype_get(self, oldtype), *dt = NULL;
-    int err = MPI_SUCCESS;
-
-    if ((err = check_count_old(count, old, blocklength >= 0 && newtype)))
-        goto fn_fail;
-    if ((err = mmpi_type_vector(count, blocklength, stride, old, &dt)) ||
-        (err = mmpi_dt_publish(self, dt, newtype)))
-        goto fn_fail;
-fn_exit:
-    return err;
-fn_fail:
-    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_vector);
-    goto fn_exit;
+    int err = check_count_old(count, old, blocklength >= 0 && newtype);
+    if (err == MPI_SUCCESS)
+        err = mmpi_type_vector(count, blocklength, stride, old, call == MMPI_CALL_Type_vector_c,
+                               &dt);
+    return finish(self, err, dt, newtype, call);
 }
 
-/* MPI_Type_create_hvector and the removed MPI_Type_hvector. */
-static int hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
-                   MPI_Datatype *newtype, enum mmpi_call call)
+/* MPI_Type_create_hvector(_c) and the removed MPI_Type_hvector. */
+static int hvector(struct mmpi_rank *self, MPI_Count count, MPI_Count blocklength, MPI_Aint stride,
+                   MPI_Datatype oldtype, MPI_Datatype *newtype, enum mmpi_call call)
 {
-    struct mmpi_rank *self = mmpi_enter(call);
     struct mmpi_datatype *old = mmpi_datatype_get(self, oldtype), *dt = NULL;
-    int err = MPI_SUCCESS;
-
-    if ((err = check_count_old(count, old, blocklength >= 0 && newtype)))
-        goto fn_fail;
-    if ((err = mmpi_type_create_hvector(count, blocklength, stride, old, &dt)) ||
-        (err = mmpi_dt_publish(self, dt, newtype)))
-        goto fn_fail;
-fn_exit:
-    return err;
-fn_fail:
-    err = mmpi_err_raise_comm(self, NULL, err, call);
-    goto fn_exit;
+    int err = check_count_old(count, old, blocklength >= 0 && newtype);
+    if (err == MPI_SUCCESS)
+        err = mmpi_type_create_hvector(count, blocklength, stride, old,
+                                       call == MMPI_CALL_Type_create_hvector_c, &dt);
+    return finish(self, err, dt, newtype, call);
 }
 
-MMPI_PROFILED(Type_create_hvector);
-int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
-                             MPI_Datatype *newtype)
+int mmpi_api_Type_create_hvector(struct mmpi_rank *self, enum mmpi_call call, MPI_Count count,
+                                 MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype,
+                                 MPI_Datatype *newtype)
 {
-    return hvector(count, blocklength, stride, oldtype, newtype, MMPI_CALL_Type_create_hvector);
+    return hvector(self, count, blocklength, stride, oldtype, newtype, call);
 }
 
-MMPI_PROFILED(Type_indexed);
-int PMPI_Type_indexed(int count, const int array_of_blocklengths[],
-                      const int array_of_displacements[], MPI_Datatype oldtype,
-                      MPI_Datatype *newtype)
+int mmpi_api_Type_indexed(struct mmpi_rank *self, enum mmpi_call call, MPI_Count count,
+                          struct mmpi_poly_array array_of_blocklengths,
+                          struct mmpi_poly_array array_of_displacements, MPI_Datatype oldtype,
+                          MPI_Datatype *newtype)
 {
-    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_indexed);
     struct mmpi_datatype *old = mmpi_datatype_get(self, oldtype), *dt = NULL;
-    int err = MPI_SUCCESS;
-
-    if ((err = check_count_old(count, old,
-                               !bad_blocklengths(count, array_of_blocklengths) &&
-                                   (count == 0 || array_of_displacements) && newtype)))
-        goto fn_fail;
-    if ((err = mmpi_type_indexed(count, array_of_blocklengths, array_of_displacements, old,
-                                 &dt)) ||
-        (err = mmpi_dt_publish(self, dt, newtype)))
-        goto fn_fail;
-fn_exit:
-    return err;
-fn_fail:
-    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_indexed);
-    goto fn_exit;
+    int err = check_count_old(count, old,
+                              !bad_blocklengths(count, array_of_blocklengths) &&
+                                  (count == 0 || !mmpi_poly_null(array_of_displacements)) &&
+                                  newtype);
+    if (err == MPI_SUCCESS)
+        err = mmpi_type_indexed(count, array_of_blocklengths, array_of_displacements, old,
+                                call == MMPI_CALL_Type_indexed_c, &dt);
+    return finish(self, err, dt, newtype, call);
 }
 
-/* MPI_Type_create_hindexed and the removed MPI_Type_hindexed. */
-static int hindexed(int count, const int array_of_blocklengths[],
-                    const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+/* MPI_Type_create_hindexed(_c) and the removed MPI_Type_hindexed. */
+static int hindexed(struct mmpi_rank *self, MPI_Count count,
+                    struct mmpi_poly_array array_of_blocklengths,
+                    struct mmpi_poly_array array_of_displacements, MPI_Datatype oldtype,
                     MPI_Datatype *newtype, enum mmpi_call call)
 {
-    struct mmpi_rank *self = mmpi_enter(call);
     struct mmpi_datatype *old = mmpi_datatype_get(self, oldtype), *dt = NULL;
-    int err = MPI_SUCCESS;
-
-    if ((err = check_count_old(count, old,
-                               !bad_blocklengths(count, array_of_blocklengths) &&
-                                   (count == 0 || array_of_displacements) && newtype)))
-        goto fn_fail;
-    if ((err = mmpi_type_create_hindexed(count, array_of_blocklengths, array_of_displacements,
-                                         old, &dt)) ||
-        (err = mmpi_dt_publish(self, dt, newtype)))
-        goto fn_fail;
-fn_exit:
-    return err;
-fn_fail:
-    err = mmpi_err_raise_comm(self, NULL, err, call);
-    goto fn_exit;
+    int err = check_count_old(count, old,
+                              !bad_blocklengths(count, array_of_blocklengths) &&
+                                  (count == 0 || !mmpi_poly_null(array_of_displacements)) &&
+                                  newtype);
+    if (err == MPI_SUCCESS)
+        err = mmpi_type_create_hindexed(count, array_of_blocklengths, array_of_displacements, old,
+                                        call == MMPI_CALL_Type_create_hindexed_c, &dt);
+    return finish(self, err, dt, newtype, call);
 }
 
-MMPI_PROFILED(Type_create_hindexed);
-int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
-                              const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
-                              MPI_Datatype *newtype)
+int mmpi_api_Type_create_hindexed(struct mmpi_rank *self, enum mmpi_call call, MPI_Count count,
+                                  struct mmpi_poly_array array_of_blocklengths,
+                                  struct mmpi_poly_array array_of_displacements,
+                                  MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    return hindexed(count, array_of_blocklengths, array_of_displacements, oldtype, newtype,
-                    MMPI_CALL_Type_create_hindexed);
+    return hindexed(self, count, array_of_blocklengths, array_of_displacements, oldtype, newtype,
+                    call);
 }
 
-MMPI_PROFILED(Type_create_indexed_block);
-int PMPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[],
-                                   MPI_Datatype oldtype, MPI_Datatype *newtype)
+/* MPI_Type_create_indexed_block(_c) and MPI_Type_create_hindexed_block(_c): displacements in
+ * elements of the old type, or in bytes. */
+static int block_indexed(struct mmpi_rank *self, enum mmpi_call call, MPI_Count count,
+                         MPI_Count blocklength, struct mmpi_poly_array array_of_displacements,
+                         MPI_Datatype oldtype, MPI_Datatype *newtype, bool bytes)
 {
-    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_create_indexed_block);
     struct mmpi_datatype *old = mmpi_datatype_get(self, oldtype), *dt = NULL;
-    int err = MPI_SUCCESS;
-
-    if ((err = check_count_old(count, old,
-                               blocklength >= 0 && (count == 0 || array_of_displacements) &&
-                                   newtype)))
-        goto fn_fail;
-    if ((err = mmpi_type_create_indexed_block(count, blocklength, array_of_displacements, old,
-                                              &dt)) ||
-        (err = mmpi_dt_publish(self, dt, newtype)))
-        goto fn_fail;
-fn_exit:
-    return err;
-fn_fail:
-    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_create_indexed_block);
-    goto fn_exit;
+    int err = check_count_old(
+        count, old,
+        blocklength >= 0 && (count == 0 || !mmpi_poly_null(array_of_displacements)) && newtype);
+    bool large = call == MMPI_CALL_Type_create_indexed_block_c ||
+                 call == MMPI_CALL_Type_create_hindexed_block_c;
+    if (err == MPI_SUCCESS && bytes)
+        err = mmpi_type_create_hindexed_block(count, blocklength, array_of_displacements, old,
+                                              large, &dt);
+    else if (err == MPI_SUCCESS)
+        err = mmpi_type_create_indexed_block(count, blocklength, array_of_displacements, old, large,
+                                             &dt);
+    return finish(self, err, dt, newtype, call);
 }
 
-MMPI_PROFILED(Type_create_hindexed_block);
-int PMPI_Type_create_hindexed_block(int count, int blocklength,
-                                    const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
-                                    MPI_Datatype *newtype)
+int mmpi_api_Type_create_indexed_block(struct mmpi_rank *self, enum mmpi_call call, MPI_Count count,
+                                       MPI_Count blocklength,
+                                       struct mmpi_poly_array array_of_displacements,
+                                       MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_create_hindexed_block);
-    struct mmpi_datatype *old = mmpi_datatype_get(self, oldtype), *dt = NULL;
-    int err = MPI_SUCCESS;
+    return block_indexed(self, call, count, blocklength, array_of_displacements, oldtype, newtype,
+                         false);
+}
 
-    if ((err = check_count_old(count, old,
-                               blocklength >= 0 && (count == 0 || array_of_displacements) &&
-                                   newtype)))
-        goto fn_fail;
-    if ((err = mmpi_type_create_hindexed_block(count, blocklength, array_of_displacements, old,
-                                               &dt)) ||
-        (err = mmpi_dt_publish(self, dt, newtype)))
-        goto fn_fail;
-fn_exit:
-    return err;
-fn_fail:
-    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_create_hindexed_block);
-    goto fn_exit;
+int mmpi_api_Type_create_hindexed_block(struct mmpi_rank *self, enum mmpi_call call,
+                                        MPI_Count count, MPI_Count blocklength,
+                                        struct mmpi_poly_array array_of_displacements,
+                                        MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    return block_indexed(self, call, count, blocklength, array_of_displacements, oldtype, newtype,
+                         true);
 }
 
 /* Resolves a struct's member types: MPI_ERR_TYPE for an invalid one. */
-static int struct_types(struct mmpi_rank *self, int count, const MPI_Datatype handles[],
+static int struct_types(struct mmpi_rank *self, MPI_Count count, const MPI_Datatype handles[],
                         struct mmpi_datatype **types)
 {
-    for (int i = 0; i < count; i++)
+    for (MPI_Count i = 0; i < count; i++)
         if (!(types[i] = mmpi_datatype_get(self, handles[i])))
             return MPI_ERR_TYPE;
     return MPI_SUCCESS;
 }
 
-/* MPI_Type_create_struct and the removed MPI_Type_struct. */
-static int type_struct(int count, const int array_of_blocklengths[],
-                       const MPI_Aint array_of_displacements[],
+/* MPI_Type_create_struct(_c) and the removed MPI_Type_struct. */
+static int type_struct(struct mmpi_rank *self, MPI_Count count,
+                       struct mmpi_poly_array array_of_blocklengths,
+                       struct mmpi_poly_array array_of_displacements,
                        const MPI_Datatype array_of_types[], MPI_Datatype *newtype,
                        enum mmpi_call call)
 {
-    struct mmpi_rank *self = mmpi_enter(call);
     struct mmpi_datatype **types = NULL, *dt = NULL;
     int err = MPI_SUCCESS;
 
-    if (count < 0) {
+    if (count < 0)
         err = MPI_ERR_COUNT;
-        goto fn_fail;
-    }
-    if (bad_blocklengths(count, array_of_blocklengths) ||
-        (count > 0 && (!array_of_displacements || !array_of_types)) || !newtype) {
+    else if (bad_blocklengths(count, array_of_blocklengths) ||
+             (count > 0 && (mmpi_poly_null(array_of_displacements) || !array_of_types)) || !newtype)
         err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
-    /* The resolved member types: freed at fn_exit. */
-    if (!(types = malloc((count > 0 ? (size_t)count : 1) * sizeof(*types)))) {
+    /* The resolved member types: freed before returning. */
+    else if ((uint64_t)count >= SIZE_MAX / sizeof(*types) ||
+             !(types = malloc((count > 0 ? (size_t)count : 1) * sizeof(*types))))
         err = MPI_ERR_NO_MEM;
-        goto fn_fail;
-    }
-    if ((err = struct_types(self, count, array_of_types, types)))
-        goto fn_fail;
-    if ((err = mmpi_type_create_struct(count, array_of_blocklengths, array_of_displacements,
-                                       types, &dt)) ||
-        (err = mmpi_dt_publish(self, dt, newtype)))
-        goto fn_fail;
-fn_exit:
+    else if ((err = struct_types(self, count, array_of_types, types)) == MPI_SUCCESS)
+        err = mmpi_type_create_struct(count, array_of_blocklengths, array_of_displacements, types,
+                                      call == MMPI_CALL_Type_create_struct_c, &dt);
     free(types);
-    return err;
-fn_fail:
-    err = mmpi_err_raise_comm(self, NULL, err, call);
-    goto fn_exit;
+    return finish(self, err, dt, newtype, call);
 }
 
-MMPI_PROFILED(Type_create_struct);
-int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
-                            const MPI_Aint array_of_displacements[],
-                            const MPI_Datatype array_of_types[], MPI_Datatype *newtype)
+int mmpi_api_Type_create_struct(struct mmpi_rank *self, enum mmpi_call call, MPI_Count count,
+                                struct mmpi_poly_array array_of_blocklengths,
+                                struct mmpi_poly_array array_of_displacements,
+                                const MPI_Datatype array_of_types[], MPI_Datatype *newtype)
 {
-    return type_struct(count, array_of_blocklengths, array_of_displacements, array_of_types,
-                       newtype, MMPI_CALL_Type_create_struct);
+    return type_struct(self, count, array_of_blocklengths, array_of_displacements, array_of_types,
+                       newtype, call);
 }
 
-MMPI_PROFILED(Type_create_subarray);
-int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int array_of_subsizes[],
-                              const int array_of_starts[], int order, MPI_Datatype oldtype,
-                              MPI_Datatype *newtype)
+int mmpi_api_Type_create_subarray(struct mmpi_rank *self, enum mmpi_call call, int ndims,
+                                  struct mmpi_poly_array array_of_sizes,
+                                  struct mmpi_poly_array array_of_subsizes,
+                                  struct mmpi_poly_array array_of_starts, int order,
+                                  MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_create_subarray);
     struct mmpi_datatype *old = mmpi_datatype_get(self, oldtype), *dt = NULL;
-    int err = MPI_SUCCESS;
-
     /* Geometry (ndims, sizes, subsizes, starts, order) is checked by the implementation. */
-    if ((err = check_old(old, (ndims <= 0 || (array_of_sizes && array_of_subsizes &&
-                                              array_of_starts)) &&
-                                  newtype)))
-        goto fn_fail;
-    if ((err = mmpi_type_create_subarray(ndims, array_of_sizes, array_of_subsizes,
-                                         array_of_starts, order, old, &dt)) ||
-        (err = mmpi_dt_publish(self, dt, newtype)))
-        goto fn_fail;
-fn_exit:
-    return err;
-fn_fail:
-    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_create_subarray);
-    goto fn_exit;
+    int err = check_old(old, (ndims <= 0 || (!mmpi_poly_null(array_of_sizes) &&
+                                             !mmpi_poly_null(array_of_subsizes) &&
+                                             !mmpi_poly_null(array_of_starts))) &&
+                                 newtype);
+    if (err == MPI_SUCCESS)
+        err = mmpi_type_create_subarray(ndims, array_of_sizes, array_of_subsizes, array_of_starts,
+                                        order, old, &dt);
+    return finish(self, err, dt, newtype, call);
 }
 
-MMPI_PROFILED(Type_create_darray);
-int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[],
-                            const int array_of_distribs[], const int array_of_dargs[],
-                            const int array_of_psizes[], int order, MPI_Datatype oldtype,
-                            MPI_Datatype *newtype)
+int mmpi_api_Type_create_darray(struct mmpi_rank *self, enum mmpi_call call, int size, int rank,
+                                int ndims, struct mmpi_poly_array array_of_gsizes,
+                                const int array_of_distribs[], const int array_of_dargs[],
+                                const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                                MPI_Datatype *newtype)
 {
-    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_create_darray);
     struct mmpi_datatype *old = mmpi_datatype_get(self, oldtype), *dt = NULL;
-    int err = MPI_SUCCESS;
-
     /* The grid and the distributions are checked by the implementation. */
-    if ((err = check_old(old, (ndims <= 0 || (array_of_gsizes && array_of_distribs &&
-                                              array_of_dargs && array_of_psizes)) &&
-                                  newtype)))
-        goto fn_fail;
-    if ((err = mmpi_type_create_darray(size, rank, ndims, array_of_gsizes, array_of_distribs,
-                                       array_of_dargs, array_of_psizes, order, old, &dt)) ||
-        (err = mmpi_dt_publish(self, dt, newtype)))
-        goto fn_fail;
-fn_exit:
-    return err;
-fn_fail:
-    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_create_darray);
-    goto fn_exit;
+    int err = check_old(old,
+                        (ndims <= 0 || (!mmpi_poly_null(array_of_gsizes) && array_of_distribs &&
+                                        array_of_dargs && array_of_psizes)) &&
+                            newtype);
+    if (err == MPI_SUCCESS)
+        err = mmpi_type_create_darray(size, rank, ndims, array_of_gsizes, array_of_distribs,
+                                      array_of_dargs, array_of_psizes, order, old, &dt);
+    return finish(self, err, dt, newtype, call);
 }
 
-MMPI_PROFILED(Type_create_resized);
-int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
-                             MPI_Datatype *newtype)
+int mmpi_api_Type_create_resized(struct mmpi_rank *self, enum mmpi_call call, MPI_Datatype oldtype,
+                                 MPI_Count lb, MPI_Count extent, MPI_Datatype *newtype)
 {
-    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_create_resized);
     struct mmpi_datatype *old = mmpi_datatype_get(self, oldtype), *dt = NULL;
-    int err = MPI_SUCCESS;
-
-    if ((err = check_old(old, newtype != NULL)))
-        goto fn_fail;
-    if ((err = mmpi_type_create_resized(old, lb, extent, &dt)) ||
-        (err = mmpi_dt_publish(self, dt, newtype)))
-        goto fn_fail;
-fn_exit:
-    return err;
-fn_fail:
-    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_create_resized);
-    goto fn_exit;
+    int err = check_old(old, newtype != NULL);
+    if (err == MPI_SUCCESS)
+        err = mmpi_type_create_resized(old, lb, extent, call == MMPI_CALL_Type_create_resized_c,
+                                       &dt);
+    return finish(self, err, dt, newtype, call);
 }
 
 MMPI_PROFILED(Type_commit);
@@ -423,7 +352,8 @@ MMPI_PROFILED(Type_hvector);
 int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
                       MPI_Datatype *newtype)
 {
-    return hvector(count, blocklength, stride, oldtype, newtype, MMPI_CALL_Type_hvector);
+    return hvector(mmpi_enter(MMPI_CALL_Type_hvector), count, blocklength, stride, oldtype, newtype,
+                   MMPI_CALL_Type_hvector);
 }
 
 MMPI_PROFILED(Type_hindexed);
@@ -431,8 +361,9 @@ int PMPI_Type_hindexed(int count, const int array_of_blocklengths[],
                        const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
                        MPI_Datatype *newtype)
 {
-    return hindexed(count, array_of_blocklengths, array_of_displacements, oldtype, newtype,
-                    MMPI_CALL_Type_hindexed);
+    return hindexed(mmpi_enter(MMPI_CALL_Type_hindexed), count,
+                    mmpi_poly_narrow(array_of_blocklengths), mmpi_poly_wide(array_of_displacements),
+                    oldtype, newtype, MMPI_CALL_Type_hindexed);
 }
 
 MMPI_PROFILED(Type_struct);
@@ -440,6 +371,7 @@ int PMPI_Type_struct(int count, const int array_of_blocklengths[],
                      const MPI_Aint array_of_displacements[], const MPI_Datatype array_of_types[],
                      MPI_Datatype *newtype)
 {
-    return type_struct(count, array_of_blocklengths, array_of_displacements, array_of_types,
-                       newtype, MMPI_CALL_Type_struct);
+    return type_struct(
+        mmpi_enter(MMPI_CALL_Type_struct), count, mmpi_poly_narrow(array_of_blocklengths),
+        mmpi_poly_wide(array_of_displacements), array_of_types, newtype, MMPI_CALL_Type_struct);
 }

@@ -6,12 +6,13 @@
  * that dimension (one part per owned block) and is resized to lb 0 and the extent of the whole
  * dimension, so the result's extent is the whole global array's.
  */
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "datatype/build.h"
 #include "mmpi.h"
 
-static int check(int size, int rank, int ndims, const int *gsizes, const int *distribs,
+static int check(int size, int rank, int ndims, struct mmpi_poly_array gsizes, const int *distribs,
                  const int *dargs, const int *psizes, int order)
 {
     long long procs = 1;
@@ -24,7 +25,8 @@ static int check(int size, int rank, int ndims, const int *gsizes, const int *di
         return MPI_ERR_ARG;
     for (int d = 0; d < ndims; d++) {
         int darg = dargs[d];
-        if (gsizes[d] <= 0 || psizes[d] <= 0)
+        int64_t gsize = mmpi_poly_at(gsizes, d);
+        if (gsize <= 0 || psizes[d] <= 0)
             return MPI_ERR_ARG;
         procs *= psizes[d];
         if (procs > size)
@@ -38,7 +40,7 @@ static int check(int size, int rank, int ndims, const int *gsizes, const int *di
             break;
         case MPI_DISTRIBUTE_BLOCK:
             /* §5.1.4: darg * psize must cover the dimension */
-            if (darg != MPI_DISTRIBUTE_DFLT_DARG && (long long)darg * psizes[d] < gsizes[d])
+            if (darg != MPI_DISTRIBUTE_DFLT_DARG && (long long)darg * psizes[d] < gsize)
                 return MPI_ERR_ARG;
             break;
         case MPI_DISTRIBUTE_CYCLIC:
@@ -52,9 +54,8 @@ static int check(int size, int rank, int ndims, const int *gsizes, const int *di
 
 /* The blocks of dimension d that grid coordinate `coord` owns, as parts of `child` spaced by
  * `step` bytes per index. Returns the number of parts (at most gsize). */
-static size_t owned_parts(int gsize, int distrib, int darg, int nprocs, int coord,
-                          const struct mmpi_datatype *child, MPI_Aint step,
-                          struct mmpi_dt_part *p)
+static size_t owned_parts(int64_t gsize, int distrib, int darg, int nprocs, int coord,
+                          const struct mmpi_datatype *child, MPI_Aint step, struct mmpi_dt_part *p)
 {
     long long b, first, stride;
     size_t n = 0;
@@ -74,31 +75,36 @@ static size_t owned_parts(int gsize, int distrib, int darg, int nprocs, int coor
     }
     for (long long start = first; start < gsize; start += stride) {
         long long len = gsize - start < b ? gsize - start : b;
-        p[n++] = (struct mmpi_dt_part){(MPI_Aint)start * step, (size_t)len, child};
+        p[n++] = (struct mmpi_dt_part){(MPI_Aint)start * step, (size_t)len, child, 1, 0};
         if (distrib != MPI_DISTRIBUTE_CYCLIC)
             break;
     }
     return n;
 }
 
-int mmpi_type_create_darray(int size, int rank, int ndims, const int *gsizes,
-                            const int *distribs, const int *dargs, const int *psizes,
-                            int order, const struct mmpi_datatype *old,
-                            struct mmpi_datatype **out)
+int mmpi_type_create_darray(int size, int rank, int ndims, struct mmpi_poly_array gsizes,
+                            const int *distribs, const int *dargs, const int *psizes, int order,
+                            const struct mmpi_datatype *old, struct mmpi_datatype **out)
 {
     const struct mmpi_datatype *prev = old;
     struct mmpi_datatype *t = NULL;
     struct mmpi_dt_part *parts = NULL;
     MPI_Aint step = old->extent;
-    int *coords = NULL, gmax = 1;
+    int *coords = NULL;
+    size_t maxparts = 1, n = ndims > 0 ? (size_t)ndims : 0;
+    bool large = gsizes.wide;
     int err = check(size, rank, ndims, gsizes, distribs, dargs, psizes, order);
 
     if (err)
         return err;
-    for (int d = 0; d < ndims; d++)
-        gmax = gsizes[d] > gmax ? gsizes[d] : gmax;
-    coords = malloc((size_t)ndims * sizeof(int));
-    parts = malloc((size_t)gmax * sizeof(*parts));
+    /* A dimension has at most min(gsize, blocks dealt to one process) parts. */
+    for (size_t d = 0; d < n; d++) {
+        int64_t g = mmpi_poly_at(gsizes, d);
+        int64_t most = distribs[d] == MPI_DISTRIBUTE_CYCLIC ? g / psizes[d] + 1 : 1;
+        maxparts = (size_t)most > maxparts ? (size_t)most : maxparts;
+    }
+    coords = malloc(n * sizeof(int));
+    parts = maxparts <= SIZE_MAX / sizeof(*parts) ? malloc(maxparts * sizeof(*parts)) : NULL;
     if (!coords || !parts) {
         err = MPI_ERR_NO_MEM;
         goto fn_exit;
@@ -110,31 +116,43 @@ int mmpi_type_create_darray(int size, int rank, int ndims, const int *gsizes,
     }
     for (int k = 0; k < ndims; k++) {
         int d = order == MPI_ORDER_C ? ndims - 1 - k : k;
-        size_t n = owned_parts(gsizes[d], distribs[d], dargs[d], psizes[d], coords[d], prev, step,
-                               parts);
-        MPI_Aint bounds[2] = {0, gsizes[d] * step};
-        err = mmpi_dt_build(parts, n, 0, bounds, &t);
+        int64_t g = mmpi_poly_at(gsizes, d);
+        MPI_Aint whole;
+        if (__builtin_mul_overflow(g, step, &whole)) {
+            err = MPI_ERR_ARG;
+        } else {
+            size_t np = owned_parts(g, distribs[d], dargs[d], psizes[d], coords[d], prev, step,
+                                    parts);
+            MPI_Aint bounds[2] = {0, whole};
+            err = mmpi_dt_build(parts, np, 0, bounds, &t);
+        }
         if (prev != old)
             mmpi_datatype_release(prev);
         if (err)
             goto fn_exit;
         prev = t;
-        step *= gsizes[d];
+        step = whole;
     }
-    if ((err = mmpi_dt_envelope(t, MPI_COMBINER_DARRAY, 4 * ndims + 4, 0, 1))) {
+    /* MPI-4.1 §5.1.13: size, rank, ndims, gsizes, distribs, dargs, psizes, order; in the large
+     * form gsizes are the large counts. */
+    size_t nd = large ? 0 : n;
+    if ((err = mmpi_dt_envelope(t, MPI_COMBINER_DARRAY, 3 * n + nd + 4, 0, large ? n : 0, 1))) {
         mmpi_datatype_release(t);
         goto fn_exit;
     }
     t->ints[0] = size;
     t->ints[1] = rank;
     t->ints[2] = ndims;
-    for (int d = 0; d < ndims; d++) {
-        t->ints[3 + d] = gsizes[d];
-        t->ints[3 + ndims + d] = distribs[d];
-        t->ints[3 + 2 * ndims + d] = dargs[d];
-        t->ints[3 + 3 * ndims + d] = psizes[d];
+    for (size_t d = 0; d < n; d++) {
+        if (large)
+            t->counts[d] = mmpi_poly_at(gsizes, d);
+        else
+            t->ints[3 + d] = (int)mmpi_poly_at(gsizes, d);
+        t->ints[3 + nd + d] = distribs[d];
+        t->ints[3 + nd + n + d] = dargs[d];
+        t->ints[3 + nd + 2 * n + d] = psizes[d];
     }
-    t->ints[3 + 4 * ndims] = order;
+    t->ints[3 + nd + 3 * n] = order;
     mmpi_dt_set_type(t, 0, old);
     *out = t;
 fn_exit:

@@ -87,11 +87,14 @@ struct mmpi_datatype {
     size_t nsig;                     /* 0 for a predefined leaf */
     const struct mmpi_dt_sig *sig;   /* owned; holds references to derived children */
 
-    /* Envelope (MPI_Type_get_envelope/contents): the constructor and its arguments. */
+    /* Envelope (MPI_Type_get_envelope/contents): the constructor and its arguments. A type
+     * made by a large-count (_c) constructor has its counts and displacements in counts[]
+     * (nc > 0 only then, MPI-4.1 §5.1.13). */
     int combiner;
-    int ni, na, nd;
+    size_t ni, na, nc, nd;
     int *ints;                        /* owned */
     MPI_Aint *aints;                  /* owned */
+    MPI_Count *counts;                /* owned */
     struct mmpi_datatype **types;     /* owned array; each entry holds a reference */
 
     /* Predefined only: handle, MPI name, external32 conversion, unit count (2 for complex). */

@@ -41,64 +41,113 @@ static int leaf(const struct mmpi_datatype *dt, struct ctx *c, struct mmpi_datat
         *out = (struct mmpi_datatype *)dt;
         return MPI_SUCCESS;
     }
-    struct mmpi_dt_part part = {0, size, mmpi_dt_predefined(MPI_BYTE)};
+    struct mmpi_dt_part part = {0, size, mmpi_dt_predefined(MPI_BYTE), 1, 0};
     if ((err = mmpi_dt_build(&part, size ? 1 : 0, 0, NULL, out)) == MPI_SUCCESS)
         (*out)->align = dt->align; /* not yet shared: see the header */
     return err;
 }
 
-/* dt rebuilt over children kids[] (its envelope's types, in file form). */
-static int construct(const struct mmpi_datatype *dt, struct mmpi_datatype **kids,
-                     struct mmpi_datatype **out)
+/* dt rebuilt over children kids[] (its envelope's types, in file form), from an envelope of
+ * the int form. */
+static int construct_int(const struct mmpi_datatype *dt, struct mmpi_datatype **kids,
+                         struct mmpi_datatype **out)
 {
     const int *in = dt->ints;
     const MPI_Aint *a = dt->aints;
+    struct mmpi_poly_array aw = mmpi_poly_wide(a);
     switch (dt->combiner) {
-    case MPI_COMBINER_DUP:
-        return mmpi_type_dup(kids[0], out);
-    case MPI_COMBINER_CONTIGUOUS:
-        return mmpi_type_contiguous(in[0], kids[0], out);
-    case MPI_COMBINER_VECTOR:
-        return mmpi_type_vector(in[0], in[1], in[2], kids[0], out);
+    case MPI_COMBINER_CONTIGUOUS: return mmpi_type_contiguous(in[0], kids[0], false, out);
+    case MPI_COMBINER_VECTOR: return mmpi_type_vector(in[0], in[1], in[2], kids[0], false, out);
     case MPI_COMBINER_HVECTOR:
-        return mmpi_type_create_hvector(in[0], in[1], a[0], kids[0], out);
+        return mmpi_type_create_hvector(in[0], in[1], a[0], kids[0], false, out);
     case MPI_COMBINER_INDEXED:
-        return mmpi_type_indexed(in[0], in + 1, in + 1 + in[0], kids[0], out);
+        return mmpi_type_indexed(in[0], mmpi_poly_narrow(in + 1), mmpi_poly_narrow(in + 1 + in[0]),
+                                 kids[0], false, out);
     case MPI_COMBINER_HINDEXED:
-        return mmpi_type_create_hindexed(in[0], in + 1, a, kids[0], out);
+        return mmpi_type_create_hindexed(in[0], mmpi_poly_narrow(in + 1), aw, kids[0], false, out);
     case MPI_COMBINER_INDEXED_BLOCK:
-        return mmpi_type_create_indexed_block(in[0], in[1], in + 2, kids[0], out);
+        return mmpi_type_create_indexed_block(in[0], in[1], mmpi_poly_narrow(in + 2), kids[0],
+                                              false, out);
     case MPI_COMBINER_HINDEXED_BLOCK:
-        return mmpi_type_create_hindexed_block(in[0], in[1], a, kids[0], out);
+        return mmpi_type_create_hindexed_block(in[0], in[1], aw, kids[0], false, out);
     case MPI_COMBINER_STRUCT:
-        return mmpi_type_create_struct(in[0], in + 1, a, kids, out);
-    case MPI_COMBINER_RESIZED:
-        return mmpi_type_create_resized(kids[0], a[0], a[1], out);
+        return mmpi_type_create_struct(in[0], mmpi_poly_narrow(in + 1), aw, kids, false, out);
+    case MPI_COMBINER_RESIZED: return mmpi_type_create_resized(kids[0], a[0], a[1], false, out);
     case MPI_COMBINER_SUBARRAY: {
         int n = in[0];
-        return mmpi_type_create_subarray(n, in + 1, in + 1 + n, in + 1 + 2 * n, in[1 + 3 * n],
-                                         kids[0], out);
+        return mmpi_type_create_subarray(n, mmpi_poly_narrow(in + 1), mmpi_poly_narrow(in + 1 + n),
+                                         mmpi_poly_narrow(in + 1 + 2 * n), in[1 + 3 * n], kids[0],
+                                         out);
     }
     case MPI_COMBINER_DARRAY: {
         int n = in[2];
-        return mmpi_type_create_darray(in[0], in[1], n, in + 3, in + 3 + n, in + 3 + 2 * n,
-                                       in + 3 + 3 * n, in[3 + 4 * n], kids[0], out);
+        return mmpi_type_create_darray(in[0], in[1], n, mmpi_poly_narrow(in + 3), in + 3 + n,
+                                       in + 3 + 2 * n, in + 3 + 3 * n, in[3 + 4 * n], kids[0], out);
     }
     default:
         return MPI_ERR_INTERN; /* every derived object records one of the above */
     }
 }
 
+/* The same from the envelope of a large-count (_c) constructor: its counts and byte
+ * displacements are in counts[] (construct.c, subarray.c, darray.c write them). */
+static int construct_large(const struct mmpi_datatype *dt, struct mmpi_datatype **kids,
+                           struct mmpi_datatype **out)
+{
+    const int *in = dt->ints;
+    const MPI_Count *c = dt->counts;
+    struct mmpi_poly_array disp = mmpi_poly_wide(c + 1 + c[0]);
+    switch (dt->combiner) {
+    case MPI_COMBINER_CONTIGUOUS: return mmpi_type_contiguous(c[0], kids[0], true, out);
+    case MPI_COMBINER_VECTOR: return mmpi_type_vector(c[0], c[1], c[2], kids[0], true, out);
+    case MPI_COMBINER_HVECTOR:
+        return mmpi_type_create_hvector(c[0], c[1], c[2], kids[0], true, out);
+    case MPI_COMBINER_INDEXED:
+        return mmpi_type_indexed(c[0], mmpi_poly_wide(c + 1), mmpi_poly_wide(c + 1 + c[0]), kids[0],
+                                 true, out);
+    case MPI_COMBINER_HINDEXED:
+        return mmpi_type_create_hindexed(c[0], mmpi_poly_wide(c + 1), disp, kids[0], true, out);
+    case MPI_COMBINER_INDEXED_BLOCK:
+        return mmpi_type_create_indexed_block(c[0], c[1], mmpi_poly_wide(c + 2), kids[0], true,
+                                              out);
+    case MPI_COMBINER_HINDEXED_BLOCK:
+        return mmpi_type_create_hindexed_block(c[0], c[1], mmpi_poly_wide(c + 2), kids[0], true,
+                                               out);
+    case MPI_COMBINER_STRUCT:
+        return mmpi_type_create_struct(c[0], mmpi_poly_wide(c + 1), disp, kids, true, out);
+    case MPI_COMBINER_RESIZED: return mmpi_type_create_resized(kids[0], c[0], c[1], true, out);
+    case MPI_COMBINER_SUBARRAY: {
+        int n = in[0];
+        return mmpi_type_create_subarray(n, mmpi_poly_wide(c), mmpi_poly_wide(c + n),
+                                         mmpi_poly_wide(c + 2 * n), in[1], kids[0], out);
+    }
+    case MPI_COMBINER_DARRAY: {
+        int n = in[2];
+        return mmpi_type_create_darray(in[0], in[1], n, mmpi_poly_wide(c), in + 3, in + 3 + n,
+                                       in + 3 + 2 * n, in[3 + 3 * n], kids[0], out);
+    }
+    default: return MPI_ERR_INTERN;
+    }
+}
+
+static int construct(const struct mmpi_datatype *dt, struct mmpi_datatype **kids,
+                     struct mmpi_datatype **out)
+{
+    if (dt->combiner == MPI_COMBINER_DUP)
+        return mmpi_type_dup(kids[0], out);
+    return dt->nc ? construct_large(dt, kids, out) : construct_int(dt, kids, out);
+}
+
 static int rebuild(const struct mmpi_datatype *dt, struct ctx *c, struct mmpi_datatype **out)
 {
     if (dt->combiner == MPI_COMBINER_NAMED)
         return leaf(dt, c, out);
-    struct mmpi_datatype **kids = calloc(dt->nd > 0 ? (size_t)dt->nd : 1, sizeof(*kids));
+    struct mmpi_datatype **kids = calloc(dt->nd > 0 ? dt->nd : 1, sizeof(*kids));
     if (!kids)
         return MPI_ERR_NO_MEM;
     int err = MPI_SUCCESS;
     bool same = true;
-    for (int i = 0; i < dt->nd && err == MPI_SUCCESS; i++)
+    for (size_t i = 0; i < dt->nd && err == MPI_SUCCESS; i++)
         if ((err = rebuild(dt->types[i], c, &kids[i])) == MPI_SUCCESS && kids[i] != dt->types[i])
             same = false;
     if (err == MPI_SUCCESS && same) {
@@ -106,7 +155,7 @@ static int rebuild(const struct mmpi_datatype *dt, struct ctx *c, struct mmpi_da
         *out = (struct mmpi_datatype *)dt;
     } else if (err == MPI_SUCCESS)
         err = construct(dt, kids, out);
-    for (int i = 0; i < dt->nd; i++)
+    for (size_t i = 0; i < dt->nd; i++)
         mmpi_datatype_release(kids[i]);
     free(kids);
     return err;

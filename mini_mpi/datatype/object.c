@@ -25,12 +25,13 @@ static void destroy(struct mmpi_datatype *dt)
 {
     for (size_t i = 0; i < dt->nsig; i++)
         mmpi_datatype_release(dt->sig[i].type);
-    for (int i = 0; i < dt->nd; i++)
+    for (size_t i = 0; i < dt->nd; i++)
         mmpi_datatype_release(dt->types[i]);
     free((void *)dt->runs);
     free((void *)dt->sig);
     free(dt->ints);
     free(dt->aints);
+    free(dt->counts);
     free(dt->types);
     free(dt->name);
     free(dt);
@@ -43,21 +44,24 @@ void mmpi_datatype_release(const struct mmpi_datatype *dt)
         destroy(d);
 }
 
-int mmpi_dt_envelope(struct mmpi_datatype *dt, int combiner, int ni, int na, int nd)
+int mmpi_dt_envelope(struct mmpi_datatype *dt, int combiner, size_t ni, size_t na, size_t nc,
+                     size_t nd)
 {
     dt->combiner = combiner;
-    dt->ints = ni ? calloc((size_t)ni, sizeof(int)) : NULL;
-    dt->aints = na ? calloc((size_t)na, sizeof(MPI_Aint)) : NULL;
-    dt->types = nd ? calloc((size_t)nd, sizeof(*dt->types)) : NULL;
-    if ((ni && !dt->ints) || (na && !dt->aints) || (nd && !dt->types))
+    dt->ints = ni ? calloc(ni, sizeof(int)) : NULL;
+    dt->aints = na ? calloc(na, sizeof(MPI_Aint)) : NULL;
+    dt->counts = nc ? calloc(nc, sizeof(MPI_Count)) : NULL;
+    dt->types = nd ? calloc(nd, sizeof(*dt->types)) : NULL;
+    if ((ni && !dt->ints) || (na && !dt->aints) || (nc && !dt->counts) || (nd && !dt->types))
         return MPI_ERR_NO_MEM; /* the caller releases dt, which frees what was allocated */
     dt->ni = ni;
     dt->na = na;
+    dt->nc = nc;
     dt->nd = nd;
     return MPI_SUCCESS;
 }
 
-void mmpi_dt_set_type(struct mmpi_datatype *dt, int k, const struct mmpi_datatype *type)
+void mmpi_dt_set_type(struct mmpi_datatype *dt, size_t k, const struct mmpi_datatype *type)
 {
     mmpi_datatype_retain(type);
     dt->types[k] = (struct mmpi_datatype *)type;

@@ -48,10 +48,10 @@ MPI_Aint PMPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2)
     return (MPI_Aint)((uintptr_t)addr1 - (uintptr_t)addr2);
 }
 
-MMPI_PROFILED(Type_size);
-int PMPI_Type_size(MPI_Datatype datatype, int *size)
+/* MPI_Type_size, _x and _c: the size as an MPI_Count. */
+static int type_size(struct mmpi_rank *self, MPI_Datatype datatype, MPI_Count *size, bool out,
+                     enum mmpi_call call)
 {
-    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_size);
     struct mmpi_datatype *dt = mmpi_datatype_get(self, datatype);
     int err = MPI_SUCCESS;
 
@@ -59,31 +59,7 @@ int PMPI_Type_size(MPI_Datatype datatype, int *size)
         err = MPI_ERR_TYPE;
         goto fn_fail;
     }
-    if (!size) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
-    /* MPI-4.1 §5.1.6: MPI_UNDEFINED when the size does not fit the int. */
-    *size = dt->size > INT_MAX ? MPI_UNDEFINED : (int)dt->size;
-fn_exit:
-    return err;
-fn_fail:
-    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_size);
-    goto fn_exit;
-}
-
-MMPI_PROFILED(Type_size_x);
-int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
-{
-    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_size_x);
-    struct mmpi_datatype *dt = mmpi_datatype_get(self, datatype);
-    int err = MPI_SUCCESS;
-
-    if (!dt) {
-        err = MPI_ERR_TYPE;
-        goto fn_fail;
-    }
-    if (!size) {
+    if (!out) {
         err = MPI_ERR_ARG;
         goto fn_fail;
     }
@@ -91,8 +67,34 @@ int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
 fn_exit:
     return err;
 fn_fail:
-    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_size_x);
+    err = mmpi_err_raise_comm(self, NULL, err, call);
     goto fn_exit;
+}
+
+MMPI_PROFILED(Type_size);
+int PMPI_Type_size(MPI_Datatype datatype, int *size)
+{
+    MPI_Count n = 0;
+    int err = type_size(mmpi_enter(MMPI_CALL_Type_size), datatype, &n, size != NULL,
+                        MMPI_CALL_Type_size);
+    /* MPI-4.1 §5.1.6: MPI_UNDEFINED when the size does not fit the int. */
+    if (err == MPI_SUCCESS)
+        *size = n > INT_MAX ? MPI_UNDEFINED : (int)n;
+    return err;
+}
+
+MMPI_PROFILED(Type_size_c);
+int PMPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size)
+{
+    return type_size(mmpi_enter(MMPI_CALL_Type_size_c), datatype, size, size != NULL,
+                     MMPI_CALL_Type_size_c);
+}
+
+MMPI_PROFILED(Type_size_x);
+int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
+{
+    return type_size(mmpi_enter(MMPI_CALL_Type_size_x), datatype, size, size != NULL,
+                     MMPI_CALL_Type_size_x);
 }
 
 /* The four extent queries: true_bounds selects §5.1.8 over §5.1.7; results as MPI_Aint. */
@@ -120,6 +122,19 @@ fn_fail:
     goto fn_exit;
 }
 
+/* The extent queries whose results are MPI_Count (_x and _c). */
+static int extent_query_count(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent,
+                              bool true_bounds, enum mmpi_call call)
+{
+    MPI_Aint l = 0, e = 0;
+    int err = extent_query(datatype, lb ? &l : NULL, extent ? &e : NULL, true_bounds, call);
+    if (err == MPI_SUCCESS) {
+        *lb = l;
+        *extent = e;
+    }
+    return err;
+}
+
 MMPI_PROFILED(Type_get_extent);
 int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
 {
@@ -129,14 +144,13 @@ int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
 MMPI_PROFILED(Type_get_extent_x);
 int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
 {
-    MPI_Aint l = 0, e = 0;
-    int err = extent_query(datatype, lb ? &l : NULL, extent ? &e : NULL, false,
-                           MMPI_CALL_Type_get_extent_x);
-    if (err == MPI_SUCCESS) {
-        *lb = l;
-        *extent = e;
-    }
-    return err;
+    return extent_query_count(datatype, lb, extent, false, MMPI_CALL_Type_get_extent_x);
+}
+
+MMPI_PROFILED(Type_get_extent_c);
+int PMPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
+{
+    return extent_query_count(datatype, lb, extent, false, MMPI_CALL_Type_get_extent_c);
 }
 
 MMPI_PROFILED(Type_get_true_extent);
@@ -148,14 +162,15 @@ int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint
 MMPI_PROFILED(Type_get_true_extent_x);
 int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent)
 {
-    MPI_Aint l = 0, e = 0;
-    int err = extent_query(datatype, true_lb ? &l : NULL, true_extent ? &e : NULL, true,
-                           MMPI_CALL_Type_get_true_extent_x);
-    if (err == MPI_SUCCESS) {
-        *true_lb = l;
-        *true_extent = e;
-    }
-    return err;
+    return extent_query_count(datatype, true_lb, true_extent, true,
+                              MMPI_CALL_Type_get_true_extent_x);
+}
+
+MMPI_PROFILED(Type_get_true_extent_c);
+int PMPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent)
+{
+    return extent_query_count(datatype, true_lb, true_extent, true,
+                              MMPI_CALL_Type_get_true_extent_c);
 }
 
 MMPI_PROFILED(Type_set_name);
@@ -211,11 +226,13 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Type_get_envelope);
-int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses,
-                           int *num_datatypes, int *combiner)
+/* MPI_Type_get_envelope and _c: the four numbers; `large` is the _c form, which alone can
+ * report large counts (MPI-4.1 §5.1.13). The int form cannot describe a type made by a _c
+ * constructor, nor numbers above INT_MAX: MPI_ERR_VALUE_TOO_LARGE. */
+static int get_envelope(MPI_Datatype datatype, MPI_Count n[4], bool args_ok, int *combiner,
+                        bool large, enum mmpi_call call)
 {
-    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_get_envelope);
+    struct mmpi_rank *self = mmpi_enter(call);
     struct mmpi_datatype *dt = mmpi_datatype_get(self, datatype);
     int err = MPI_SUCCESS;
 
@@ -223,19 +240,57 @@ int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_ad
         err = MPI_ERR_TYPE;
         goto fn_fail;
     }
-    if (!num_integers || !num_addresses || !num_datatypes || !combiner) {
+    if (!args_ok || !combiner) {
         err = MPI_ERR_ARG;
         goto fn_fail;
     }
-    *num_integers = dt->ni;
-    *num_addresses = dt->na;
-    *num_datatypes = dt->nd;
+    if (!large && (dt->nc > 0 || dt->ni > INT_MAX || dt->na > INT_MAX || dt->nd > INT_MAX)) {
+        err = MPI_ERR_VALUE_TOO_LARGE;
+        goto fn_fail;
+    }
+    n[0] = (MPI_Count)dt->ni;
+    n[1] = (MPI_Count)dt->na;
+    n[2] = (MPI_Count)dt->nc;
+    n[3] = (MPI_Count)dt->nd;
     *combiner = dt->combiner;
 fn_exit:
     return err;
 fn_fail:
-    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_get_envelope);
+    err = mmpi_err_raise_comm(self, NULL, err, call);
     goto fn_exit;
+}
+
+MMPI_PROFILED(Type_get_envelope);
+int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses,
+                           int *num_datatypes, int *combiner)
+{
+    MPI_Count n[4];
+    int err = get_envelope(datatype, n, num_integers && num_addresses && num_datatypes, combiner,
+                           false, MMPI_CALL_Type_get_envelope);
+    if (err == MPI_SUCCESS) {
+        *num_integers = (int)n[0];
+        *num_addresses = (int)n[1];
+        *num_datatypes = (int)n[3];
+    }
+    return err;
+}
+
+MMPI_PROFILED(Type_get_envelope_c);
+int PMPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers,
+                             MPI_Count *num_addresses, MPI_Count *num_large_counts,
+                             MPI_Count *num_datatypes, int *combiner)
+{
+    MPI_Count n[4];
+    int err = get_envelope(datatype, n,
+                           num_integers && num_addresses && num_large_counts && num_datatypes,
+                           combiner, true, MMPI_CALL_Type_get_envelope_c);
+    if (err == MPI_SUCCESS) {
+        *num_integers = n[0];
+        *num_addresses = n[1];
+        *num_large_counts = n[2];
+        *num_datatypes = n[3];
+    }
+    return err;
 }
 
 /* Handles for the component types: a predefined one is itself; a derived one gets a new handle
@@ -244,7 +299,7 @@ fn_fail:
 static int contents_types(struct mmpi_rank *self, const struct mmpi_datatype *dt,
                           MPI_Datatype *out)
 {
-    for (int i = 0; i < dt->nd; i++) {
+    for (size_t i = 0; i < dt->nd; i++) {
         struct mmpi_datatype *t = dt->types[i];
         if (t->predefined) {
             out[i] = t->handle;
@@ -263,12 +318,12 @@ static int contents_types(struct mmpi_rank *self, const struct mmpi_datatype *dt
     return MPI_SUCCESS;
 }
 
-MMPI_PROFILED(Type_get_contents);
-int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses,
-                           int max_datatypes, int array_of_integers[],
-                           MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[])
+/* MPI_Type_get_contents and _c. max[] and the arrays as the _c form has them; the int form
+ * passes no large counts, and cannot describe a type made by a _c constructor. */
+static int get_contents(MPI_Datatype datatype, const MPI_Count max[4], int *ints, MPI_Aint *aints,
+                        MPI_Count *counts, MPI_Datatype *types, bool large, enum mmpi_call call)
 {
-    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_get_contents);
+    struct mmpi_rank *self = mmpi_enter(call);
     struct mmpi_datatype *dt = mmpi_datatype_get(self, datatype);
     int err = MPI_SUCCESS;
 
@@ -277,23 +332,50 @@ int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addr
         err = MPI_ERR_TYPE;
         goto fn_fail;
     }
-    if (max_integers < dt->ni || max_addresses < dt->na || max_datatypes < dt->nd ||
-        (dt->ni && !array_of_integers) || (dt->na && !array_of_addresses) ||
-        (dt->nd && !array_of_datatypes)) {
+    if (!large && dt->nc > 0) {
+        err = MPI_ERR_VALUE_TOO_LARGE;
+        goto fn_fail;
+    }
+    if (max[0] < (MPI_Count)dt->ni || max[1] < (MPI_Count)dt->na || max[2] < (MPI_Count)dt->nc ||
+        max[3] < (MPI_Count)dt->nd || (dt->ni && !ints) || (dt->na && !aints) ||
+        (dt->nc && !counts) || (dt->nd && !types)) {
         err = MPI_ERR_ARG;
         goto fn_fail;
     }
-    if ((err = contents_types(self, dt, array_of_datatypes)))
+    if ((err = contents_types(self, dt, types)))
         goto fn_fail;
     if (dt->ni)
-        memcpy(array_of_integers, dt->ints, (size_t)dt->ni * sizeof(int));
+        memcpy(ints, dt->ints, dt->ni * sizeof(int));
     if (dt->na)
-        memcpy(array_of_addresses, dt->aints, (size_t)dt->na * sizeof(MPI_Aint));
+        memcpy(aints, dt->aints, dt->na * sizeof(MPI_Aint));
+    if (dt->nc)
+        memcpy(counts, dt->counts, dt->nc * sizeof(MPI_Count));
 fn_exit:
     return err;
 fn_fail:
-    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Type_get_contents);
+    err = mmpi_err_raise_comm(self, NULL, err, call);
     goto fn_exit;
+}
+
+MMPI_PROFILED(Type_get_contents);
+int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses,
+                           int max_datatypes, int array_of_integers[],
+                           MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[])
+{
+    MPI_Count max[4] = {max_integers, max_addresses, 0, max_datatypes};
+    return get_contents(datatype, max, array_of_integers, array_of_addresses, NULL,
+                        array_of_datatypes, false, MMPI_CALL_Type_get_contents);
+}
+
+MMPI_PROFILED(Type_get_contents_c);
+int PMPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers, MPI_Count max_addresses,
+                             MPI_Count max_large_counts, MPI_Count max_datatypes,
+                             int array_of_integers[], MPI_Aint array_of_addresses[],
+                             MPI_Count array_of_large_counts[], MPI_Datatype array_of_datatypes[])
+{
+    MPI_Count max[4] = {max_integers, max_addresses, max_large_counts, max_datatypes};
+    return get_contents(datatype, max, array_of_integers, array_of_addresses, array_of_large_counts,
+                        array_of_datatypes, true, MMPI_CALL_Type_get_contents_c);
 }
 
 MMPI_PROFILED(Type_match_size);

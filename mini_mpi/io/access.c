@@ -90,7 +90,7 @@ static int transfer_converted(struct mmpi_file *f, const struct mmpi_file_view *
     /* A predefined memory type with a conversion function: converted straight from / into
      * the user's buffer, as §14.5.3 describes (position: items from the buffer's start). */
     MPI_Datatype handle = v->user && dt->predefined ? dt->handle : MPI_DATATYPE_NULL;
-    bool direct = handle != MPI_DATATYPE_NULL && (write ? v->user->write_fn : v->user->read_fn);
+    bool direct = handle != MPI_DATATYPE_NULL && mmpi_datarep_converts(v->user, write);
     size_t widest = dt->size > fsize ? dt->size : fsize;
     size_t per = CHUNK / widest ? CHUNK / widest : 1;
     per = per < count ? per : count;

@@ -470,30 +470,6 @@ int PMPI_File_get_type_extent_c(MPI_File fh, MPI_Datatype datatype, MPI_Count *e
     return type_extent(fh, datatype, extent, MMPI_CALL_File_get_type_extent_c);
 }
 
-MMPI_PROFILED(Register_datarep);
-int PMPI_Register_datarep(const char *datarep,
-                          MPI_Datarep_conversion_function *read_conversion_fn,
-                          MPI_Datarep_conversion_function *write_conversion_fn,
-                          MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state)
-{
-    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Register_datarep);
-    int err = MPI_SUCCESS;
-
-    if (!datarep || !dtype_file_extent_fn || strlen(datarep) >= MPI_MAX_DATAREP_STRING) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
-    err = mmpi_datarep_register(self, datarep, read_conversion_fn, write_conversion_fn,
-                                dtype_file_extent_fn, extra_state);
-    if (err != MPI_SUCCESS)
-        goto fn_fail;
-fn_exit:
-    return err;
-fn_fail:
-    err = mmpi_err_raise_file(self, NULL, err, MMPI_CALL_Register_datarep);
-    goto fn_exit;
-}
-
 MMPI_PROFILED(File_set_atomicity);
 int PMPI_File_set_atomicity(MPI_File fh, int flag)
 {

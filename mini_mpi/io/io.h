@@ -108,6 +108,8 @@ struct mmpi_datarep {
     const struct mmpi_world *world;
     char name[MPI_MAX_DATAREP_STRING];
     MPI_Datarep_conversion_function *read_fn, *write_fn; /* NULL: native bytes */
+    /* MPI_Register_datarep_c's (read_fn, write_fn NULL then); called with MPI_Count counts. */
+    MPI_Datarep_conversion_function_c *read_fn_c, *write_fn_c;
     MPI_Datarep_extent_function *extent_fn;
     void *extra;
 };
@@ -202,11 +204,9 @@ int mmpi_file_view_type_layout(const struct mmpi_file_view *v, const struct mmpi
                                struct mmpi_datatype **out);
 
 /* ---- datarep.c ------------------------------------------------------------------------- */
-/* MPI_Register_datarep for the calling rank: MPI_ERR_DUP_DATAREP, NO_MEM. */
-int mmpi_datarep_register(const struct mmpi_rank *self, const char *name,
-                          MPI_Datarep_conversion_function *read_fn,
-                          MPI_Datarep_conversion_function *write_fn,
-                          MPI_Datarep_extent_function *extent_fn, void *extra);
+/* Whether d has a conversion function (of either form) for that direction:
+ * MPI_CONVERSION_FN_NULL(_C) has none. */
+bool mmpi_datarep_converts(const struct mmpi_datarep *d, bool write);
 /* The calling rank's registered representation of that name, or NULL. */
 const struct mmpi_datarep *mmpi_datarep_find(const struct mmpi_rank *self, const char *name);
 /* One element of dt in the file (sum of the extent function's answers over its predefined

@@ -95,14 +95,22 @@ static void apply_predefined(const struct mmpi_op *op, const struct operand *in,
     }
 }
 
-/* The user function on typed buffers laid out as dt, at most INT_MAX elements per call. */
+/* The user function on typed buffers laid out as dt: an MPI_User_function_c with the whole
+ * count (MPI_Count len), an MPI_User_function with at most INT_MAX elements per call. */
 static void call_user(const struct mmpi_op *op, const void *in, void *inout, size_t count,
                       const struct mmpi_datatype *dt, MPI_Datatype dth)
 {
     char *a = (char *)in, *b = inout;
+    if (op->fn_c) {
+        MPI_Count len = (MPI_Count)count; /* the function may scribble on its arguments */
+        MPI_Datatype h = dth;
+        if (count > 0)
+            op->fn_c(a, b, &len, &h);
+        return;
+    }
     while (count > 0) {
         int n = count > INT_MAX ? INT_MAX : (int)count;
-        int len = n;              /* the function may scribble on its arguments */
+        int len = n;
         MPI_Datatype h = dth;
         op->fn(a, b, &len, &h);
         a += (MPI_Aint)n * dt->extent;

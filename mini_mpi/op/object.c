@@ -30,13 +30,14 @@ struct mmpi_op *mmpi_op_get(struct mmpi_rank *self, MPI_Op h)
     return mmpi_handle_lookup(self, MMPI_HANDLE_KIND_OP, h);
 }
 
-struct mmpi_op *mmpi_op_new(MPI_User_function *fn, bool commutative)
+struct mmpi_op *mmpi_op_new(MPI_User_function *fn, MPI_User_function_c *fn_c, bool commutative)
 {
     struct mmpi_op *op = mmpi_xcalloc(1, sizeof(*op));
     op->refcount = 1;
     op->index = MMPI_OPI_USER;
     op->commutative = commutative;
     op->fn = fn;
+    op->fn_c = fn_c;
     op->handle = MPI_OP_NULL;
     return op;
 }

@@ -9,7 +9,8 @@
  * (operation, basic type) combines such arrays (kernels.c, generated from types.def). Typed
  * buffers are used in place when contiguous and packed in chunks otherwise. User functions
  * (MPI_Op_create) get the typed buffers and the caller's own datatype handle, as the standard
- * requires; they are called with at most INT_MAX elements at a time.
+ * requires; they are called with at most INT_MAX elements at a time, those of MPI_Op_create_c
+ * (MPI_User_function_c, an MPI_Count length) with all of them at once.
  *
  * Order: every apply computes inout = in op inout, MPI's order (§6.9.5), so a caller that wants
  * a0 op a1 op ... op an-1 for a non-commutative op folds from the right: acc = an-1, then
@@ -43,14 +44,16 @@ struct mmpi_op {
     int refcount;              /* atomic: the handle and pending operations; unused predefined */
     int index;                 /* immutable: enum mmpi_op_index (MMPI_OPI_USER for user ops) */
     bool commutative;          /* immutable */
-    MPI_User_function *fn;     /* immutable: user ops only */
+    MPI_User_function *fn;     /* immutable: user ops made by MPI_Op_create */
+    MPI_User_function_c *fn_c; /* immutable: user ops made by MPI_Op_create_c (fn is NULL) */
     MPI_Op handle;             /* immutable: predefined handle, or the creating rank's handle */
 };
 
 /* Resolves a handle for the calling rank: NULL if null, invalid or freed. Lock-free. */
 struct mmpi_op *mmpi_op_get(struct mmpi_rank *self, MPI_Op h);
-/* A new user op with one reference (the caller registers the handle). */
-struct mmpi_op *mmpi_op_new(MPI_User_function *fn, bool commutative);
+/* A new user op with one reference (the caller registers the handle): fn, or fn_c for
+ * MPI_Op_create_c (the other NULL). */
+struct mmpi_op *mmpi_op_new(MPI_User_function *fn, MPI_User_function_c *fn_c, bool commutative);
 /* Takes / drops a reference; no-ops for predefined ops. The last release frees. Any thread. */
 void mmpi_op_retain(struct mmpi_op *op);
 void mmpi_op_release(struct mmpi_op *op);

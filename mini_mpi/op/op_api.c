@@ -1,22 +1,25 @@
 /*
- * op/op_api.c: MPI entry points of MPI-4.1 §6.9.5-6.9.7: MPI_Op_create, MPI_Op_free,
+ * op/op_api.c: MPI entry points of MPI-4.1 §6.9.5-6.9.7: MPI_Op_create(_c), MPI_Op_free,
  * MPI_Op_commutative and MPI_Reduce_local. Bindings only: objects are object.c, the arithmetic
  * apply.c. These calls have no communicator: errors are raised without an object (errhan.h).
  */
+#include "generated/api_impl.h"
 #include "mmpi.h"
 #include "op/op.h"
 
-MMPI_PROFILED(Op_create);
-int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
+/* MPI_Op_create and _c: one of fn, fn_c (MPI-4.1 §6.9.5). Both bindings by hand: the table
+ * cannot widen a function pointer's type. */
+static int op_create(MPI_User_function *fn, MPI_User_function_c *fn_c, int commute, MPI_Op *op,
+                     enum mmpi_call call)
 {
-    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Op_create);
+    struct mmpi_rank *self = mmpi_enter(call);
     int err = MPI_SUCCESS;
 
-    if (!user_fn || !op) {
+    if ((!fn && !fn_c) || !op) {
         err = MPI_ERR_ARG;
         goto fn_fail;
     }
-    struct mmpi_op *o = mmpi_op_new(user_fn, commute != 0);
+    struct mmpi_op *o = mmpi_op_new(fn, fn_c, commute != 0);
     o->handle = mmpi_handle_new(self, MMPI_HANDLE_KIND_OP, o);
     if (o->handle == MPI_OP_NULL) {
         mmpi_op_release(o);
@@ -27,8 +30,20 @@ int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
 fn_exit:
     return err;
 fn_fail:
-    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Op_create);
+    err = mmpi_err_raise_comm(self, NULL, err, call);
     goto fn_exit;
+}
+
+MMPI_PROFILED(Op_create);
+int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
+{
+    return op_create(user_fn, NULL, commute, op, MMPI_CALL_Op_create);
+}
+
+MMPI_PROFILED(Op_create_c);
+int PMPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op)
+{
+    return op_create(NULL, user_fn, commute, op, MMPI_CALL_Op_create_c);
 }
 
 MMPI_PROFILED(Op_free);
@@ -79,11 +94,9 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Reduce_local);
-int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype,
-                      MPI_Op op)
+int mmpi_api_Reduce_local(struct mmpi_rank *self, enum mmpi_call call, const void *inbuf,
+                          void *inoutbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op)
 {
-    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Reduce_local);
     struct mmpi_op *o = mmpi_op_get(self, op);
     struct mmpi_datatype *dt = NULL;
     int err = MPI_SUCCESS;
@@ -114,6 +127,6 @@ int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype
 fn_exit:
     return err;
 fn_fail:
-    err = mmpi_err_raise_comm(self, NULL, err, MMPI_CALL_Reduce_local);
+    err = mmpi_err_raise_comm(self, NULL, err, call);
     goto fn_exit;
 }

@@ -8,6 +8,7 @@
  * (alloc_shared_noncontig may be ignored, §12.2.3). Both are freed with the core, after the
  * last member's MPI_Win_free, so no member ever reads freed memory.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +27,7 @@ struct deposit {
     int flavor;
     char *base;
     MPI_Aint size;
-    int disp_unit;
+    MPI_Aint disp_unit;
     void *block;   /* Win_allocate: the member's allocation, owned by the core once built */
     bool no_mem;   /* Win_allocate: the member's memory could not be allocated */
 };
@@ -160,13 +161,16 @@ static void set_attrs(struct mmpi_win *w)
     const struct mmpi_win_target *t = &w->core->targets[w->rank];
     w->attr_base = t->base;
     w->attr_size = t->size;
-    w->attr_disp_unit = t->disp_unit;
+    /* The attribute is an int (MPI-4.1 §12.2.6): a unit from MPI_Win_create_c beyond it
+     * reads as MPI_UNDEFINED there; MPI_Win_shared_query_c reports it whole. */
+    w->attr_disp_unit = t->disp_unit <= INT_MAX ? (int)t->disp_unit : MPI_UNDEFINED;
     w->attr_flavor = w->core->flavor;
     w->attr_model = MPI_WIN_UNIFIED;
 }
 
 int mmpi_win_create(struct mmpi_rank *self, struct mmpi_comm *comm, int flavor, void **base,
-                    MPI_Aint size, int disp_unit, struct mmpi_info *info, struct mmpi_win **out)
+                    MPI_Aint size, MPI_Aint disp_unit, struct mmpi_info *info,
+                    struct mmpi_win **out)
 {
     struct mmpi_comm *dup = NULL;
     struct deposit d = {flavor, NULL, size, disp_unit, NULL, false};

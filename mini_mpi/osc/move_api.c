@@ -1,12 +1,14 @@
 /*
  * osc/move_api.c: MPI entry points of RMA communication (MPI-4.1 §12.3), in the chapter's
- * order, request-based forms last. Bindings: argument checks (one visible block per call, in
+ * order, request-based forms last; the calls with a large-count form are written once
+ * (mmpi_api_*, api/README.md). Bindings: argument checks (one visible block per call, in
  * check_*), the MPI_PROC_NULL early return, the epoch and range checks of
  * mmpi_win_target_addr, then one call into move.c. Errors go to the window's handler.
  */
 #include <string.h>
 
 #include "datatype/datatype.h"
+#include "generated/api_impl.h"
 #include "op/op.h"
 #include "osc/win.h"
 #include "pt2pt/request.h"
@@ -23,7 +25,7 @@ struct xfer {
 };
 
 /* Count and datatype of one side: MPI_ERR_COUNT, MPI_ERR_TYPE. */
-static int check_side(struct mmpi_rank *self, int count, MPI_Datatype dt,
+static int check_side(struct mmpi_rank *self, MPI_Count count, MPI_Datatype dt,
                       const struct mmpi_datatype **out)
 {
     if (count < 0)
@@ -49,7 +51,7 @@ static int check_signature(size_t count, const struct mmpi_datatype *dt, size_t 
 
 /* The checks common to every call, up to the target's memory. *proc_null: nothing to do. */
 static int check_target(struct mmpi_rank *self, MPI_Win win, int target_rank, MPI_Aint disp,
-                        int target_count, MPI_Datatype target_datatype, struct xfer *x,
+                        MPI_Count target_count, MPI_Datatype target_datatype, struct xfer *x,
                         bool *proc_null)
 {
     *proc_null = false;
@@ -113,18 +115,6 @@ static int run(struct mmpi_rank *self, enum kind kind, struct xfer *x, int targe
     }
 }
 
-/* Put, Get and Accumulate with or without a request. */
-static int transfer(struct mmpi_rank *self, enum mmpi_call call, enum kind kind,
-                    const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                    int target_rank, MPI_Aint target_disp, int target_count,
-                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request);
-/* Get_accumulate with or without a request. */
-static int get_accumulate(struct mmpi_rank *self, enum mmpi_call call, const void *origin_addr,
-                          int origin_count, MPI_Datatype origin_datatype, void *result_addr,
-                          int result_count, MPI_Datatype result_datatype, int target_rank,
-                          MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
-                          MPI_Op op, MPI_Win win, MPI_Request *request, bool fetch_and_op);
-
 /* A request that is complete at once: the operation completed in its call (win.h), or its
  * target has failed and the request reports MPI_ERR_PROC_FAILED at its completion, through the
  * window's error handler (a request-based operation reports there, never at its start). */
@@ -162,10 +152,12 @@ static int issue(struct mmpi_rank *self, enum kind kind, struct xfer *x, bool pr
     return request ? completed_request(self, x->w, result, request) : MPI_SUCCESS;
 }
 
+/* Put, Get and Accumulate, request-based (the R forms: `request` must be given) or not. */
 static int transfer(struct mmpi_rank *self, enum mmpi_call call, enum kind kind,
-                    const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                    int target_rank, MPI_Aint target_disp, int target_count,
-                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
+                    const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                    int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, bool request_based,
+                    MPI_Request *request)
 {
     struct xfer x = {0};
     bool proc_null;
@@ -179,7 +171,7 @@ static int transfer(struct mmpi_rank *self, enum mmpi_call call, enum kind kind,
         err = MPI_ERR_BUFFER;
     if (err == MPI_SUCCESS && kind == ACC)
         err = check_op(self, op, &x, true);
-    if (err == MPI_SUCCESS && request == NULL && call >= MMPI_CALL_Rput)
+    if (err == MPI_SUCCESS && request_based && request == NULL)
         err = MPI_ERR_ARG;
     if (err != MPI_SUCCESS)
         goto fn_fail;
@@ -198,11 +190,13 @@ fn_fail:
     goto fn_exit;
 }
 
+/* Get_accumulate, request-based or not, and Fetch_and_op. */
 static int get_accumulate(struct mmpi_rank *self, enum mmpi_call call, const void *origin_addr,
-                          int origin_count, MPI_Datatype origin_datatype, void *result_addr,
-                          int result_count, MPI_Datatype result_datatype, int target_rank,
-                          MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
-                          MPI_Op op, MPI_Win win, MPI_Request *request, bool fetch_and_op)
+                          MPI_Count origin_count, MPI_Datatype origin_datatype, void *result_addr,
+                          MPI_Count result_count, MPI_Datatype result_datatype, int target_rank,
+                          MPI_Aint target_disp, MPI_Count target_count,
+                          MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, bool request_based,
+                          MPI_Request *request, bool fetch_and_op)
 {
     struct xfer x = {0};
     bool proc_null;
@@ -210,8 +204,9 @@ static int get_accumulate(struct mmpi_rank *self, enum mmpi_call call, const voi
                            &x, &proc_null);
     if (err == MPI_SUCCESS)
         err = check_side(self, result_count, result_datatype, &x.result.dt);
-    if (err == MPI_SUCCESS && mmpi_buffer_missing(result_addr, (size_t)result_count,
-                                                  x.result.dt, result_datatype))
+    if (err == MPI_SUCCESS &&
+        mmpi_buffer_missing(result_addr, result_count > 0 ? (size_t)result_count : 0, x.result.dt,
+                            result_datatype))
         err = MPI_ERR_BUFFER;
     /* §12.3.4: with MPI_NO_OP the origin buffer, count and type are ignored. */
     bool no_op = op == MPI_NO_OP;
@@ -226,7 +221,7 @@ static int get_accumulate(struct mmpi_rank *self, enum mmpi_call call, const voi
         err = MPI_ERR_TYPE;
     if (err == MPI_SUCCESS)
         err = check_op(self, op, &x, !no_op);
-    if (err == MPI_SUCCESS && request == NULL && call == MMPI_CALL_Rget_accumulate)
+    if (err == MPI_SUCCESS && request_based && request == NULL)
         err = MPI_ERR_ARG;
     if (err != MPI_SUCCESS)
         goto fn_fail;
@@ -278,16 +273,18 @@ static inline char *fast_target(struct mmpi_rank *self, struct mmpi_win *w, int 
  * signatures match), and fast_target's conditions. Then the put is one copy, as transfer()
  * would make it, without the datatype cursor or the epoch and range resolution of the general
  * path. Anything else, errors included, returns false and takes transfer(). */
-static inline bool put_fast(struct mmpi_rank *self, const void *origin_addr, int count,
+static inline bool put_fast(struct mmpi_rank *self, const void *origin_addr, MPI_Count count,
                             MPI_Datatype datatype, int target_rank, MPI_Aint disp,
-                            int target_count, MPI_Datatype target_datatype, MPI_Win win)
+                            MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
     if (count <= 0 || count != target_count || datatype != target_datatype)
         return false;
     const struct mmpi_datatype *dt = mmpi_dt_predefined(datatype);
     if (!dt || !dt->contiguous || !origin_addr)
         return false;
-    size_t n = (size_t)count * dt->size;
+    size_t n;
+    if (__builtin_mul_overflow((size_t)count, dt->size, &n))
+        return false;
     char *dst = fast_target(self, mmpi_win_get(self, win), target_rank, disp, dt->true_lb, n);
     if (!dst)
         return false;
@@ -306,49 +303,45 @@ static inline bool put_fast(struct mmpi_rank *self, const void *origin_addr, int
     return true;
 }
 
-MMPI_PROFILED(Put);
-int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-             int target_rank, MPI_Aint target_disp, int target_count,
-             MPI_Datatype target_datatype, MPI_Win win)
+int mmpi_api_Put(struct mmpi_rank *self, enum mmpi_call call, const void *origin_addr,
+                 MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+                 MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype,
+                 MPI_Win win)
 {
-    struct mmpi_rank *self = mmpi_enter_hot(MMPI_CALL_Put);
     if (put_fast(self, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                  target_count, target_datatype, win))
         return MPI_SUCCESS;
-    return transfer(self, MMPI_CALL_Put, PUT, origin_addr, origin_count, origin_datatype,
-                    target_rank, target_disp, target_count, target_datatype, MPI_OP_NULL, win,
-                    NULL);
+    return transfer(self, call, PUT, origin_addr, origin_count, origin_datatype, target_rank,
+                    target_disp, target_count, target_datatype, MPI_OP_NULL, win, false, NULL);
 }
 
-MMPI_PROFILED(Get);
-int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
-             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
+int mmpi_api_Get(struct mmpi_rank *self, enum mmpi_call call, void *origin_addr,
+                 MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+                 MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype,
+                 MPI_Win win)
 {
-    return transfer(mmpi_enter(MMPI_CALL_Get), MMPI_CALL_Get, GET, origin_addr, origin_count,
-                    origin_datatype, target_rank, target_disp, target_count, target_datatype,
-                    MPI_OP_NULL, win, NULL);
+    return transfer(self, call, GET, origin_addr, origin_count, origin_datatype, target_rank,
+                    target_disp, target_count, target_datatype, MPI_OP_NULL, win, false, NULL);
 }
 
-MMPI_PROFILED(Accumulate);
-int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                    int target_rank, MPI_Aint target_disp, int target_count,
-                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+int mmpi_api_Accumulate(struct mmpi_rank *self, enum mmpi_call call, const void *origin_addr,
+                        MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+                        MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype,
+                        MPI_Op op, MPI_Win win)
 {
-    return transfer(mmpi_enter(MMPI_CALL_Accumulate), MMPI_CALL_Accumulate, ACC, origin_addr,
-                    origin_count, origin_datatype, target_rank, target_disp, target_count,
-                    target_datatype, op, win, NULL);
+    return transfer(self, call, ACC, origin_addr, origin_count, origin_datatype, target_rank,
+                    target_disp, target_count, target_datatype, op, win, false, NULL);
 }
 
-MMPI_PROFILED(Get_accumulate);
-int PMPI_Get_accumulate(const void *origin_addr, int origin_count,
-                        MPI_Datatype origin_datatype, void *result_addr, int result_count,
-                        MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
-                        int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+int mmpi_api_Get_accumulate(struct mmpi_rank *self, enum mmpi_call call, const void *origin_addr,
+                            MPI_Count origin_count, MPI_Datatype origin_datatype, void *result_addr,
+                            MPI_Count result_count, MPI_Datatype result_datatype, int target_rank,
+                            MPI_Aint target_disp, MPI_Count target_count,
+                            MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
-    return get_accumulate(mmpi_enter(MMPI_CALL_Get_accumulate), MMPI_CALL_Get_accumulate,
-                          origin_addr, origin_count, origin_datatype, result_addr, result_count,
-                          result_datatype, target_rank, target_disp, target_count,
-                          target_datatype, op, win, NULL, false);
+    return get_accumulate(self, call, origin_addr, origin_count, origin_datatype, result_addr,
+                          result_count, result_datatype, target_rank, target_disp, target_count,
+                          target_datatype, op, win, false, NULL, false);
 }
 
 /* The common fetch-and-op, whole: an element of a contiguous predefined datatype, a
@@ -383,8 +376,8 @@ int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype d
                           op, win))
         return MPI_SUCCESS;
     /* §12.3.5: Get_accumulate of one element of a predefined type on all three sides. */
-    return get_accumulate(self, MMPI_CALL_Fetch_and_op, origin_addr, 1, datatype, result_addr,
-                          1, datatype, target_rank, target_disp, 1, datatype, op, win, NULL,
+    return get_accumulate(self, MMPI_CALL_Fetch_and_op, origin_addr, 1, datatype, result_addr, 1,
+                          datatype, target_rank, target_disp, 1, datatype, op, win, false, NULL,
                           true);
 }
 
@@ -470,45 +463,41 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Rput);
-int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-              int target_rank, MPI_Aint target_disp, int target_count,
-              MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
+int mmpi_api_Rput(struct mmpi_rank *self, enum mmpi_call call, const void *origin_addr,
+                  MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+                  MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype,
+                  MPI_Win win, MPI_Request *request)
 {
-    return transfer(mmpi_enter(MMPI_CALL_Rput), MMPI_CALL_Rput, PUT, origin_addr, origin_count,
-                    origin_datatype, target_rank, target_disp, target_count, target_datatype,
-                    MPI_OP_NULL, win, request);
+    return transfer(self, call, PUT, origin_addr, origin_count, origin_datatype, target_rank,
+                    target_disp, target_count, target_datatype, MPI_OP_NULL, win, true, request);
 }
 
-MMPI_PROFILED(Rget);
-int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
-              MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
-              MPI_Request *request)
+int mmpi_api_Rget(struct mmpi_rank *self, enum mmpi_call call, void *origin_addr,
+                  MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+                  MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype,
+                  MPI_Win win, MPI_Request *request)
 {
-    return transfer(mmpi_enter(MMPI_CALL_Rget), MMPI_CALL_Rget, GET, origin_addr, origin_count,
-                    origin_datatype, target_rank, target_disp, target_count, target_datatype,
-                    MPI_OP_NULL, win, request);
+    return transfer(self, call, GET, origin_addr, origin_count, origin_datatype, target_rank,
+                    target_disp, target_count, target_datatype, MPI_OP_NULL, win, true, request);
 }
 
-MMPI_PROFILED(Raccumulate);
-int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                     int target_rank, MPI_Aint target_disp, int target_count,
-                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
+int mmpi_api_Raccumulate(struct mmpi_rank *self, enum mmpi_call call, const void *origin_addr,
+                         MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+                         MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype,
+                         MPI_Op op, MPI_Win win, MPI_Request *request)
 {
-    return transfer(mmpi_enter(MMPI_CALL_Raccumulate), MMPI_CALL_Raccumulate, ACC, origin_addr,
-                    origin_count, origin_datatype, target_rank, target_disp, target_count,
-                    target_datatype, op, win, request);
+    return transfer(self, call, ACC, origin_addr, origin_count, origin_datatype, target_rank,
+                    target_disp, target_count, target_datatype, op, win, true, request);
 }
 
-MMPI_PROFILED(Rget_accumulate);
-int PMPI_Rget_accumulate(const void *origin_addr, int origin_count,
-                         MPI_Datatype origin_datatype, void *result_addr, int result_count,
-                         MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
-                         int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
-                         MPI_Request *request)
+int mmpi_api_Rget_accumulate(struct mmpi_rank *self, enum mmpi_call call, const void *origin_addr,
+                             MPI_Count origin_count, MPI_Datatype origin_datatype,
+                             void *result_addr, MPI_Count result_count,
+                             MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+                             MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                             MPI_Win win, MPI_Request *request)
 {
-    return get_accumulate(mmpi_enter(MMPI_CALL_Rget_accumulate), MMPI_CALL_Rget_accumulate,
-                          origin_addr, origin_count, origin_datatype, result_addr, result_count,
-                          result_datatype, target_rank, target_disp, target_count,
-                          target_datatype, op, win, request, false);
+    return get_accumulate(self, call, origin_addr, origin_count, origin_datatype, result_addr,
+                          result_count, result_datatype, target_rank, target_disp, target_count,
+                          target_datatype, op, win, true, request, false);
 }

@@ -80,7 +80,7 @@ struct mmpi_win_region {
 struct mmpi_win_target {
     char *base;                /* immutable (NULL for dynamic windows) */
     MPI_Aint size;             /* immutable */
-    int disp_unit;             /* immutable */
+    MPI_Aint disp_unit;        /* immutable; MPI_Win_create_c's is an MPI_Aint */
     int world_rank;            /* immutable */
     pthread_mutex_t acc_lock;  /* accumulate atomicity at this target; held only while the
                                 * data is combined, never across a wait */
@@ -181,7 +181,8 @@ static inline struct mmpi_rank *mmpi_win_peer(const struct mmpi_win *w, int r)
  * size), for ALLOCATE and SHARED over memory it allocates (*base receives it), for DYNAMIC over
  * nothing. Returns an MPI error class; on success *out is registered (its handle set). */
 int mmpi_win_create(struct mmpi_rank *self, struct mmpi_comm *comm, int flavor, void **base,
-                    MPI_Aint size, int disp_unit, struct mmpi_info *info, struct mmpi_win **out);
+                    MPI_Aint size, MPI_Aint disp_unit, struct mmpi_info *info,
+                    struct mmpi_win **out);
 /* MPI_Win_free: MPI_ERR_RMA_SYNC with an epoch open, or a delete callback's error (nothing
  * freed then); else synchronizes every member and frees w (*freed true), returning what the
  * synchronization reports. */
@@ -214,9 +215,9 @@ struct mmpi_win_buf {
  * that overflows names no memory of the window (MPI_ERR_RMA_RANGE), never memory that a
  * wrapped result happens to land in. */
 /* *off = disp * unit (a static window's byte offset of disp), unless it overflows. */
-static inline bool mmpi_win_byte_offset(MPI_Aint disp, int unit, MPI_Aint *off)
+static inline bool mmpi_win_byte_offset(MPI_Aint disp, MPI_Aint unit, MPI_Aint *off)
 {
-    return !__builtin_mul_overflow(disp, (MPI_Aint)unit, off);
+    return !__builtin_mul_overflow(disp, unit, off);
 }
 /* Whether bytes [off + lo, off + hi) lie in [0, size), their bounds not overflowing. */
 static inline bool mmpi_win_fits(MPI_Aint off, MPI_Aint lo, MPI_Aint hi, MPI_Aint size)

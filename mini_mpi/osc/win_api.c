@@ -3,16 +3,20 @@
  * in the chapter's order. Bindings only: checks, then one call into create.c. Errors of the
  * creation calls go to the communicator's handler; the others to the window's (win.h).
  */
+#include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "comm/info.h"
+#include "generated/api_impl.h"
 #include "group/group.h"
 #include "osc/win.h"
 
 /* The checks every creation call makes. */
 static int check_create(struct mmpi_rank *self, struct mmpi_comm *c, MPI_Aint size,
-                        int disp_unit, MPI_Info info, struct mmpi_info **hints, const void *win)
+                        MPI_Aint disp_unit, MPI_Info info, struct mmpi_info **hints,
+                        const void *win)
 {
     if (!c || c->core->remote)
         return MPI_ERR_COMM; /* windows are over intracommunicators (§12.2.1) */
@@ -29,10 +33,10 @@ static int check_create(struct mmpi_rank *self, struct mmpi_comm *c, MPI_Aint si
     return MPI_SUCCESS;
 }
 
-static int create(enum mmpi_call call, int flavor, void *base, MPI_Aint size, int disp_unit,
-                  MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win)
+static int create(struct mmpi_rank *self, enum mmpi_call call, int flavor, void *base,
+                  MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+                  MPI_Win *win)
 {
-    struct mmpi_rank *self = mmpi_enter(call);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
     struct mmpi_info *hints = NULL;
     struct mmpi_win *w = NULL;
@@ -62,34 +66,35 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Win_create);
-int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
-                    MPI_Win *win)
+int mmpi_api_Win_create(struct mmpi_rank *self, enum mmpi_call call, void *base, MPI_Aint size,
+                        MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
-    return create(MMPI_CALL_Win_create, MPI_WIN_FLAVOR_CREATE, base, size, disp_unit, info, comm,
-                  NULL, win);
+    return create(self, call, MPI_WIN_FLAVOR_CREATE, base, size, disp_unit, info, comm, NULL, win);
 }
 
-MMPI_PROFILED(Win_allocate);
-int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
-                      MPI_Win *win)
+int mmpi_api_Win_allocate(struct mmpi_rank *self, enum mmpi_call call, MPI_Aint size,
+                          MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+                          MPI_Win *win)
 {
-    return create(MMPI_CALL_Win_allocate, MPI_WIN_FLAVOR_ALLOCATE, NULL, size, disp_unit, info,
-                  comm, baseptr, win);
+    return create(self, call, MPI_WIN_FLAVOR_ALLOCATE, NULL, size, disp_unit, info, comm, baseptr,
+                  win);
 }
 
-MMPI_PROFILED(Win_allocate_shared);
-int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
-                             void *baseptr, MPI_Win *win)
+int mmpi_api_Win_allocate_shared(struct mmpi_rank *self, enum mmpi_call call, MPI_Aint size,
+                                 MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+                                 MPI_Win *win)
 {
-    return create(MMPI_CALL_Win_allocate_shared, MPI_WIN_FLAVOR_SHARED, NULL, size, disp_unit,
-                  info, comm, baseptr, win);
+    return create(self, call, MPI_WIN_FLAVOR_SHARED, NULL, size, disp_unit, info, comm, baseptr,
+                  win);
 }
 
-MMPI_PROFILED(Win_shared_query);
-int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr)
+/* MPI_Win_shared_query and _c: the unit as an MPI_Aint (NULL: missing); a unit above
+ * max_unit (one from MPI_Win_create_c asked through the int form) is MPI_ERR_VALUE_TOO_LARGE
+ * (MPI-4.1 §5.2). */
+static int shared_query(MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp_unit, void *baseptr,
+                        MPI_Aint max_unit, enum mmpi_call call)
 {
-    struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Win_shared_query);
+    struct mmpi_rank *self = mmpi_enter(call);
     struct mmpi_win *w = mmpi_win_get(self, win);
     int err = MPI_SUCCESS;
 
@@ -116,6 +121,10 @@ int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit,
     } else {
         t = &w->core->targets[rank];
     }
+    if (t && t->disp_unit > max_unit) {
+        err = MPI_ERR_VALUE_TOO_LARGE;
+        goto fn_fail;
+    }
     if (!t || w->core->flavor == MPI_WIN_FLAVOR_DYNAMIC) {
         *size = 0;
         *disp_unit = t ? t->disp_unit : 1;
@@ -128,15 +137,34 @@ int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit,
 fn_exit:
     return err;
 fn_fail:
-    err = mmpi_err_raise_win(self, w, err, MMPI_CALL_Win_shared_query);
+    err = mmpi_err_raise_win(self, w, err, call);
     goto fn_exit;
+}
+
+MMPI_PROFILED(Win_shared_query);
+int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr)
+{
+    MPI_Aint unit = 0;
+    int err = shared_query(win, rank, size, disp_unit ? &unit : NULL, baseptr, INT_MAX,
+                           MMPI_CALL_Win_shared_query);
+    if (err == MPI_SUCCESS)
+        *disp_unit = (int)unit;
+    return err;
+}
+
+MMPI_PROFILED(Win_shared_query_c);
+int PMPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp_unit,
+                            void *baseptr)
+{
+    return shared_query(win, rank, size, disp_unit, baseptr, INTPTR_MAX,
+                        MMPI_CALL_Win_shared_query_c);
 }
 
 MMPI_PROFILED(Win_create_dynamic);
 int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
-    return create(MMPI_CALL_Win_create_dynamic, MPI_WIN_FLAVOR_DYNAMIC, NULL, 0, 1, info, comm,
-                  NULL, win);
+    return create(mmpi_enter(MMPI_CALL_Win_create_dynamic), MMPI_CALL_Win_create_dynamic,
+                  MPI_WIN_FLAVOR_DYNAMIC, NULL, 0, 1, info, comm, NULL, win);
 }
 
 MMPI_PROFILED(Win_attach);

@@ -41,6 +41,7 @@ typedef int MPI_Datarep_conversion_function_c(void *userbuf, MPI_Datatype dataty
 typedef int MPI_Datarep_extent_function(MPI_Datatype datatype, MPI_Aint *file_extent,
                                         void *extra_state);
 #define MPI_CONVERSION_FN_NULL ((MPI_Datarep_conversion_function *)0)
+#define MPI_CONVERSION_FN_NULL_C ((MPI_Datarep_conversion_function_c *)0)
 
 #ifdef __cplusplus
 }
