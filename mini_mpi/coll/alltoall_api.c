@@ -1,7 +1,8 @@
 /*
  * coll/alltoall_api.c: MPI entry points of MPI-4.1 §6.8, §6.12.6 and §6.13: MPI_Alltoall,
- * MPI_Alltoallv, MPI_Alltoallw and their nonblocking and persistent (MPI_*_init) forms.
- * Bindings only: one common body checks the arguments, fills the member's part (coll.h) and
+ * MPI_Alltoallv, MPI_Alltoallw and their nonblocking and persistent (MPI_*_init) forms, each
+ * also as its large-count form (_c, §5.2: the mmpi_api_ bodies behind the generated bindings
+ * take MPI_Count counts and array views, api/poly.h). Bindings only: one common body checks the arguments, fills the member's part (coll.h) and
  * calls mmpi_alltoall (alltoall.c). With MPI_IN_PLACE the send arguments are ignored (§6.8).
  */
 #include <stdlib.h>
@@ -10,19 +11,21 @@
 #include "coll/check.h"
 #include "coll/coll.h"
 #include "datatype/datatype.h"
+#include "generated/api_impl.h"
 #include "mmpi.h"
 
 enum form { REGULAR, V, W };
 
-/* The three forms: counts/displs arrays are NULL in the regular form; types arrays only in the
+/* The three forms: counts/displs arrays are MMPI_COLL_NO_ARRAY in the regular form; types arrays only in the
  * w form (then displacements are in bytes, §6.8). */
-static int alltoall(const void *sendbuf, int sendcount, const int *sendcounts,
-                    const int *sdispls, MPI_Datatype sendtype, const MPI_Datatype *sendtypes,
-                    void *recvbuf, int recvcount, const int *recvcounts, const int *rdispls,
-                    MPI_Datatype recvtype, const MPI_Datatype *recvtypes, MPI_Comm comm,
-                    enum form form, struct mmpi_coll_how how, enum mmpi_call call)
+static int alltoall(struct mmpi_rank *self, const void *sendbuf, MPI_Count sendcount,
+                    struct mmpi_poly_array sendcounts, struct mmpi_poly_array sdispls,
+                    MPI_Datatype sendtype, const MPI_Datatype *sendtypes, void *recvbuf,
+                    MPI_Count recvcount, struct mmpi_poly_array recvcounts,
+                    struct mmpi_poly_array rdispls, MPI_Datatype recvtype,
+                    const MPI_Datatype *recvtypes, MPI_Comm comm, enum form form,
+                    struct mmpi_coll_how how, enum mmpi_call call)
 {
-    struct mmpi_rank *self = mmpi_enter(call);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
     struct mmpi_coll x;
     int err, n;
@@ -62,12 +65,12 @@ static int alltoall(const void *sendbuf, int sendcount, const int *sendcounts,
     }
     x.send.buf = (char *)sendbuf;
     x.send.count = (size_t)sendcount;
-    x.send.counts = form == REGULAR ? NULL : sendcounts;
-    x.send.displs = form == REGULAR ? NULL : sdispls;
+    x.send.counts = form == REGULAR ? MMPI_COLL_NO_ARRAY : sendcounts;
+    x.send.displs = form == REGULAR ? MMPI_COLL_NO_ARRAY : sdispls;
     x.recv.buf = recvbuf;
     x.recv.count = (size_t)recvcount;
-    x.recv.counts = form == REGULAR ? NULL : recvcounts;
-    x.recv.displs = form == REGULAR ? NULL : rdispls;
+    x.recv.counts = form == REGULAR ? MMPI_COLL_NO_ARRAY : recvcounts;
+    x.recv.displs = form == REGULAR ? MMPI_COLL_NO_ARRAY : rdispls;
     if (form == W) {
         x.send.byte_displs = x.recv.byte_displs = true;
         x.send.dts = x.owned_dts;
@@ -84,92 +87,94 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Alltoall);
-int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+int mmpi_api_Alltoall(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                      MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return alltoall(sendbuf, sendcount, NULL, NULL, sendtype, NULL, recvbuf, recvcount, NULL, NULL,
-                    recvtype, NULL, comm, REGULAR, MMPI_COLL_BLOCKING, MMPI_CALL_Alltoall);
+    return alltoall(self, sendbuf, sendcount, MMPI_COLL_NO_ARRAY, MMPI_COLL_NO_ARRAY, sendtype,
+                    NULL, recvbuf, recvcount, MMPI_COLL_NO_ARRAY, MMPI_COLL_NO_ARRAY, recvtype,
+                    NULL, comm, REGULAR, MMPI_COLL_BLOCKING, call);
 }
 
-MMPI_PROFILED(Ialltoall);
-int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
-{
-    return alltoall(sendbuf, sendcount, NULL, NULL, sendtype, NULL, recvbuf, recvcount, NULL, NULL,
-                    recvtype, NULL, comm, REGULAR, MMPI_COLL_NONBLOCKING(request),
-                    MMPI_CALL_Ialltoall);
-}
-
-MMPI_PROFILED(Alltoall_init);
-int PMPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+int mmpi_api_Ialltoall(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                       MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                        MPI_Request *request)
 {
-    return alltoall(sendbuf, sendcount, NULL, NULL, sendtype, NULL, recvbuf, recvcount, NULL, NULL,
-                    recvtype, NULL, comm, REGULAR, MMPI_COLL_PERSISTENT(info, request),
-                    MMPI_CALL_Alltoall_init);
+    return alltoall(self, sendbuf, sendcount, MMPI_COLL_NO_ARRAY, MMPI_COLL_NO_ARRAY, sendtype,
+                    NULL, recvbuf, recvcount, MMPI_COLL_NO_ARRAY, MMPI_COLL_NO_ARRAY, recvtype,
+                    NULL, comm, REGULAR, MMPI_COLL_NONBLOCKING(request), call);
 }
 
-MMPI_PROFILED(Alltoallv);
-int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+int mmpi_api_Alltoall_init(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                           MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                           MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                           MPI_Request *request)
 {
-    return alltoall(sendbuf, 0, sendcounts, sdispls, sendtype, NULL, recvbuf, 0, recvcounts,
-                    rdispls, recvtype, NULL, comm, V, MMPI_COLL_BLOCKING, MMPI_CALL_Alltoallv);
+    return alltoall(self, sendbuf, sendcount, MMPI_COLL_NO_ARRAY, MMPI_COLL_NO_ARRAY, sendtype,
+                    NULL, recvbuf, recvcount, MMPI_COLL_NO_ARRAY, MMPI_COLL_NO_ARRAY, recvtype,
+                    NULL, comm, REGULAR, MMPI_COLL_PERSISTENT(info, request), call);
 }
 
-MMPI_PROFILED(Ialltoallv);
-int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
-                    MPI_Request *request)
+int mmpi_api_Alltoallv(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                       struct mmpi_poly_array sendcounts, struct mmpi_poly_array sdispls,
+                       MPI_Datatype sendtype, void *recvbuf, struct mmpi_poly_array recvcounts,
+                       struct mmpi_poly_array rdispls, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return alltoall(sendbuf, 0, sendcounts, sdispls, sendtype, NULL, recvbuf, 0, recvcounts,
-                    rdispls, recvtype, NULL, comm, V, MMPI_COLL_NONBLOCKING(request),
-                    MMPI_CALL_Ialltoallv);
+    return alltoall(self, sendbuf, 0, sendcounts, sdispls, sendtype, NULL, recvbuf, 0, recvcounts,
+                    rdispls, recvtype, NULL, comm, V, MMPI_COLL_BLOCKING, call);
 }
 
-MMPI_PROFILED(Alltoallv_init);
-int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                        MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
-                        MPI_Info info, MPI_Request *request)
+int mmpi_api_Ialltoallv(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                        struct mmpi_poly_array sendcounts, struct mmpi_poly_array sdispls,
+                        MPI_Datatype sendtype, void *recvbuf, struct mmpi_poly_array recvcounts,
+                        struct mmpi_poly_array rdispls, MPI_Datatype recvtype, MPI_Comm comm,
+                        MPI_Request *request)
 {
-    return alltoall(sendbuf, 0, sendcounts, sdispls, sendtype, NULL, recvbuf, 0, recvcounts,
-                    rdispls, recvtype, NULL, comm, V, MMPI_COLL_PERSISTENT(info, request),
-                    MMPI_CALL_Alltoallv_init);
+    return alltoall(self, sendbuf, 0, sendcounts, sdispls, sendtype, NULL, recvbuf, 0, recvcounts,
+                    rdispls, recvtype, NULL, comm, V, MMPI_COLL_NONBLOCKING(request), call);
 }
 
-MMPI_PROFILED(Alltoallw);
-int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+int mmpi_api_Alltoallv_init(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                            struct mmpi_poly_array sendcounts, struct mmpi_poly_array sdispls,
+                            MPI_Datatype sendtype, void *recvbuf, struct mmpi_poly_array recvcounts,
+                            struct mmpi_poly_array rdispls, MPI_Datatype recvtype, MPI_Comm comm,
+                            MPI_Info info, MPI_Request *request)
 {
-    return alltoall(sendbuf, 0, sendcounts, sdispls, MPI_DATATYPE_NULL, sendtypes, recvbuf, 0,
+    return alltoall(self, sendbuf, 0, sendcounts, sdispls, sendtype, NULL, recvbuf, 0, recvcounts,
+                    rdispls, recvtype, NULL, comm, V, MMPI_COLL_PERSISTENT(info, request), call);
+}
+
+int mmpi_api_Alltoallw(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                       struct mmpi_poly_array sendcounts, struct mmpi_poly_array sdispls,
+                       const MPI_Datatype sendtypes[], void *recvbuf,
+                       struct mmpi_poly_array recvcounts, struct mmpi_poly_array rdispls,
+                       const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    return alltoall(self, sendbuf, 0, sendcounts, sdispls, MPI_DATATYPE_NULL, sendtypes, recvbuf, 0,
                     recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes, comm, W, MMPI_COLL_BLOCKING,
-                    MMPI_CALL_Alltoallw);
+                    call);
 }
 
-MMPI_PROFILED(Ialltoallw);
-int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                    const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
-                    MPI_Request *request)
+int mmpi_api_Ialltoallw(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                        struct mmpi_poly_array sendcounts, struct mmpi_poly_array sdispls,
+                        const MPI_Datatype sendtypes[], void *recvbuf,
+                        struct mmpi_poly_array recvcounts, struct mmpi_poly_array rdispls,
+                        const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
 {
-    return alltoall(sendbuf, 0, sendcounts, sdispls, MPI_DATATYPE_NULL, sendtypes, recvbuf, 0,
+    return alltoall(self, sendbuf, 0, sendcounts, sdispls, MPI_DATATYPE_NULL, sendtypes, recvbuf, 0,
                     recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes, comm, W,
-                    MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Ialltoallw);
+                    MMPI_COLL_NONBLOCKING(request), call);
 }
 
-MMPI_PROFILED(Alltoallw_init);
-int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                        const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                        const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
-                        MPI_Info info, MPI_Request *request)
+int mmpi_api_Alltoallw_init(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                            struct mmpi_poly_array sendcounts, struct mmpi_poly_array sdispls,
+                            const MPI_Datatype sendtypes[], void *recvbuf,
+                            struct mmpi_poly_array recvcounts, struct mmpi_poly_array rdispls,
+                            const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+                            MPI_Request *request)
 {
-    return alltoall(sendbuf, 0, sendcounts, sdispls, MPI_DATATYPE_NULL, sendtypes, recvbuf, 0,
+    return alltoall(self, sendbuf, 0, sendcounts, sdispls, MPI_DATATYPE_NULL, sendtypes, recvbuf, 0,
                     recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes, comm, W,
-                    MMPI_COLL_PERSISTENT(info, request), MMPI_CALL_Alltoallw_init);
+                    MMPI_COLL_PERSISTENT(info, request), call);
 }

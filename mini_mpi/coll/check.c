@@ -49,7 +49,7 @@ static int check_address(const void *buf, bool has_data, MPI_Datatype h)
     return MPI_SUCCESS;
 }
 
-int mmpi_coll_check_data(struct mmpi_rank *self, int count, MPI_Datatype h,
+int mmpi_coll_check_data(struct mmpi_rank *self, MPI_Count count, MPI_Datatype h,
                          const struct mmpi_datatype **dt)
 {
     struct mmpi_datatype *d;
@@ -63,7 +63,7 @@ int mmpi_coll_check_data(struct mmpi_rank *self, int count, MPI_Datatype h,
     return MPI_SUCCESS;
 }
 
-int mmpi_coll_check_buffer(struct mmpi_rank *self, const void *buf, int count, MPI_Datatype h,
+int mmpi_coll_check_buffer(struct mmpi_rank *self, const void *buf, MPI_Count count, MPI_Datatype h,
                            const struct mmpi_datatype **dt)
 {
     int err = mmpi_coll_check_data(self, count, h, dt);
@@ -72,62 +72,74 @@ int mmpi_coll_check_buffer(struct mmpi_rank *self, const void *buf, int count, M
     return check_address(buf, count > 0 && (*dt)->size > 0, h);
 }
 
-int mmpi_coll_check_address(const void *buf, int count, const struct mmpi_datatype *dt,
+int mmpi_coll_check_address(const void *buf, MPI_Count count, const struct mmpi_datatype *dt,
                             MPI_Datatype h)
 {
     return check_address(buf, count > 0 && dt->size > 0, h);
 }
 
-int mmpi_coll_check_alias(const void *mine, int count, const void *whole, int blockcount,
-                          const int *displs, int index, const struct mmpi_datatype *dt)
+int mmpi_coll_check_alias(const void *mine, MPI_Count count, const void *whole,
+                          MPI_Count blockcount, struct mmpi_poly_array displs, int index,
+                          const struct mmpi_datatype *dt)
 {
     if (count <= 0)
         return MPI_SUCCESS;
     /* Integer arithmetic: whole may be MPI_BOTTOM (NULL). */
     uintptr_t block = (uintptr_t)whole;
     if (index >= 0)
-        block += (uintptr_t)((displs ? (MPI_Aint)displs[index] : (MPI_Aint)index * blockcount) *
+        block += (uintptr_t)((mmpi_poly_null(displs) ? (MPI_Aint)index * blockcount
+                                                     : mmpi_poly_at(displs, (size_t)index)) *
                              dt->extent);
     bool aliased = mine == whole || (index >= 0 && (uintptr_t)mine == block);
     return aliased ? MPI_ERR_BUFFER : MPI_SUCCESS;
 }
 
-int mmpi_coll_check_vector(struct mmpi_rank *self, const void *buf, const int *counts,
-                           const int *displs, int n, MPI_Datatype h,
+/* Every count of a v or w form >= 0; *has_data: one of them > 0. */
+static int check_counts(struct mmpi_poly_array counts, int n, bool *has_data)
+{
+    for (int i = 0; i < n; i++) {
+        int64_t count = mmpi_poly_at(counts, (size_t)i);
+        if (count < 0)
+            return MPI_ERR_COUNT;
+        *has_data |= count > 0;
+    }
+    return MPI_SUCCESS;
+}
+
+int mmpi_coll_check_vector(struct mmpi_rank *self, const void *buf, struct mmpi_poly_array counts,
+                           struct mmpi_poly_array displs, int n, MPI_Datatype h,
                            const struct mmpi_datatype **dt)
 {
     struct mmpi_datatype *d;
     bool has_data = false;
     int err;
-    if (!counts || !displs)
+    if (mmpi_poly_null(counts) || mmpi_poly_null(displs))
         return MPI_ERR_ARG;
-    for (int i = 0; i < n; i++) {
-        if (counts[i] < 0)
-            return MPI_ERR_COUNT;
-        has_data |= counts[i] > 0;
-    }
+    if ((err = check_counts(counts, n, &has_data)))
+        return err;
     if ((err = mmpi_datatype_check(self, h, &d)))
         return err;
     *dt = d;
     return check_address(buf, has_data && d->size > 0, h);
 }
 
-int mmpi_coll_check_w(struct mmpi_rank *self, const void *buf, const int *counts,
-                      const int *displs, const MPI_Datatype *types, int n,
+int mmpi_coll_check_w(struct mmpi_rank *self, const void *buf, struct mmpi_poly_array counts,
+                      struct mmpi_poly_array displs, const MPI_Datatype *types, int n,
                       const struct mmpi_datatype **dts)
 {
     bool has_data = false, all_predefined = true;
     int err;
-    if (!counts || !displs || !types)
+    if (mmpi_poly_null(counts) || mmpi_poly_null(displs) || !types)
         return MPI_ERR_ARG;
     for (int i = 0; i < n; i++) {
         struct mmpi_datatype *d;
-        if (counts[i] < 0)
+        int64_t count = mmpi_poly_at(counts, (size_t)i);
+        if (count < 0)
             return MPI_ERR_COUNT;
         if ((err = mmpi_datatype_check(self, types[i], &d)))
             return err;
         dts[i] = d;
-        has_data |= counts[i] > 0 && d->size > 0;
+        has_data |= count > 0 && d->size > 0;
         all_predefined &= mmpi_handle_is_predefined(types[i]);
     }
     if (buf == MPI_IN_PLACE || (!buf && has_data && all_predefined))

@@ -39,6 +39,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "api/poly.h"
 #include "coll/board.h"
 #include "mpi.h"
 
@@ -77,12 +78,12 @@ struct mmpi_coll_result {
 struct mmpi_coll_vec {
     char *buf;
     size_t count;                          /* elements per piece, regular forms; or the block */
-    const int *counts, *displs;            /* v and w forms (user arrays), else NULL */
+    /* v and w forms: the user's arrays as either binding passed them (int, or MPI_Count and
+     * MPI_Aint: api/poly.h), read in place; counts.base is NULL in the regular forms. */
+    struct mmpi_poly_array counts, displs;
     bool byte_displs;                      /* w form: displs in bytes, types per piece */
     const struct mmpi_datatype *dt;        /* regular and v forms */
     const struct mmpi_datatype *const *dts; /* w form */
-    const MPI_Aint *adispls;               /* w form with MPI_Aint byte displacements
-                                            * (neighbourhood alltoallw), instead of displs */
 };
 
 /* Piece j of v: its address, element count and type. */

@@ -98,12 +98,12 @@ void mmpi_coll_piece(const struct mmpi_coll_vec *v, int j, char **buf, size_t *c
                      const struct mmpi_datatype **dt)
 {
     if (v->byte_displs) {
-        *buf = v->buf + (v->adispls ? v->adispls[j] : v->displs[j]);
-        *count = (size_t)v->counts[j];
+        *buf = v->buf + mmpi_poly_at(v->displs, (size_t)j);
+        *count = (size_t)mmpi_poly_at(v->counts, (size_t)j);
         *dt = v->dts[j];
-    } else if (v->counts) {
-        *buf = v->buf + (MPI_Aint)v->displs[j] * v->dt->extent;
-        *count = (size_t)v->counts[j];
+    } else if (!mmpi_poly_null(v->counts)) {
+        *buf = v->buf + mmpi_poly_at(v->displs, (size_t)j) * v->dt->extent;
+        *count = (size_t)mmpi_poly_at(v->counts, (size_t)j);
         *dt = v->dt;
     } else {
         *buf = v->buf + (MPI_Aint)j * (MPI_Aint)v->count * v->dt->extent;

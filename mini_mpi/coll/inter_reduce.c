@@ -139,7 +139,8 @@ static int reduce_scatter_read(struct mmpi_coll *x, const struct mmpi_board_inst
     size_t first = 0;
     x->wait = true;
     for (int i = 0; i < v.me; i++)
-        first += x->recv.counts ? (size_t)x->recv.counts[i] : x->recv.count;
+        first += mmpi_poly_null(x->recv.counts) ? x->recv.count
+                                                : (size_t)mmpi_poly_at(x->recv.counts, (size_t)i);
     return fold_remote(x, inst, res, first, x->recv.count);
 }
 

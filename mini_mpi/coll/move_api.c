@@ -1,25 +1,26 @@
 /*
  * coll/move_api.c: MPI entry points of the data-movement collectives of MPI-4.1 chapter 6, in
  * the chapter's order: MPI_Bcast, MPI_Gather(v), MPI_Scatter(v), MPI_Allgather(v), each with
- * its nonblocking (§6.12) and persistent (§6.13, MPI_*_init; coll/persistent.c) forms.
- * Bindings only: one common body per collective checks the arguments significant at the
- * calling member, fills its part (coll.h) and calls the implementation (bcast.c, gather.c,
- * scatter.c). All-to-all is alltoall_api.c, reductions
- * reduce_api.c.
+ * its nonblocking (§6.12) and persistent (§6.13, MPI_*_init; coll/persistent.c) forms, and
+ * the large-count form (_c, §5.2) of each: the generated bindings (api/README.md) call the
+ * mmpi_api_ bodies here with MPI_Count counts and array views (api/poly.h). Bindings only:
+ * one common body per collective checks the arguments significant at the calling member,
+ * fills its part (coll.h) and calls the implementation (bcast.c, gather.c, scatter.c).
+ * All-to-all is alltoall_api.c, reductions reduce_api.c.
  */
 #include <string.h>
 
 #include "coll/check.h"
 #include "coll/coll.h"
 #include "datatype/datatype.h"
+#include "generated/api_impl.h"
 #include "mmpi.h"
 
 /* ---- MPI_Bcast (§6.4) ------------------------------------------------------------------- */
 
-static int bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
-                 struct mmpi_coll_how how, enum mmpi_call call)
+static int bcast(struct mmpi_rank *self, void *buffer, MPI_Count count, MPI_Datatype datatype,
+                 int root, MPI_Comm comm, struct mmpi_coll_how how, enum mmpi_call call)
 {
-    struct mmpi_rank *self = mmpi_enter(call);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
     struct mmpi_coll x;
     int err;
@@ -45,41 +46,37 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Bcast);
-int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+int mmpi_api_Bcast(struct mmpi_rank *self, enum mmpi_call call, void *buffer, MPI_Count count,
+                   MPI_Datatype datatype, int root, MPI_Comm comm)
 {
-    return bcast(buffer, count, datatype, root, comm, MMPI_COLL_BLOCKING, MMPI_CALL_Bcast);
+    return bcast(self, buffer, count, datatype, root, comm, MMPI_COLL_BLOCKING, call);
 }
 
-MMPI_PROFILED(Ibcast);
-int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
-                MPI_Request *request)
+int mmpi_api_Ibcast(struct mmpi_rank *self, enum mmpi_call call, void *buffer, MPI_Count count,
+                    MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request *request)
 {
-    return bcast(buffer, count, datatype, root, comm, MMPI_COLL_NONBLOCKING(request),
-                 MMPI_CALL_Ibcast);
+    return bcast(self, buffer, count, datatype, root, comm, MMPI_COLL_NONBLOCKING(request), call);
 }
 
-MMPI_PROFILED(Bcast_init);
-int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
-                    MPI_Info info, MPI_Request *request)
+int mmpi_api_Bcast_init(struct mmpi_rank *self, enum mmpi_call call, void *buffer, MPI_Count count,
+                        MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info,
+                        MPI_Request *request)
 {
-    return bcast(buffer, count, datatype, root, comm, MMPI_COLL_PERSISTENT(info, request),
-                 MMPI_CALL_Bcast_init);
+    return bcast(self, buffer, count, datatype, root, comm, MMPI_COLL_PERSISTENT(info, request),
+                 call);
 }
 
 /* ---- MPI_Gather, MPI_Gatherv (§6.5) ----------------------------------------------------- */
 
-/* recvcounts == NULL: the regular form (recvcount each). */
-static int gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  int recvcount, const int *recvcounts, const int *displs,
+/* v: the v form (recvcounts, displs), else the regular form (recvcount each). */
+static int gather(struct mmpi_rank *self, const void *sendbuf, MPI_Count sendcount,
+                  MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, bool v,
+                  struct mmpi_poly_array recvcounts, struct mmpi_poly_array displs,
                   MPI_Datatype recvtype, int root, MPI_Comm comm, struct mmpi_coll_how how,
                   enum mmpi_call call)
 {
-    struct mmpi_rank *self = mmpi_enter(call);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
     struct mmpi_coll x;
-    bool v = call == MMPI_CALL_Gatherv || call == MMPI_CALL_Igatherv ||
-             call == MMPI_CALL_Gatherv_init;
     int err;
 
     memset(&x, 0, sizeof(x));
@@ -102,15 +99,15 @@ static int gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
             goto fn_fail;
         if (!x.in_place && !c->core->remote &&
             (err = mmpi_coll_check_alias(sendbuf, sendcount, recvbuf, recvcount,
-                                         v ? displs : NULL, c->rank, x.recv.dt)))
+                                         v ? displs : MMPI_COLL_NO_ARRAY, c->rank, x.recv.dt)))
             goto fn_fail;
     }
     x.send.buf = (char *)sendbuf;
     x.send.count = (size_t)sendcount;
     x.recv.buf = recvbuf;
     x.recv.count = (size_t)recvcount;
-    x.recv.counts = v ? recvcounts : NULL;
-    x.recv.displs = v ? displs : NULL;
+    x.recv.counts = v ? recvcounts : MMPI_COLL_NO_ARRAY;
+    x.recv.displs = v ? displs : MMPI_COLL_NO_ARRAY;
     x.root = root;
     x.persistent = how.persistent;
     if ((err = mmpi_gather(self, c, &x, how.request)))
@@ -122,71 +119,70 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Gather);
-int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+int mmpi_api_Gather(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                    MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                    MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    return gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, root,
-                  comm, MMPI_COLL_BLOCKING, MMPI_CALL_Gather);
+    return gather(self, sendbuf, sendcount, sendtype, recvbuf, recvcount, false, MMPI_COLL_NO_ARRAY,
+                  MMPI_COLL_NO_ARRAY, recvtype, root, comm, MMPI_COLL_BLOCKING, call);
 }
 
-MMPI_PROFILED(Igather);
-int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                 MPI_Request *request)
+int mmpi_api_Igather(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                     MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                     MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
-    return gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, root,
-                  comm, MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Igather);
+    return gather(self, sendbuf, sendcount, sendtype, recvbuf, recvcount, false, MMPI_COLL_NO_ARRAY,
+                  MMPI_COLL_NO_ARRAY, recvtype, root, comm, MMPI_COLL_NONBLOCKING(request), call);
 }
 
-MMPI_PROFILED(Gather_init);
-int PMPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                     MPI_Info info, MPI_Request *request)
+int mmpi_api_Gather_init(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                         MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                         MPI_Info info, MPI_Request *request)
 {
-    return gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, root,
-                  comm, MMPI_COLL_PERSISTENT(info, request), MMPI_CALL_Gather_init);
+    return gather(self, sendbuf, sendcount, sendtype, recvbuf, recvcount, false, MMPI_COLL_NO_ARRAY,
+                  MMPI_COLL_NO_ARRAY, recvtype, root, comm, MMPI_COLL_PERSISTENT(info, request),
+                  call);
 }
 
-MMPI_PROFILED(Gatherv);
-int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                 MPI_Comm comm)
+int mmpi_api_Gatherv(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                     MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     struct mmpi_poly_array recvcounts, struct mmpi_poly_array displs,
+                     MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    return gather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype, root,
-                  comm, MMPI_COLL_BLOCKING, MMPI_CALL_Gatherv);
+    return gather(self, sendbuf, sendcount, sendtype, recvbuf, 0, true, recvcounts, displs,
+                  recvtype, root, comm, MMPI_COLL_BLOCKING, call);
 }
 
-MMPI_PROFILED(Igatherv);
-int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                  MPI_Comm comm, MPI_Request *request)
+int mmpi_api_Igatherv(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                      MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      struct mmpi_poly_array recvcounts, struct mmpi_poly_array displs,
+                      MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
-    return gather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype, root,
-                  comm, MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Igatherv);
+    return gather(self, sendbuf, sendcount, sendtype, recvbuf, 0, true, recvcounts, displs,
+                  recvtype, root, comm, MMPI_COLL_NONBLOCKING(request), call);
 }
 
-MMPI_PROFILED(Gatherv_init);
-int PMPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                      const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                      int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+int mmpi_api_Gatherv_init(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                          MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                          struct mmpi_poly_array recvcounts, struct mmpi_poly_array displs,
+                          MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                          MPI_Request *request)
 {
-    return gather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype, root,
-                  comm, MMPI_COLL_PERSISTENT(info, request), MMPI_CALL_Gatherv_init);
+    return gather(self, sendbuf, sendcount, sendtype, recvbuf, 0, true, recvcounts, displs,
+                  recvtype, root, comm, MMPI_COLL_PERSISTENT(info, request), call);
 }
 
 /* ---- MPI_Scatter, MPI_Scatterv (§6.6) --------------------------------------------------- */
 
-/* sendcounts == NULL: the regular form (sendcount each). */
-static int scatter(const void *sendbuf, int sendcount, const int *sendcounts, const int *displs,
-                   MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+/* v: the v form (sendcounts, displs), else the regular form (sendcount each). */
+static int scatter(struct mmpi_rank *self, const void *sendbuf, MPI_Count sendcount, bool v,
+                   struct mmpi_poly_array sendcounts, struct mmpi_poly_array displs,
+                   MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
                    int root, MPI_Comm comm, struct mmpi_coll_how how, enum mmpi_call call)
 {
-    struct mmpi_rank *self = mmpi_enter(call);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
     struct mmpi_coll x;
-    bool v = call == MMPI_CALL_Scatterv || call == MMPI_CALL_Iscatterv ||
-             call == MMPI_CALL_Scatterv_init;
     int err;
 
     memset(&x, 0, sizeof(x));
@@ -209,13 +205,13 @@ static int scatter(const void *sendbuf, int sendcount, const int *sendcounts, co
             goto fn_fail;
         if (!x.in_place && !c->core->remote &&
             (err = mmpi_coll_check_alias(recvbuf, recvcount, sendbuf, sendcount,
-                                         v ? displs : NULL, c->rank, x.send.dt)))
+                                         v ? displs : MMPI_COLL_NO_ARRAY, c->rank, x.send.dt)))
             goto fn_fail;
     }
     x.send.buf = (char *)sendbuf;
     x.send.count = (size_t)sendcount;
-    x.send.counts = v ? sendcounts : NULL;
-    x.send.displs = v ? displs : NULL;
+    x.send.counts = v ? sendcounts : MMPI_COLL_NO_ARRAY;
+    x.send.displs = v ? displs : MMPI_COLL_NO_ARRAY;
     x.recv.buf = recvbuf;
     x.recv.count = (size_t)recvcount;
     x.root = root;
@@ -229,73 +225,73 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Scatter);
-int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+int mmpi_api_Scatter(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                     MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                     MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    return scatter(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, recvtype, root,
-                   comm, MMPI_COLL_BLOCKING, MMPI_CALL_Scatter);
+    return scatter(self, sendbuf, sendcount, false, MMPI_COLL_NO_ARRAY, MMPI_COLL_NO_ARRAY,
+                   sendtype, recvbuf, recvcount, recvtype, root, comm, MMPI_COLL_BLOCKING, call);
 }
 
-MMPI_PROFILED(Iscatter);
-int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                  MPI_Request *request)
+int mmpi_api_Iscatter(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                      MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                      MPI_Request *request)
 {
-    return scatter(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, recvtype, root,
-                   comm, MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Iscatter);
+    return scatter(self, sendbuf, sendcount, false, MMPI_COLL_NO_ARRAY, MMPI_COLL_NO_ARRAY,
+                   sendtype, recvbuf, recvcount, recvtype, root, comm,
+                   MMPI_COLL_NONBLOCKING(request), call);
 }
 
-MMPI_PROFILED(Scatter_init);
-int PMPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                      int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                      MPI_Info info, MPI_Request *request)
+int mmpi_api_Scatter_init(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                          MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                          MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                          MPI_Info info, MPI_Request *request)
 {
-    return scatter(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, recvtype, root,
-                   comm, MMPI_COLL_PERSISTENT(info, request), MMPI_CALL_Scatter_init);
+    return scatter(self, sendbuf, sendcount, false, MMPI_COLL_NO_ARRAY, MMPI_COLL_NO_ARRAY,
+                   sendtype, recvbuf, recvcount, recvtype, root, comm,
+                   MMPI_COLL_PERSISTENT(info, request), call);
 }
 
-MMPI_PROFILED(Scatterv);
-int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
-                  MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                  int root, MPI_Comm comm)
+int mmpi_api_Scatterv(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                      struct mmpi_poly_array sendcounts, struct mmpi_poly_array displs,
+                      MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                      MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    return scatter(sendbuf, 0, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
-                   comm, MMPI_COLL_BLOCKING, MMPI_CALL_Scatterv);
+    return scatter(self, sendbuf, 0, true, sendcounts, displs, sendtype, recvbuf, recvcount,
+                   recvtype, root, comm, MMPI_COLL_BLOCKING, call);
 }
 
-MMPI_PROFILED(Iscatterv);
-int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
-                   MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                   int root, MPI_Comm comm, MPI_Request *request)
+int mmpi_api_Iscatterv(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                       struct mmpi_poly_array sendcounts, struct mmpi_poly_array displs,
+                       MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                       MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
-    return scatter(sendbuf, 0, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
-                   comm, MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Iscatterv);
+    return scatter(self, sendbuf, 0, true, sendcounts, displs, sendtype, recvbuf, recvcount,
+                   recvtype, root, comm, MMPI_COLL_NONBLOCKING(request), call);
 }
 
-MMPI_PROFILED(Scatterv_init);
-int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[],
-                       MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                       MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
-                       MPI_Request *request)
+int mmpi_api_Scatterv_init(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                           struct mmpi_poly_array sendcounts, struct mmpi_poly_array displs,
+                           MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                           MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                           MPI_Request *request)
 {
-    return scatter(sendbuf, 0, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
-                   comm, MMPI_COLL_PERSISTENT(info, request), MMPI_CALL_Scatterv_init);
+    return scatter(self, sendbuf, 0, true, sendcounts, displs, sendtype, recvbuf, recvcount,
+                   recvtype, root, comm, MMPI_COLL_PERSISTENT(info, request), call);
 }
 
 /* ---- MPI_Allgather, MPI_Allgatherv (§6.7) ----------------------------------------------- */
 
-/* recvcounts == NULL: the regular form (recvcount each). */
-static int allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                     int recvcount, const int *recvcounts, const int *displs,
+/* v: the v form (recvcounts, displs), else the regular form (recvcount each). */
+static int allgather(struct mmpi_rank *self, const void *sendbuf, MPI_Count sendcount,
+                     MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, bool v,
+                     struct mmpi_poly_array recvcounts, struct mmpi_poly_array displs,
                      MPI_Datatype recvtype, MPI_Comm comm, struct mmpi_coll_how how,
                      enum mmpi_call call)
 {
-    struct mmpi_rank *self = mmpi_enter(call);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
     struct mmpi_coll x;
-    bool v = call == MMPI_CALL_Allgatherv || call == MMPI_CALL_Iallgatherv ||
-             call == MMPI_CALL_Allgatherv_init;
     int err;
 
     memset(&x, 0, sizeof(x));
@@ -313,16 +309,16 @@ static int allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
     if (err)
         goto fn_fail;
     /* An intercommunicator's receive buffer holds the other group's blocks only. */
-    if (!x.in_place &&
-        (err = mmpi_coll_check_alias(sendbuf, sendcount, recvbuf, recvcount, v ? displs : NULL,
-                                     c->core->remote ? -1 : c->rank, x.recv.dt)))
+    if (!x.in_place && (err = mmpi_coll_check_alias(sendbuf, sendcount, recvbuf, recvcount,
+                                                    v ? displs : MMPI_COLL_NO_ARRAY,
+                                                    c->core->remote ? -1 : c->rank, x.recv.dt)))
         goto fn_fail;
     x.send.buf = (char *)sendbuf;
     x.send.count = (size_t)sendcount;
     x.recv.buf = recvbuf;
     x.recv.count = (size_t)recvcount;
-    x.recv.counts = v ? recvcounts : NULL;
-    x.recv.displs = v ? displs : NULL;
+    x.recv.counts = v ? recvcounts : MMPI_COLL_NO_ARRAY;
+    x.recv.displs = v ? displs : MMPI_COLL_NO_ARRAY;
     x.persistent = how.persistent;
     if ((err = mmpi_allgather(self, c, &x, how.request)))
         goto fn_fail;
@@ -333,55 +329,59 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Allgather);
-int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+int mmpi_api_Allgather(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                       MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, comm,
-                     MMPI_COLL_BLOCKING, MMPI_CALL_Allgather);
+    return allgather(self, sendbuf, sendcount, sendtype, recvbuf, recvcount, false,
+                     MMPI_COLL_NO_ARRAY, MMPI_COLL_NO_ARRAY, recvtype, comm, MMPI_COLL_BLOCKING,
+                     call);
 }
 
-MMPI_PROFILED(Iallgather);
-int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+int mmpi_api_Iallgather(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                        MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                        MPI_Request *request)
 {
-    return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, comm,
-                     MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Iallgather);
+    return allgather(self, sendbuf, sendcount, sendtype, recvbuf, recvcount, false,
+                     MMPI_COLL_NO_ARRAY, MMPI_COLL_NO_ARRAY, recvtype, comm,
+                     MMPI_COLL_NONBLOCKING(request), call);
 }
 
-MMPI_PROFILED(Allgather_init);
-int PMPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                        void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                        MPI_Info info, MPI_Request *request)
+int mmpi_api_Allgather_init(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                            MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                            MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                            MPI_Info info, MPI_Request *request)
 {
-    return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, comm,
-                     MMPI_COLL_PERSISTENT(info, request), MMPI_CALL_Allgather_init);
+    return allgather(self, sendbuf, sendcount, sendtype, recvbuf, recvcount, false,
+                     MMPI_COLL_NO_ARRAY, MMPI_COLL_NO_ARRAY, recvtype, comm,
+                     MMPI_COLL_PERSISTENT(info, request), call);
 }
 
-MMPI_PROFILED(Allgatherv);
-int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                    MPI_Comm comm)
+int mmpi_api_Allgatherv(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                        MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        struct mmpi_poly_array recvcounts, struct mmpi_poly_array displs,
+                        MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return allgather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype, comm,
-                     MMPI_COLL_BLOCKING, MMPI_CALL_Allgatherv);
+    return allgather(self, sendbuf, sendcount, sendtype, recvbuf, 0, true, recvcounts, displs,
+                     recvtype, comm, MMPI_COLL_BLOCKING, call);
 }
 
-MMPI_PROFILED(Iallgatherv);
-int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                     const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                     MPI_Comm comm, MPI_Request *request)
+int mmpi_api_Iallgatherv(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                         MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         struct mmpi_poly_array recvcounts, struct mmpi_poly_array displs,
+                         MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    return allgather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype, comm,
-                     MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Iallgatherv);
+    return allgather(self, sendbuf, sendcount, sendtype, recvbuf, 0, true, recvcounts, displs,
+                     recvtype, comm, MMPI_COLL_NONBLOCKING(request), call);
 }
 
-MMPI_PROFILED(Allgatherv_init);
-int PMPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                         void *recvbuf, const int recvcounts[], const int displs[],
-                         MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                         MPI_Request *request)
+int mmpi_api_Allgatherv_init(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                             MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                             struct mmpi_poly_array recvcounts, struct mmpi_poly_array displs,
+                             MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                             MPI_Request *request)
 {
-    return allgather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype, comm,
-                     MMPI_COLL_PERSISTENT(info, request), MMPI_CALL_Allgatherv_init);
+    return allgather(self, sendbuf, sendcount, sendtype, recvbuf, 0, true, recvcounts, displs,
+                     recvtype, comm, MMPI_COLL_PERSISTENT(info, request), call);
 }

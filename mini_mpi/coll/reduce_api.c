@@ -2,7 +2,9 @@
  * coll/reduce_api.c: MPI entry points of the reduction collectives of MPI-4.1 chapter 6, in the
  * chapter's order: MPI_Reduce (§6.9.1), MPI_Allreduce (§6.9.6), MPI_Reduce_scatter_block
  * (§6.10.1), MPI_Reduce_scatter (§6.10.2), MPI_Scan (§6.11.1), MPI_Exscan (§6.11.2), each with
- * its nonblocking (§6.12) and persistent (§6.13, MPI_*_init) forms. Bindings only: the
+ * its nonblocking (§6.12) and persistent (§6.13, MPI_*_init) forms, all also in the
+ * large-count form (_c, §5.2: the mmpi_api_ bodies behind the generated bindings take
+ * MPI_Count counts and array views, api/poly.h). Bindings only: the
  * checks, the member's part (coll.h: input x.in, send.count elements of send.dt; output recv),
  * then the implementation (reduce.c, reduce_scatter.c, scan.c). MPI_Reduce_local is op/op_api.c.
  */
@@ -12,18 +14,18 @@
 #include "coll/coll.h"
 #include "coll/fast.h"
 #include "datatype/datatype.h"
+#include "generated/api_impl.h"
 #include "mmpi.h"
 #include "op/op.h"
 #include "op/word.h"
 #include "pt2pt/pt2pt.h"
-#include "runtime/enter.h"
 
 /* Which collective a common body runs. */
 enum kind { REDUCE, ALLREDUCE, SCAN, EXSCAN };
 
 /* The fields of a member's part that reduce() fills (the blocking small allreduce reads only
  * these, coll/fast.h). */
-static void fill_part(struct mmpi_coll *x, const void *in, void *recvbuf, int count,
+static void fill_part(struct mmpi_coll *x, const void *in, void *recvbuf, MPI_Count count,
                       const struct mmpi_datatype *dt, const struct mmpi_op *op, MPI_Datatype h,
                       bool in_place, int root, bool persistent)
 {
@@ -43,10 +45,10 @@ static void fill_part(struct mmpi_coll *x, const void *in, void *recvbuf, int co
 /* Reduce (root >= 0), Allreduce, Scan and Exscan: count elements in, count elements out. */
 /* Out of line: MPI_Allreduce's express path then saves no registers for it. */
 __attribute__((noinline)) static int reduce_entered(struct mmpi_rank *self, struct mmpi_comm *c,
-                                                    const void *sendbuf, void *recvbuf, int count,
-                                                    MPI_Datatype datatype, MPI_Op op, int root,
-                                                    enum kind kind, struct mmpi_coll_how how,
-                                                    enum mmpi_call call)
+                                                    const void *sendbuf, void *recvbuf,
+                                                    MPI_Count count, MPI_Datatype datatype,
+                                                    MPI_Op op, int root, enum kind kind,
+                                                    struct mmpi_coll_how how, enum mmpi_call call)
 {
     const struct mmpi_datatype *dt = NULL;
     const struct mmpi_op *o = NULL;
@@ -101,37 +103,35 @@ fn_fail:
     goto fn_exit;
 }
 
-static int reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                  MPI_Op op, int root, MPI_Comm comm, enum kind kind, struct mmpi_coll_how how,
-                  enum mmpi_call call)
+static int reduce(struct mmpi_rank *self, const void *sendbuf, void *recvbuf, MPI_Count count,
+                  MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, enum kind kind,
+                  struct mmpi_coll_how how, enum mmpi_call call)
 {
-    struct mmpi_rank *self = mmpi_enter(call);
     return reduce_entered(self, mmpi_comm_get(self, comm), sendbuf, recvbuf, count, datatype, op,
                           root, kind, how, call);
 }
 
-MMPI_PROFILED(Reduce);
-int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                int root, MPI_Comm comm)
+int mmpi_api_Reduce(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf, void *recvbuf,
+                    MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
 {
-    return reduce(sendbuf, recvbuf, count, datatype, op, root, comm, REDUCE, MMPI_COLL_BLOCKING,
-                  MMPI_CALL_Reduce);
+    return reduce(self, sendbuf, recvbuf, count, datatype, op, root, comm, REDUCE,
+                  MMPI_COLL_BLOCKING, call);
 }
 
-MMPI_PROFILED(Ireduce);
-int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                 MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
+int mmpi_api_Ireduce(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                     void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root,
+                     MPI_Comm comm, MPI_Request *request)
 {
-    return reduce(sendbuf, recvbuf, count, datatype, op, root, comm, REDUCE,
-                  MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Ireduce);
+    return reduce(self, sendbuf, recvbuf, count, datatype, op, root, comm, REDUCE,
+                  MMPI_COLL_NONBLOCKING(request), call);
 }
 
-MMPI_PROFILED(Reduce_init);
-int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                     MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+int mmpi_api_Reduce_init(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                         void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root,
+                         MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    return reduce(sendbuf, recvbuf, count, datatype, op, root, comm, REDUCE,
-                  MMPI_COLL_PERSISTENT(info, request), MMPI_CALL_Reduce_init);
+    return reduce(self, sendbuf, recvbuf, count, datatype, op, root, comm, REDUCE,
+                  MMPI_COLL_PERSISTENT(info, request), call);
 }
 
 /* The last (datatype, op) pair the express path accepted on this thread and what it looked up
@@ -173,23 +173,20 @@ static const struct express_pair *express_pair(MPI_Datatype datatype, MPI_Op op)
  * (op/word.h). Anything else, errors included (their class depends on the order of the
  * checks), takes reduce_entered(). */
 static const struct express_pair *allreduce_express(struct mmpi_comm *c, const void *sendbuf,
-                                                     void *recvbuf, int count,
-                                                     MPI_Datatype datatype, MPI_Op op)
+                                                    void *recvbuf, MPI_Count count,
+                                                    MPI_Datatype datatype, MPI_Op op)
 {
     const struct express_pair *p;
     if (!c || count <= 0 || !recvbuf || recvbuf == MPI_IN_PLACE || !sendbuf ||
         sendbuf == recvbuf || !(p = express_pair(datatype, op)))
         return NULL;
-    return (unsigned)count <= p->max_count && !mmpi_fault_revoked(&c->core->fault)
-               ? p
-               : NULL;
+    return (uint64_t)count <= p->max_count && !mmpi_fault_revoked(&c->core->fault) ? p : NULL;
 }
 
-MMPI_PROFILED(Allreduce);
-int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                   MPI_Op op, MPI_Comm comm)
+int mmpi_api_Allreduce(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                       void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                       MPI_Comm comm)
 {
-    struct mmpi_rank *self = mmpi_enter_hot(MMPI_CALL_Allreduce);
     struct mmpi_comm *c = comm == MPI_COMM_WORLD ? &self->world_comm : mmpi_comm_get(self, comm);
     const struct express_pair *p = allreduce_express(c, sendbuf, recvbuf, count, datatype, op);
     int err;
@@ -215,40 +212,41 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
     }
     /* Any other case, errors included: the common body checks, runs and raises on its own. */
     err = reduce_entered(self, c, sendbuf, recvbuf, count, datatype, op, 0, ALLREDUCE,
-                         MMPI_COLL_BLOCKING, MMPI_CALL_Allreduce);
+                         MMPI_COLL_BLOCKING, call);
 fn_exit:
     return err;
 fn_fail:
-    err = mmpi_err_raise_comm(self, c, err, MMPI_CALL_Allreduce);
+    err = mmpi_err_raise_comm(self, c, err, call);
     goto fn_exit;
 }
 
-MMPI_PROFILED(Iallreduce);
-int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                    MPI_Op op, MPI_Comm comm, MPI_Request *request)
+int mmpi_api_Iallreduce(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                        void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                        MPI_Comm comm, MPI_Request *request)
 {
-    return reduce(sendbuf, recvbuf, count, datatype, op, 0, comm, ALLREDUCE,
-                  MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Iallreduce);
+    return reduce(self, sendbuf, recvbuf, count, datatype, op, 0, comm, ALLREDUCE,
+                  MMPI_COLL_NONBLOCKING(request), call);
 }
 
-MMPI_PROFILED(Allreduce_init);
-int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                        MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+int mmpi_api_Allreduce_init(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                            void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                            MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    return reduce(sendbuf, recvbuf, count, datatype, op, 0, comm, ALLREDUCE,
-                  MMPI_COLL_PERSISTENT(info, request), MMPI_CALL_Allreduce_init);
+    return reduce(self, sendbuf, recvbuf, count, datatype, op, 0, comm, ALLREDUCE,
+                  MMPI_COLL_PERSISTENT(info, request), call);
 }
 
 /* Reduce_scatter (v: recvcounts) and Reduce_scatter_block (recvcount each). */
-static int reduce_scatter(const void *sendbuf, void *recvbuf, int recvcount,
-                          const int *recvcounts, bool v, MPI_Datatype datatype, MPI_Op op,
-                          MPI_Comm comm, struct mmpi_coll_how how, enum mmpi_call call)
+static int reduce_scatter(struct mmpi_rank *self, const void *sendbuf, void *recvbuf,
+                          MPI_Count recvcount, struct mmpi_poly_array recvcounts, bool v,
+                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, struct mmpi_coll_how how,
+                          enum mmpi_call call)
 {
-    struct mmpi_rank *self = mmpi_enter(call);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
     struct mmpi_coll x;
     size_t total = 0;
-    int err, mine;
+    MPI_Count mine;
+    int err;
 
     memset(&x, 0, sizeof(x));
     if ((err = mmpi_coll_check_comm(c)) ||
@@ -256,19 +254,20 @@ static int reduce_scatter(const void *sendbuf, void *recvbuf, int recvcount,
         (err = mmpi_coll_check_op(self, op, x.send.dt, &x.op)) ||
         (err = mmpi_coll_check_how(self, &how)))
         goto fn_fail;
-    if (v && !recvcounts) {
+    if (v && mmpi_poly_null(recvcounts)) {
         err = MPI_ERR_ARG;
         goto fn_fail;
     }
     if (v) {
         for (int i = 0; i < c->core->size; i++) {
-            if (recvcounts[i] < 0) {
+            MPI_Count n = mmpi_poly_at(recvcounts, (size_t)i);
+            if (n < 0) {
                 err = MPI_ERR_COUNT;
                 goto fn_fail;
             }
-            total += (size_t)recvcounts[i];
+            total += (size_t)n;
         }
-        mine = recvcounts[c->rank];
+        mine = mmpi_poly_at(recvcounts, (size_t)c->rank);
     } else {
         if (recvcount < 0) {
             err = MPI_ERR_COUNT;
@@ -290,7 +289,7 @@ static int reduce_scatter(const void *sendbuf, void *recvbuf, int recvcount,
     }
     /* In place the receive buffer holds the whole input; only "any data at all" matters to
      * the address check. */
-    int rcheck = x.in_place ? (total > 0) : mine;
+    MPI_Count rcheck = x.in_place ? (total > 0) : mine;
     if ((err = mmpi_coll_check_buffer(self, recvbuf, rcheck, datatype, &x.recv.dt)))
         goto fn_fail;
     if (!x.in_place && sendbuf == recvbuf && total > 0) {
@@ -301,7 +300,7 @@ static int reduce_scatter(const void *sendbuf, void *recvbuf, int recvcount,
     x.send.count = total;
     x.recv.buf = recvbuf;
     x.recv.count = (size_t)mine;
-    x.recv.counts = v ? recvcounts : NULL;
+    x.recv.counts = v ? recvcounts : MMPI_COLL_NO_ARRAY;
     x.dth = datatype;
     x.persistent = how.persistent;
     if ((err = mmpi_reduce_scatter(self, c, &x, how.request)))
@@ -313,101 +312,98 @@ fn_fail:
     goto fn_exit;
 }
 
-MMPI_PROFILED(Reduce_scatter_block);
-int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
-                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+int mmpi_api_Reduce_scatter_block(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                                  void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype,
+                                  MPI_Op op, MPI_Comm comm)
 {
-    return reduce_scatter(sendbuf, recvbuf, recvcount, NULL, false, datatype, op, comm,
-                          MMPI_COLL_BLOCKING, MMPI_CALL_Reduce_scatter_block);
+    return reduce_scatter(self, sendbuf, recvbuf, recvcount, MMPI_COLL_NO_ARRAY, false, datatype,
+                          op, comm, MMPI_COLL_BLOCKING, call);
 }
 
-MMPI_PROFILED(Ireduce_scatter_block);
-int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
-                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                               MPI_Request *request)
+int mmpi_api_Ireduce_scatter_block(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                                   void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype,
+                                   MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    return reduce_scatter(sendbuf, recvbuf, recvcount, NULL, false, datatype, op, comm,
-                          MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Ireduce_scatter_block);
+    return reduce_scatter(self, sendbuf, recvbuf, recvcount, MMPI_COLL_NO_ARRAY, false, datatype,
+                          op, comm, MMPI_COLL_NONBLOCKING(request), call);
 }
 
-MMPI_PROFILED(Reduce_scatter_block_init);
-int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount,
-                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                                   MPI_Info info, MPI_Request *request)
+int mmpi_api_Reduce_scatter_block_init(struct mmpi_rank *self, enum mmpi_call call,
+                                       const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                       MPI_Info info, MPI_Request *request)
 {
-    return reduce_scatter(sendbuf, recvbuf, recvcount, NULL, false, datatype, op, comm,
-                          MMPI_COLL_PERSISTENT(info, request), MMPI_CALL_Reduce_scatter_block_init);
+    return reduce_scatter(self, sendbuf, recvbuf, recvcount, MMPI_COLL_NO_ARRAY, false, datatype,
+                          op, comm, MMPI_COLL_PERSISTENT(info, request), call);
 }
 
-MMPI_PROFILED(Reduce_scatter);
-int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+int mmpi_api_Reduce_scatter(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                            void *recvbuf, struct mmpi_poly_array recvcounts, MPI_Datatype datatype,
+                            MPI_Op op, MPI_Comm comm)
 {
-    return reduce_scatter(sendbuf, recvbuf, 0, recvcounts, true, datatype, op, comm,
-                          MMPI_COLL_BLOCKING, MMPI_CALL_Reduce_scatter);
+    return reduce_scatter(self, sendbuf, recvbuf, 0, recvcounts, true, datatype, op, comm,
+                          MMPI_COLL_BLOCKING, call);
 }
 
-MMPI_PROFILED(Ireduce_scatter);
-int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+int mmpi_api_Ireduce_scatter(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                             void *recvbuf, struct mmpi_poly_array recvcounts,
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    return reduce_scatter(sendbuf, recvbuf, 0, recvcounts, true, datatype, op, comm,
-                          MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Ireduce_scatter);
+    return reduce_scatter(self, sendbuf, recvbuf, 0, recvcounts, true, datatype, op, comm,
+                          MMPI_COLL_NONBLOCKING(request), call);
 }
 
-MMPI_PROFILED(Reduce_scatter_init);
-int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
-                             MPI_Request *request)
+int mmpi_api_Reduce_scatter_init(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                                 void *recvbuf, struct mmpi_poly_array recvcounts,
+                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                 MPI_Request *request)
 {
-    return reduce_scatter(sendbuf, recvbuf, 0, recvcounts, true, datatype, op, comm,
-                          MMPI_COLL_PERSISTENT(info, request), MMPI_CALL_Reduce_scatter_init);
+    return reduce_scatter(self, sendbuf, recvbuf, 0, recvcounts, true, datatype, op, comm,
+                          MMPI_COLL_PERSISTENT(info, request), call);
 }
 
-MMPI_PROFILED(Scan);
-int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-              MPI_Comm comm)
+int mmpi_api_Scan(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf, void *recvbuf,
+                  MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    return reduce(sendbuf, recvbuf, count, datatype, op, 0, comm, SCAN, MMPI_COLL_BLOCKING,
-                  MMPI_CALL_Scan);
+    return reduce(self, sendbuf, recvbuf, count, datatype, op, 0, comm, SCAN, MMPI_COLL_BLOCKING,
+                  call);
 }
 
-MMPI_PROFILED(Iscan);
-int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-               MPI_Comm comm, MPI_Request *request)
+int mmpi_api_Iscan(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf, void *recvbuf,
+                   MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                   MPI_Request *request)
 {
-    return reduce(sendbuf, recvbuf, count, datatype, op, 0, comm, SCAN,
-                  MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Iscan);
+    return reduce(self, sendbuf, recvbuf, count, datatype, op, 0, comm, SCAN,
+                  MMPI_COLL_NONBLOCKING(request), call);
 }
 
-MMPI_PROFILED(Scan_init);
-int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                   MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+int mmpi_api_Scan_init(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                       void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                       MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    return reduce(sendbuf, recvbuf, count, datatype, op, 0, comm, SCAN,
-                  MMPI_COLL_PERSISTENT(info, request), MMPI_CALL_Scan_init);
+    return reduce(self, sendbuf, recvbuf, count, datatype, op, 0, comm, SCAN,
+                  MMPI_COLL_PERSISTENT(info, request), call);
 }
 
-MMPI_PROFILED(Exscan);
-int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                MPI_Comm comm)
+int mmpi_api_Exscan(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf, void *recvbuf,
+                    MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    return reduce(sendbuf, recvbuf, count, datatype, op, 0, comm, EXSCAN, MMPI_COLL_BLOCKING,
-                  MMPI_CALL_Exscan);
+    return reduce(self, sendbuf, recvbuf, count, datatype, op, 0, comm, EXSCAN, MMPI_COLL_BLOCKING,
+                  call);
 }
 
-MMPI_PROFILED(Iexscan);
-int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                 MPI_Op op, MPI_Comm comm, MPI_Request *request)
+int mmpi_api_Iexscan(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                     void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                     MPI_Comm comm, MPI_Request *request)
 {
-    return reduce(sendbuf, recvbuf, count, datatype, op, 0, comm, EXSCAN,
-                  MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Iexscan);
+    return reduce(self, sendbuf, recvbuf, count, datatype, op, 0, comm, EXSCAN,
+                  MMPI_COLL_NONBLOCKING(request), call);
 }
 
-MMPI_PROFILED(Exscan_init);
-int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                     MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+int mmpi_api_Exscan_init(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                         void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                         MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    return reduce(sendbuf, recvbuf, count, datatype, op, 0, comm, EXSCAN,
-                  MMPI_COLL_PERSISTENT(info, request), MMPI_CALL_Exscan_init);
+    return reduce(self, sendbuf, recvbuf, count, datatype, op, 0, comm, EXSCAN,
+                  MMPI_COLL_PERSISTENT(info, request), call);
 }

@@ -34,11 +34,11 @@ static void reduce_scatter_combine(const struct mmpi_coll *me, struct mmpi_board
 /* First element of x's block in the full vector. */
 static size_t block_start(const struct mmpi_coll *x)
 {
-    if (!x->recv.counts)
+    if (mmpi_poly_null(x->recv.counts))
         return (size_t)x->rank * x->recv.count;
     size_t first = 0;
     for (int k = 0; k < x->rank; k++)
-        first += (size_t)x->recv.counts[k];
+        first += (size_t)mmpi_poly_at(x->recv.counts, (size_t)k);
     return first;
 }
 

@@ -1,8 +1,9 @@
 /*
  * topo/neighbor_api.c: MPI entry points of the neighbourhood collectives (MPI-4.1 §8.6,
  * §8.7, §8.8): MPI_Neighbor_allgather, _allgatherv, _alltoall, _alltoallv, _alltoallw, their
- * nonblocking MPI_Ineighbor_ forms and their persistent _init forms (coll/persistent.c).
- * Bindings only: one common body checks the arguments, fills the member's part
+ * nonblocking MPI_Ineighbor_ forms and their persistent _init forms (coll/persistent.c),
+ * each also in the large-count form (_c, §5.2: the mmpi_api_ bodies behind the generated
+ * bindings take MPI_Count counts and array views, api/poly.h). Bindings only: one common body checks the arguments, fills the member's part
  * (coll/coll.h) and calls mmpi_neighbor_run (neighbor.c).
  * Send arrays have one entry per outgoing neighbour, receive arrays one per incoming one; a
  * member without neighbours on a side may pass NULL arrays there. MPI_IN_PLACE is not
@@ -16,22 +17,21 @@
 #include "coll/check.h"
 #include "coll/coll.h"
 #include "datatype/datatype.h"
+#include "generated/api_impl.h"
 #include "topo/topo.h"
 
 enum form { GATHER, GATHERV, ALLTOALL, ALLTOALLV, ALLTOALLW };
 
-/* Stands for the arrays of a side without neighbours, which may be NULL. */
-static const int no_ints[1];
-static const MPI_Aint no_aints[1];
+/* Stands for the arrays of a side without neighbours, which may be NULL (never read). */
+static const MPI_Aint no_array[1];
 static const MPI_Datatype no_types[1] = {MPI_DATATYPE_NULL};
 
 /* One side's buffer: (buf, count, type) per block, counts/displs (v), or counts, byte
- * displacements and types (w), for n pieces. */
+ * displacements (MPI_Aint in both bindings) and types (w), for n pieces. */
 struct side {
     const void *buf;
-    int count;
-    const int *counts, *displs;
-    const MPI_Aint *adispls;
+    MPI_Count count;
+    struct mmpi_poly_array counts, displs;
     MPI_Datatype type;
     const MPI_Datatype *types;
 };
@@ -50,31 +50,25 @@ static int check_side(struct mmpi_rank *self, struct side *s, enum layout layout
         return mmpi_coll_check_buffer(self, s->buf, n > 0 ? s->count : 0, s->type, &v->dt);
     }
     if (n == 0) {
-        s->counts = s->counts ? s->counts : no_ints;
-        s->displs = s->displs ? s->displs : no_ints;
-        s->adispls = s->adispls ? s->adispls : no_aints;
+        s->counts = mmpi_poly_null(s->counts) ? mmpi_poly_wide(no_array) : s->counts;
+        s->displs = mmpi_poly_null(s->displs) ? mmpi_poly_wide(no_array) : s->displs;
         s->types = s->types ? s->types : no_types;
     }
     v->counts = s->counts;
-    if (layout == VECTOR) {
-        v->displs = s->displs;
+    v->displs = s->displs;
+    if (layout == VECTOR)
         return mmpi_coll_check_vector(self, s->buf, s->counts, s->displs, n, s->type, &v->dt);
-    }
-    v->adispls = s->adispls;
     v->byte_displs = true;
     v->dts = dts;
-    /* check_w tests its displacement array for NULL only. */
-    return mmpi_coll_check_w(self, s->buf, s->counts, (const int *)(const void *)s->adispls,
-                             s->types, n, dts);
+    return mmpi_coll_check_w(self, s->buf, s->counts, s->displs, s->types, n, dts);
 }
 
 static const enum layout send_layout[] = {BLOCKS, BLOCKS, BLOCKS, VECTOR, TYPED};
 static const enum layout recv_layout[] = {BLOCKS, VECTOR, BLOCKS, VECTOR, TYPED};
 
-static int neighbor(struct side snd, struct side rcv, MPI_Comm comm, enum form form,
-                    struct mmpi_coll_how how, enum mmpi_call call)
+static int neighbor(struct mmpi_rank *self, struct side snd, struct side rcv, MPI_Comm comm,
+                    enum form form, struct mmpi_coll_how how, enum mmpi_call call)
 {
-    struct mmpi_rank *self = mmpi_enter(call);
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
     const struct mmpi_topo *t;
     struct mmpi_coll x;
@@ -117,155 +111,159 @@ fn_fail:
 /* The side of a (buf, count, type) argument triple. */
 #define BLOCK(b, n, t) ((struct side){.buf = (b), .count = (n), .type = (t)})
 #define VEC(b, n, d, t) ((struct side){.buf = (b), .counts = (n), .displs = (d), .type = (t)})
-#define TYPED_SIDE(b, n, d, t) ((struct side){.buf = (b), .counts = (n), .adispls = (d), \
-                                               .types = (t)})
+#define TYPED_SIDE(b, n, d, t) \
+    ((struct side){.buf = (b), .counts = (n), .displs = mmpi_poly_wide(d), .types = (t)})
 
-MMPI_PROFILED(Neighbor_allgather);
-int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+int mmpi_api_Neighbor_allgather(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                                MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return neighbor(BLOCK(sendbuf, sendcount, sendtype), BLOCK(recvbuf, recvcount, recvtype), comm,
-                    GATHER, MMPI_COLL_BLOCKING, MMPI_CALL_Neighbor_allgather);
+    return neighbor(self, BLOCK(sendbuf, sendcount, sendtype), BLOCK(recvbuf, recvcount, recvtype),
+                    comm, GATHER, MMPI_COLL_BLOCKING, call);
 }
 
-MMPI_PROFILED(Ineighbor_allgather);
-int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                             void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                             MPI_Request *request)
-{
-    return neighbor(BLOCK(sendbuf, sendcount, sendtype), BLOCK(recvbuf, recvcount, recvtype), comm,
-                    GATHER, MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Ineighbor_allgather);
-}
-
-MMPI_PROFILED(Neighbor_allgather_init);
-int PMPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                                 void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                                 MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    return neighbor(BLOCK(sendbuf, sendcount, sendtype), BLOCK(recvbuf, recvcount, recvtype), comm,
-                    GATHER, MMPI_COLL_PERSISTENT(info, request), MMPI_CALL_Neighbor_allgather_init);
-}
-
-MMPI_PROFILED(Neighbor_allgatherv);
-int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                             void *recvbuf, const int recvcounts[], const int displs[],
-                             MPI_Datatype recvtype, MPI_Comm comm)
-{
-    return neighbor(BLOCK(sendbuf, sendcount, sendtype), VEC(recvbuf, recvcounts, displs, recvtype),
-                    comm, GATHERV, MMPI_COLL_BLOCKING, MMPI_CALL_Neighbor_allgatherv);
-}
-
-MMPI_PROFILED(Ineighbor_allgatherv);
-int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                              void *recvbuf, const int recvcounts[], const int displs[],
-                              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
-{
-    return neighbor(BLOCK(sendbuf, sendcount, sendtype), VEC(recvbuf, recvcounts, displs, recvtype),
-                    comm, GATHERV, MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Ineighbor_allgatherv);
-}
-
-MMPI_PROFILED(Neighbor_allgatherv_init);
-int PMPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                                  void *recvbuf, const int recvcounts[], const int displs[],
-                                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                                  MPI_Request *request)
-{
-    return neighbor(BLOCK(sendbuf, sendcount, sendtype), VEC(recvbuf, recvcounts, displs, recvtype),
-                    comm, GATHERV, MMPI_COLL_PERSISTENT(info, request),
-                    MMPI_CALL_Neighbor_allgatherv_init);
-}
-
-MMPI_PROFILED(Neighbor_alltoall);
-int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                           void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
-{
-    return neighbor(BLOCK(sendbuf, sendcount, sendtype), BLOCK(recvbuf, recvcount, recvtype), comm,
-                    ALLTOALL, MMPI_COLL_BLOCKING, MMPI_CALL_Neighbor_alltoall);
-}
-
-MMPI_PROFILED(Ineighbor_alltoall);
-int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                            MPI_Request *request)
-{
-    return neighbor(BLOCK(sendbuf, sendcount, sendtype), BLOCK(recvbuf, recvcount, recvtype), comm,
-                    ALLTOALL, MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Ineighbor_alltoall);
-}
-
-MMPI_PROFILED(Neighbor_alltoall_init);
-int PMPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                                void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                                MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    return neighbor(BLOCK(sendbuf, sendcount, sendtype), BLOCK(recvbuf, recvcount, recvtype), comm,
-                    ALLTOALL, MMPI_COLL_PERSISTENT(info, request),
-                    MMPI_CALL_Neighbor_alltoall_init);
-}
-
-MMPI_PROFILED(Neighbor_alltoallv);
-int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                            MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                            const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
-{
-    return neighbor(VEC(sendbuf, sendcounts, sdispls, sendtype),
-                    VEC(recvbuf, recvcounts, rdispls, recvtype), comm, ALLTOALLV,
-                    MMPI_COLL_BLOCKING, MMPI_CALL_Neighbor_alltoallv);
-}
-
-MMPI_PROFILED(Ineighbor_alltoallv);
-int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
-                             MPI_Request *request)
-{
-    return neighbor(VEC(sendbuf, sendcounts, sdispls, sendtype),
-                    VEC(recvbuf, recvcounts, rdispls, recvtype), comm, ALLTOALLV,
-                    MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Ineighbor_alltoallv);
-}
-
-MMPI_PROFILED(Neighbor_alltoallv_init);
-int PMPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
-                                 const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
-                                 const int recvcounts[], const int rdispls[],
-                                 MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+int mmpi_api_Ineighbor_allgather(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                                 MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                 MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                                  MPI_Request *request)
 {
-    return neighbor(VEC(sendbuf, sendcounts, sdispls, sendtype),
+    return neighbor(self, BLOCK(sendbuf, sendcount, sendtype), BLOCK(recvbuf, recvcount, recvtype),
+                    comm, GATHER, MMPI_COLL_NONBLOCKING(request), call);
+}
+
+int mmpi_api_Neighbor_allgather_init(struct mmpi_rank *self, enum mmpi_call call,
+                                     const void *sendbuf, MPI_Count sendcount,
+                                     MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                                     MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                     MPI_Request *request)
+{
+    return neighbor(self, BLOCK(sendbuf, sendcount, sendtype), BLOCK(recvbuf, recvcount, recvtype),
+                    comm, GATHER, MMPI_COLL_PERSISTENT(info, request), call);
+}
+
+int mmpi_api_Neighbor_allgatherv(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                                 MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                 struct mmpi_poly_array recvcounts, struct mmpi_poly_array displs,
+                                 MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return neighbor(self, BLOCK(sendbuf, sendcount, sendtype),
+                    VEC(recvbuf, recvcounts, displs, recvtype), comm, GATHERV, MMPI_COLL_BLOCKING,
+                    call);
+}
+
+int mmpi_api_Ineighbor_allgatherv(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                                  MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                  struct mmpi_poly_array recvcounts, struct mmpi_poly_array displs,
+                                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    return neighbor(self, BLOCK(sendbuf, sendcount, sendtype),
+                    VEC(recvbuf, recvcounts, displs, recvtype), comm, GATHERV,
+                    MMPI_COLL_NONBLOCKING(request), call);
+}
+
+int mmpi_api_Neighbor_allgatherv_init(struct mmpi_rank *self, enum mmpi_call call,
+                                      const void *sendbuf, MPI_Count sendcount,
+                                      MPI_Datatype sendtype, void *recvbuf,
+                                      struct mmpi_poly_array recvcounts,
+                                      struct mmpi_poly_array displs, MPI_Datatype recvtype,
+                                      MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return neighbor(self, BLOCK(sendbuf, sendcount, sendtype),
+                    VEC(recvbuf, recvcounts, displs, recvtype), comm, GATHERV,
+                    MMPI_COLL_PERSISTENT(info, request), call);
+}
+
+int mmpi_api_Neighbor_alltoall(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                               MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                               MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return neighbor(self, BLOCK(sendbuf, sendcount, sendtype), BLOCK(recvbuf, recvcount, recvtype),
+                    comm, ALLTOALL, MMPI_COLL_BLOCKING, call);
+}
+
+int mmpi_api_Ineighbor_alltoall(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                                MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                MPI_Request *request)
+{
+    return neighbor(self, BLOCK(sendbuf, sendcount, sendtype), BLOCK(recvbuf, recvcount, recvtype),
+                    comm, ALLTOALL, MMPI_COLL_NONBLOCKING(request), call);
+}
+
+int mmpi_api_Neighbor_alltoall_init(struct mmpi_rank *self, enum mmpi_call call,
+                                    const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                    void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                                    MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return neighbor(self, BLOCK(sendbuf, sendcount, sendtype), BLOCK(recvbuf, recvcount, recvtype),
+                    comm, ALLTOALL, MMPI_COLL_PERSISTENT(info, request), call);
+}
+
+int mmpi_api_Neighbor_alltoallv(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                                struct mmpi_poly_array sendcounts, struct mmpi_poly_array sdispls,
+                                MPI_Datatype sendtype, void *recvbuf,
+                                struct mmpi_poly_array recvcounts, struct mmpi_poly_array rdispls,
+                                MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return neighbor(self, VEC(sendbuf, sendcounts, sdispls, sendtype),
                     VEC(recvbuf, recvcounts, rdispls, recvtype), comm, ALLTOALLV,
-                    MMPI_COLL_PERSISTENT(info, request), MMPI_CALL_Neighbor_alltoallv_init);
+                    MMPI_COLL_BLOCKING, call);
 }
 
-MMPI_PROFILED(Neighbor_alltoallw);
-int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
-                            const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-                            void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
-                            const MPI_Datatype recvtypes[], MPI_Comm comm)
+int mmpi_api_Ineighbor_alltoallv(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                                 struct mmpi_poly_array sendcounts, struct mmpi_poly_array sdispls,
+                                 MPI_Datatype sendtype, void *recvbuf,
+                                 struct mmpi_poly_array recvcounts, struct mmpi_poly_array rdispls,
+                                 MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    return neighbor(TYPED_SIDE(sendbuf, sendcounts, sdispls, sendtypes),
-                    TYPED_SIDE(recvbuf, recvcounts, rdispls, recvtypes), comm, ALLTOALLW,
-                    MMPI_COLL_BLOCKING, MMPI_CALL_Neighbor_alltoallw);
+    return neighbor(self, VEC(sendbuf, sendcounts, sdispls, sendtype),
+                    VEC(recvbuf, recvcounts, rdispls, recvtype), comm, ALLTOALLV,
+                    MMPI_COLL_NONBLOCKING(request), call);
 }
 
-MMPI_PROFILED(Ineighbor_alltoallw);
-int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
-                             const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-                             void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
-                             const MPI_Datatype recvtypes[], MPI_Comm comm,
-                             MPI_Request *request)
+int mmpi_api_Neighbor_alltoallv_init(struct mmpi_rank *self, enum mmpi_call call,
+                                     const void *sendbuf, struct mmpi_poly_array sendcounts,
+                                     struct mmpi_poly_array sdispls, MPI_Datatype sendtype,
+                                     void *recvbuf, struct mmpi_poly_array recvcounts,
+                                     struct mmpi_poly_array rdispls, MPI_Datatype recvtype,
+                                     MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    return neighbor(TYPED_SIDE(sendbuf, sendcounts, sdispls, sendtypes),
-                    TYPED_SIDE(recvbuf, recvcounts, rdispls, recvtypes), comm, ALLTOALLW,
-                    MMPI_COLL_NONBLOCKING(request), MMPI_CALL_Ineighbor_alltoallw);
+    return neighbor(self, VEC(sendbuf, sendcounts, sdispls, sendtype),
+                    VEC(recvbuf, recvcounts, rdispls, recvtype), comm, ALLTOALLV,
+                    MMPI_COLL_PERSISTENT(info, request), call);
 }
 
-MMPI_PROFILED(Neighbor_alltoallw_init);
-int PMPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
-                                 const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-                                 void *recvbuf, const int recvcounts[],
-                                 const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
-                                 MPI_Comm comm, MPI_Info info, MPI_Request *request)
+int mmpi_api_Neighbor_alltoallw(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                                struct mmpi_poly_array sendcounts, const MPI_Aint sdispls[],
+                                const MPI_Datatype sendtypes[], void *recvbuf,
+                                struct mmpi_poly_array recvcounts, const MPI_Aint rdispls[],
+                                const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
-    return neighbor(TYPED_SIDE(sendbuf, sendcounts, sdispls, sendtypes),
+    return neighbor(self, TYPED_SIDE(sendbuf, sendcounts, sdispls, sendtypes),
                     TYPED_SIDE(recvbuf, recvcounts, rdispls, recvtypes), comm, ALLTOALLW,
-                    MMPI_COLL_PERSISTENT(info, request), MMPI_CALL_Neighbor_alltoallw_init);
+                    MMPI_COLL_BLOCKING, call);
+}
+
+int mmpi_api_Ineighbor_alltoallw(struct mmpi_rank *self, enum mmpi_call call, const void *sendbuf,
+                                 struct mmpi_poly_array sendcounts, const MPI_Aint sdispls[],
+                                 const MPI_Datatype sendtypes[], void *recvbuf,
+                                 struct mmpi_poly_array recvcounts, const MPI_Aint rdispls[],
+                                 const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                 MPI_Request *request)
+{
+    return neighbor(self, TYPED_SIDE(sendbuf, sendcounts, sdispls, sendtypes),
+                    TYPED_SIDE(recvbuf, recvcounts, rdispls, recvtypes), comm, ALLTOALLW,
+                    MMPI_COLL_NONBLOCKING(request), call);
+}
+
+int mmpi_api_Neighbor_alltoallw_init(struct mmpi_rank *self, enum mmpi_call call,
+                                     const void *sendbuf, struct mmpi_poly_array sendcounts,
+                                     const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                     void *recvbuf, struct mmpi_poly_array recvcounts,
+                                     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                     MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return neighbor(self, TYPED_SIDE(sendbuf, sendcounts, sdispls, sendtypes),
+                    TYPED_SIDE(recvbuf, recvcounts, rdispls, recvtypes), comm, ALLTOALLW,
+                    MMPI_COLL_PERSISTENT(info, request), call);
 }
