@@ -126,15 +126,30 @@ int mmpi_pt2pt_irecv(struct mmpi_rank *self, struct mmpi_comm *c, void *buf, MPI
 /* MPI_Sendrecv: both at once, never deadlocking against another Sendrecv; the send's error
  * first, else the receive's. May block. */
 int mmpi_pt2pt_sendrecv(struct mmpi_rank *self, struct mmpi_comm *c, const void *sendbuf,
-                        int sendcount, struct mmpi_datatype *sdt, int dest, int sendtag,
-                        void *recvbuf, int recvcount, struct mmpi_datatype *rdt, int source,
-                        int recvtag, MPI_Status *status);
+                        MPI_Count sendcount, struct mmpi_datatype *sdt, int dest, int sendtag,
+                        void *recvbuf, MPI_Count recvcount, struct mmpi_datatype *rdt,
+                        int source, int recvtag, MPI_Status *status);
 /* MPI_Sendrecv_replace: sends a packed copy of buf (as bytes_dt, MPI_BYTE resolved) and receives
  * into buf. MPI_ERR_NO_MEM if the copy cannot be made. May block. */
 int mmpi_pt2pt_sendrecv_replace(struct mmpi_rank *self, struct mmpi_comm *c, void *buf,
                                 MPI_Count count, struct mmpi_datatype *dt,
                                 struct mmpi_datatype *bytes_dt, int dest, int sendtag, int source,
                                 int recvtag, MPI_Status *status);
+/* MPI_Isendrecv (isendrecv.c): posts the receive, then starts the send, and stores in *request
+ * the handle of a request complete once both are, with the receive's status and the send's
+ * error first, else the receive's (revoked: both parts already completed with
+ * MPI_ERR_REVOKED, reported at completion). `copy`, if not NULL, is freed with the request.
+ * MPI_SUCCESS or MPI_ERR_NO_MEM (nothing left pending). Never blocks, but for MPI_ERR_NO_MEM.
+ * mmpi_pt2pt_isendrecv_replace (MPI_Isendrecv_replace): sends a packed copy of buf (as
+ * bytes_dt, MPI_BYTE resolved) and receives into buf. */
+int mmpi_pt2pt_isendrecv(struct mmpi_rank *self, struct mmpi_comm *c, const void *sendbuf,
+                         MPI_Count sendcount, struct mmpi_datatype *sdt, int dest, int sendtag,
+                         void *recvbuf, MPI_Count recvcount, struct mmpi_datatype *rdt,
+                         int source, int recvtag, bool revoked, void *copy, MPI_Request *request);
+int mmpi_pt2pt_isendrecv_replace(struct mmpi_rank *self, struct mmpi_comm *c, void *buf,
+                                 MPI_Count count, struct mmpi_datatype *dt,
+                                 struct mmpi_datatype *bytes_dt, int dest, int sendtag,
+                                 int source, int recvtag, bool revoked, MPI_Request *request);
 
 /* Probes (probe.c), on the user context, with arguments checked (c valid and not revoked, source
  * a member or MPI_ANY_SOURCE, never MPI_PROC_NULL). Called only by the owning rank.

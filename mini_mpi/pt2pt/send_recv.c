@@ -88,9 +88,9 @@ int mmpi_pt2pt_irecv(struct mmpi_rank *self, struct mmpi_comm *c, void *buf, MPI
  * for its receiver, so where channels are used (chan.h) it goes first, and the receive is then
  * a plain blocking one, which may wait on the source's channel: a ring of small exchanges. */
 int mmpi_pt2pt_sendrecv(struct mmpi_rank *self, struct mmpi_comm *c, const void *sendbuf,
-                        int sendcount, struct mmpi_datatype *sdt, int dest, int sendtag,
-                        void *recvbuf, int recvcount, struct mmpi_datatype *rdt, int source,
-                        int recvtag, MPI_Status *status)
+                        MPI_Count sendcount, struct mmpi_datatype *sdt, int dest, int sendtag,
+                        void *recvbuf, MPI_Count recvcount, struct mmpi_datatype *rdt,
+                        int source, int recvtag, MPI_Status *status)
 {
     struct mmpi_request rreq, sreq;
     /* Only where channels exist: elsewhere, posting first lets the send find the receive
@@ -131,8 +131,8 @@ int mmpi_pt2pt_sendrecv_replace(struct mmpi_rank *self, struct mmpi_comm *c, voi
     if (!copy)
         return MPI_ERR_NO_MEM;
     mmpi_typed_pack(buf, (size_t)count, dt, copy);
-    int err = mmpi_pt2pt_sendrecv(self, c, copy, (int)bytes, bytes_dt, dest, sendtag, buf, count,
-                                  dt, source, recvtag, status);
+    int err = mmpi_pt2pt_sendrecv(self, c, copy, (MPI_Count)bytes, bytes_dt, dest, sendtag, buf,
+                                  count, dt, source, recvtag, status);
     free(copy);
     return err;
 }
