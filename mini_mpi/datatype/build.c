@@ -139,7 +139,7 @@ static int sigs_add(struct sigs *s, const struct mmpi_datatype *type, size_t cou
 }
 
 struct bounds {
-    bool any, sticky_lb, sticky_ub;
+    bool any_lb, any_ub, sticky_lb, sticky_ub;
     MPI_Aint lb, ub;
 };
 
@@ -147,9 +147,11 @@ struct bounds {
 static bool bounds_add(struct bounds *b, const struct mmpi_dt_part *p)
 {
     const struct mmpi_datatype *c = p->child;
-    /* An empty child without explicit bounds has an empty typemap: it places nothing. */
+    /* An empty child places only its explicit bounds: none for an empty typemap, the lower
+     * one only for the MPI_LB marker, the upper one only for MPI_UB. */
     if (c->size == 0 && !c->sticky_lb && !c->sticky_ub)
         return true;
+    bool lb_counts = c->size > 0 || c->sticky_lb, ub_counts = c->size > 0 || c->sticky_ub;
     /* The extreme copies: the first and last of the first and last repetitions. */
     MPI_Aint span, rspan, lo, hi;
     if (__builtin_mul_overflow((MPI_Aint)(p->count - 1), c->extent, &span) ||
@@ -164,17 +166,18 @@ static bool bounds_add(struct bounds *b, const struct mmpi_dt_part *p)
         __builtin_add_overflow(hi, c->extent, &hi))
         return false;
     /* A sticky bound beats every non-sticky one; among equals, the extreme wins. */
-    if (!b->any || (c->sticky_lb && !b->sticky_lb) ||
-        (c->sticky_lb == b->sticky_lb && lo < b->lb)) {
+    if (lb_counts && (!b->any_lb || (c->sticky_lb && !b->sticky_lb) ||
+                      (c->sticky_lb == b->sticky_lb && lo < b->lb))) {
         b->lb = lo;
         b->sticky_lb = c->sticky_lb;
     }
-    if (!b->any || (c->sticky_ub && !b->sticky_ub) ||
-        (c->sticky_ub == b->sticky_ub && hi > b->ub)) {
+    if (ub_counts && (!b->any_ub || (c->sticky_ub && !b->sticky_ub) ||
+                      (c->sticky_ub == b->sticky_ub && hi > b->ub))) {
         b->ub = hi;
         b->sticky_ub = c->sticky_ub;
     }
-    b->any = true;
+    b->any_lb |= lb_counts;
+    b->any_ub |= ub_counts;
     return true;
 }
 
@@ -187,7 +190,7 @@ static void finish_signature(struct mmpi_datatype *dt)
         dt->ext_size += dt->sig[i].count * dt->sig[i].type->ext_size;
     }
     if (dt->nsig == 1 && dt->sig[0].type->predefined) {
-        dt->basic = dt->sig[0].type->handle;
+        dt->basic = dt->sig[0].type->basic; /* an F90 type's is the type it stands for */
         dt->basic_count = dt->sig[0].count;
     }
 }
@@ -260,6 +263,10 @@ int mmpi_dt_build(const struct mmpi_dt_part *parts, size_t nparts, int flags,
         dt->extent = resize[1];
         dt->sticky_lb = dt->sticky_ub = true;
     } else {
+        if (b.any_lb && !b.any_ub) /* a lone marker: the other bound is the same */
+            b.ub = b.lb;
+        else if (b.any_ub && !b.any_lb)
+            b.lb = b.ub;
         dt->lb = b.lb;
         if (__builtin_sub_overflow(b.ub, b.lb, &dt->extent)) {
             err = MPI_ERR_ARG;

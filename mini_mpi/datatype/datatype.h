@@ -110,14 +110,25 @@ struct mmpi_datatype {
  * never changed once a rank runs. */
 extern struct mmpi_datatype mmpi_dt_predefined_table[MMPI_DATATYPE_PREDEFINED_COUNT];
 
+/* The types of MPI_Type_create_f90_integer/_real/_complex (f90_api.c): predefined objects
+ * made on first request, process-wide, at the indices after the static table's. A slot's
+ * handle is stored last (release), so a reader that sees it sees the object. */
+#define MMPI_DT_F90_MAX 64
+extern struct mmpi_datatype mmpi_dt_f90_table[MMPI_DT_F90_MAX];
+
 /* The predefined object at a predefined handle, or NULL. */
 static inline struct mmpi_datatype *mmpi_dt_predefined(MPI_Datatype h)
 {
     if (!mmpi_handle_is_predefined(h) || mmpi_handle_kind(h) != MMPI_HANDLE_KIND_DATATYPE)
         return NULL;
     int i = mmpi_handle_index(h);
-    if (i >= MMPI_DATATYPE_PREDEFINED_COUNT)
-        return NULL;
+    if (i >= MMPI_DATATYPE_PREDEFINED_COUNT) {
+        i -= MMPI_DATATYPE_PREDEFINED_COUNT;
+        if (i >= MMPI_DT_F90_MAX)
+            return NULL;
+        struct mmpi_datatype *f = &mmpi_dt_f90_table[i];
+        return __atomic_load_n(&f->handle, __ATOMIC_ACQUIRE) == h ? f : NULL;
+    }
     struct mmpi_datatype *dt = &mmpi_dt_predefined_table[i];
     return dt->handle == h ? dt : NULL;
 }

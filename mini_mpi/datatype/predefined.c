@@ -34,6 +34,7 @@ struct mmpi_complex32 {
 
 /* The layout struct of each pair type. */
 #define MMPI_DT_LEAF(h, ctype, ext, conv, units)
+#define MMPI_DT_MARKER(h, lb, ub)
 #define MMPI_DT_PAIR(h, tag, t1, t2, l1, l2) \
     struct pair_##tag {                      \
         t1 a;                                \
@@ -48,6 +49,7 @@ struct mmpi_datatype table[COUNT]; /* tentative: the signatures below point into
 
 /* Runs of each type: one block for a leaf; one or two for a pair (two when padded). */
 #define PAIR_DENSE(tag, t1) (offsetof(struct pair_##tag, b) == sizeof(t1))
+#define MMPI_DT_MARKER(h, lb, ub)
 #define MMPI_DT_LEAF(h, ctype, ext, conv, units) [IDX(h)] = {{0, 0, sizeof(ctype), 1, 0}},
 #define MMPI_DT_PAIR(h, tag, t1, t2, l1, l2)                                                  \
     [IDX(h)] = {{0, 0, PAIR_DENSE(tag, t1) ? sizeof(t1) + sizeof(t2) : sizeof(t1), 1, 0},  \
@@ -57,8 +59,10 @@ static const struct mmpi_dt_run runs[COUNT][2] = {
 };
 #undef MMPI_DT_LEAF
 #undef MMPI_DT_PAIR
+#undef MMPI_DT_MARKER
 
 #define MMPI_DT_LEAF(h, ctype, ext, conv, units)
+#define MMPI_DT_MARKER(h, lb, ub)
 #define MMPI_DT_PAIR(h, tag, t1, t2, l1, l2) \
     [IDX(h)] = {{&table[IDX(l1)], 1}, {&table[IDX(l2)], 1}},
 static const struct mmpi_dt_sig sigs[COUNT][2] = {
@@ -66,6 +70,7 @@ static const struct mmpi_dt_sig sigs[COUNT][2] = {
 };
 #undef MMPI_DT_LEAF
 #undef MMPI_DT_PAIR
+#undef MMPI_DT_MARKER
 
 #define MMPI_DT_LEAF(h, ctype, ext, cv, nunits)                                            \
     [IDX(h)] = {.predefined = true,                                                        \
@@ -107,11 +112,26 @@ static const struct mmpi_dt_sig sigs[COUNT][2] = {
                 .conv = MMPI_DT_CONV_NONE,                                                 \
                 .units = 1,                                                                \
                 .name = #h},
+/* A marker has no data and no extent; only its sticky bound counts in a constructor
+ * (build.c's bounds_add). */
+#define MMPI_DT_MARKER(h, lb, ub)               \
+    [IDX(h)] = {.predefined = true,             \
+                .committed = true,              \
+                .contiguous = true,             \
+                .sticky_lb = lb,                \
+                .sticky_ub = ub,                \
+                .align = 1,                     \
+                .basic = MPI_DATATYPE_NULL,     \
+                .combiner = MPI_COMBINER_NAMED, \
+                .handle = h,                    \
+                .units = 1,                     \
+                .name = #h},
 struct mmpi_datatype table[COUNT] = {
 #include "datatype/predefined.def"
 };
 #undef MMPI_DT_LEAF
 #undef MMPI_DT_PAIR
+#undef MMPI_DT_MARKER
 
 /* external32 size of a pair: the sum of its leaves'. Computed once, before any rank runs. */
 __attribute__((constructor)) static void pair_ext_sizes(void)

@@ -57,10 +57,11 @@ static int group_of(MPI_Datatype t)
     const MPI_Datatype multi[] = {MPI_AINT, MPI_OFFSET, MPI_COUNT};
     const MPI_Datatype fp[] = {MPI_FLOAT, MPI_DOUBLE, MPI_LONG_DOUBLE, MPI_REAL,
                                MPI_DOUBLE_PRECISION, MPI_REAL4, MPI_REAL8, MPI_REAL16};
-    const MPI_Datatype cx[] = {MPI_C_COMPLEX, MPI_C_FLOAT_COMPLEX, MPI_C_DOUBLE_COMPLEX,
-                               MPI_C_LONG_DOUBLE_COMPLEX, MPI_COMPLEX, MPI_DOUBLE_COMPLEX,
-                               MPI_COMPLEX8, MPI_COMPLEX16, MPI_COMPLEX32};
-    const MPI_Datatype lg[] = {MPI_C_BOOL, MPI_LOGICAL};
+    const MPI_Datatype cx[] = {
+        MPI_C_COMPLEX, MPI_C_FLOAT_COMPLEX,   MPI_C_DOUBLE_COMPLEX,   MPI_C_LONG_DOUBLE_COMPLEX,
+        MPI_COMPLEX,   MPI_DOUBLE_COMPLEX,    MPI_COMPLEX8,           MPI_COMPLEX16,
+        MPI_COMPLEX32, MPI_CXX_FLOAT_COMPLEX, MPI_CXX_DOUBLE_COMPLEX, MPI_CXX_LONG_DOUBLE_COMPLEX};
+    const MPI_Datatype lg[] = {MPI_C_BOOL, MPI_LOGICAL, MPI_CXX_BOOL};
     const MPI_Datatype pr[] = {MPI_FLOAT_INT, MPI_DOUBLE_INT, MPI_LONG_INT, MPI_2INT,
                                MPI_SHORT_INT, MPI_LONG_DOUBLE_INT, MPI_2INTEGER, MPI_2REAL,
                                MPI_2DOUBLE_PRECISION};
@@ -92,6 +93,8 @@ static void validity_table(void **state)
         MPI_Datatype t = MMPI_DATATYPE(i);
         const struct mmpi_datatype *d = dtp(t);
         assert_non_null(d);
+        if (d->size == 0)
+            continue; /* MPI_LB, MPI_UB: no data, so every op applies (op.h) */
         for (size_t o = 0; o < sizeof(table) / sizeof(table[0]); o++) {
             int want = (table[o].groups & group_of(t)) ? MPI_SUCCESS : MPI_ERR_OP;
             if (mmpi_op_check(opp(table[o].op), d) != want)

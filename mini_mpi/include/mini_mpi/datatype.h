@@ -8,8 +8,8 @@
  * sizes: INTEGER, REAL and LOGICAL 4 bytes, DOUBLE PRECISION 8, COMPLEX 8.
  *
  * The MPI-1 names removed in MPI-3.0 (MPI_Type_hvector, MPI_Type_hindexed, MPI_Type_struct,
- * MPI_Type_extent, MPI_Type_lb, MPI_Type_ub, MPI_Address) are still provided, because older
- * test programs use them; MPI_LB and MPI_UB are not.
+ * MPI_Type_extent, MPI_Type_lb, MPI_Type_ub, MPI_Address, the MPI_LB and MPI_UB markers) are
+ * still provided, because older test programs use them.
  */
 #ifndef MINI_MPI_DATATYPE_H
 #define MINI_MPI_DATATYPE_H
@@ -83,7 +83,17 @@ extern "C" {
 #define MPI_2INTEGER MMPI_DATATYPE(57)
 #define MPI_2REAL MMPI_DATATYPE(58)
 #define MPI_2DOUBLE_PRECISION MMPI_DATATYPE(59)
-#define MMPI_DATATYPE_PREDEFINED_COUNT 60 /* indices 1..59; 0 is unused */
+/* C++ types, declared in C too, as MPICH does (MPI-4.1 §3.2.2). */
+#define MPI_CXX_BOOL MMPI_DATATYPE(60)
+#define MPI_CXX_FLOAT_COMPLEX MMPI_DATATYPE(61)
+#define MPI_CXX_DOUBLE_COMPLEX MMPI_DATATYPE(62)
+#define MPI_CXX_LONG_DOUBLE_COMPLEX MMPI_DATATYPE(63)
+/* The MPI-1 bound markers, removed in MPI 3.0 and still declared by MPICH 4: in a struct,
+ * MPI_LB at displacement d sets the lower bound to d and MPI_UB the upper bound (MPI-1 §3.12.3);
+ * such bounds stick through every constructor built on the type. */
+#define MPI_LB MMPI_DATATYPE(64)
+#define MPI_UB MMPI_DATATYPE(65)
+#define MMPI_DATATYPE_PREDEFINED_COUNT 66 /* indices 1..65; 0 is unused */
 
 /* ---- Combiners (MPI-4.1 §5.1.13), MPICH's values ---------------------------------------- */
 #define MPI_COMBINER_NAMED 1
