@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 
+#include "calls.h"
 #include "pt2pt/request.h"
 
 /* Resolves a user handle; *req = NULL for MPI_REQUEST_NULL. MPI_SUCCESS or MPI_ERR_REQUEST. */
@@ -71,5 +72,11 @@ int mmpi_completion_any(struct mmpi_rank *self, int count, struct mmpi_request *
 int mmpi_completion_some(struct mmpi_rank *self, int count, struct mmpi_request **reqs,
                          MPI_Request *handles, bool wait, int *outcount, int *indices,
                          MPI_Status *statuses, struct mmpi_completion_failure *failed);
+
+/* The error path of a multiple-completion call (completion_api.c, which says what the handler
+ * is given): err is raised on no object when no request failed (f->first_err MPI_SUCCESS),
+ * else the first failed request's error on its object; returns what the call returns. */
+int mmpi_completion_raise_many(struct mmpi_rank *self, int err,
+                               const struct mmpi_completion_failure *f, enum mmpi_call call);
 
 #endif

@@ -86,8 +86,8 @@ fn_fail:
  * passes the first failed request's own code, so a ULFM handler sees MPI_ERR_PROC_FAILED and
  * can recover; MPICH's (-disable-auto-cleanup) passes MPI_ERR_IN_STATUS. The handler is the
  * failed request's object's (a file request: the file's). */
-static int raise_many(struct mmpi_rank *self, int err, const struct mmpi_completion_failure *f,
-                      enum mmpi_call call)
+int mmpi_completion_raise_many(struct mmpi_rank *self, int err,
+                               const struct mmpi_completion_failure *f, enum mmpi_call call)
 {
     if (f->first_err == MPI_SUCCESS)
         return mmpi_err_raise_request_owner(self, f->owner, err, call);
@@ -128,7 +128,7 @@ fn_exit:
     free(reqs);
     return err;
 fn_fail:
-    err = raise_many(self, err, &failed, call);
+    err = mmpi_completion_raise_many(self, err, &failed, call);
     goto fn_exit;
 }
 
@@ -225,7 +225,7 @@ fn_exit:
     free(reqs);
     return err;
 fn_fail:
-    err = raise_many(self, err, &failed, call);
+    err = mmpi_completion_raise_many(self, err, &failed, call);
     goto fn_exit;
 }
 
