@@ -263,10 +263,8 @@ int mmpi_dt_build(const struct mmpi_dt_part *parts, size_t nparts, int flags,
         dt->extent = resize[1];
         dt->sticky_lb = dt->sticky_ub = true;
     } else {
-        if (b.any_lb && !b.any_ub) /* a lone marker: the other bound is the same */
-            b.ub = b.lb;
-        else if (b.any_ub && !b.any_lb)
-            b.lb = b.ub;
+        /* A lone marker leaves the other bound at 0, as in MPICH: { (LB, 10) } has ub 0 and
+         * extent -10 (its test/mpi/datatype/struct_no_real_types). */
         dt->lb = b.lb;
         if (__builtin_sub_overflow(b.ub, b.lb, &dt->extent)) {
             err = MPI_ERR_ARG;

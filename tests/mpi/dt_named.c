@@ -58,6 +58,13 @@ static void markers(void)
     MPI_Type_get_extent(t, &lb, &extent);
     CHECK(lb == -8 && extent == 16);
     MPI_Type_free(&t);
+    /* Only a marker: the other bound is 0, as in MPICH. */
+    MPI_Aint d3[1] = {10};
+    MPI_Datatype t3[1] = {MPI_LB};
+    MPI_Type_create_struct(1, bl, d3, t3, &t);
+    MPI_Type_get_extent(t, &lb, &extent);
+    CHECK(lb == 10 && extent == -10);
+    MPI_Type_free(&t);
     MPI_Type_size(MPI_UB, &size);
     CHECK(size == 0);
 }
