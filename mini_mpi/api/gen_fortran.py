@@ -231,8 +231,10 @@ class Glue:
             self.decl.append(f"const {ft} *{n}")
             self.args.append(f"*{n} != 0" if p.logical else f"*{n}")
 
-    def c_name(self, prefix):
-        return f"{prefix}{self.f.name}{'_c' if self.large else ''}"
+    def c_name(self, prefix, f=None, large=None):
+        f = f or self.f
+        large = self.large if large is None else large
+        return f"{prefix}{f.name}{'_c' if large else ''}"
 
     def lines(self):
         f = self.f
@@ -287,7 +289,11 @@ def glue_c(funcs, names, status_size):
                 continue
             body, fname = Glue(f, large).lines()
             out += body
-            out.append(f'#pragma weak {fname} = p{fname}')
+            for prefix in f.prefixes():  # MPIX_Comm_revoke and MPI_Comm_revoke
+                alias = Glue.c_name(Glue.__new__(Glue), prefix, f, large).lower() + "_"
+                for name in (alias, "p" + alias):
+                    if name != "p" + fname:
+                        out.append(f'#pragma weak {name} = p{fname}')
             out.append("")
             done.append((f, large))
     return out, done
@@ -382,8 +388,203 @@ def write_modules(outdir, funcs, vals, done):
     write(os.path.join(outdir, "mpi_f08.f90"), f08_module(funcs, vals, done))
 
 
+# ---- module mpi_f08 -------------------------------------------------------------------------
+# Each procedure is a module procedure that calls the C glue (an external procedure of the same
+# argument list under gfortran's conventions): the handles are BIND(C) types of one integer, so
+# they pass by reference as the glue expects; a choice buffer arrives as TYPE(*), DIMENSION(..)
+# and goes on as the address of its first element (mmpi_f08_contiguous, fortran/glue/f08.c);
+# ierror is optional.
+
+F08_CALLBACKS = {
+    "MPI_Comm_errhandler_function": ("comm", "MPI_Comm"),
+    "MPI_Win_errhandler_function": ("win", "MPI_Win"),
+    "MPI_File_errhandler_function": ("file", "MPI_File"),
+    "MPI_Session_errhandler_function": ("session", "MPI_Session"),
+}
+
+
+def f08_abstract_interfaces():
+    out = ["  abstract interface"]
+    for name, (arg, t) in F08_CALLBACKS.items():
+        out += [f"    subroutine {name}({arg}, error_code)", f"      import :: {t}",
+                f"      type({t}) :: {arg}", "      integer :: error_code", "    end subroutine"]
+    for name, kind in (("MPI_User_function", "integer"),
+                       ("MPI_User_function_c", "integer(kind=MPI_COUNT_KIND)")):
+        out += [f"    subroutine {name}(invec, inoutvec, len, datatype)",
+                "      import :: c_ptr, MPI_Datatype, MPI_COUNT_KIND",
+                "      type(c_ptr), value :: invec, inoutvec", f"      {kind} :: len",
+                "      type(MPI_Datatype) :: datatype", "    end subroutine"]
+    return out + ["  end interface"]
+
+
+def f08_param(p, large):
+    """(declaration in the wrapper, declaration in the glue's interface, actual argument)."""
+    n, t = p.name, (p.large_base if large else p.base)
+    intent = f", intent({p.intent})" if p.intent else ""
+    if p.base in SAME_ABI_CALLBACKS:
+        d = f"procedure({t}) :: {n}"
+        return d, d, n
+    if is_choice(p):
+        cintent = ", intent(in)" if p.const else ""
+        return (f"type(*), dimension(..){cintent}, asynchronous :: {n}",
+                f"type(c_ptr), value :: {n}", f"p_{n}")
+    if n == "buffer_addr":
+        return f"type(c_ptr){intent} :: {n}", f"type(c_ptr) :: {n}", n
+    if n == "attribute_val" or n == "extra_state":
+        k = "integer" if f08_attr_mpi1(p) else "integer(kind=MPI_ADDRESS_KIND)"
+        return f"{k}{intent} :: {n}", f"{k} :: {n}", n
+    if is_string(p):
+        return f"character(len=*){intent} :: {n}", f"character(len=*) :: {n}", n
+    if p.base == "MPI_Status":
+        dim = "(*)" if (p.array or n.startswith("array_of")) else ""
+        return (f"type(MPI_Status){intent} :: {n}{dim}", f"type(MPI_Status) :: {n}{dim}", n)
+    ft = ftype(p, large, True)
+    if ft is None:
+        return None
+    dim = "(3,*)" if "[3]" in p.small else "(*)" if (p.array or (p.pointer and n.startswith("array_of"))) else ""
+    if p.array or p.pointer:
+        return f"{ft}{intent} :: {n}{dim}", f"{ft} :: {n}{dim}", n
+    return f"{ft}, intent(in) :: {n}", f"{ft} :: {n}", n
+
+
+def f08_attr_mpi1(p):
+    return False
+
+
+def continued(head, items, indent):
+    """`head(a, b, ...)` over lines of at most 100 columns."""
+    out, line = [], f"{indent}{head}("
+    for i, it in enumerate(items):
+        piece = it + (", " if i < len(items) - 1 else ")")
+        if len(line) + len(piece) > 100:
+            out.append(line.rstrip() + " &")
+            line = indent + "    "
+        line += piece
+    if not items:
+        line += ")"
+    out.append(line)
+    return out
+
+
+def f08_procedure(f, large):
+    """(lines of the module procedure, lines of the glue's interface, specific name) or None."""
+    sfx = "_c" if large else ""
+    # MPI_Init and MPI_Init_thread have no argc, argv in Fortran.
+    params = [p for p in f.params if not p.variadic and p.name not in ("argc", "argv")]
+    decls = []
+    for p in params:
+        d = f08_param(p, large)
+        if d is None:
+            return None
+        decls.append(d)
+    glue = f"p{(f.prefixes()[-1] + f.name + sfx).lower()}"
+    spec = f"mmpi_f08_{f.name}{sfx}"
+    names = [p.name for p in params]
+    if f.ret != "int":
+        rt = {"double": "double precision", "MPI_Aint": "integer(kind=MPI_ADDRESS_KIND)"}[f.ret]
+        iface = continued(f"{rt} function {glue}", names, "    ")
+        iface += [f"      import"] + [f"      {g}" for _, g, _ in decls] + [f"    end function"]
+        body = continued(f"function {spec}", names, "  ")
+        body[-1] += " result(r)"
+        body += [f"    {rt} :: r"] + [f"    {w}" for w, _, _ in decls]
+        body += continued(f"r = {glue}", [a for _, _, a in decls], "    ") + [f"  end function"]
+        return body, iface, spec
+    iface = continued(f"subroutine {glue}", names + ["ierror"], "    ")
+    iface += ["      import"] + [f"      {g}" for _, g, _ in decls]
+    iface += ["      integer :: ierror", "    end subroutine"]
+    body = continued(f"subroutine {spec}", names + ["ierror"], "  ")
+    body += [f"    {w}" for w, _, _ in decls]
+    body += ["    integer, optional, intent(out) :: ierror", "    integer :: ierr_"]
+    choices = [p for p in params if is_choice(p)]
+    body += [f"    type(c_ptr) :: p_{p.name}" for p in choices]
+    for p in choices:
+        body += [f"    if (.not. mmpi_f08_contiguous({p.name}, p_{p.name})) then",
+                 "      if (present(ierror)) ierror = MPI_ERR_BUFFER",
+                 "      return", "    end if"]
+    body += continued(f"call {glue}", [a for _, _, a in decls] + ["ierr_"], "    ")
+    body += ["    if (present(ierror)) ierror = ierr_", "  end subroutine"]
+    return body, iface, spec
+
+
+KIND_VALUES = {}
+
+
+def f08_signature(f, large):
+    """What tells the two forms apart in a generic interface (the kinds by their values:
+    MPI_ADDRESS_KIND and MPI_COUNT_KIND are the same kind here)."""
+    def norm(t):
+        return re.sub(r"MPI_\w+_KIND", lambda m: str(KIND_VALUES.get(m.group(0))), t)
+    return [norm(ftype(p, large, True) or p.base) for p in f.params if not p.variadic]
+
+
 def f08_module(funcs, vals, done):
-    return [f"! {BANNER}", "module mpi_f08", "  implicit none", "end module mpi_f08"]
+    out = [f"! {BANNER}",
+           "! module mpi_f08: the Fortran 2008 bindings of MPI-4.1 (docs/fortran.md).",
+           "module mpi_f08", "  use, intrinsic :: iso_c_binding, only: c_ptr, c_int, c_null_ptr",
+           "  implicit none", "  private :: c_ptr, c_int, c_null_ptr"]
+    kinds = {n: v for n, _, v in vals}
+    KIND_VALUES.update(kinds)
+    for t in HANDLES:
+        out += [f"  type, bind(C) :: {t}", "    integer :: MPI_VAL", "  end type"]
+    out += ["  type, bind(C) :: MPI_Status", "    integer :: MPI_SOURCE, MPI_TAG, MPI_ERROR",
+            f"    integer :: mmpi_internal({kinds['MPI_STATUS_SIZE'] - 3})", "  end type"]
+    for name, kind, v in vals:
+        if name.startswith("MPIX_"):
+            continue
+        if kind in HANDLES:
+            out.append(f"  type({kind}), parameter :: {name} = {kind}({v})")
+        else:
+            t = "integer" if -2**31 <= v < 2**31 else "integer(kind=8)"
+            out.append(f"  {t}, parameter :: {name} = {v}")
+    out += ["  logical, parameter :: MPI_SUBARRAYS_SUPPORTED = .false.",
+            "  logical, parameter :: MPI_ASYNC_PROTECTS_NONBLOCKING = .false."]
+    for name, t, dim, common in SENTINEL_DECLS:
+        if name in ("MPI_STATUS_IGNORE", "MPI_STATUSES_IGNORE"):
+            t, dim = "type(MPI_Status)", "" if name == "MPI_STATUS_IGNORE" else "(1)"
+        elif t == "CHARACTER*1":
+            t = "character(len=1)"
+        out += [f"  {t.lower()}, target :: {name}{dim}", f"  common /{common}/ {name}"]
+    out += f08_abstract_interfaces()
+    procs, ifaces, generics = [], [], {}
+    for f, large in done + [(f, False) for f in funcs if f.name in HAND and f.name in
+                            ("Init", "Init_thread")]:
+        if "removed" in f.attrs:
+            continue
+        r = f08_procedure(f, large)
+        if r is None:
+            continue
+        body, iface, spec = r
+        procs += body + [""]
+        ifaces += iface
+        for prefix in f.prefixes():  # MPIX_Comm_revoke and MPI_Comm_revoke
+            base = prefix + f.name
+            if not large:
+                generics.setdefault(base, []).append(spec)
+            else:
+                generics.setdefault(base + "_c", []).append(spec)
+                if f08_signature(f, True) != f08_signature(f, False):
+                    generics.setdefault(base, []).append(spec)
+    out += ["  interface", "    logical function mmpi_f08_contiguous(buf, addr) bind(C)",
+            "      import :: c_ptr", "      type(*), dimension(..) :: buf",
+            "      type(c_ptr) :: addr", "    end function", "  end interface"]
+    out += ["  interface"] + ifaces + ["  end interface"]
+    for g, specs in generics.items():
+        out += [f"  interface {g}", f"    module procedure {', '.join(specs)}", "  end interface"]
+    out += ["  interface operator(==)"]
+    out += [f"    module procedure mmpi_eq_{t[4:]}" for t in HANDLES]
+    out += ["  end interface", "  interface operator(/=)"]
+    out += [f"    module procedure mmpi_ne_{t[4:]}" for t in HANDLES]
+    out += ["  end interface"]
+    out += [f"  private :: mmpi_eq_{t[4:]}, mmpi_ne_{t[4:]}" for t in HANDLES]
+    out += ["contains"]
+    for t in HANDLES:
+        for op, sym in (("eq", "=="), ("ne", "/=")):
+            out += [f"  elemental logical function mmpi_{op}_{t[4:]}(a, b)",
+                    f"    type({t}), intent(in) :: a, b",
+                    f"    mmpi_{op}_{t[4:]} = a%MPI_VAL {sym} b%MPI_VAL",
+                    "  end function"]
+    out += procs + ["end module mpi_f08"]
+    return out
 
 
 def main():
