@@ -16,7 +16,7 @@ case ${1-} in
     *) echo "usage: scripts/install-deps.sh [--quiet]" >&2; exit 2 ;;
 esac
 
-packages="build-essential pkg-config liburcu-dev libcmocka-dev valgrind cmake python3"
+packages="build-essential gfortran pkg-config liburcu-dev libcmocka-dev valgrind cmake python3"
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
     echo "install-deps: not a Debian system; install by hand: $packages" >&2
