@@ -254,6 +254,7 @@ typedef void MPI_Handler_function(MPI_Comm *comm, int *errcode, ...);
 #include "mini_mpi/rma.h"
 #include "mini_mpi/restart.h"
 #include "mini_mpi/io.h"
+#include "mini_mpi/compat.h"
 #include "mini_mpi/mpit.h"
 /* Every function's prototype, generated from the table mini_mpi/api/mpi.api at build time. */
 #include "mini_mpi/functions.h"
