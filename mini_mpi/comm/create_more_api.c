@@ -157,9 +157,10 @@ fn_fail:
 }
 
 /* The colour a split_type gives the calling rank. All ranks share one node and one memory, so
- * MPI_COMM_TYPE_SHARED (and HW_GUIDED asking for "mpi_shared_memory") keeps everyone together,
- * and no hardware level lies below that: HW_UNGUIDED, which must return strict subsets,
- * returns MPI_COMM_NULL (§7.4.2), as does HW_GUIDED with a resource type we do not know. */
+ * MPI_COMM_TYPE_SHARED (and HW_GUIDED or RESOURCE_GUIDED asking for "mpi_shared_memory", or
+ * hwloc's "machine", as MPICH names the node) keeps everyone together, and no hardware level
+ * lies below that: HW_UNGUIDED, which must return strict subsets, returns MPI_COMM_NULL
+ * (§7.4.2), as do HW_GUIDED and RESOURCE_GUIDED with a resource type we do not know or none. */
 static int split_type_color(int split_type, const struct mmpi_info *info, int *color)
 {
     const char *hw = info ? mmpi_info_lookup(info, "mpi_hw_resource_type") : NULL;
@@ -168,7 +169,10 @@ static int split_type_color(int split_type, const struct mmpi_info *info, int *c
     case MPI_COMM_TYPE_SHARED: *color = 0; return MPI_SUCCESS;
     case MPI_COMM_TYPE_HW_UNGUIDED: *color = MPI_UNDEFINED; return MPI_SUCCESS;
     case MPI_COMM_TYPE_HW_GUIDED:
-        *color = hw && !strcmp(hw, "mpi_shared_memory") ? 0 : MPI_UNDEFINED;
+    case MPI_COMM_TYPE_RESOURCE_GUIDED:
+        *color = hw && (!strcmp(hw, "mpi_shared_memory") || !strcmp(hw, "machine"))
+                     ? 0
+                     : MPI_UNDEFINED;
         return MPI_SUCCESS;
     default: return MPI_ERR_ARG;
     }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "comm/info.h"
+#include "init/init.h"
 #include "mmpi.h"
 
 static struct mmpi_info *info_get(struct mmpi_rank *self, MPI_Info h, bool writable)
@@ -71,6 +72,77 @@ fn_exit:
     return err;
 fn_fail:
     err = raise_info(self, err, MMPI_CALL_Info_create);
+    goto fn_exit;
+}
+
+/* MPI-4.1 §11.4: the keys MPI_INFO_ENV would have for a program started with argc and argv
+ * (MPI_ARGV_NULL: this rank's own, as MPI_Init(NULL, NULL) would), at the thread level the
+ * rank has, or, before MPI_Init, the level MPI_Init_thread would give for MPI_THREAD_MULTIPLE.
+ * Allowed before MPI_Init. */
+MMPI_PROFILED(Info_create_env);
+int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
+{
+    struct mmpi_rank *self = mmpi_enter_anytime(MMPI_CALL_Info_create_env);
+    struct mmpi_info *i;
+    int err = MPI_SUCCESS;
+
+    if (!self) {
+        err = MPI_ERR_OTHER; /* a thread of no rank: no handler to call */
+        goto fn_exit;
+    }
+    if (!info || argc < 0) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    if (argv == MPI_ARGV_NULL) {
+        argc = self->argc;
+        argv = self->argv;
+    }
+    int level = mmpi_rank_phase(self) == MMPI_PHASE_INITIALIZED ? self->thread_level
+                                                                 : MPI_THREAD_MULTIPLE;
+    if (!(i = mmpi_info_env_new(self, argc, argv, level))) {
+        err = MPI_ERR_NO_MEM;
+        goto fn_fail;
+    }
+    if ((err = info_publish(self, i, info)))
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = raise_info(self, err, MMPI_CALL_Info_create_env);
+    goto fn_exit;
+}
+
+/* MPI-4.1 §11.4.1: the hardware the calling process runs on, as far as MPI distinguishes it:
+ * every rank of a job shares one node and one memory, the resource type that
+ * MPI_COMM_TYPE_RESOURCE_GUIDED splits by ("mpi_shared_memory"). Allowed before MPI_Init. */
+MMPI_PROFILED(Get_hw_resource_info);
+int PMPI_Get_hw_resource_info(MPI_Info *hw_info)
+{
+    struct mmpi_rank *self = mmpi_enter_anytime(MMPI_CALL_Get_hw_resource_info);
+    struct mmpi_info *i = NULL;
+    int err = MPI_SUCCESS;
+
+    if (!self) {
+        err = MPI_ERR_OTHER;
+        goto fn_exit;
+    }
+    if (!hw_info) {
+        err = MPI_ERR_ARG;
+        goto fn_fail;
+    }
+    if (!(i = mmpi_info_new()) ||
+        mmpi_info_set(i, "mpi_hw_resource_type", "mpi_shared_memory") != MPI_SUCCESS) {
+        mmpi_info_release(i);
+        err = MPI_ERR_NO_MEM;
+        goto fn_fail;
+    }
+    if ((err = info_publish(self, i, hw_info)))
+        goto fn_fail;
+fn_exit:
+    return err;
+fn_fail:
+    err = raise_info(self, err, MMPI_CALL_Get_hw_resource_info);
     goto fn_exit;
 }
 

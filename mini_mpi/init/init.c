@@ -26,21 +26,22 @@ static const char *thread_level_name(int level)
 }
 
 /* MPI-4.1 §11.2.5: the keys of MPI_INFO_ENV. */
-static struct mmpi_info *info_env_new(struct mmpi_rank *self)
+struct mmpi_info *mmpi_info_env_new(struct mmpi_rank *self, int argc, char **argv,
+                                    int thread_level)
 {
     struct mmpi_info *info = mmpi_info_new();
     char buf[4096];
     struct utsname uts;
 
     if (!info)
-        mmpi_die("out of memory creating MPI_INFO_ENV");
-    if (self->argc > 0)
-        mmpi_info_set(info, "command", self->argv[0]);
+        return NULL;
+    if (argc > 0 && argv[0])
+        mmpi_info_set(info, "command", argv[0]);
     buf[0] = '\0';
-    for (int i = 1; i < self->argc; i++) {
+    for (int i = 1; i < argc && argv[i]; i++) {
         if (i > 1)
             strncat(buf, " ", sizeof(buf) - strlen(buf) - 1);
-        strncat(buf, self->argv[i], sizeof(buf) - strlen(buf) - 1);
+        strncat(buf, argv[i], sizeof(buf) - strlen(buf) - 1);
     }
     mmpi_info_set(info, "argv", buf);
     snprintf(buf, sizeof(buf), "%d", self->world_core->size);
@@ -52,9 +53,8 @@ static struct mmpi_info *info_env_new(struct mmpi_rank *self)
         mmpi_info_set(info, "arch", uts.machine);
     if (getcwd(buf, sizeof(buf)))
         mmpi_info_set(info, "wdir", buf);
-    mmpi_info_set(info, "thread_level", thread_level_name(self->thread_level));
+    mmpi_info_set(info, "thread_level", thread_level_name(thread_level));
     mmpi_info_set(info, "mpi_initial_errhandler", self->world->config.initial_errhandler);
-    info->handle = MPI_INFO_ENV;
     return info;
 }
 
@@ -80,7 +80,10 @@ void mmpi_init(struct mmpi_rank *self, int required)
     self->self_comm.errhandler = NULL; /* unset: errors without an object go to WORLD's */
     strcpy(self->self_comm.name, "MPI_COMM_SELF");
 
-    self->info_env = info_env_new(self);
+    self->info_env = mmpi_info_env_new(self, self->argc, self->argv, self->thread_level);
+    if (!self->info_env)
+        mmpi_die("out of memory creating MPI_INFO_ENV");
+    self->info_env->handle = MPI_INFO_ENV;
     mmpi_attr_init(self);
     mmpi_spawn_init_parent(self);
     __atomic_store_n(&self->phase, MMPI_PHASE_INITIALIZED, __ATOMIC_RELEASE);

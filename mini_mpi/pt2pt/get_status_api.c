@@ -154,9 +154,8 @@ fn_fail:
 }
 
 MMPI_PROFILED(Request_get_status_some);
-int PMPI_Request_get_status_some(int incount, const MPI_Request array_of_requests[],
-                                 int *outcount, int array_of_indices[],
-                                 MPI_Status array_of_statuses[])
+int PMPI_Request_get_status_some(int incount, const MPI_Request array_of_requests[], int *outcount,
+                                 int array_of_indices[], MPI_Status array_of_statuses[])
 {
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Request_get_status_some);
     struct mmpi_request **reqs = NULL;

@@ -12,8 +12,9 @@ extern "C" {
 
 /* split_type values (§7.4.2), MPICH's numbers. */
 #define MPI_COMM_TYPE_SHARED 1
-#define MPI_COMM_TYPE_HW_UNGUIDED 2
-#define MPI_COMM_TYPE_HW_GUIDED 3
+#define MPI_COMM_TYPE_HW_GUIDED 2
+#define MPI_COMM_TYPE_HW_UNGUIDED 3
+#define MPI_COMM_TYPE_RESOURCE_GUIDED 4
 
 #ifdef __cplusplus
 }
