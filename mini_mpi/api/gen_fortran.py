@@ -177,7 +177,9 @@ class Glue:
 
     def param(self, p):
         n, t = p.name, self.ctype(p)
-        if n == "buffer_addr":  # the detach calls: the address is of no use in Fortran
+        if "removed" in self.f.attrs and p.base == "MPI_Aint":
+            self.mpi1_aint(p)
+        elif n == "buffer_addr":  # the detach calls: the address is of no use in Fortran
             self.decl.append(f"void *{n}")
             self.pre.append(f"void *c_{n};")
             self.args.append(f"&c_{n}")
@@ -195,7 +197,9 @@ class Glue:
                 self.post.append(f"free(c_{n});")
             else:
                 self.pre.append(f"char *c_{n} = mmpi_f_str_buf({n}_len);")
-                self.post.append(f"if (rc == MPI_SUCCESS)\n        mmpi_f_str_out(c_{n}, {n}, {n}_len);")
+                # Where a flag says whether there is a value (MPI_Info_get), none leaves it as it was.
+                cond = " && *flag" if any(q.name == "flag" and q.logical for q in self.f.params) else ""
+                self.post.append(f"if (rc == MPI_SUCCESS{cond})\n        mmpi_f_str_out(c_{n}, {n}, {n}_len);")
                 self.post.append(f"free(c_{n});")
             self.args.append(f"c_{n}")
         elif p.base == "MPI_Status" and (p.array or n.startswith("array_of")):
@@ -206,8 +210,9 @@ class Glue:
             self.decl.append(f"{'const ' if p.const else ''}MPI_Fint *{n}")
             self.pre.append(f"MPI_Status c_{n}, *p_{n} = {n} == mpi_fortran_status_ignore_ ? "
                             f"MPI_STATUS_IGNORE : &c_{n};")
-            if p.intent != "out":
-                self.pre.append(f"if (p_{n} != MPI_STATUS_IGNORE)\n        memcpy(&c_{n}, {n}, sizeof c_{n});")
+            # Copied in even for an output: a call that completes one request leaves MPI_ERROR
+            # as it was (MPI-4.1 §3.2.5), and the program may read it.
+            self.pre.append(f"if (p_{n} != MPI_STATUS_IGNORE)\n        memcpy(&c_{n}, {n}, sizeof c_{n});")
             if p.intent != "in":
                 self.post.append(f"if (p_{n} != MPI_STATUS_IGNORE)\n        memcpy({n}, &c_{n}, sizeof c_{n});")
             self.args.append(f"p_{n}")
@@ -224,12 +229,37 @@ class Glue:
                 self.args.append(f"(int (*)[3]){n}")
             else:
                 self.args.append(n)
+            # Request indices are 1-based in Fortran (Waitany, Testsome, ...).
+            if n == "index" and p.pointer and p.intent == "out":
+                self.pre.append(f"*{n} = MPI_UNDEFINED;")
+                self.post.append(f"if (*{n} >= 0)\n        *{n} += 1;")
+            if n == "array_of_indices" and p.intent == "out":
+                self.post.append("if ((rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) && "
+                                 "*outcount != MPI_UNDEFINED)\n"
+                                 f"        for (int i = 0; i < *outcount; i++)\n            {n}[i] += 1;")
             if p.logical and p.pointer and p.intent != "in":
                 self.post.append(f"if (rc == MPI_SUCCESS)\n        *{n} = *{n} != 0;")
         else:
             ft = "MPI_Fint" if t == "int" else t
             self.decl.append(f"const {ft} *{n}")
             self.args.append(f"*{n} != 0" if p.logical else f"*{n}")
+
+    def mpi1_aint(self, p):
+        """An address-sized argument of an MPI-1 call is a default INTEGER in Fortran
+        (MPI_ADDRESS, MPI_TYPE_EXTENT, MPI_TYPE_HINDEXED, ...), as MPI-1 defined them."""
+        n = p.name
+        self.decl.append(f"{'const ' if p.const else ''}MPI_Fint *{n}")
+        if p.array:
+            self.pre.append(f"MPI_Aint *c_{n} = malloc(sizeof(MPI_Aint) * (*count > 0 ? *count : 1));")
+            self.pre.append(f"for (int i = 0; c_{n} && i < *count; i++)\n        c_{n}[i] = {n}[i];")
+            self.post.append(f"free(c_{n});")
+            self.args.append(f"c_{n}")
+        elif p.pointer:
+            self.pre.append(f"MPI_Aint c_{n} = 0;")
+            self.args.append(f"&c_{n}")
+            self.post.append(f"if (rc == MPI_SUCCESS)\n        *{n} = (MPI_Fint)c_{n};")
+        else:
+            self.args.append(f"(MPI_Aint)*{n}")
 
     def c_name(self, prefix, f=None, large=None):
         f = f or self.f

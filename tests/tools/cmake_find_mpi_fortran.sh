@@ -8,6 +8,8 @@ set -u
 
 repo=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/../.." && pwd -P)
 fc=${MINI_MPI_FC:-gfortran}
+# The build tests/run.sh tests (MINI_MPI_TEST_BUILD), for bin/mpifort and bin/mpiexec.
+export MINI_MPI_BUILD=${MINI_MPI_BUILD:-${MINI_MPI_TEST_BUILD:-build}}
 command -v cmake >/dev/null 2>&1 || { echo "SKIP: cmake not installed"; exit 77; }
 command -v "$fc" >/dev/null 2>&1 || { echo "SKIP: no Fortran compiler ($fc)"; exit 77; }
 
