@@ -454,11 +454,11 @@ def f08_param(p, large):
     if p.base in SAME_ABI_CALLBACKS:
         d = f"procedure({t}) :: {n}"
         return d, d, n
-    if is_choice(p):
+    if is_choice(p) and n != "baseptr":
         cintent = ", intent(in)" if p.const else ""
         return (f"type(*), dimension(..){cintent}, asynchronous :: {n}",
                 f"type(c_ptr), value :: {n}", f"p_{n}")
-    if n == "buffer_addr":
+    if n in ("buffer_addr", "baseptr"):  # an address MPI returns: TYPE(C_PTR) (MPI-4.1 §8.2)
         return f"type(c_ptr){intent} :: {n}", f"type(c_ptr) :: {n}", n
     if n == "attribute_val" or n == "extra_state":
         k = "integer" if f08_attr_mpi1(p) else "integer(kind=MPI_ADDRESS_KIND)"
