@@ -22,6 +22,10 @@ int mmpi_pt2pt_check_args_full(struct mmpi_rank *self, MPI_Comm comm, const void
         return MPI_ERR_COMM;
     if (count < 0)
         return MPI_ERR_COUNT;
+    /* No elements need no datatype: MPI_DATATYPE_NULL with count 0 is a message of no bytes,
+     * as in MPICH (codes such as ParallelIO pass it for empty pieces; Open MPI refuses it). */
+    if (count == 0 && datatype == MPI_DATATYPE_NULL)
+        datatype = MPI_BYTE;
     int err = mmpi_datatype_check(self, datatype, dt);
     if (err != MPI_SUCCESS)
         return err;
