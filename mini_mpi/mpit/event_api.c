@@ -289,10 +289,11 @@ int PMPI_T_event_set_dropped_handler(MPI_T_event_registration event_registration
 
 /* ---- Instances (valid inside the callback that received them) ---------------------------- */
 
-/* The checks every instance accessor makes: MPI_SUCCESS or the class to return. */
+/* The checks every instance accessor makes: MPI_SUCCESS or the class to return. An
+ * instance exists only inside a callback, which may run on a thread of no rank (the hang
+ * monitor's): the calling thread's initialization is not asked for. */
 static int check_instance(MPI_T_event_instance e, const void *out)
 {
-    MMPI_MPIT_ENTER(st);
     if (!e || e->event < 0 || e->event >= MMPI_NEVENTS)
         return MPI_T_ERR_INVALID_HANDLE;
     return out ? MPI_SUCCESS : MPI_T_ERR_INVALID;

@@ -150,9 +150,9 @@ int PMPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index, void *o
         free(h);
         return MPI_T_ERR_INVALID_SESSION;
     }
-    /* A counter handle starts at 0 (§15.3.7.4: "the value ... after allocation is the value
-     * that accumulated since"); levels and watermarks read the current value. */
-    h->offset = resettable(pvar_index) ? mmpi_pvar_value(pvar_index, st) : 0;
+    /* Continuous variables count from the rank's start: a new handle reads the whole count
+     * until it is reset or written (§15.3.7.4). */
+    h->offset = 0;
     h->next = session->handles;
     session->handles = h;
     pthread_mutex_unlock(&st->lock);

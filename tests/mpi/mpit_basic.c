@@ -116,7 +116,7 @@ int main(int argc, char **argv)
     CHECK(MPI_T_pvar_handle_alloc(s, pvar_index("unexpected_recvq_length",
                                                 MPI_T_PVAR_CLASS_LEVEL),
                                   NULL, &unexp, &count) == MPI_SUCCESS);
-    CHECK(read_pvar(s, sent) == 0 && read_pvar(s, recvd) == 0); /* handles start at 0 */
+    CHECK(read_pvar(s, sent) == 0 && read_pvar(s, recvd) == 0); /* nothing sent yet */
     int buf[100] = {0}, right = (rank + 1) % size, left = (rank + size - 1) % size;
     for (int i = 0; i < 5; i++)
         MPI_Sendrecv(buf, i + 1, MPI_INT, right, 0, buf + 50, 50, MPI_INT, left, 0,
