@@ -327,10 +327,10 @@ $(FORT_LIB): $(FORT_OBJS)
 
 $(BUILD)/tests/fortran/%: tests/fortran/%.f90 $(FORT_LIB) $(SHARED_LIB) bin/mpifort
 	@mkdir -p $(dir $@)
-	MINI_MPI_BUILD=$(BUILD) bin/mpifort $(MPICC_SAN) -O1 -g -Wall $< -o $@
+	MINI_MPI_BUILD=$(BUILD) bin/mpifort $(MPICC_SAN) -O1 -g -Wall -J$(@D) $< -o $@
 $(BUILD)/tests/fortran/%: tests/fortran/%.f $(FORT_LIB) $(SHARED_LIB) bin/mpifort
 	@mkdir -p $(dir $@)
-	MINI_MPI_BUILD=$(BUILD) bin/mpifort $(MPICC_SAN) -O1 -g -Wall $< -o $@
+	MINI_MPI_BUILD=$(BUILD) bin/mpifort $(MPICC_SAN) -O1 -g -Wall -J$(@D) $< -o $@
 
 include inject/inject.mk
 
