@@ -35,6 +35,7 @@
 #include "libc/libc.h"
 #include "mmpi.h"
 #include "mpit/mpit.h"
+#include "pt2pt/bsend.h"
 #include "restart/restart.h"
 #include "runtime/hang.h"
 #include "runtime/reclaim.h"
@@ -218,6 +219,7 @@ static void rank_free(struct mmpi_rank *r)
     free(r->self_comm.acked);
     for (unsigned k = 0; k < sizeof(r->handles) / sizeof(r->handles[0]); k++)
         mmpi_slots_destroy(&r->handles[k]);
+    mmpi_bsend_buffer_free(r->bsend);
     pthread_mutex_destroy(&r->bsend_lock);
     mmpi_thread_free_all(r);
     pthread_mutex_destroy(&r->threads_lock);

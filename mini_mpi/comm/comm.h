@@ -16,6 +16,7 @@
 
 struct mmpi_attr;
 struct mmpi_board;
+struct mmpi_bsend_buffer;
 struct mmpi_errhandler;
 struct mmpi_info;
 struct mmpi_mbox;
@@ -67,6 +68,8 @@ struct mmpi_comm {
     struct mmpi_attr *attrs;             /* the rank's attribute lock (attr/attr.h): cached
                                           * attributes, newest first; NULL: none */
     struct mmpi_info *info;              /* owning rank: hints (MPI_Comm_set_info); NULL: none */
+    struct mmpi_bsend_buffer *bsend;     /* MPI_Comm_attach_buffer's (pt2pt/bsend.h), under the
+                                          * rank's bsend_lock; NULL: none */
 };
 
 /* A fresh context id, unique in the process for its lifetime. Thread-safe. */

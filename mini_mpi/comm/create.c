@@ -21,6 +21,7 @@
 #include "comm/info.h"
 #include "group/group.h"
 #include "comm/intercomm.h"
+#include "pt2pt/bsend.h"
 #include "topo/topo.h"
 
 struct mmpi_comm *mmpi_comm_handle_object_eh(struct mmpi_errhandler *eh,
@@ -261,6 +262,7 @@ void mmpi_comm_release(struct mmpi_rank *self, struct mmpi_comm *c)
     mmpi_errhandler_release(c->errhandler);
     mmpi_info_release(c->info);
     mmpi_attr_list_free(&c->attrs); /* normally empty: Comm_free deleted them */
+    mmpi_bsend_buffer_free(c->bsend); /* its pending messages keep their own records */
     free(c->acked);
     free(c);
 }

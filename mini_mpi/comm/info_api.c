@@ -75,10 +75,10 @@ fn_fail:
     goto fn_exit;
 }
 
-/* MPI-4.1 §11.4: the keys MPI_INFO_ENV would have for a program started with argc and argv
- * (MPI_ARGV_NULL: this rank's own, as MPI_Init(NULL, NULL) would), at the thread level the
- * rank has, or, before MPI_Init, the level MPI_Init_thread would give for MPI_THREAD_MULTIPLE.
- * Allowed before MPI_Init. */
+/* MPI-4.1 §11.4: the keys MPI_INFO_ENV would have after MPI_Init with argc and argv
+ * (MPI_ARGV_NULL: this rank's own, as MPI_Init(NULL, NULL) would): MPI_Init requires
+ * MPI_THREAD_SINGLE, so thread_level is that, before, during and after MPI_Init alike (MPICH's
+ * info/infocreateenv compares them). Allowed before MPI_Init. */
 MMPI_PROFILED(Info_create_env);
 int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
 {
@@ -98,9 +98,7 @@ int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
         argc = self->argc;
         argv = self->argv;
     }
-    int level = mmpi_rank_phase(self) == MMPI_PHASE_INITIALIZED ? self->thread_level
-                                                                 : MPI_THREAD_MULTIPLE;
-    if (!(i = mmpi_info_env_new(self, argc, argv, level))) {
+    if (!(i = mmpi_info_env_new(self, argc, argv, MPI_THREAD_SINGLE))) {
         err = MPI_ERR_NO_MEM;
         goto fn_fail;
     }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "mmpi.h"
+#include "pt2pt/bsend.h"
 #include "pt2pt/chan.h"
 #include "pt2pt/copy.h"
 #include "pt2pt/mbox_lock.h"
@@ -43,6 +44,7 @@ void mmpi_mbox_array_free(struct mmpi_mbox *boxes, int size)
         struct mmpi_msg *m = boxes[i].unexp_head;
         while (m) {
             struct mmpi_msg *next = m->next;
+            mmpi_bsend_settle(m->bsend); /* gone: nobody can take it any more */
             free(m);
             m = next;
         }
@@ -181,6 +183,7 @@ void mmpi_match_deliver_msg(struct mmpi_request *rreq, struct mmpi_msg *msg)
                               &copied);
     if (msg->sreq)
         complete_send(msg->sreq, MPI_SUCCESS, false);
+    mmpi_bsend_settle(msg->bsend);
     complete_recv(rreq, msg->src, msg->tag, copied, err);
     free(msg);
 }
@@ -201,6 +204,9 @@ void mmpi_match_send(struct mmpi_rank *self, const struct mmpi_comm *c, struct m
     bool eager = bytes <= MMPI_EAGER_MAX || sreq->mode == MMPI_SEND_BUFFERED;
     bool chan_ok = mmpi_chan_send_eligible(self, c, sreq->ctx, sreq->mode, bytes);
     struct mmpi_request *drained = NULL;
+    /* A buffered send's charge (bsend.h): settled at once if no envelope is queued. */
+    struct mmpi_bsend_ticket *ticket =
+        sreq->mode == MMPI_SEND_BUFFERED ? mmpi_bsend_take_ticket() : NULL;
 
     sreq->mbox = box;
     if (chan_ok && mmpi_chan_send(self, box, sreq->my_rank, sreq->buf, sreq->count, sreq->dt,
@@ -220,11 +226,13 @@ void mmpi_match_send(struct mmpi_rank *self, const struct mmpi_comm *c, struct m
         int err = mmpi_typed_copy(sreq->buf, sreq->count, sreq->dt, rreq->buf, rreq->count,
                                   rreq->dt, &copied);
         complete_send(sreq, MPI_SUCCESS, true);
+        mmpi_bsend_settle(ticket);
         complete_recv(rreq, sreq->my_rank, sreq->tag, copied, err);
         return;
     }
     struct mmpi_msg *m = mmpi_xmalloc(sizeof(*m) + (eager ? bytes : 0));
     m->next = NULL;
+    m->bsend = ticket;
     m->src = sreq->my_rank;
     m->src_world = self->world_rank;
     m->tag = sreq->tag;
@@ -316,6 +324,10 @@ bool mmpi_match_probe(struct mmpi_mbox *box, int source, int tag, bool take, MPI
         status->MPI_ERROR = MPI_SUCCESS;
         if (take && m->sreq)
             m->sreq->msg = NULL;
+        if (take) { /* matched: transmitted, as far as its buffer is concerned */
+            mmpi_bsend_settle(m->bsend);
+            m->bsend = NULL;
+        }
     }
     mmpi_mbox_unlock(&box->lock);
     mmpi_chan_complete_drained(drained);

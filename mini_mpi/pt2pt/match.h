@@ -37,6 +37,8 @@ struct mmpi_msg {
     size_t scount;
     struct mmpi_datatype *sdt;     /* retained by sreq */
     bool eager;                    /* data[] holds the packed bytes */
+    struct mmpi_bsend_ticket *bsend; /* a buffered send's charge on its buffer (bsend.h),
+                                    * settled when the message is taken or freed; or NULL */
     unsigned char data[];
 };
 

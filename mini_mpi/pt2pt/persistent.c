@@ -54,7 +54,7 @@ int mmpi_pt2pt_start(struct mmpi_rank *self, struct mmpi_request *req)
         return mmpi_part_start(self, c, req);
     if (req->kind == MMPI_REQ_SEND) {
         if (req->mode == MMPI_SEND_BUFFERED && req->peer != MPI_PROC_NULL) {
-            int err = mmpi_bsend_reserve(self, mmpi_typed_bytes(req->dt, req->count));
+            int err = mmpi_bsend_reserve(self, c, req->peer, mmpi_typed_bytes(req->dt, req->count));
             if (err != MPI_SUCCESS)
                 return err;
         }

@@ -10,6 +10,7 @@
 
 #include "datatype/datatype.h"
 #include "mmpi.h"
+#include "pt2pt/bsend.h"
 #include "mpit/mpit.h" /* the counters of sends and receives */
 #include "pt2pt/request.h"
 #include "restart/restart.h"
@@ -179,17 +180,7 @@ int mmpi_pt2pt_mrecv_start(struct mmpi_rank *self, void *buf, MPI_Count count,
 int mmpi_pt2pt_imrecv(struct mmpi_rank *self, void *buf, MPI_Count count, struct mmpi_datatype *dt,
                       MPI_Message *message, MPI_Request *request);
 
-/* Buffered sends (bsend.c): checks that the attached buffer can hold a message of `bytes`;
- * MPI_SUCCESS or MPI_ERR_BUFFER. */
-int mmpi_bsend_reserve(struct mmpi_rank *self, size_t bytes);
-/* Buffered sends (bsend.c), MPI_Buffer_attach: attaches `buffer` of `size` bytes (checked:
- * size >= 0, buffer non-NULL when size > 0; NULL with size 0 is a valid empty buffer).
- * MPI_ERR_BUFFER if a buffer is attached already. Takes self->bsend_lock. */
-int mmpi_bsend_attach(struct mmpi_rank *self, void *buffer, int size);
-/* Buffered sends (bsend.c), MPI_Buffer_detach: detaches the buffer; *(void **)buffer_addr = its
- * address (NULL for an empty one), *size = its size (0 if none was attached). Never fails.
- * Takes self->bsend_lock. */
-void mmpi_bsend_detach(struct mmpi_rank *self, void *buffer_addr, int *size);
+
 
 /* Persistent requests (persistent.c). MPI_Send_init and kin (kind MMPI_REQ_SEND, with their
  * send mode) and MPI_Recv_init (MMPI_REQ_RECV): records the checked arguments (c valid for comm,

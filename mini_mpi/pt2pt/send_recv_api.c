@@ -27,7 +27,7 @@ static int do_send(struct mmpi_rank *self, const void *buf, MPI_Count count, MPI
     if (revoked)
         err = MPI_SUCCESS;
     else if (err == MPI_SUCCESS && mode == MMPI_SEND_BUFFERED && dest != MPI_PROC_NULL)
-        err = mmpi_bsend_reserve(self, mmpi_typed_bytes(dt, (size_t)count));
+        err = mmpi_bsend_reserve(self, c, dest, mmpi_typed_bytes(dt, (size_t)count));
     if (err != MPI_SUCCESS)
         goto fn_fail;
     err = request ? mmpi_pt2pt_isend(self, c, buf, count, dt, dest, tag, mode, revoked, request)

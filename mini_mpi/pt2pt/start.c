@@ -83,6 +83,8 @@ void mmpi_pt2pt_post_send(struct mmpi_rank *self, struct mmpi_comm *c, int ctx, 
     } else if (mmpi_fault_is_failed(self->world->ranks[req->peer_world])) {
         /* Nothing to a failed peer, not even an eager copy (§17.2.1). */
         mmpi_fault_notice(self, req->peer_world);
+        if (mode == MMPI_SEND_BUFFERED)
+            mmpi_bsend_settle(mmpi_bsend_take_ticket()); /* nothing queued */
         req->status.MPI_SOURCE = c->rank;
         req->status.MPI_TAG = tag;
         mmpi_request_complete(req, MPI_ERR_PROC_FAILED);

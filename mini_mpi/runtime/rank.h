@@ -149,9 +149,9 @@ struct mmpi_rank {
     pthread_mutex_t threads_lock;
     struct mmpi_attr_rank *attr;     /* attr/attr.h: keyval and attribute state; created by
                                       * MPI_Init, freed with the rank */
-    pthread_mutex_t bsend_lock;      /* protects the attached buffer (MPI_Buffer_attach) */
-    void *bsend_buffer;
-    int bsend_size;
+    pthread_mutex_t bsend_lock;      /* protects the rank's buffered-send buffers (its own and
+                                      * its communicators', pt2pt/bsend.h) */
+    struct mmpi_bsend_buffer *bsend; /* MPI_Buffer_attach's; NULL: none */
     /* coll/progress.h: the rank's pending nonblocking collectives, which its blocking waits
      * progress (runtime/wait.c); atomic head, list under coll_pending_lock (a spin word). */
     struct mmpi_coll *coll_pending;

@@ -7,6 +7,10 @@
 extern "C" {
 #endif
 
+/* MPI_Buffer_attach and MPI_Comm_attach_buffer: the library buffers as much as needed
+ * (MPI-4.1 §3.6.1); detach returns it with size 0. */
+#define MPI_BUFFER_AUTOMATIC ((void *)-2)
+
 typedef int MPI_Grequest_query_function(void *extra_state, MPI_Status *status);
 typedef int MPI_Grequest_free_function(void *extra_state);
 typedef int MPI_Grequest_cancel_function(void *extra_state, int complete);
