@@ -155,14 +155,15 @@ static void wake_members(struct mmpi_world *w, const struct mmpi_fault_core *fc)
 void mmpi_fault_revoke(struct mmpi_world *w, struct mmpi_fault_core *fc)
 {
     struct mmpi_fault_core *all[3] = {fc, fc->linked[0], fc->linked[1]};
+    /* Queued before the flag is set: a member that sees the flag has the event waiting. */
+    if (!__atomic_load_n(&fc->revoked, __ATOMIC_SEQ_CST))
+        mmpi_mpit_revoked(fc); /* its members and its linked cores' */
     for (int k = 0; k < 3; k++) {
         if (!all[k])
             continue;
         bool was = __atomic_exchange_n(&all[k]->revoked, true, __ATOMIC_SEQ_CST);
         if (!was && all[k]->ops && all[k]->ops->on_revoke)
             all[k]->ops->on_revoke(all[k]);
-        if (!was && k == 0)
-            mmpi_mpit_revoked(fc); /* its members and its linked cores' */
     }
     for (int k = 0; k < 3; k++)
         if (all[k])

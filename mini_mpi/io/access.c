@@ -13,6 +13,7 @@
 #include "datatype/build.h"
 #include "datatype/datatype.h"
 #include "io/io.h"
+#include "mpit/mpit.h"
 
 /* Bounce buffers are filled and drained in pieces of at most this many bytes. */
 #define CHUNK ((size_t)4 << 20)
@@ -184,5 +185,6 @@ out:
     if (f->atomic)
         pthread_rwlock_unlock(&f->core->atomic_lock);
     *bytes = done;
+    mmpi_pvar_add(write ? MMPI_PVAR_FILE_BYTES_WRITTEN : MMPI_PVAR_FILE_BYTES_READ, done);
     return err;
 }

@@ -36,7 +36,7 @@ static const struct category categories[] = {
           "unexpected_recvq_length", "unexpected_recvq_hwm", "posted_recvq_length"),
      LIST(NULL), LIST(NULL)},
     {"mini_mpi_coll", "collective operations", LIST("MINI_MPI_COLL_FAST_MAX"),
-     LIST("coll_calls"), LIST(NULL), LIST(NULL)},
+     LIST(NULL), LIST(NULL), LIST(NULL)},
     {"mini_mpi_rma", "one-sided communication", LIST(NULL), LIST("rma_ops", "rma_lock_waits"),
      LIST(NULL), LIST(NULL)},
     {"mini_mpi_io", "file I/O", LIST(NULL), LIST("file_bytes_written", "file_bytes_read"),

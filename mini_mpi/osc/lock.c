@@ -53,6 +53,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "mpit/mpit.h"
 #include "osc/failure_link.h"
 #include "osc/win.h"
 
@@ -187,7 +188,7 @@ static __attribute__((noinline)) int acquire_in_record(struct mmpi_rank *self,
         t->waits[w->rank] = (uint8_t)type;
     }
     pthread_mutex_unlock(&t->lock);
-    if (a.result == -1)
+    if (a.result == -1 && (mmpi_pvar_add(MMPI_PVAR_RMA_LOCK_WAITS, 1), true))
         mmpi_wait_until_described(self, lock_ready, &a, lock_describe);
     if (a.result == MPI_ERR_PROC_FAILED) {
         /* Told of the dead holder: the one the hook recorded, or one still recorded as

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "datatype/datatype.h"
+#include "mpit/mpit.h"
 #include "op/op.h"
 #include "osc/failure_link.h"
 #include "osc/win.h"
@@ -113,6 +114,7 @@ int mmpi_win_target_addr(struct mmpi_rank *self, struct mmpi_win *w, int target,
      * moves nothing (MMPI_WIN_TARGET_FAILED); the call that ends the epoch reports. */
     if (failed || (mmpi_fault_any(self->world) && mmpi_osc_member_failed(w->core, target)))
         return MMPI_WIN_TARGET_FAILED;
+    mmpi_pvar_add(MMPI_PVAR_RMA_OPS, 1); /* issued: it moves data */
     return MPI_SUCCESS;
 }
 

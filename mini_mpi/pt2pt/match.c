@@ -14,6 +14,7 @@
 #include "mmpi.h"
 #include "pt2pt/bsend.h"
 #include "pt2pt/chan.h"
+#include "mpit/mpit.h" /* queue levels */
 #include "pt2pt/copy.h"
 #include "pt2pt/mbox_lock.h"
 
@@ -79,6 +80,7 @@ struct mmpi_request *mmpi_match_take_posted(struct mmpi_mbox *box, int src, int 
                 box->posted_tail = p;
             r->next = NULL;
             r->posted = false;
+            mmpi_pvar_level_add(box->owner_world, MMPI_LEVEL_POSTED, -1);
             return r;
         }
     }
@@ -94,6 +96,7 @@ static bool unlink_posted(struct mmpi_mbox *box, struct mmpi_request *req)
                 box->posted_tail = p;
             req->next = NULL;
             req->posted = false;
+            mmpi_pvar_level_add(box->owner_world, MMPI_LEVEL_POSTED, -1);
             return true;
         }
     }
@@ -110,6 +113,7 @@ struct mmpi_msg *mmpi_match_find_unexpected(struct mmpi_mbox *box, int src, int 
                 if (box->unexp_tail == &m->next)
                     box->unexp_tail = p;
                 m->next = NULL;
+                mmpi_pvar_level_add(box->owner_world, MMPI_LEVEL_UNEXPECTED, -1);
             }
             return m;
         }
@@ -122,6 +126,7 @@ void mmpi_match_enqueue(struct mmpi_mbox *box, struct mmpi_msg *m)
     m->next = NULL;
     set_msg_link(box->unexp_tail, m);
     box->unexp_tail = &m->next;
+    mmpi_pvar_level_add(box->owner_world, MMPI_LEVEL_UNEXPECTED, 1);
     __atomic_fetch_add(&box->arrivals, 1, __ATOMIC_RELEASE);
 }
 
@@ -133,6 +138,7 @@ static bool unlink_unexpected(struct mmpi_mbox *box, struct mmpi_msg *msg)
             if (box->unexp_tail == &msg->next)
                 box->unexp_tail = p;
             msg->next = NULL;
+            mmpi_pvar_level_add(box->owner_world, MMPI_LEVEL_UNEXPECTED, -1);
             return true;
         }
     }
@@ -290,6 +296,7 @@ void mmpi_match_recv(struct mmpi_rank *self, const struct mmpi_comm *c, struct m
     if (!m) {
         rreq->next = NULL;
         rreq->posted = true;
+        mmpi_pvar_level_add(box->owner_world, MMPI_LEVEL_POSTED, 1);
         set_link(box->posted_tail, rreq);
         box->posted_tail = &rreq->next;
         /* A sender that did not see this receive posted has pushed into its channel: we see

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "coll/board.h"
+#include "mpit/mpit.h"
 #include "pt2pt/request.h"
 #include "ulfm/inter.h"
 #include "ulfm/ulfm.h"
@@ -90,6 +91,7 @@ static int agree_finish(struct mmpi_rank *self, struct agree_state *s)
     mmpi_board_notice_missing(self, s->core, s->inst);
     int err = r->err;
     *s->flag = r->flag;
+    mmpi_pvar_add(MMPI_PVAR_AGREEMENTS, 1);
     mmpi_board_leave(s->core, s->inst, s->me);
     s->inst = NULL;
     return err;

@@ -12,6 +12,7 @@
 
 #include "coll/board.h"
 #include "comm/create.h"
+#include "mpit/mpit.h"
 #include "pt2pt/request.h"
 #include "ulfm/inter.h"
 #include "ulfm/ulfm.h"
@@ -71,6 +72,7 @@ static int shrink_finish(struct mmpi_rank *self, struct mmpi_comm *parent, struc
     struct mmpi_comm *nc = mmpi_comm_handle_object(parent, r->core, r->new_rank[parent->rank]);
     mmpi_board_leave(s->core, s->inst, s->me);
     s->inst = NULL;
+    mmpi_pvar_add(MMPI_PVAR_SHRINKS, 1);
     return mmpi_comm_register(self, nc, s->newcomm);
 }
 

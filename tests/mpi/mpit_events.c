@@ -12,7 +12,7 @@
 #include <signal.h>
 #include <string.h>
 
-#include "mtest.h"
+#include "mpit_read.h"
 
 static int failed_seen = -1, failures = 0, revoker = -1, revocations = 0, victim = -1,
            deaths = 0, reported_kind = -1, reported_class = -1, reported_handle = 0,
@@ -51,16 +51,7 @@ static MPI_T_event_registration listen(const char *event, const char *which)
 
 static unsigned long long pvar(const char *name)
 {
-    int index = -1, count;
-    unsigned long long v = ~0ull;
-    MPI_T_pvar_session s;
-    MPI_T_pvar_handle h;
-    CHECK(MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_COUNTER, &index) == MPI_SUCCESS);
-    MPI_T_pvar_session_create(&s);
-    MPI_T_pvar_handle_alloc(s, index, NULL, &h, &count);
-    MPI_T_pvar_read(s, h, &v);
-    MPI_T_pvar_session_free(&s);
-    return v;
+    return mpit_read(name, MPI_T_PVAR_CLASS_COUNTER);
 }
 
 int main(int argc, char **argv)
