@@ -70,6 +70,9 @@ struct mmpi_comm {
     struct mmpi_info *info;              /* owning rank: hints (MPI_Comm_set_info); NULL: none */
     struct mmpi_bsend_buffer *bsend;     /* MPI_Comm_attach_buffer's (pt2pt/bsend.h), under the
                                           * rank's bsend_lock; NULL: none */
+    MPI_Session session;                 /* immutable: the session it derives from (made from a
+                                          * session's group, or from such a communicator), else
+                                          * MPI_SESSION_NULL (pt2pt/bsend.c picks its buffer) */
 };
 
 /* A fresh context id, unique in the process for its lifetime. Thread-safe. */

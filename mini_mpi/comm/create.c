@@ -31,6 +31,7 @@ struct mmpi_comm *mmpi_comm_handle_object_eh(struct mmpi_errhandler *eh,
     c->core = core;
     c->rank = rank;
     c->handle = MPI_COMM_NULL;
+    c->session = MPI_SESSION_NULL;
     c->errhandler = eh ? eh : mmpi_errhandler_initial();
     mmpi_errhandler_retain(c->errhandler);
     return c;
@@ -41,7 +42,9 @@ struct mmpi_comm *mmpi_comm_handle_object(struct mmpi_comm *parent, struct mmpi_
 {
     /* Error handlers are inherited (MPI-4.1 §9.3.1); an unset MPI_COMM_SELF one means the
      * initial handler. */
-    return mmpi_comm_handle_object_eh(parent->errhandler, core, rank);
+    struct mmpi_comm *c = mmpi_comm_handle_object_eh(parent->errhandler, core, rank);
+    c->session = parent->session;
+    return c;
 }
 
 /* Whether the parent's revoke must keep the combine away from the deposits (see above). */

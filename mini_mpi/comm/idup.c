@@ -23,6 +23,7 @@ struct idup {
     struct mmpi_board_instance *inst;  /* NULL once left */
     int me;                            /* rank on the parent's board (core) */
     struct mmpi_errhandler *eh;        /* retained */
+    MPI_Session session;               /* the parent's */
     struct mmpi_info *info;            /* hints for the new communicator, owned; or NULL */
     struct mmpi_attr *attrs;           /* copies made at the call */
     int copy_err;                      /* a copy callback's failure, reported at completion */
@@ -40,6 +41,7 @@ static int idup_finish(struct mmpi_rank *self, struct idup *d, int wait_err)
     if (err != MPI_SUCCESS)
         return err;
     struct mmpi_comm *c = mmpi_comm_handle_object_eh(d->eh, core, rank);
+    c->session = d->session;
     if (d->copy_err != MPI_SUCCESS) {
         mmpi_comm_release(self, c);
         return d->copy_err;
@@ -94,6 +96,7 @@ int mmpi_comm_idup(struct mmpi_rank *self, struct mmpi_comm *parent, struct mmpi
     mmpi_comm_core_retain(d->core);
     d->me = mmpi_comm_board_rank(parent);
     d->eh = parent->errhandler ? parent->errhandler : mmpi_errhandler_initial();
+    d->session = parent->session;
     mmpi_errhandler_retain(d->eh);
     d->info = info;
     d->newcomm = newcomm;

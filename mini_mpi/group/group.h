@@ -24,6 +24,10 @@ struct mmpi_group {
     int size;         /* immutable */
     int *world_ranks; /* immutable [size]: group rank -> world rank, distinct; owned, freed
                        * with the group */
+    MPI_Session session; /* immutable: the session whose process set the group comes from
+                          * (directly or through group operations), else MPI_SESSION_NULL; a
+                          * communicator made from it belongs to that session (MPI-4.1 §11.3),
+                          * whose buffer its buffered sends use (§3.6) */
 };
 
 /* The object behind MPI_GROUP_EMPTY: static, never freed; retain and release skip it. */
@@ -34,6 +38,8 @@ extern struct mmpi_group mmpi_group_empty;
 /* A new group of size members taking over world_ranks (malloc'ed, or NULL when size is 0),
  * refcount 1. world_ranks must hold distinct world ranks. Never returns NULL. */
 struct mmpi_group *mmpi_group_new(int size, int *world_ranks);
+/* g, made from `from` by a group operation: it belongs to from's session. Returns g. */
+struct mmpi_group *mmpi_group_derived(struct mmpi_group *g, const struct mmpi_group *from);
 /* Takes / drops a reference; the last drop frees the group and its array. NULL is fine for
  * release. Any thread. */
 void mmpi_group_retain(struct mmpi_group *g);

@@ -9,7 +9,8 @@
 #include "group/group.h"
 
 /* MPI_GROUP_EMPTY is one object for every rank: it never changes and is never freed. */
-struct mmpi_group mmpi_group_empty = {.refcount = 1, .size = 0, .world_ranks = NULL};
+struct mmpi_group mmpi_group_empty = {.refcount = 1, .size = 0, .world_ranks = NULL,
+                                      .session = MPI_SESSION_NULL};
 
 struct mmpi_group *mmpi_group_new(int size, int *world_ranks)
 {
@@ -17,6 +18,14 @@ struct mmpi_group *mmpi_group_new(int size, int *world_ranks)
     g->refcount = 1;
     g->size = size;
     g->world_ranks = world_ranks;
+    g->session = MPI_SESSION_NULL;
+    return g;
+}
+
+struct mmpi_group *mmpi_group_derived(struct mmpi_group *g, const struct mmpi_group *from)
+{
+    if (g != &mmpi_group_empty) /* shared by every rank: belongs to no session */
+        g->session = from->session;
     return g;
 }
 

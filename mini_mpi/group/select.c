@@ -70,7 +70,7 @@ struct mmpi_group *mmpi_group_incl(const struct mmpi_group *g, int n, const int 
     int *out = mmpi_xmalloc(((size_t)n + 1) * sizeof(int));
     for (int i = 0; i < n; i++)
         out[i] = g->world_ranks[ranks[i]];
-    return mmpi_group_new(n, out);
+    return mmpi_group_derived(mmpi_group_new(n, out), g);
 }
 
 struct mmpi_group *mmpi_group_excl(const struct mmpi_group *g, int n, const int *ranks)
@@ -83,7 +83,7 @@ struct mmpi_group *mmpi_group_excl(const struct mmpi_group *g, int n, const int 
         if (!excluded[i])
             out[k++] = g->world_ranks[i];
     free(excluded);
-    return mmpi_group_new(k, out);
+    return mmpi_group_derived(mmpi_group_new(k, out), g);
 }
 
 /* The group ranks checked triplets compute, in triplet order; *count gets their number (at

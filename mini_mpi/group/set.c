@@ -94,7 +94,7 @@ struct mmpi_group *mmpi_group_union(const struct mmpi_group *a, const struct mmp
     memcpy(ranks, a->world_ranks, (size_t)a->size * sizeof(int));
     select_by_presence(b, pos, limit, 0, ranks, &n);
     free(pos);
-    return mmpi_group_new(n, ranks);
+    return mmpi_group_derived(mmpi_group_new(n, ranks), a);
 }
 
 struct mmpi_group *mmpi_group_intersection(const struct mmpi_group *a,
@@ -104,7 +104,7 @@ struct mmpi_group *mmpi_group_intersection(const struct mmpi_group *a,
     int *ranks = mmpi_xmalloc(((size_t)a->size + 1) * sizeof(int));
     select_by_presence(a, pos, limit, 1, ranks, &n);
     free(pos);
-    return mmpi_group_new(n, ranks);
+    return mmpi_group_derived(mmpi_group_new(n, ranks), a);
 }
 
 struct mmpi_group *mmpi_group_difference(const struct mmpi_group *a,
@@ -114,5 +114,5 @@ struct mmpi_group *mmpi_group_difference(const struct mmpi_group *a,
     int *ranks = mmpi_xmalloc(((size_t)a->size + 1) * sizeof(int));
     select_by_presence(a, pos, limit, 0, ranks, &n);
     free(pos);
-    return mmpi_group_new(n, ranks);
+    return mmpi_group_derived(mmpi_group_new(n, ranks), a);
 }

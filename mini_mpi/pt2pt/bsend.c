@@ -9,6 +9,7 @@
 #include "pt2pt/bsend.h"
 #include "pt2pt/match.h"
 #include "pt2pt/pt2pt.h"
+#include "session/session.h"
 
 /* The ticket of the buffered send the calling thread is posting: set by mmpi_bsend_reserve,
  * taken by match.c (or settled by start.c when nothing is sent) on the same thread, since the
@@ -75,7 +76,13 @@ static void reap(struct mmpi_bsend_buffer *b)
 
 struct mmpi_bsend_buffer *mmpi_bsend_buffer_of(struct mmpi_rank *self, struct mmpi_comm *c)
 {
-    return c && c->bsend ? c->bsend : self->bsend;
+    if (c && c->bsend)
+        return c->bsend;
+    struct mmpi_session *s;
+    if (c && c->session != MPI_SESSION_NULL && (s = mmpi_session_get(self, c->session)) &&
+        s->bsend)
+        return s->bsend;
+    return self->bsend;
 }
 
 int mmpi_bsend_reserve(struct mmpi_rank *self, struct mmpi_comm *c, int dest, size_t bytes)

@@ -49,7 +49,8 @@ struct mmpi_bsend_buffer {
 };
 
 /* The buffer a buffered send on c uses (MPI-4.1 §3.6: the communicator's if attached, else
- * the process's); NULL: none. Call with self->bsend_lock held. */
+ * that of the session it derives from if one is attached, else the process's); NULL: none.
+ * Call with self->bsend_lock held. */
 struct mmpi_bsend_buffer *mmpi_bsend_buffer_of(struct mmpi_rank *self, struct mmpi_comm *c);
 
 /* Attaches to *slot (the rank's or a communicator's) buffer of size bytes (size >= 0; buffer

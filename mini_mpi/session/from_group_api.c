@@ -41,9 +41,11 @@ static int check_common(struct mmpi_rank *self, MPI_Errhandler errhandler, const
 /* The end of both: the caller's handle for `core` (one reference, taken over), with the
  * handler and the standard hints of info. */
 static int publish(struct mmpi_rank *self, struct mmpi_errhandler *eh, struct mmpi_comm_core *core,
-                   int rank, const struct mmpi_info *hints, MPI_Comm *newcomm)
+                   int rank, MPI_Session session, const struct mmpi_info *hints,
+                   MPI_Comm *newcomm)
 {
     struct mmpi_comm *c = mmpi_comm_handle_object_eh(eh, core, rank);
+    c->session = session; /* its group's */
     c->info = mmpi_comm_hints_copy(hints);
     return mmpi_comm_register(self, c, newcomm);
 }
@@ -83,7 +85,7 @@ int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info
     struct mmpi_comm_meet key = {0, 0, stringtag, g->size, g->size, g->world_ranks};
     if ((err = mmpi_comm_meet(self, &key, NULL, me, &core)))
         goto fn_fail;
-    if ((err = publish(self, eh, core, me, hints, newcomm)))
+    if ((err = publish(self, eh, core, me, g->session, hints, newcomm)))
         goto fn_fail;
 fn_exit:
     return err;
@@ -148,7 +150,8 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
     struct mmpi_comm_meet key = {0, 0, stringtag, first->size, size, members};
     if ((err = mmpi_comm_meet(self, &key, NULL, side ? first->size + me : me, &bridge)))
         goto fn_fail;
-    if ((err = publish(self, eh, mmpi_intercomm_side(bridge, side), me, hints, newintercomm)))
+    if ((err = publish(self, eh, mmpi_intercomm_side(bridge, side), me, lg->session, hints,
+                       newintercomm)))
         goto fn_fail;
 fn_exit:
     free(members);

@@ -11,6 +11,7 @@
 
 #include "attr/attr.h"
 #include "inject/inject.h"
+#include "pt2pt/bsend.h"
 #include "session/session.h"
 
 struct mmpi_session *mmpi_session_get(struct mmpi_rank *self, MPI_Session handle)
@@ -52,6 +53,10 @@ int mmpi_session_open(struct mmpi_rank *self, struct mmpi_errhandler *eh, int th
 void mmpi_session_close(struct mmpi_rank *self, struct mmpi_session *s)
 {
     mmpi_handle_remove(self, MMPI_HANDLE_KIND_SESSION, s->handle);
+    /* An attached buffer goes with the session; messages it still bounds stay delivered. */
+    pthread_mutex_lock(&self->bsend_lock);
+    mmpi_bsend_buffer_free(s->bsend);
+    pthread_mutex_unlock(&self->bsend_lock);
     mmpi_errhandler_release(s->errhandler);
     free(s);
     __atomic_sub_fetch(&self->sessions, 1, __ATOMIC_ACQ_REL);

@@ -22,6 +22,8 @@ struct mmpi_session {
     MPI_Session handle;                 /* immutable: the handle in the rank's table */
     struct mmpi_errhandler *errhandler; /* owning rank: one reference; never NULL */
     int thread_level;                   /* immutable: the level provided (MPI_THREAD_*) */
+    struct mmpi_bsend_buffer *bsend;    /* MPI_Session_attach_buffer's (pt2pt/bsend.h), under
+                                         * the rank's bsend_lock; NULL: none */
 };
 
 /* Whether e may be a session's handler: a predefined one or one made by

@@ -239,6 +239,7 @@ int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI
         err = MPI_ERR_ARG; /* no such process set */
         goto fn_fail;
     }
+    g->session = session;
     if ((*newgroup = mmpi_group_handle_new(self, g)) == MPI_GROUP_NULL) {
         err = MPI_ERR_NO_MEM;
         goto fn_fail;
