@@ -34,7 +34,12 @@ HANDLES = ["MPI_Comm", "MPI_Group", "MPI_Datatype", "MPI_Op", "MPI_Request", "MP
 # table like the others').
 HAND = {"Init", "Init_thread", "Comm_create_keyval", "Type_create_keyval", "Win_create_keyval", "Keyval_create",
         "Comm_set_attr", "Comm_get_attr", "Type_set_attr", "Type_get_attr", "Win_set_attr",
-        "Win_get_attr", "Attr_put", "Attr_get"}
+        "Win_get_attr", "Attr_put", "Attr_get", "Info_get_string"}
+# Written by hand whose Fortran interface is the table's: mpi_f08 binds them like the others
+# (the MPI-1 attribute calls, deprecated, are not in mpi_f08).
+HAND_F08 = {"Init", "Init_thread", "Info_get_string", "Comm_create_keyval", "Type_create_keyval",
+            "Win_create_keyval", "Comm_set_attr", "Comm_get_attr", "Type_set_attr",
+            "Type_get_attr", "Win_set_attr", "Win_get_attr"}
 # Callbacks whose C and Fortran calling conventions are the same (every argument by reference,
 # handles are integers in both): the Fortran procedure is given to C as it is.
 SAME_ABI_CALLBACKS = {"MPI_Comm_errhandler_function", "MPI_Win_errhandler_function",
@@ -193,7 +198,8 @@ class Glue:
             self.decl.append(f"{'const ' if p.const else ''}char *{n}")
             self.hidden.append(f"size_t {n}_len")
             if p.const:
-                self.pre.append(f"char *c_{n} = mmpi_f_str_in({n}, {n}_len);")
+                strip = "_stripped" if self.f.name.startswith("Info_") else ""
+                self.pre.append(f"char *c_{n} = mmpi_f_str_in{strip}({n}, {n}_len);")
                 self.post.append(f"free(c_{n});")
             else:
                 self.pre.append(f"char *c_{n} = mmpi_f_str_buf({n}_len);")
@@ -433,8 +439,41 @@ F08_CALLBACKS = {
 }
 
 
+# The attribute copy and delete functions of mpi_f08 (MPI-4.1 §7.7.2): every argument by
+# reference, as the glue's trampolines call them (fortran/glue/attr.c).
+F08_ATTR_CALLBACKS = {"Comm": "MPI_Comm", "Type": "MPI_Datatype", "Win": "MPI_Win"}
+
+
+def f08_attr_interfaces():
+    out = []
+    for obj, t in F08_ATTR_CALLBACKS.items():
+        out += [f"    subroutine MPI_{obj}_copy_attr_function(old, keyval, extra_state, "
+                "attribute_val_in, &", "        attribute_val_out, flag, ierror)",
+                f"      import :: {t}, MPI_ADDRESS_KIND", f"      type({t}) :: old",
+                "      integer :: keyval, ierror",
+                "      integer(kind=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, "
+                "attribute_val_out", "      logical :: flag", "    end subroutine",
+                f"    subroutine MPI_{obj}_delete_attr_function(obj, keyval, attribute_val, "
+                "extra_state, ierror)", f"      import :: {t}, MPI_ADDRESS_KIND",
+                f"      type({t}) :: obj", "      integer :: keyval, ierror",
+                "      integer(kind=MPI_ADDRESS_KIND) :: attribute_val, extra_state",
+                "    end subroutine"]
+    return out
+
+
+def f08_attr_predefined():
+    """MPI_COMM_DUP_FN and the others: the glue's procedures (fortran/glue/attr.c)."""
+    out = []
+    for obj in F08_ATTR_CALLBACKS:
+        u = obj.upper()
+        out += [f"  procedure(MPI_{obj}_copy_attr_function) :: MPI_{u}_NULL_COPY_FN, "
+                f"MPI_{u}_DUP_FN",
+                f"  procedure(MPI_{obj}_delete_attr_function) :: MPI_{u}_NULL_DELETE_FN"]
+    return out
+
+
 def f08_abstract_interfaces():
-    out = ["  abstract interface"]
+    out = ["  abstract interface"] + f08_attr_interfaces()
     for name, (arg, t) in F08_CALLBACKS.items():
         out += [f"    subroutine {name}({arg}, error_code)", f"      import :: {t}",
                 f"      type({t}) :: {arg}", "      integer :: error_code", "    end subroutine"]
@@ -451,7 +490,7 @@ def f08_param(p, large):
     """(declaration in the wrapper, declaration in the glue's interface, actual argument)."""
     n, t = p.name, (p.large_base if large else p.base)
     intent = f", intent({p.intent})" if p.intent else ""
-    if p.base in SAME_ABI_CALLBACKS:
+    if p.base in SAME_ABI_CALLBACKS or re.match(r"MPI_(Comm|Type|Win)_(copy|delete)_attr_function$", t):
         d = f"procedure({t}) :: {n}"
         return d, d, n
     if is_choice(p) and n != "baseptr":
@@ -574,10 +613,9 @@ def f08_module(funcs, vals, done):
         elif t == "CHARACTER*1":
             t = "character(len=1)"
         out += [f"  {t.lower()}, target :: {name}{dim}", f"  common /{common}/ {name}"]
-    out += f08_abstract_interfaces()
+    out += f08_abstract_interfaces() + f08_attr_predefined()
     procs, ifaces, generics = [], [], {}
-    for f, large in done + [(f, False) for f in funcs if f.name in HAND and f.name in
-                            ("Init", "Init_thread")]:
+    for f, large in done + [(f, False) for f in funcs if f.name in HAND_F08]:
         if "removed" in f.attrs:
             continue
         r = f08_procedure(f, large)

@@ -38,9 +38,18 @@ static inline void *mmpi_f_buf(const void *p)
 
 /* A Fortran CHARACTER argument in: a NUL-terminated copy without trailing blanks (free it). */
 char *mmpi_f_str_in(const char *s, size_t len);
+/* The same without leading blanks either: info keys and values (MPI-4.1 §10.1: in Fortran,
+ * leading and trailing blanks are stripped from both). */
+char *mmpi_f_str_in_stripped(const char *s, size_t len);
 /* A buffer for a string the C call writes, large enough for any MPI string (free it). */
 char *mmpi_f_str_buf(size_t len);
 /* Copies a C string into a Fortran CHARACTER of length len, padded with blanks. */
 void mmpi_f_str_out(const char *c, char *f, size_t len);
+
+/* Attribute values set from Fortran (glue/attr_cells.c): a new cell holding value; whether p
+ * is a cell (then *value is its value); the end of a cell (p may be any pointer). */
+void *mmpi_f_attr_cell(MPI_Aint value);
+int mmpi_f_attr_read(const void *p, MPI_Aint *value);
+void mmpi_f_attr_drop(void *p);
 
 #endif

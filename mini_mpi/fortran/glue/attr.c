@@ -1,14 +1,15 @@
 /*
  * fortran/glue/attr.c: attribute caching from Fortran (MPI-4.1 §7.7, §19.3.7). A Fortran
  * attribute is an integer (INTEGER(KIND=MPI_ADDRESS_KIND), or INTEGER for the MPI-1 calls): it is
- * stored as the C attribute's pointer value, so C sees the value a Fortran rank set as a pointer
- * and Fortran sees a C pointer as an address. The predefined attributes, which C returns as a
- * pointer to the value, are read through it.
+ * stored in a cell (attr_cells.c) whose address is the C attribute, so C sees the address of
+ * the value a Fortran rank set, and Fortran sees a C pointer as an address (MPI-4.1 §19.3.7).
+ * The predefined attributes, which C returns as a pointer to the value, are read through it.
  *
  * Fortran copy and delete functions take every argument by reference: a keyval created from
  * Fortran carries them in its extra state (struct fkeyval) and C calls them through the
- * trampolines below. MPI_COMM_DUP_FN and the other predefined functions are Fortran procedures
- * too (EXTERNAL in mpif.h); given to a keyval, the C library's own are used.
+ * trampolines below, which also give each copy its own cell and free a deleted one.
+ * MPI_COMM_DUP_FN and the other predefined functions are Fortran procedures too (EXTERNAL in
+ * mpif.h), called by the trampolines like the program's own.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -28,11 +29,19 @@ struct fkeyval {
     int mpi1;
 };
 
+/* The value Fortran sees of a (non-predefined) attribute stored as p: a cell's value, else the
+ * C pointer itself. */
+static MPI_Aint fortran_value(void *p)
+{
+    MPI_Aint v;
+    return mmpi_f_attr_read(p, &v) ? v : (MPI_Aint)(intptr_t)p;
+}
+
 static int copy_tramp(int old, int keyval, void *extra_state, void *in, void *out, int *flag)
 {
     struct fkeyval *k = extra_state;
     MPI_Fint fold = old, fkey = keyval, fflag = 0, ierr = MPI_SUCCESS;
-    MPI_Aint vin = (MPI_Aint)(intptr_t)in, vout = 0, extra = k->extra;
+    MPI_Aint vin = fortran_value(in), vout = 0, extra = k->extra;
     MPI_Fint iin = (MPI_Fint)vin, iout = 0, iextra = (MPI_Fint)extra;
     if (k->mpi1) {
         k->copy(&fold, &fkey, &iextra, &iin, &iout, &fflag, &ierr);
@@ -40,8 +49,9 @@ static int copy_tramp(int old, int keyval, void *extra_state, void *in, void *ou
     } else {
         k->copy(&fold, &fkey, &extra, &vin, &vout, &fflag, &ierr);
     }
-    *(void **)out = (void *)(intptr_t)vout;
     *flag = fflag != 0;
+    if (*flag && ierr == MPI_SUCCESS)
+        *(void **)out = mmpi_f_attr_cell(vout);
     return ierr;
 }
 
@@ -49,12 +59,14 @@ static int delete_tramp(int obj, int keyval, void *val, void *extra_state)
 {
     struct fkeyval *k = extra_state;
     MPI_Fint fobj = obj, fkey = keyval, ierr = MPI_SUCCESS;
-    MPI_Aint v = (MPI_Aint)(intptr_t)val, extra = k->extra;
+    MPI_Aint v = fortran_value(val), extra = k->extra;
     MPI_Fint iv = (MPI_Fint)v, iextra = (MPI_Fint)extra;
     if (k->mpi1)
         k->del(&fobj, &fkey, &iv, &iextra, &ierr);
     else
         k->del(&fobj, &fkey, &v, &extra, &ierr);
+    if (ierr == MPI_SUCCESS)
+        mmpi_f_attr_drop(val);
     return ierr;
 }
 
@@ -107,28 +119,18 @@ typedef void fdelete_aint(MPI_Fint *, MPI_Fint *, MPI_Aint *, MPI_Aint *, MPI_Fi
 fcopy_aint mpi_type_null_copy_fn_, mpi_win_null_copy_fn_, mpi_type_dup_fn_, mpi_win_dup_fn_;
 fdelete_aint mpi_type_null_delete_fn_, mpi_win_null_delete_fn_, mpi_null_delete_fn_;
 
-/* The predefined (C) functions for the predefined Fortran ones, else the trampolines. */
+/* The trampolines, calling the Fortran functions (the predefined ones included: a copy needs a
+ * cell of its own). */
 static int keyval_args(void *fcopy, void *fdel, MPI_Aint extra, int mpi1, void **ccopy,
                        void **cdel, void **cextra)
 {
-    *ccopy = (void *)copy_tramp;
-    *cdel = (void *)delete_tramp;
-    if (fcopy == (void *)mpi_comm_null_copy_fn_ || fcopy == (void *)mpi_null_copy_fn_)
-        *ccopy = (void *)MPI_COMM_NULL_COPY_FN;
-    else if (fcopy == (void *)mpi_comm_dup_fn_ || fcopy == (void *)mpi_dup_fn_)
-        *ccopy = (void *)MPI_COMM_DUP_FN;
-    if (fdel == (void *)mpi_comm_null_delete_fn_)
-        *cdel = (void *)MPI_COMM_NULL_DELETE_FN;
     struct fkeyval *k = malloc(sizeof(*k));
     if (!k)
         return MPI_ERR_NO_MEM;
     *k = (struct fkeyval){fcopy, fdel, extra, mpi1};
-    /* With both C functions predefined the extra state is the user's own value. */
+    *ccopy = (void *)copy_tramp;
+    *cdel = (void *)delete_tramp;
     *cextra = k;
-    if (*ccopy != (void *)copy_tramp && *cdel != (void *)delete_tramp) {
-        free(k);
-        *cextra = (void *)(intptr_t)extra;
-    }
     return MPI_SUCCESS;
 }
 
@@ -165,6 +167,9 @@ void pmpi_keyval_create_(void *fcopy, void *fdel, MPI_Fint *keyval, MPI_Fint *ex
 /* The value Fortran sees of an attribute C returned as the pointer p. */
 static MPI_Aint attr_value(int keyval, void *p)
 {
+    MPI_Aint v;
+    if (mmpi_f_attr_read(p, &v))
+        return v;
     if (keyval == MPI_WIN_BASE)
         return (MPI_Aint)(intptr_t)p;
     if (keyval == MPI_WIN_SIZE)
@@ -177,7 +182,7 @@ static MPI_Aint attr_value(int keyval, void *p)
 #define SET_GET_ATTR(obj, Obj)                                                                 \
     void pmpi_##obj##_set_attr_(MPI_Fint *h, MPI_Fint *keyval, MPI_Aint *val, MPI_Fint *ierr)  \
     {                                                                                          \
-        *ierr = PMPI_##Obj##_set_attr(*h, *keyval, (void *)(intptr_t)*val);                    \
+        *ierr = PMPI_##Obj##_set_attr(*h, *keyval, mmpi_f_attr_cell(*val));                    \
     }                                                                                          \
     _Pragma(MMPI_F_STR(weak mpi_##obj##_set_attr_ = pmpi_##obj##_set_attr_));                  \
     void pmpi_##obj##_get_attr_(MPI_Fint *h, MPI_Fint *keyval, MPI_Aint *val, MPI_Fint *flag,  \
@@ -200,7 +205,7 @@ SET_GET_ATTR(win, Win);
 
 void pmpi_attr_put_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *val, MPI_Fint *ierr)
 {
-    *ierr = PMPI_Attr_put(*comm, *keyval, (void *)(intptr_t)*val);
+    *ierr = PMPI_Attr_put(*comm, *keyval, mmpi_f_attr_cell(*val));
 }
 #pragma weak mpi_attr_put_ = pmpi_attr_put_
 

@@ -19,6 +19,13 @@ char *mmpi_f_str_in(const char *s, size_t len)
     return c;
 }
 
+char *mmpi_f_str_in_stripped(const char *s, size_t len)
+{
+    while (len > 0 && s[0] == ' ')
+        s++, len--;
+    return mmpi_f_str_in(s, len);
+}
+
 char *mmpi_f_str_buf(size_t len)
 {
     /* The C call may write up to its own maximum (MPI_MAX_INFO_VAL for an info value) whatever
