@@ -72,6 +72,8 @@ MPI_BINS   := $(patsubst tests/mpi/%.c,$(BUILD)/tests/mpi/%,$(MPI_SRCS))
 # C++ MPI programs, built by bin/mpicxx.
 MPI_CXX_SRCS := $(sort $(wildcard tests/mpi/*.cpp))
 MPI_BINS   += $(patsubst tests/mpi/%.cpp,$(BUILD)/tests/mpi/%,$(MPI_CXX_SRCS))
+# The generated bad-argument test (rule below).
+MPI_BINS   += $(BUILD)/tests/mpi/bad_args
 EXAMPLE_SRCS := $(sort $(wildcard examples/*.c))
 EXAMPLE_BINS := $(patsubst examples/%.c,$(BUILD)/examples/%,$(EXAMPLE_SRCS))
 
@@ -110,7 +112,6 @@ $(BUILD)/tests/unit/test_hang: UNIT_WRAP := mmpi_fault_rank_died
 
 # MPI programs are built exactly as users build theirs.
 # bad_args: generated from the table, for every function the library defines (tests/gen/bad_args.py).
-MPI_BINS   += $(BUILD)/tests/mpi/bad_args
 $(BUILD)/gen/bad_args.c: tests/gen/bad_args.py $(API_TABLE) mini_mpi/api/api.py $(SHARED_LIB)
 	@mkdir -p $(dir $@)
 	nm -D --defined-only $(SHARED_LIB) | awk '{print $$3}' > $(BUILD)/gen/exported_names.txt
