@@ -355,12 +355,24 @@ def fixed_lines(words):
     return [f"      {w}" for w in words]
 
 
+# Constants of a kind other than default INTEGER (MPI-4.1 §A.1.1): the value of the KIND.
+KIND_OF = {"MPI_DISPLACEMENT_CURRENT": "MPI_OFFSET_KIND"}
+
+
+def const_kind(name, v, vals):
+    """The byte size of a constant's integer kind, or None for default INTEGER."""
+    if name in KIND_OF:
+        return next(x for n, _, x in vals if n == KIND_OF[name])
+    return None if -2**31 <= v < 2**31 else 8
+
+
 def constants(vals):
     out = []
     for name, kind, v in vals:
         if len(name) > 31 + 16:
             continue
-        t = "INTEGER" if -2**31 <= v < 2**31 else "INTEGER*8"
+        k = const_kind(name, v, vals)
+        t = f"INTEGER*{k}" if k else "INTEGER"
         out += fixed_lines([f"{t} {name}", f"PARAMETER ({name}={v})"])
     return out
 
@@ -603,7 +615,8 @@ def f08_module(funcs, vals, done):
         if kind in HANDLES:
             out.append(f"  type({kind}), parameter :: {name} = {kind}({v})")
         else:
-            t = "integer" if -2**31 <= v < 2**31 else "integer(kind=8)"
+            k = const_kind(name, v, vals)
+            t = f"integer(kind={k})" if k else "integer"
             out.append(f"  {t}, parameter :: {name} = {v}")
     out += ["  logical, parameter :: MPI_SUBARRAYS_SUPPORTED = .false.",
             "  logical, parameter :: MPI_ASYNC_PROTECTS_NONBLOCKING = .false."]
