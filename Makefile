@@ -19,7 +19,7 @@ CFLAGS  ?= -O2 -g
 LTO     ?= $(if $(SAN),,$(if $(shell $(CC) --version 2>/dev/null | grep -q 'Free Software Foundation' && \
                 echo gcc),-flto=auto -ffat-lto-objects))
 LIB_CFLAGS := -std=c11 -D_GNU_SOURCE -pthread -fPIC -fvisibility=hidden $(WARN) \
-              -Imini_mpi -Imini_mpi/include -Iinject $(URCU_CFLAGS) -MMD -MP $(LTO)
+              -Imini_mpi -Imini_mpi/include -Iinject -I. $(URCU_CFLAGS) -MMD -MP $(LTO)
 # SAN=thread or SAN=address,undefined: the library, unit tests and MPI programs built with that
 # sanitizer (without LTO: faster to build, and the reports name the real functions). Use
 # another BUILD directory (make check-tsan / check-asan do). The library records its sanitizer
@@ -41,9 +41,11 @@ ifneq ($(filter address,$(subst $(comma), ,$(SAN))),)
   $(BUILD)/obj/mini_mpi/libc/%.o: CFLAGS += -fno-sanitize=address
 endif
 
-# Every .c under mini_mpi/ is part of the library; launch_hook.c only of the shared one. So are
-# the parts of the fault injector shared with the PMPI injector for other MPIs (inject/).
+# Every .c under mini_mpi/ is part of the library; launch_hook.c only of the shared one. So is the
+# fault injector (inject/): the library's (inject.c, call_counts.c) and the parts it shares with
+# the PMPI injector for other MPIs (inject/pmpi/, inject.mk).
 INJECT_SHARED_SRCS := inject/fault_spec.c inject/call_names.c inject/call_counts_file.c
+INJECT_LIB_SRCS    := inject/inject.c inject/call_counts.c
 # The table of MPI functions (mini_mpi/api/mpi.api) generates the prototypes of mpi.h, the call
 # names and the bindings written once for both forms of a large-count pair (mini_mpi/api/README.md).
 # The outputs are not committed; a changed table rewrites only the files whose text changes.
@@ -58,7 +60,7 @@ $(API_STAMP): $(API_TABLE) mini_mpi/api/api.py mini_mpi/api/gen_c.py
 $(API_GEN): $(API_STAMP) ;
 
 LIB_SRCS   := $(sort $(filter-out mini_mpi/generated/% mini_mpi/fortran/glue/%,$(shell find mini_mpi -name '*.c')) \
-                mini_mpi/generated/bindings.c $(INJECT_SHARED_SRCS))
+                mini_mpi/generated/bindings.c $(INJECT_SHARED_SRCS) $(INJECT_LIB_SRCS))
 HOOK_SRC   := mini_mpi/runtime/launch_hook.c
 LIB_OBJS   := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
 CORE_OBJS  := $(filter-out $(BUILD)/obj/$(HOOK_SRC:.c=.o),$(LIB_OBJS))

@@ -1,7 +1,7 @@
 /*
  * call_counts_file.c: checking the MINI_MPI_CALL_COUNTS path and printing the lines of the call
  * counts file (call_counts_file.h). Who counts and when the file is written belongs to each
- * side: mini_mpi/inject/call_counts.c, inject/pmpi/state.c.
+ * side: inject/call_counts.c, inject/pmpi/state.c.
  */
 #include "call_counts_file.h"
 

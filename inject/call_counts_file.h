@@ -1,6 +1,6 @@
 /*
  * call_counts_file.h: the MINI_MPI_CALL_COUNTS file, shared by the library (which writes every
- * rank of its world at once, mini_mpi/inject/call_counts.c) and the PMPI injector (where each
+ * rank of its world at once, inject/call_counts.c) and the PMPI injector (where each
  * process appends its own rank). Format (docs/fault-sweep.md), read by bin/mini_mpi_sweep in any
  * order of ranks:
  *   # mini_mpi call counts: <N> ranks

@@ -1,5 +1,5 @@
 /*
- * fault_spec.h: MINI_MPI_FAULTS, the fault spec, shared by the library (mini_mpi/inject/) and by
+ * fault_spec.h: MINI_MPI_FAULTS, the fault spec, shared by the library (inject/inject.c) and by
  * the PMPI injector for other MPIs (inject/pmpi/). It owns the syntax, the parsed plan, the
  * `random` draw (so the same seed kills the same ranks at the same calls everywhere) and the
  * rule that decides which directive fires at an MPI entry. It does not own the counters, the

@@ -1,7 +1,7 @@
 /*
  * io/file.c: file manipulation (MPI-4.1 §14.2): open, close, delete, size, preallocation,
  * hints, sync. A file's shared core is created by the member ranked 0 in the file's private
- * communicator and handed to the others on the board (coll_link.c); each member then makes its
+ * communicator and handed to the others on the board (meeting.c); each member then makes its
  * own handle object. The member that opens resolves the name in its own working directory
  * (each rank has its own: libc/fs.c); the others' names are not used (§14.2.1: they name the
  * same file). Views are view.c's, data access request.c's.
@@ -364,7 +364,7 @@ int mmpi_file_close(struct mmpi_rank *self, struct mmpi_file *f)
      * DELETE_ON_CLOSE never removes it under a member still writing). A revoked file has no
      * pending access anywhere to wait for: it is released locally, successfully. After a
      * member failed the meeting raises MPI_ERR_PROC_FAILED, and the handle goes all the same;
-     * the survivors give back the failed members' references (fault.c). */
+     * the survivors give back the failed members' references (file_fault.c). */
     int err = MPI_SUCCESS;
     if (mmpi_file_check_revoked(f) == MPI_SUCCESS) {
         err = mmpi_file_barrier(self, f->comm);

@@ -30,10 +30,10 @@
  *
  * Files: file.c (open, close, delete, size, hints), view.c (views and mapping view positions to
  * file bytes), access.c (the transfer engine), request.c (file requests: every data access goes
- * through one), shared.c (the shared pointer's claims), coll_link.c (the board meetings),
- * fault.c (process failures and revoke), *_api.c (bindings). Every wait for another member
- * is a board meeting (coll_link.c), and the board (the fault layer under it) decides when a
- * failure completes it, so the rules of failure reporting stay in one place; fault.c only
+ * through one), shared.c (the shared pointer's claims), meeting.c (the board meetings),
+ * file_fault.c (process failures and revoke), *_api.c (bindings). Every wait for another member
+ * is a board meeting (meeting.c), and the board (the fault layer under it) decides when a
+ * failure completes it, so the rules of failure reporting stay in one place; file_fault.c only
  * ties the file to the fault layer (revoke, open and close with failed members, pointers
  * left undefined by a failure).
  */
@@ -85,7 +85,7 @@ struct mmpi_file_core {
     int claim_err[2];            /* ... and their outcome (MPI_ERR_ARG: the pointer stayed) */
     int deleted;                 /* atomic: MPI_MODE_DELETE_ON_CLOSE done by close's meeting */
     pthread_rwlock_t atomic_lock; /* atomic mode: readers share, writers exclude */
-    /* Process failure and revoke (fault.c). The fault core's members are the file's group;
+    /* Process failure and revoke (file_fault.c). The fault core's members are the file's group;
      * it is linked to the private communicator's core, so a file revoke ends board waits. */
     struct mmpi_fault_core fault;
     int size;                    /* immutable: members */
@@ -315,7 +315,7 @@ int mmpi_file_ordered(struct mmpi_rank *self, struct mmpi_file *f, const struct 
 int mmpi_file_seek_shared(struct mmpi_rank *self, struct mmpi_file *f, MPI_Offset offset,
                           int whence);
 
-/* ---- fault.c: process failures and revoke ------------------------------------------------ */
+/* ---- file_fault.c: process failures and revoke ------------------------------------------- */
 /* Registers the core's fault part (members: the private communicator's group) and links it
  * to that communicator's core. Before the core is shared. */
 void mmpi_file_fault_init(struct mmpi_file_core *core, struct mmpi_comm *dup);
@@ -337,10 +337,14 @@ int mmpi_file_core_leave(struct mmpi_file *f);
  * (runtime/reclaim.c), after the rank's requests were reclaimed. */
 void mmpi_file_reclaim(struct mmpi_rank *r, struct mmpi_file *f);
 
-/* ---- coll_link.c: meetings of the file's members on its private communicator's board ----- */
+/* ---- meeting.c: meetings of the file's members on its private communicator's board ----- */
 /* Starts a barrier of the members (request, two references). */
 struct mmpi_request *mmpi_file_meet_start(struct mmpi_rank *self, struct mmpi_file *f);
 /* Blocking forms: each returns MPI_SUCCESS, MPI_ERR_PROC_FAILED or MPI_ERR_REVOKED. May block. */
+/* The members' barrier; the hang report describes the waiter with describe(what), or as a
+ * collective on the file's communicator when describe is NULL. */
+int mmpi_file_meet(struct mmpi_rank *self, struct mmpi_comm *c, mmpi_wait_describe_fn *describe,
+                   const void *what);
 int mmpi_file_barrier(struct mmpi_rank *self, struct mmpi_comm *c);
 int mmpi_file_allgather(struct mmpi_rank *self, struct mmpi_comm *c, const void *mine,
                         size_t bytes, void *all);

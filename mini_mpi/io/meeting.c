@@ -1,12 +1,13 @@
 /*
- * io/coll_link.c: where the members of a file meet: its private communicator's collective
- * board (coll/board.h), through the library's internal collectives, never the MPI_ entry
- * points (no argument checks, no user error handler mid-way). The board owns what happens when
- * a member fails or the communicator is revoked, and the cut of `kill R during CALL`: these
- * helpers only fill the parts. Everything moved is bytes (MPI_BYTE). A meeting on a revoked
- * communicator (a revoked file, io/fault.c) fails at once and touches no board: after a revoke
- * the members may have started different numbers of meetings, so their instances no longer
- * pair up.
+ * io/meeting.c: the members' meeting of a collective file call: its private communicator's
+ * collective board (coll/board.h), through the library's internal collectives, never the MPI_
+ * entry points (no argument checks, no user error handler mid-way). Every collective file call
+ * (open, close, set_view, sync, set_size, a collective access) meets here and nowhere else. The
+ * board owns what happens when a member fails or the communicator is revoked, and the cut of
+ * `kill R during CALL`: these helpers only fill the parts. Everything moved is bytes
+ * (MPI_BYTE). A meeting on a revoked communicator (a revoked file, io/file_fault.c) fails at
+ * once and touches no board: after a revoke the members may have started different numbers of
+ * meetings, so their instances no longer pair up.
  */
 #include <string.h>
 
@@ -27,18 +28,54 @@ static bool revoked(const struct mmpi_comm *c)
     return mmpi_fault_revoked(&c->core->fault);
 }
 
-int mmpi_file_barrier(struct mmpi_rank *self, struct mmpi_comm *c)
+struct meeting_wait {
+    struct mmpi_rank *self;
+    struct mmpi_comm_core *core;
+    struct mmpi_board_instance *inst;
+    mmpi_wait_describe_fn *describe;
+    const void *what;
+    int result;
+};
+
+static bool meeting_ready(void *arg)
+{
+    struct meeting_wait *m = arg;
+    m->result = mmpi_board_test_arrived(m->self, m->core, m->inst);
+    return m->result != -1;
+}
+
+static void meeting_describe(const void *arg, char *buf, size_t len)
+{
+    const struct meeting_wait *m = arg;
+    m->describe(m->what, buf, len);
+}
+
+int mmpi_file_meet(struct mmpi_rank *self, struct mmpi_comm *c, mmpi_wait_describe_fn *describe,
+                   const void *what)
 {
     if (revoked(c))
         return MPI_ERR_REVOKED;
-    /* The board's own wait (not a request's), so that the deadlock and watchdog reports
-     * describe it as any collective: its number, the file's communicator with the file's
-     * pointers (io/file.c), and the members yet to arrive. */
+    /* The board's own wait (not a request's), from the caller's frame: nothing is allocated,
+     * so a rank killed while it waits leaves nothing behind. */
     struct mmpi_comm_core *core = c->core;
     struct mmpi_board_instance *inst = mmpi_board_arrive(core, c->coll_seq++, c->rank, NULL, NULL);
-    int err = mmpi_board_wait_arrived(self, core, inst);
+    int err;
+    if (describe) {
+        struct meeting_wait m = {self, core, inst, describe, what, -1};
+        mmpi_wait_until_described(self, meeting_ready, &m, meeting_describe);
+        err = m.result;
+    } else {
+        err = mmpi_board_wait_arrived(self, core, inst);
+    }
     mmpi_board_leave(core, inst, c->rank);
     return err;
+}
+
+int mmpi_file_barrier(struct mmpi_rank *self, struct mmpi_comm *c)
+{
+    /* Described as any collective: its number, the file's communicator with the file's
+     * pointers (io/file.c), and the members yet to arrive. */
+    return mmpi_file_meet(self, c, NULL, NULL);
 }
 
 int mmpi_file_allgather(struct mmpi_rank *self, struct mmpi_comm *c, const void *mine,

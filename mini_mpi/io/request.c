@@ -113,7 +113,7 @@ int mmpi_file_start(struct mmpi_rank *self, struct mmpi_file *f, const struct mm
     s->pos = pos;
     mmpi_file_view_copy(&s->view, &f->view);
     if (op->collective && mmpi_file_check_revoked(f))
-        s->early_err = MPI_ERR_REVOKED; /* see coll_link.c */
+        s->early_err = MPI_ERR_REVOKED; /* see meeting.c */
     else if (op->collective)
         s->meet = mmpi_file_meet_start(self, f);
     struct mmpi_request *req = mmpi_request_new(self, MMPI_REQ_OTHER);
@@ -128,22 +128,11 @@ int mmpi_file_start(struct mmpi_rank *self, struct mmpi_file *f, const struct mm
     return MPI_SUCCESS;
 }
 
-/* A blocking collective access waits on the board itself, from its own frame: nothing is
- * allocated, so a rank killed while it waits leaves nothing behind. */
+/* What a rank blocked in a collective access waits at, for the hang report. */
 struct access_wait {
-    struct mmpi_rank *self;
     struct mmpi_file *f;
-    struct mmpi_board_instance *inst;
     MPI_Offset pos;
-    int result;
 };
-
-static bool access_ready(void *arg)
-{
-    struct access_wait *a = arg;
-    a->result = mmpi_board_test_arrived(a->self, a->f->comm->core, a->inst);
-    return a->result != -1;
-}
 
 /* The hang report's line for a rank waiting in a collective access. */
 static void access_describe(const void *arg, char *buf, size_t len)
@@ -157,17 +146,11 @@ static void access_describe(const void *arg, char *buf, size_t len)
 }
 
 /* The members' meeting of a blocking collective access: MPI_SUCCESS, MPI_ERR_PROC_FAILED or
- * MPI_ERR_REVOKED (a revoked file meets nobody, coll_link.c). May block. */
+ * MPI_ERR_REVOKED (a revoked file meets nobody, meeting.c). May block. */
 static int meet_blocking(struct mmpi_rank *self, struct mmpi_file *f, MPI_Offset pos)
 {
-    if (mmpi_file_check_revoked(f))
-        return MPI_ERR_REVOKED;
-    struct mmpi_comm *c = f->comm;
-    struct access_wait a = {self, f, NULL, pos, -1};
-    a.inst = mmpi_board_arrive(c->core, c->coll_seq++, c->rank, NULL, NULL);
-    mmpi_wait_until_described(self, access_ready, &a, access_describe);
-    mmpi_board_leave(c->core, a.inst, c->rank);
-    return a.result;
+    struct access_wait a = {f, pos};
+    return mmpi_file_meet(self, f->comm, access_describe, &a);
 }
 
 static void status_out(MPI_Status *out, size_t bytes)

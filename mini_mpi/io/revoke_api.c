@@ -1,7 +1,7 @@
 /*
  * io/revoke_api.c: MPIX_File_revoke (the fault-tolerance chapter's I/O section). Local and
  * non-collective: it revokes the file's shared fault core and, linked to it, the core of the
- * file's private communicator (io/fault.c), then wakes every member, so that every pending and
+ * file's private communicator (io/file_fault.c), then wakes every member, so that every pending and
  * later operation on the file at every process completes with MPI_ERR_REVOKED.
  */
 #include "fault/fault.h"

@@ -9,7 +9,7 @@
  * waits[], sleeps (mmpi_wait_until_described, so the hang report names the window, the target
  * and the holders), and retries at every wake-up; every release wakes the members recorded as
  * waiting. A waiter whose blocking holders include a failed member stops with
- * MPI_ERR_PROC_FAILED (failure_link.h): a dead holder never blocks anyone forever, and the
+ * MPI_ERR_PROC_FAILED (win.h): a dead holder never blocks anyone forever, and the
  * record of who holds what is what a later recovery needs.
  *
  * The dead-holder rule (deterministic: it depends on the order the lock was requested in, never
@@ -54,7 +54,6 @@
 #include <string.h>
 
 #include "mpit/mpit.h"
-#include "osc/failure_link.h"
 #include "osc/win.h"
 
 struct lock_wait {

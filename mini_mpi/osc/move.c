@@ -12,7 +12,6 @@
 #include "datatype/datatype.h"
 #include "mpit/mpit.h"
 #include "op/op.h"
-#include "osc/failure_link.h"
 #include "osc/win.h"
 
 bool mmpi_win_span(const struct mmpi_datatype *dt, size_t count, MPI_Aint *lo, MPI_Aint *hi)
@@ -97,7 +96,7 @@ int mmpi_win_target_addr(struct mmpi_rank *self, struct mmpi_win *w, int target,
     if (mmpi_fault_revoked(&w->core->fault))
         return MPI_ERR_REVOKED; /* every later operation on a revoked window */
     if (w->proc_failed)
-        return MPI_ERR_PROC_FAILED; /* sticky (failure_link.h) */
+        return MPI_ERR_PROC_FAILED; /* sticky (win.h) */
     int err = epoch_covers(self, w, target, passive);
     /* A PSCW target that failed before its post: nothing moves; Win_complete reports. */
     bool failed = err == MPI_ERR_PROC_FAILED;

@@ -34,7 +34,6 @@
 #include "coll/fast.h"
 #include "comm/create.h"
 #include "group/group.h"
-#include "osc/failure_link.h"
 #include "osc/win.h"
 
 #define KNOWN_ASSERTS                                                                        \

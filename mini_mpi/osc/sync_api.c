@@ -5,7 +5,6 @@
  */
 #include <stdlib.h>
 
-#include "osc/failure_link.h"
 #include "osc/win.h"
 #include "runtime/enter.h"
 
@@ -31,7 +30,7 @@
     goto fn_exit;
 
 /* The ranks of a PSCW epoch's group; none once the window raised a failure here (sticky: no
- * epoch opens, failure_link.h). */
+ * epoch opens, win.h). */
 static int epoch_group(struct mmpi_rank *self, struct mmpi_win *w, MPI_Group group,
                        int **ranks, int *n)
 {

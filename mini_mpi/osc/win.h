@@ -24,7 +24,7 @@
  *    of a word that names its holder, moved into the record as soon as anyone else looks. A
  *    waiter sleeps (runtime/rank.h) and is woken by every release; it stops waiting with
  *    MPI_ERR_PROC_FAILED when a holder it waits for has failed, so a dead holder never blocks
- *    anyone forever (osc/failure_link.h answers "has it failed").
+ *    anyone forever (win_fault.c answers "has it failed").
  *  - Accumulates at one target are serialized by that target's accumulate mutex, held only
  *    while the data is combined (no wait, no MPI entry, no user code inside): element-wise
  *    atomicity among accumulate, get_accumulate, fetch_and_op and compare_and_swap, in the order
@@ -33,8 +33,8 @@
  * Files: create.c (creation and free, collective), attach.c (dynamic memory), win_api.c (window
  * entry points), attr_api.c (attributes, keyvals, names, hints, error handlers), move.c and
  * move_api.c (data movement), sync.c and sync_api.c (fence, PSCW, flush, sync), lock.c
- * (passive-target locks),
- * failure_link.c (failure queries), revoke_api.c (MPIX_Win_revoke, MPIX_Win_get_failed).
+ * (passive-target locks), win_fault.c (failure queries, the sticky rule, the death hook,
+ * poisoning, reclaim), revoke_api.c (MPIX_Win_revoke, MPIX_Win_get_failed).
  */
 #ifndef MMPI_OSC_WIN_H
 #define MMPI_OSC_WIN_H
@@ -159,7 +159,7 @@ struct mmpi_win {
                                           * of its writes in a fence epoch, win_fault.c) */
     bool proc_failed;                    /* sticky: a call on this window raised
                                           * MPI_ERR_PROC_FAILED here; every later one does
-                                          * (failure_link.h), until the window is freed */
+                                          * (win_fault.c), until the window is freed */
 };
 
 /* ---- Handles and errors (create.c) --------------------------------------------------- */
@@ -287,6 +287,35 @@ void mmpi_win_lock_record_close(struct mmpi_win_target *t, int size);
 bool mmpi_win_epoch_open(const struct mmpi_win *w);
 
 /* ---- Process failures (win_fault.c) -------------------------------------------------- */
+
+/* Every question one-sided communication asks about failures, in one place, answered by the
+ * fault layer (fault/fault.h). Nothing else in osc/ reads a rank's failure state. */
+
+/* Whether window member r has failed (its death is published). A waiter that waits for r
+ * (a lock r holds, r's post or complete) stops waiting with MPI_ERR_PROC_FAILED once this is
+ * true. Any thread; lock-free. */
+bool mmpi_osc_member_failed(const struct mmpi_win_core *core, int r);
+
+/* Records that the calling rank was told (by an MPI_ERR_PROC_FAILED from a window call) that
+ * member r failed, as every other subsystem records what it reports. Owning rank only. */
+void mmpi_osc_member_reported(struct mmpi_rank *self, const struct mmpi_win_core *core, int r);
+
+/* Whether some member of the window has failed; the calling rank is then told of each failed
+ * member (an unlock_all or flush_all reports them). Owning rank only; lock-free. */
+bool mmpi_osc_any_member_failed(struct mmpi_rank *self, const struct mmpi_win_core *core);
+
+/* The sticky rule of process failures on a window (Process Fault Tolerance, one-sided
+ * sections): once a call on w raised MPI_ERR_PROC_FAILED at this process, every later call on
+ * w here raises it too, until w is freed ("all subsequent operations on the lock must raise
+ * MPI_ERR_PROC_FAILED"), or MPI_ERR_REVOKED once w is revoked: revocation wins. Filters a
+ * call's result err (w may be NULL: no window): MPI_SUCCESS and MPI_ERR_RMA_SYNC (the epoch
+ * the failure kept from opening) become the sticky class; other errors stay. Calls that end
+ * an epoch still end it and then report. Owning rank only. */
+int mmpi_osc_sticky(struct mmpi_win *w, int err);
+/* Before a call that opens an epoch (Win_lock, Win_lock_all, Win_start, Win_post): the
+ * sticky class when the rule above applies (the call then opens nothing), else MPI_SUCCESS.
+ * Owning rank only. */
+int mmpi_osc_epoch_refused(const struct mmpi_win *w);
 
 /* The window's fault-core hooks (on_death: a dead member's locks are released and marked,
  * its passive-target writes poisoned). */

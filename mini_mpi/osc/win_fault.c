@@ -21,19 +21,71 @@
  *    death hook under the target's mutex. MINI_MPI_VERBOSE prints each range.
  *  - Reclaim: a failed member never frees its window, so its handle object (and the core's
  *    reference it holds) is freed when the world ends (runtime/reclaim.c).
+ *  - The failure queries and the sticky rule (win.h, "Process failures"): every question
+ *    osc/ asks about failures, answered by the fault layer (fault/fault.h).
  *
- * Not here: the failure queries and the sticky rule (failure_link.c), reporting in each
- * synchronization call (sync.c, lock.c, sync_api.c).
+ * Not here: reporting in each synchronization call (sync.c, lock.c, sync_api.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "datatype/datatype.h"
-#include "osc/failure_link.h"
 #include "osc/win.h"
 
 #define MMPI_WIN_POISON 0xFF
+
+/* ---- Failure queries and the sticky rule ---------------------------------------------- */
+
+bool mmpi_osc_member_failed(const struct mmpi_win_core *core, int r)
+{
+    return mmpi_fault_world_rank_failed(mmpi_world, core->targets[r].world_rank);
+}
+
+/* What a call on a window with the sticky failure reports: revocation wins over the failure
+ * (docs/rma.md), as it does in every call that checks it. */
+static int sticky_class(const struct mmpi_win *w)
+{
+    return mmpi_fault_revoked(&w->core->fault) ? MPI_ERR_REVOKED : MPI_ERR_PROC_FAILED;
+}
+
+int mmpi_osc_sticky(struct mmpi_win *w, int err)
+{
+    if (!w)
+        return err;
+    if (err == MPI_ERR_PROC_FAILED)
+        w->proc_failed = true;
+    /* A synchronization error after the failure is the failure's: the lock, lock_all, start
+     * or post it refused opened no epoch for this call to end or use. */
+    else if (w->proc_failed && (err == MPI_SUCCESS || err == MPI_ERR_RMA_SYNC))
+        err = sticky_class(w);
+    return err;
+}
+
+int mmpi_osc_epoch_refused(const struct mmpi_win *w)
+{
+    return w->proc_failed ? sticky_class(w) : MPI_SUCCESS;
+}
+
+void mmpi_osc_member_reported(struct mmpi_rank *self, const struct mmpi_win_core *core, int r)
+{
+    mmpi_fault_notice(self, core->targets[r].world_rank);
+}
+
+bool mmpi_osc_any_member_failed(struct mmpi_rank *self, const struct mmpi_win_core *core)
+{
+    if (!mmpi_fault_any(self->world))
+        return false;
+    bool any = false;
+    for (int r = 0; r < core->size; r++)
+        if (mmpi_osc_member_failed(core, r)) {
+            mmpi_osc_member_reported(self, core, r);
+            any = true;
+        }
+    return any;
+}
+
+/* ---- Poisoning ---------------------------------------------------------------------- */
 
 struct wlog_entry {
     int origin;                     /* member that wrote */
