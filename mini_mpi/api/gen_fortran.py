@@ -34,12 +34,14 @@ HANDLES = ["MPI_Comm", "MPI_Group", "MPI_Datatype", "MPI_Op", "MPI_Request", "MP
 # table like the others').
 HAND = {"Init", "Init_thread", "Comm_create_keyval", "Type_create_keyval", "Win_create_keyval", "Keyval_create",
         "Comm_set_attr", "Comm_get_attr", "Type_set_attr", "Type_get_attr", "Win_set_attr",
-        "Win_get_attr", "Attr_put", "Attr_get", "Info_get_string"}
+        "Win_get_attr", "Attr_put", "Attr_get", "Info_get_string", "Comm_spawn",
+        "Comm_spawn_multiple", "Info_create_env"}
 # Written by hand whose Fortran interface is the table's: mpi_f08 binds them like the others
 # (the MPI-1 attribute calls, deprecated, are not in mpi_f08).
 HAND_F08 = {"Init", "Init_thread", "Info_get_string", "Comm_create_keyval", "Type_create_keyval",
             "Win_create_keyval", "Comm_set_attr", "Comm_get_attr", "Type_set_attr",
-            "Type_get_attr", "Win_set_attr", "Win_get_attr"}
+            "Type_get_attr", "Win_set_attr", "Win_get_attr", "Comm_spawn", "Comm_spawn_multiple",
+            "Info_create_env"}
 # Callbacks whose C and Fortran calling conventions are the same (every argument by reference,
 # handles are integers in both): the Fortran procedure is given to C as it is.
 SAME_ABI_CALLBACKS = {"MPI_Comm_errhandler_function", "MPI_Win_errhandler_function",
@@ -516,6 +518,9 @@ def f08_param(p, large):
         return f"{k}{intent} :: {n}", f"{k} :: {n}", n
     if is_string(p):
         return f"character(len=*){intent} :: {n}", f"character(len=*) :: {n}", n
+    if p.base == "char" and p.array:  # the spawn calls' blank-terminated string arrays
+        dim = "(count, *)" if n == "array_of_argv" else "(*)"
+        return (f"character(len=*), intent(in) :: {n}{dim}", f"character(len=*) :: {n}{dim}", n)
     if p.base == "MPI_Status":
         dim = "(*)" if (p.array or n.startswith("array_of")) else ""
         return (f"type(MPI_Status){intent} :: {n}{dim}", f"type(MPI_Status) :: {n}{dim}", n)
@@ -550,8 +555,9 @@ def continued(head, items, indent):
 def f08_procedure(f, large):
     """(lines of the module procedure, lines of the glue's interface, specific name) or None."""
     sfx = "_c" if large else ""
-    # MPI_Init and MPI_Init_thread have no argc, argv in Fortran.
-    params = [p for p in f.params if not p.variadic and p.name not in ("argc", "argv")]
+    # MPI_Init, MPI_Init_thread and MPI_Info_create_env have no argc, argv in Fortran.
+    params = [p for p in f.params if not p.variadic and not (
+        p.name in ("argc", "argv") and f.name in ("Init", "Init_thread", "Info_create_env"))]
     decls = []
     for p in params:
         d = f08_param(p, large)
@@ -624,7 +630,8 @@ def f08_module(funcs, vals, done):
         if name in ("MPI_STATUS_IGNORE", "MPI_STATUSES_IGNORE"):
             t, dim = "type(MPI_Status)", "" if name == "MPI_STATUS_IGNORE" else "(1)"
         elif t == "CHARACTER*1":
-            t = "character(len=1)"
+            # MPI_ARGVS_NULL stands for ARRAY_OF_ARGV(COUNT, *): of rank 2, as the generic needs
+            t, dim = "character(len=1)", "(1,1)" if name == "MPI_ARGVS_NULL" else dim
         out += [f"  {t.lower()}, target :: {name}{dim}", f"  common /{common}/ {name}"]
     out += f08_abstract_interfaces() + f08_attr_predefined()
     procs, ifaces, generics = [], [], {}
