@@ -35,13 +35,14 @@ HANDLES = ["MPI_Comm", "MPI_Group", "MPI_Datatype", "MPI_Op", "MPI_Request", "MP
 HAND = {"Init", "Init_thread", "Comm_create_keyval", "Type_create_keyval", "Win_create_keyval", "Keyval_create",
         "Comm_set_attr", "Comm_get_attr", "Type_set_attr", "Type_get_attr", "Win_set_attr",
         "Win_get_attr", "Attr_put", "Attr_get", "Info_get_string", "Comm_spawn",
-        "Comm_spawn_multiple", "Info_create_env"}
+        "Comm_spawn_multiple", "Info_create_env", "Grequest_start", "Status_f2f08",
+        "Status_f082f"}
 # Written by hand whose Fortran interface is the table's: mpi_f08 binds them like the others
 # (the MPI-1 attribute calls, deprecated, are not in mpi_f08).
 HAND_F08 = {"Init", "Init_thread", "Info_get_string", "Comm_create_keyval", "Type_create_keyval",
             "Win_create_keyval", "Comm_set_attr", "Comm_get_attr", "Type_set_attr",
             "Type_get_attr", "Win_set_attr", "Win_get_attr", "Comm_spawn", "Comm_spawn_multiple",
-            "Info_create_env"}
+            "Info_create_env", "Grequest_start", "Status_f2f08", "Status_f082f"}
 # Callbacks whose C and Fortran calling conventions are the same (every argument by reference,
 # handles are integers in both): the Fortran procedure is given to C as it is.
 SAME_ABI_CALLBACKS = {"MPI_Comm_errhandler_function", "MPI_Win_errhandler_function",
@@ -146,7 +147,8 @@ def is_choice(p):
 
 
 def is_string(p):
-    return p.base == "char" and p.pointer and not p.array
+    """One string: `char *s`, or `const char s[]` (MPI_Unpack_external's datarep)."""
+    return p.base == "char" and ((p.pointer and not p.array) or (p.array and "*" not in p.text))
 
 
 def fortran_ok(f):
@@ -160,7 +162,7 @@ def fortran_ok(f):
             continue
         if p.base.endswith("_function") and p.base not in SAME_ABI_CALLBACKS:
             return False
-        if p.base == "char" and (p.array or p.text.count("*") > 1):
+        if p.base == "char" and not is_string(p):
             return False
         if p.base in ("MPI_F08_status",):
             return False
@@ -486,8 +488,22 @@ def f08_attr_predefined():
     return out
 
 
+def f08_grequest_interfaces():
+    """MPI_GREQUEST_START's functions (MPI-4.1 §13.2), as fortran/glue/grequest.c calls them."""
+    out = []
+    for name, args, decl in (("query", "extra_state, status, ierror", "type(MPI_Status) :: status"),
+                             ("free", "extra_state, ierror", None),
+                             ("cancel", "extra_state, complete, ierror", "logical :: complete")):
+        out += [f"    subroutine MPI_Grequest_{name}_function({args})",
+                "      import :: MPI_Status, MPI_ADDRESS_KIND",
+                "      integer(kind=MPI_ADDRESS_KIND) :: extra_state", "      integer :: ierror"]
+        out += [f"      {decl}"] if decl else []
+        out += ["    end subroutine"]
+    return out
+
+
 def f08_abstract_interfaces():
-    out = ["  abstract interface"] + f08_attr_interfaces()
+    out = ["  abstract interface"] + f08_attr_interfaces() + f08_grequest_interfaces()
     for name, (arg, t) in F08_CALLBACKS.items():
         out += [f"    subroutine {name}({arg}, error_code)", f"      import :: {t}",
                 f"      type({t}) :: {arg}", "      integer :: error_code", "    end subroutine"]
@@ -504,7 +520,8 @@ def f08_param(p, large):
     """(declaration in the wrapper, declaration in the glue's interface, actual argument)."""
     n, t = p.name, (p.large_base if large else p.base)
     intent = f", intent({p.intent})" if p.intent else ""
-    if p.base in SAME_ABI_CALLBACKS or re.match(r"MPI_(Comm|Type|Win)_(copy|delete)_attr_function$", t):
+    if p.base in SAME_ABI_CALLBACKS or re.match(
+            r"MPI_((Comm|Type|Win)_(copy|delete)_attr|Grequest_(query|free|cancel))_function$", t):
         d = f"procedure({t}) :: {n}"
         return d, d, n
     if is_choice(p) and n != "baseptr":
@@ -521,6 +538,10 @@ def f08_param(p, large):
     if p.base == "char" and p.array:  # the spawn calls' blank-terminated string arrays
         dim = "(count, *)" if n == "array_of_argv" else "(*)"
         return (f"character(len=*), intent(in) :: {n}{dim}", f"character(len=*) :: {n}{dim}", n)
+    if p.base == "MPI_F08_status":
+        return f"type(MPI_Status){intent} :: {n}", f"type(MPI_Status) :: {n}", n
+    if n == "f_status":
+        return f"integer{intent} :: {n}(MPI_STATUS_SIZE)", f"integer :: {n}(*)", n
     if p.base == "MPI_Status":
         dim = "(*)" if (p.array or n.startswith("array_of")) else ""
         return (f"type(MPI_Status){intent} :: {n}{dim}", f"type(MPI_Status) :: {n}{dim}", n)
