@@ -335,6 +335,30 @@ $(BUILD)/tests/fortran/%: tests/fortran/%.f $(FORT_LIB) $(SHARED_LIB) bin/mpifor
 	@mkdir -p $(dir $@)
 	MINI_MPI_BUILD=$(BUILD) bin/mpifort $(MPICC_SAN) -O1 -g -Wall -J$(@D) $< -o $@
 
+# make install: the wrapper (and its mpif77, mpif90 names), mpif.h, mpif-ext.h and the modules
+# in include/ (where the installed mpifort looks), the bindings' archive in lib/, and
+# lib/pkgconfig/mini_mpi-fort.pc. Nothing when there is no Fortran compiler.
+.PHONY: install-fortran uninstall-fortran
+ifneq ($(FORT_HAVE),)
+install: install-fortran
+uninstall: uninstall-fortran
+endif
+install-fortran: $(FORT_LIB) lib
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 755 bin/mpifort $(DESTDIR)$(PREFIX)/bin/
+	for w in mpif77 mpif90; do ln -sf mpifort $(DESTDIR)$(PREFIX)/bin/$$w; done
+	install -m 644 $(FORT_DIR)/include/mpif.h $(FORT_DIR)/include/mpif-ext.h \
+	    $(FORT_DIR)/include/mpi_constants.h $(FORT_MODS:%=$(FORT_DIR)/include/%.mod) \
+	    $(DESTDIR)$(PREFIX)/include/
+	install -m 644 $(FORT_LIB) $(DESTDIR)$(PREFIX)/lib/
+	sed -e 's|@PREFIX@|$(PREFIX)|g' mini_mpi/fortran/mini_mpi-fort.pc.in \
+	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/mini_mpi-fort.pc
+uninstall-fortran:
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/bin/,mpifort mpif77 mpif90) \
+	    $(addprefix $(DESTDIR)$(PREFIX)/include/,mpif.h mpif-ext.h mpi_constants.h \
+	    $(FORT_MODS:%=%.mod)) $(DESTDIR)$(PREFIX)/lib/libmini_mpi_fortran.a \
+	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/mini_mpi-fort.pc
+
 include inject/inject.mk
 
 -include $(LIB_OBJS:.o=.d)
