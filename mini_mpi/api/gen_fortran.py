@@ -432,12 +432,96 @@ def write_modules(outdir, funcs, vals, done):
     write(os.path.join(outdir, "mpif-ext.h"),
           [f"! {BANNER}", "! mpif-ext.h: the MPIX_ constants (Open MPI's fault tolerance names)."]
           + constants([v for v in vals if v[0].startswith("MPIX_")]))
-    write(os.path.join(outdir, "mpi.f90"),
-          [f"! {BANNER}", "module mpi", "  implicit none", "  include 'mpif.h'", "end module mpi"])
+    write(os.path.join(outdir, "mpi.f90"), mpi_module(funcs, done))
     write(os.path.join(outdir, "mpi_ext.f90"),
           [f"! {BANNER}", "module mpi_ext", "  implicit none", "  include 'mpif-ext.h'",
            "end module mpi_ext"])
     write(os.path.join(outdir, "mpi_f08.f90"), f08_module(funcs, vals, done))
+
+
+# ---- module mpi ----------------------------------------------------------------------------
+# mpif.h's constants and sentinels, and an explicit interface for every procedure, so that
+# argument lists are checked (a missing IERROR does not compile). A choice buffer takes anything
+# (`!GCC$ ATTRIBUTES NO_ARG_CHECK` on a TYPE(*), DIMENSION(*) dummy, as Open MPI's `use mpi`
+# does with gfortran), and so do a callback (EXTERNAL) and the addresses MPI returns (baseptr).
+# The interfaces are of the glue's external procedures themselves: no code in between.
+
+MPI1_ATTR = {"Attr_put", "Attr_get", "Keyval_create"}
+
+
+def mpi_param(f, p, large):
+    """The declaration lines of parameter p in module mpi's interface, or None."""
+    n, t = p.name, (p.large_base if large else p.base)
+    if t.endswith("_function"):
+        return [f"external :: {n}"]
+    if (is_choice(p) and n != "baseptr") or n in ("baseptr", "buffer_addr"):
+        return [f"!GCC$ ATTRIBUTES NO_ARG_CHECK :: {n}", f"type(*), dimension(*) :: {n}"]
+    if n in ("attribute_val", "extra_state"):
+        k = "integer" if f.name in MPI1_ATTR else "integer(kind=MPI_ADDRESS_KIND)"
+        return [f"{k} :: {n}"]
+    if is_string(p):
+        return [f"character(len=*) :: {n}"]
+    if p.base == "char" and p.array:
+        return [f"character(len=*) :: {n}({'count, *' if n == 'array_of_argv' else '*'})"]
+    if p.base == "MPI_F08_status":
+        return None
+    if p.base == "MPI_Status":
+        many = p.array or n.startswith("array_of")
+        return [f"integer :: {n}(MPI_STATUS_SIZE{', *' if many else ''})"]
+    if n == "f_status":
+        return [f"integer :: {n}(MPI_STATUS_SIZE)"]
+    ft = "INTEGER" if "removed" in f.attrs and p.base == "MPI_Aint" else ftype(p, large, False)
+    if ft is None:
+        return None
+    dim = "(3, *)" if "[3]" in p.small else "(*)" if (
+        p.array or (p.pointer and n.startswith("array_of"))) else ""
+    return [f"{ft} :: {n}{dim}"]
+
+
+def mpi_interface(f, large):
+    params = [p for p in f.params if not p.variadic and not (
+        p.name in ("argc", "argv") and f.name in ("Init", "Init_thread", "Info_create_env"))]
+    decls = []
+    for p in params:
+        d = mpi_param(f, p, large)
+        if d is None:
+            return None
+        decls += d
+    names = [p.name for p in params]
+    out = []
+    for prefix in f.prefixes():
+        name = f"{prefix}{f.name}{'_c' if large else ''}"
+        for pname in (name, "P" + name):
+            if f.ret != "int":
+                rt = {"double": "double precision", "MPI_Aint": "integer(kind=MPI_ADDRESS_KIND)"}[f.ret]
+                out += continued(f"{rt} function {pname}", names, "    ")
+                end = "    end function"
+            else:
+                out += continued(f"subroutine {pname}", names + ["ierror"], "    ")
+                decls_i = decls + ["integer :: ierror"]
+                end = "    end subroutine"
+            out += ["      import"] + [f"      {d}" for d in (decls if f.ret != "int" else decls_i)]
+            out.append(end)
+    return out
+
+
+def mpi_module(funcs, done):
+    out = [f"! {BANNER}", "! module mpi: mpif.h's names with explicit interfaces (docs/fortran.md).",
+           "module mpi", "  implicit none", "  include 'mpi_constants.h'"]
+    out += sentinels()
+    out += fixed_lines(["LOGICAL MPI_SUBARRAYS_SUPPORTED",
+                        "PARAMETER (MPI_SUBARRAYS_SUPPORTED=.FALSE.)",
+                        "LOGICAL MPI_ASYNC_PROTECTS_NONBLOCKING",
+                        "PARAMETER (MPI_ASYNC_PROTECTS_NONBLOCKING=.FALSE.)"])
+    out += [f"  external :: {cb}" for cb in CALLBACKS]
+    out.append("  interface")
+    hand = [(f, False) for f in funcs if f.name in HAND]
+    for f, large in done + hand:
+        if f.name in ("Status_f2f08", "Status_f082f"):
+            continue  # TYPE(MPI_Status) is mpi_f08's
+        out += mpi_interface(f, large) or []
+    out += ["  end interface", "end module mpi"]
+    return out
 
 
 # ---- module mpi_f08 -------------------------------------------------------------------------
