@@ -53,8 +53,8 @@ void pmpi_comm_spawn_(const char *command, const char *argv, const MPI_Fint *max
 {
     char *c_command = mmpi_f_str_in(command, command_len);
     char **c_argv = argv == mpi_fortran_argv_null_ ? NULL : argv_in(argv, argv_len, argv_len);
-    int rc = PMPI_Comm_spawn(c_command, c_argv ? c_argv : MPI_ARGV_NULL, *maxprocs, *info,
-                             *root, *comm, intercomm, errcodes(array_of_errcodes));
+    int rc = PMPI_Comm_spawn(c_command, c_argv ? c_argv : MPI_ARGV_NULL, *maxprocs, *info, *root,
+                             *comm, intercomm, errcodes(array_of_errcodes));
     argv_free(c_argv);
     free(c_command);
     *ierror = rc;
@@ -65,8 +65,8 @@ void pmpi_comm_spawn_multiple_(const MPI_Fint *count, const char *array_of_comma
                                const char *array_of_argv, const MPI_Fint *array_of_maxprocs,
                                const MPI_Fint *array_of_info, const MPI_Fint *root,
                                const MPI_Fint *comm, MPI_Fint *intercomm,
-                               MPI_Fint *array_of_errcodes, MPI_Fint *ierror,
-                               size_t commands_len, size_t argv_len)
+                               MPI_Fint *array_of_errcodes, MPI_Fint *ierror, size_t commands_len,
+                               size_t argv_len)
 {
     int n = *count > 0 ? *count : 0;
     char **cmds = calloc((size_t)n + 1, sizeof(*cmds));
@@ -85,8 +85,8 @@ void pmpi_comm_spawn_multiple_(const MPI_Fint *count, const char *array_of_comma
                                (size_t)n * argv_len);
     }
     int rc = PMPI_Comm_spawn_multiple(*count, cmds, argvs ? argvs : MPI_ARGVS_NULL,
-                                      array_of_maxprocs, array_of_info, *root, *comm,
-                                      intercomm, errcodes(array_of_errcodes));
+                                      array_of_maxprocs, array_of_info, *root, *comm, intercomm,
+                                      errcodes(array_of_errcodes));
     for (int i = 0; i < n; i++) {
         free(cmds[i]);
         if (argvs)
