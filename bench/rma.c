@@ -13,6 +13,10 @@
  *   rma_fence_barrier  MPI_Barrier in the same run (µs) and rma_fence_ratio = fence / barrier
  *                      (the two alternate, five measurements each; the ratio is the median of
  *                      the five pairs' ratios)
+ *   rma_acc_char, rma_acc_int, rma_acc_float
+ *                      1 MiB MPI_Accumulate(MPI_SUM) + MPI_Win_flush under MPI_Win_lock_all,
+ *                      rank 0 to rank 1, of MPI_CHAR, MPI_INT, MPI_FLOAT (µs; osu_acc_latency's
+ *                      largest size)
  *   rma_fop            MPI_Fetch_and_op(MPI_SUM) + flush on one counter at rank 0, every rank
  *                      issuing K of them at once between two barriers: wall time / K, the time
  *                      one rank's operation takes under full contention (µs)
@@ -36,6 +40,21 @@ static void put_step(void *arg)
     struct ctx *c = arg;
     if (c->rank == 0) {
         MPI_Put(c->buf, (int)c->bytes, MPI_BYTE, 1, 0, (int)c->bytes, MPI_BYTE, c->win);
+        MPI_Win_flush(1, c->win);
+    }
+}
+
+/* 1 MiB of acc_type, accumulated with MPI_SUM into rank 1's window. */
+static MPI_Datatype acc_type;
+
+static void acc_step(void *arg)
+{
+    struct ctx *c = arg;
+    if (c->rank == 0) {
+        int size;
+        MPI_Type_size(acc_type, &size);
+        int n = (int)(c->bytes / size);
+        MPI_Accumulate(c->buf, n, acc_type, 1, 0, n, acc_type, MPI_SUM, c->win);
         MPI_Win_flush(1, c->win);
     }
 }
@@ -124,6 +143,18 @@ int main(int argc, char **argv)
         t = bench_time_steps(put_step, &c, MPI_COMM_WORLD, budget, 5, 3);
         if (rank == 0)
             bench_result("rma_put_bandwidth", BIG, size, (double)BIG / t / 1e9, "GB/s");
+        static const struct {
+            const char *name;
+            MPI_Datatype type;
+        } accs[] = {{"rma_acc_char", MPI_CHAR}, {"rma_acc_int", MPI_INT}, {"rma_acc_float", MPI_FLOAT}};
+        c.bytes = 1L << 20;
+        memset(c.buf, 0, (size_t)c.bytes); /* sums of zeros: no float overflows or NaNs */
+        for (size_t i = 0; i < sizeof accs / sizeof accs[0]; i++) {
+            acc_type = accs[i].type;
+            t = bench_time_steps(acc_step, &c, MPI_COMM_WORLD, budget, 5, 10);
+            if (rank == 0)
+                bench_result(accs[i].name, c.bytes, size, t * 1e6, "us");
+        }
         MPI_Win_unlock_all(c.win);
         MPI_Barrier(MPI_COMM_WORLD);
         t = bench_time_steps(epoch_step, &c, MPI_COMM_WORLD, budget, 5, 100);
@@ -137,6 +168,9 @@ int main(int argc, char **argv)
         bench_result_na("rma_put_latency", 8, size, "us", "2_ranks_only");
         bench_result_na("rma_put_bandwidth", BIG, size, "GB/s", "2_ranks_only");
         bench_result_na("rma_epoch", 8, size, "us", "2_ranks_only");
+        bench_result_na("rma_acc_char", 1L << 20, size, "us", "2_ranks_only");
+        bench_result_na("rma_acc_int", 1L << 20, size, "us", "2_ranks_only");
+        bench_result_na("rma_acc_float", 1L << 20, size, "us", "2_ranks_only");
         bench_result_na("rma_put_floor", 8, size, "us", "2_ranks_only");
         bench_result_na("rma_epoch_floor", 8, size, "us", "2_ranks_only");
     }
