@@ -53,7 +53,10 @@ void mmpi_pvar_request_done(const struct mmpi_request *req)
 void mmpi_pvar_level_add(int owner, enum mmpi_pvar_level level, int delta)
 {
     struct mmpi_world *w = __atomic_load_n(&mmpi_world, __ATOMIC_ACQUIRE);
-    struct mmpi_mpit_rank *st = mmpi_mpit_state_of(w->ranks[owner]);
+    struct mmpi_rank *r = w ? w->ranks[owner] : NULL;
+    struct mmpi_mpit_rank *st = r ? mmpi_mpit_state_of(r) : NULL;
+    if (!st) /* the world's end reclaiming what a rank left queued: nobody reads it any more */
+        return;
     int64_t now = __atomic_add_fetch(&st->level[level], delta, __ATOMIC_RELAXED);
     if (level != MMPI_LEVEL_UNEXPECTED)
         return;
