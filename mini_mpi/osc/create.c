@@ -64,6 +64,7 @@ static void core_destroy(struct mmpi_win_core *core)
     free(core->targets);
     free(core->posted);
     free(core->completed);
+    free(core->acc_slots);
     free(core);
 }
 
@@ -118,6 +119,11 @@ static void create_combine(struct mmpi_board_instance *inst, struct mmpi_comm_co
     core->posted = mmpi_xcalloc((size_t)n * (size_t)n, sizeof(uint32_t));
     core->completed = mmpi_xcalloc((size_t)n * (size_t)n, sizeof(uint32_t));
     core->world_ranks = mmpi_xcalloc((size_t)n, sizeof(int));
+    /* A line per member: an announcement does not move the neighbours' lines. */
+    size_t slot_bytes = (size_t)n * sizeof(*core->acc_slots);
+    if (!(core->acc_slots = aligned_alloc(64, slot_bytes)))
+        mmpi_die("out of memory allocating %zu bytes", slot_bytes);
+    memset(core->acc_slots, 0, slot_bytes);
     core->flavor = d0->flavor;
     for (int i = 0; i < n; i++) {
         const struct deposit *d = mmpi_board_deposit(inst, i);

@@ -1,8 +1,9 @@
 /*
  * osc/move.c: data movement (MPI-4.1 §12.3): resolving the target's memory and moving typed
  * data with the datatype cursor (datatype/cursor.c) and the op/ kernels. Every operation is
- * complete, at origin and target, when its call returns (win.h). Accumulates at a target run
- * under its accumulate mutex, which covers nothing but the combine itself. An operation whose
+ * complete, at origin and target, when its call returns (win.h). Accumulates at a target are
+ * one atomic instruction (one element) or run under its accumulate mutex, which covers nothing
+ * but the combine itself (atomic.c says how the two stay atomic together). An operation whose
  * target failed moves nothing and raises nothing (the epoch's end reports, sync.c).
  */
 #include <stdint.h>
@@ -137,7 +138,8 @@ int mmpi_win_accumulate(struct mmpi_win *w, int target, const struct mmpi_win_bu
                         const struct mmpi_win_buf *result, char *taddr, size_t tcount,
                         const struct mmpi_datatype *tdt, const struct mmpi_op *op)
 {
-    struct mmpi_win_target *t = &w->core->targets[target];
+    if (mmpi_win_acc_atomic(w, target, origin, result, taddr, tcount, tdt, op))
+        return MPI_SUCCESS;
     /* The origin may overlap the target (a rank accumulating its own window memory): pack it
      * first when the op reads it, outside the mutex. */
     void *packed = NULL;
@@ -152,13 +154,13 @@ int mmpi_win_accumulate(struct mmpi_win *w, int target, const struct mmpi_win_bu
         in_dt = NULL;
         in_count = bytes;
     }
-    pthread_mutex_lock(&t->acc_lock);
+    mmpi_win_acc_lock(w->core, target);
     if (result)
         mmpi_datatype_copy(taddr, tcount, tdt, result->buf, result->count, result->dt);
     if (op->index != MMPI_OPI_NO_OP) {
         mmpi_op_apply_predefined(op, in, in_dt, in_count, taddr, tcount, tdt);
     }
-    pthread_mutex_unlock(&t->acc_lock);
+    mmpi_win_acc_unlock(w->core, target);
     free(packed);
     return MPI_SUCCESS;
 }
@@ -167,13 +169,14 @@ int mmpi_win_compare_and_swap(struct mmpi_win *w, int target, const void *origin
                               const void *compare, void *result,
                               const struct mmpi_datatype *dt, char *taddr)
 {
-    struct mmpi_win_target *t = &w->core->targets[target];
+    if (mmpi_win_cas_atomic(w, target, origin, compare, result, dt, taddr))
+        return MPI_SUCCESS;
     size_t n = dt->size;
     char *p = taddr + dt->true_lb;
-    pthread_mutex_lock(&t->acc_lock);
+    mmpi_win_acc_lock(w->core, target);
     memcpy((char *)result + dt->true_lb, p, n);
     if (!memcmp(p, (const char *)compare + dt->true_lb, n))
         memcpy(p, (const char *)origin + dt->true_lb, n);
-    pthread_mutex_unlock(&t->acc_lock);
+    mmpi_win_acc_unlock(w->core, target);
     return MPI_SUCCESS;
 }

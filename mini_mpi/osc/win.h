@@ -84,6 +84,8 @@ struct mmpi_win_target {
     int world_rank;            /* immutable */
     pthread_mutex_t acc_lock;  /* accumulate atomicity at this target; held only while the
                                 * data is combined, never across a wait */
+    uint32_t acc_locked;       /* atomic: acc_lock holders past their announcement (atomic.c) */
+    uint32_t atomic_used;      /* atomic: an atomic-instruction accumulate ran here (atomic.c) */
     uint32_t lock_word;        /* atomic, the lock's one-word form (lock.c): 0 free, m + 1
                                 * member m holds it exclusive, MMPI_WIN_LOCK_RECORD: the
                                 * record below is the lock's state */
@@ -102,6 +104,12 @@ struct mmpi_win_target {
     struct mmpi_win_region *regions; /* dynamic windows: attached memory, newest first */
 };
 
+/* A member's announcement of its atomic-instruction accumulate (atomic.c), a line each. */
+struct mmpi_win_acc_slot {
+    uint32_t target; /* atomic: the target's member number + 1 while one runs, else 0 */
+    char pad[60];
+};
+
 struct mmpi_win_core {
     uint64_t id;               /* immutable: for reports */
     int flavor;                /* immutable: MPI_WIN_FLAVOR_* */
@@ -115,6 +123,7 @@ struct mmpi_win_core {
     uint32_t *completed;       /* [size*size] atomic: completed[t*size+o]: completes of o to t
                                 * not yet consumed by t's wait/test */
     int refcount;              /* atomic: member handles not yet freed */
+    struct mmpi_win_acc_slot *acc_slots; /* immutable array [size], 64-byte aligned (atomic.c) */
     int *world_ranks;          /* immutable [size]: member -> world rank, for the fault core */
     struct mmpi_fault_core fault; /* registered while the core lives (fault/fault.h): revoke,
                                    * failed members; linked to the private communicator's core
@@ -253,6 +262,23 @@ int mmpi_win_accumulate(struct mmpi_win *w, int target, const struct mmpi_win_bu
 int mmpi_win_compare_and_swap(struct mmpi_win *w, int target, const void *origin,
                               const void *compare, void *result,
                               const struct mmpi_datatype *dt, char *taddr);
+
+/* ---- Accumulate atomicity (atomic.c) ---------------------------------------------------- */
+
+/* The target's accumulate mutex, taken and given back with the rule that keeps the atomic
+ * instructions below atomic with respect to what it covers. */
+void mmpi_win_acc_lock(struct mmpi_win_core *core, int target);
+void mmpi_win_acc_unlock(struct mmpi_win_core *core, int target);
+/* The accumulate (arguments of mmpi_win_accumulate) as one atomic instruction: true when
+ * done, false when it is not one aligned element of a 4- or 8-byte predefined type, or a
+ * mutex holder is at the target (then nothing happened: take the mutex path). */
+bool mmpi_win_acc_atomic(struct mmpi_win *w, int target, const struct mmpi_win_buf *origin,
+                         const struct mmpi_win_buf *result, char *taddr, size_t tcount,
+                         const struct mmpi_datatype *tdt, const struct mmpi_op *op);
+/* The same for a compare-and-swap (arguments of mmpi_win_compare_and_swap). */
+bool mmpi_win_cas_atomic(struct mmpi_win *w, int target, const void *origin,
+                         const void *compare, void *result, const struct mmpi_datatype *dt,
+                         char *taddr);
 
 /* ---- Synchronization (sync.c, lock.c). Each returns an MPI error class. ---------------- */
 
