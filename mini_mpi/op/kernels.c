@@ -69,10 +69,13 @@ static const uint8_t op_groups[NOPS] = {
  * overlap check, so overlapping buffers still take the scalar order. The expressions give the
  * same bits either way: each element is combined on its own (no reassociation), and SSE's
  * max/min return their second operand on a NaN exactly as `a > b ? a : b` does. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__ELF__)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__ELF__) && \
+    !defined(__SANITIZE_THREAD__) && !defined(__SANITIZE_ADDRESS__)
 /* And with the widest vectors the CPU has: a clone per instruction set, chosen once when the
  * library is loaded (an ifunc), as Open MPI's op/avx component does. The build's baseline
- * (x86-64: SSE2, 16 bytes) moves a quarter of what AVX-512 does per instruction. */
+ * (x86-64: SSE2, 16 bytes) moves a quarter of what AVX-512 does per instruction. Not in a
+ * sanitizer build: the loader runs the ifunc resolvers while it relocates the library, before
+ * the sanitizer's runtime is there for their instrumented code. */
 #define KERNEL_OPTIMIZE                                                        \
     __attribute__((optimize("tree-loop-vectorize", "vect-cost-model=dynamic"), \
                    target_clones("default", "avx2", "arch=x86-64-v4")))
