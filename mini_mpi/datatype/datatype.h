@@ -143,14 +143,15 @@ static inline struct mmpi_datatype *mmpi_datatype_get(struct mmpi_rank *self, MP
     return mmpi_handle_lookup(self, MMPI_HANDLE_KIND_DATATYPE, h);
 }
 
-/* Whether a communication buffer is missing: NULL with data of a predefined type (count > 0,
- * a type of nonzero size; dt resolves h). Like MPICH, only predefined types make NULL an
- * error: with a derived type, NULL is MPI_BOTTOM plus absolute displacements, which is legal.
- * The caller raises MPI_ERR_BUFFER. */
+/* Whether a communication buffer is missing, the one rule of every call that takes a buffer
+ * (point-to-point, one-sided, I/O): NULL with data (count > 0, a type of nonzero size) whose
+ * first byte would be at address 0, i.e. of a predefined type or of a derived type whose true
+ * lower bound is 0, as MPICH's MPIR_ERRTEST_USERBUFFER. With another derived type, NULL is
+ * MPI_BOTTOM plus absolute displacements, which is legal. The caller raises MPI_ERR_BUFFER. */
 static inline bool mmpi_buffer_missing(const void *buf, size_t count,
-                                       const struct mmpi_datatype *dt, MPI_Datatype h)
+                                       const struct mmpi_datatype *dt)
 {
-    return !buf && count > 0 && mmpi_handle_is_predefined(h) && dt->size > 0;
+    return !buf && count > 0 && dt->size > 0 && dt->true_lb == 0;
 }
 
 /* Validates the datatype argument of a communication call: returns MPI_SUCCESS and sets *out,

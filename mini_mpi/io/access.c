@@ -18,7 +18,7 @@
 /* Bounce buffers are filled and drained in pieces of at most this many bytes. */
 #define CHUNK ((size_t)4 << 20)
 
-static int write_piece(int fd, const char *p, size_t n, MPI_Offset off)
+int mmpi_file_pwrite_all(int fd, const char *p, size_t n, MPI_Offset off)
 {
     while (n > 0) {
         ssize_t w = pwrite(fd, p, n, off);
@@ -60,7 +60,7 @@ static int move_stream(struct mmpi_file *f, const struct mmpi_file_view *v, bool
         mmpi_file_view_map(v, start + *done, &off, &contig);
         size_t len = n - *done < contig ? n - *done : (size_t)contig, got = len;
         if (write)
-            err = write_piece(f->core->fd, mem + *done, len, off);
+            err = mmpi_file_pwrite_all(f->core->fd, mem + *done, len, off);
         else
             err = read_piece(f->core->fd, mem + *done, len, off, &got);
         if (err != MPI_SUCCESS)

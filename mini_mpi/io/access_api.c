@@ -33,7 +33,7 @@ static int check(struct mmpi_rank *self, struct mmpi_file *f, struct how how, MP
         return MPI_ERR_COUNT;
     if (mmpi_datatype_check(self, datatype, dt))
         return MPI_ERR_TYPE;
-    if (!buf && count > 0 && (*dt)->size > 0 && (*dt)->true_lb == 0)
+    if (mmpi_buffer_missing(buf, (size_t)count, *dt))
         return MPI_ERR_BUFFER;
     if (how.fp == MMPI_FP_EXPLICIT && offset < 0)
         return MPI_ERR_ARG;

@@ -190,19 +190,6 @@ static int by_offset(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static int write_all(int fd, const char *p, size_t n, MPI_Offset off)
-{
-    while (n > 0) {
-        ssize_t w = pwrite(fd, p, n, off);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return w < 0 ? mmpi_file_errno_class(errno) : MPI_ERR_IO;
-        p += w, n -= (size_t)w, off += w;
-    }
-    return MPI_SUCCESS;
-}
-
 /* Writes the pieces (sorted by offset): one pwritev per run of adjacent ones. */
 static int write_pieces(int fd, const struct piece *ps, size_t n)
 {
@@ -229,7 +216,7 @@ static int write_pieces(int fd, const struct piece *ps, size_t n)
                     skip -= iov[j].iov_len;
                     continue;
                 }
-                int err = write_all(fd, (const char *)iov[j].iov_base + skip,
+                int err = mmpi_file_pwrite_all(fd, (const char *)iov[j].iov_base + skip,
                                     iov[j].iov_len - skip, ps[i + j].off + (MPI_Offset)skip);
                 if (err != MPI_SUCCESS)
                     return err;

@@ -377,6 +377,12 @@ int mmpi_file_close(struct mmpi_rank *self, struct mmpi_file *f)
     int left = mmpi_file_core_leave(f);
     if (err == MPI_SUCCESS)
         err = left; /* a removal that failed at the last release (after a revoke) */
+    mmpi_file_handle_free(self, f);
+    return err;
+}
+
+void mmpi_file_handle_free(struct mmpi_rank *self, struct mmpi_file *f)
+{
     mmpi_comm_release(self, f->comm);
     mmpi_errhandler_release(f->errhandler);
     mmpi_info_release(f->info);
@@ -384,7 +390,6 @@ int mmpi_file_close(struct mmpi_rank *self, struct mmpi_file *f)
     struct mmpi_file_core *core = f->core;
     free(f);
     mmpi_file_core_unpin(core);
-    return err;
 }
 
 int mmpi_file_delete(const char *name)

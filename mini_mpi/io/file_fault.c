@@ -102,11 +102,5 @@ void mmpi_file_reclaim(struct mmpi_rank *r, struct mmpi_file *f)
     /* Unless a survivor's close gave it back already (mmpi_file_core_leave). */
     if (__atomic_exchange_n(&f->core->closed[f->comm->rank], 1, __ATOMIC_ACQ_REL) == 0)
         (void)mmpi_file_core_release(f->core); /* nobody to tell: the world is over */
-    mmpi_comm_release(r, f->comm);
-    mmpi_errhandler_release(f->errhandler);
-    mmpi_info_release(f->info);
-    mmpi_file_view_release(&f->view);
-    struct mmpi_file_core *core = f->core;
-    free(f);
-    mmpi_file_core_unpin(core);
+    mmpi_file_handle_free(r, f);
 }

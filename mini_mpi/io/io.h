@@ -261,6 +261,9 @@ MPI_Offset mmpi_file_view_position_of(const struct mmpi_file_view *v, MPI_Offset
 int mmpi_file_transfer(struct mmpi_file *f, const struct mmpi_file_view *v, bool write,
                        MPI_Offset pos, void *buf, size_t count, const struct mmpi_datatype *dt,
                        size_t *bytes);
+/* Writes all n bytes at off (pwrite until done; EINTR retried). MPI_SUCCESS or the errno's
+ * class (MPI_ERR_IO when nothing could be written). */
+int mmpi_file_pwrite_all(int fd, const char *p, size_t n, MPI_Offset off);
 
 /* ---- request.c ------------------------------------------------------------------------- */
 enum mmpi_file_pointer { MMPI_FP_EXPLICIT, MMPI_FP_INDIVIDUAL, MMPI_FP_SHARED, MMPI_FP_ORDERED };
@@ -332,6 +335,9 @@ void mmpi_file_pointer_failed(struct mmpi_rank *self, struct mmpi_file *f,
 /* Gives back the calling member's reference to the core, and the reference of every failed
  * member that never will; the last one frees the core (mmpi_file_core_release's result). */
 int mmpi_file_core_leave(struct mmpi_file *f);
+/* Frees a handle object whose reference to the core was given back (close, reclaim): its
+ * communicator, error handler, hints and view, then its pin of the core (file.c). */
+void mmpi_file_handle_free(struct mmpi_rank *self, struct mmpi_file *f);
 /* Frees a handle object its rank left open (it failed, or never closed the file): gives back
  * its reference to the core unless a survivor did. Only once every rank thread is gone
  * (runtime/reclaim.c), after the rank's requests were reclaimed. */

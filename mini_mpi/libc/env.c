@@ -335,12 +335,12 @@ typedef int (*setenv_fn)(const char *, const char *, int);
 typedef int (*unsetenv_fn)(const char *);
 typedef int (*putenv_fn)(char *);
 typedef int (*clearenv_fn)(void);
-MMPI_LIBC_REAL(getenv_fn, getenv)
-MMPI_LIBC_REAL(getenv_fn, secure_getenv)
-MMPI_LIBC_REAL(setenv_fn, setenv)
-MMPI_LIBC_REAL(unsetenv_fn, unsetenv)
-MMPI_LIBC_REAL(putenv_fn, putenv)
-MMPI_LIBC_REAL(clearenv_fn, clearenv)
+MMPI_REAL(getenv_fn, getenv)
+MMPI_REAL(getenv_fn, secure_getenv)
+MMPI_REAL(setenv_fn, setenv)
+MMPI_REAL(unsetenv_fn, unsetenv)
+MMPI_REAL(putenv_fn, putenv)
+MMPI_REAL(clearenv_fn, clearenv)
 
 #define CALLER __builtin_return_address(0)
 

@@ -2,7 +2,8 @@
  * exit.c: exit handlers per rank. A rank's atexit and on_exit handlers run when the rank ends
  * normally (exit(), or main returning), last registered first, as a process's do; its
  * at_quick_exit handlers run at its quick_exit(). Not at _exit(), abort() or a kill: neither
- * would a process's.
+ * would a process's. This file keeps and runs the handlers; the calls that end a rank (exit,
+ * quick_exit, _exit, abort, raise, kill) are all runtime/interpose.c's.
  *
  * atexit() is not in libc.so: glibc links a small atexit into the program that calls
  * __cxa_atexit(fn, NULL, __dso_handle), __dso_handle naming the calling object; C++ registers
@@ -23,11 +24,9 @@ enum { HANDLER_CXA, HANDLER_ON_EXIT, HANDLER_QUICK };
 typedef int (*cxa_atexit_fn)(void (*)(void *), void *, void *);
 typedef int (*on_exit_fn)(void (*)(int, void *), void *);
 typedef int (*cxa_at_quick_exit_fn)(void (*)(void), void *);
-typedef void (*quick_exit_fn)(int);
-MMPI_LIBC_REAL(cxa_atexit_fn, __cxa_atexit)
-MMPI_LIBC_REAL(on_exit_fn, on_exit)
-MMPI_LIBC_REAL(cxa_at_quick_exit_fn, __cxa_at_quick_exit)
-MMPI_LIBC_REAL(quick_exit_fn, quick_exit)
+MMPI_REAL(cxa_atexit_fn, __cxa_atexit)
+MMPI_REAL(on_exit_fn, on_exit)
+MMPI_REAL(cxa_at_quick_exit_fn, __cxa_at_quick_exit)
 
 struct mmpi_libc *mmpi_libc_forked;
 
@@ -129,18 +128,10 @@ void mmpi_libc_run_forked_exit_handlers(int status)
         run_handlers(mmpi_libc_forked, &mmpi_libc_forked->at_exit, status);
 }
 
-/* quick_exit ends the calling rank only, like exit (runtime/interpose.c). */
-MMPI_EXPORT void quick_exit(int status)
+void mmpi_libc_run_forked_quick_exit_handlers(void)
 {
-    struct mmpi_rank *self = mmpi_self;
-    if (!self) {
-        if (mmpi_libc_forked)
-            run_handlers(mmpi_libc_forked, &mmpi_libc_forked->at_quick_exit, 0);
-        real_quick_exit()(status);
-        __builtin_unreachable();
-    }
-    mmpi_libc_run_quick_exit_handlers(self);
-    mmpi_rank_end_self(MMPI_END_NORMAL, status & 0xff, "called quick_exit()");
+    if (mmpi_libc_forked)
+        run_handlers(mmpi_libc_forked, &mmpi_libc_forked->at_quick_exit, 0);
 }
 
 void mmpi_libc_forked_child(void)

@@ -9,10 +9,10 @@
 
 typedef int (*getopt_fn)(int, char *const *, const char *);
 typedef int (*getopt_long_fn)(int, char *const *, const char *, const struct option *, int *);
-MMPI_LIBC_REAL(getopt_fn, getopt)
-MMPI_LIBC_REAL(getopt_fn, __posix_getopt)
-MMPI_LIBC_REAL(getopt_long_fn, getopt_long)
-MMPI_LIBC_REAL(getopt_long_fn, getopt_long_only)
+MMPI_REAL(getopt_fn, getopt)
+MMPI_REAL(getopt_fn, __posix_getopt)
+MMPI_REAL(getopt_long_fn, getopt_long)
+MMPI_REAL(getopt_long_fn, getopt_long_only)
 
 static int rank_getopt(struct mmpi_libc *st, int argc, char *const *argv, const char *optstring,
                        const struct option *longopts, int *longind, int long_only, int posix)

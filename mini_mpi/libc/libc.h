@@ -27,6 +27,7 @@
 #include "libc/env.h"
 #include "mmpi.h"
 #include "util/getopt.h"
+#include "util/real.h"
 
 /* The C library variables a rank's program reads, given a per-rank home (libc/bind.c). */
 enum { MMPI_LIBC_OPTIND, MMPI_LIBC_OPTERR, MMPI_LIBC_OPTOPT, MMPI_LIBC_OPTARG, MMPI_LIBC_ENVIRON,
@@ -92,6 +93,8 @@ void mmpi_libc_run_quick_exit_handlers(struct mmpi_rank *r);
 /* Called by exit() outside ranks: in a process forked from a rank, runs the handlers the rank
  * had registered, as a forked child's exit() would; elsewhere does nothing. */
 void mmpi_libc_run_forked_exit_handlers(int status);
+/* The same for quick_exit() outside ranks and the rank's at_quick_exit handlers. */
+void mmpi_libc_run_forked_quick_exit_handlers(void);
 /* The calling thread, a rank's, has just been forked: it is now the only thread of a new
  * process, which is not an MPI process. */
 void mmpi_libc_forked_child(void);
@@ -125,15 +128,7 @@ static inline struct mmpi_libc *mmpi_libc_self(void)
     return r ? r->libc : mmpi_libc_forked;
 }
 
-/* The C library's own definition of a name this module interposes (dlsym RTLD_NEXT, resolved
- * once). */
-void *mmpi_libc_real(const char *name, void **cache);
-#define MMPI_LIBC_REAL(type, name)                                                            \
-    static type real_##name(void)                                                             \
-    {                                                                                          \
-        static void *cache;                                                                    \
-        return (type)mmpi_libc_real(#name, &cache);                                            \
-    }
+/* The C library's own definition of a name this module interposes: MMPI_REAL (util/real.h). */
 
 #define MMPI_EXPORT __attribute__((visibility("default")))
 

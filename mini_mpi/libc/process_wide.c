@@ -63,14 +63,14 @@ typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
 typedef pid_t (*fork_fn)(void);
 typedef int (*execve_fn)(const char *, char *const[], char *const[]);
 typedef int (*execv_fn)(const char *, char *const[]);
-MMPI_LIBC_REAL(setrlimit_fn, setrlimit)
-MMPI_LIBC_REAL(signal_fn, signal)
-MMPI_LIBC_REAL(sigaction_fn, sigaction)
-MMPI_LIBC_REAL(fork_fn, fork)
-MMPI_LIBC_REAL(execve_fn, execve)
-MMPI_LIBC_REAL(execv_fn, execv)
-MMPI_LIBC_REAL(execv_fn, execvp)
-MMPI_LIBC_REAL(execve_fn, execvpe)
+MMPI_REAL(setrlimit_fn, setrlimit)
+MMPI_REAL(signal_fn, signal)
+MMPI_REAL(sigaction_fn, sigaction)
+MMPI_REAL(fork_fn, fork)
+MMPI_REAL(execve_fn, execve)
+MMPI_REAL(execv_fn, execv)
+MMPI_REAL(execv_fn, execvp)
+MMPI_REAL(execve_fn, execvpe)
 
 MMPI_EXPORT int setrlimit(__rlimit_resource_t resource, const struct rlimit *rl)
 {

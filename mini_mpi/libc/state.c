@@ -1,7 +1,6 @@
 /*
  * state.c: creating and freeing a rank's C library state (libc/libc.h): its working directory
- * (libc/fs.c), its image's variables (libc/bind.c), its environment (libc/env.c) and the rest;
- * and reaching the C library's own definitions of the names this module takes over.
+ * (libc/fs.c), its image's variables (libc/bind.c), its environment (libc/env.c) and the rest.
  */
 #include <dlfcn.h>
 #include <stdio.h>
@@ -9,20 +8,6 @@
 #include <unistd.h>
 
 #include "libc/libc.h"
-
-void *mmpi_libc_real(const char *name, void **cache)
-{
-    void *fn = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
-    if (fn)
-        return fn;
-    fn = dlsym(RTLD_NEXT, name);
-    if (!fn) {
-        fprintf(stderr, "mini_mpi: cannot resolve libc's %s: %s\n", name, dlerror());
-        _exit(127);
-    }
-    __atomic_store_n(cache, fn, __ATOMIC_RELEASE); /* every thread stores the same pointer */
-    return fn;
-}
 
 void mmpi_libc_rank_start(struct mmpi_rank *r)
 {

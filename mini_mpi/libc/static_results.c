@@ -22,15 +22,15 @@ typedef struct passwd *(*getpwnam_fn)(const char *);
 typedef struct passwd *(*getpwuid_fn)(uid_t);
 typedef struct group *(*getgrnam_fn)(const char *);
 typedef struct group *(*getgrgid_fn)(gid_t);
-MMPI_LIBC_REAL(strtok_fn, strtok)
-MMPI_LIBC_REAL(time_to_tm_fn, localtime)
-MMPI_LIBC_REAL(time_to_tm_fn, gmtime)
-MMPI_LIBC_REAL(ctime_fn, ctime)
-MMPI_LIBC_REAL(asctime_fn, asctime)
-MMPI_LIBC_REAL(getpwnam_fn, getpwnam)
-MMPI_LIBC_REAL(getpwuid_fn, getpwuid)
-MMPI_LIBC_REAL(getgrnam_fn, getgrnam)
-MMPI_LIBC_REAL(getgrgid_fn, getgrgid)
+MMPI_REAL(strtok_fn, strtok)
+MMPI_REAL(time_to_tm_fn, localtime)
+MMPI_REAL(time_to_tm_fn, gmtime)
+MMPI_REAL(ctime_fn, ctime)
+MMPI_REAL(asctime_fn, asctime)
+MMPI_REAL(getpwnam_fn, getpwnam)
+MMPI_REAL(getpwuid_fn, getpwuid)
+MMPI_REAL(getgrnam_fn, getgrnam)
+MMPI_REAL(getgrgid_fn, getgrgid)
 
 MMPI_EXPORT char *strtok(char *s, const char *delim)
 {

@@ -167,7 +167,7 @@ static int transfer(struct mmpi_rank *self, enum mmpi_call call, enum kind kind,
         err = check_side(self, origin_count, origin_datatype, &x.origin.dt);
     x.origin.count = origin_count > 0 ? (size_t)origin_count : 0;
     if (err == MPI_SUCCESS &&
-        mmpi_buffer_missing(origin_addr, x.origin.count, x.origin.dt, origin_datatype))
+        mmpi_buffer_missing(origin_addr, x.origin.count, x.origin.dt))
         err = MPI_ERR_BUFFER;
     if (err == MPI_SUCCESS && kind == ACC)
         err = check_op(self, op, &x, true);
@@ -205,8 +205,8 @@ static int get_accumulate(struct mmpi_rank *self, enum mmpi_call call, const voi
     if (err == MPI_SUCCESS)
         err = check_side(self, result_count, result_datatype, &x.result.dt);
     if (err == MPI_SUCCESS &&
-        mmpi_buffer_missing(result_addr, result_count > 0 ? (size_t)result_count : 0, x.result.dt,
-                            result_datatype))
+        mmpi_buffer_missing(result_addr, result_count > 0 ? (size_t)result_count : 0,
+                            x.result.dt))
         err = MPI_ERR_BUFFER;
     /* §12.3.4: with MPI_NO_OP the origin buffer, count and type are ignored. */
     bool no_op = op == MPI_NO_OP;
@@ -214,7 +214,7 @@ static int get_accumulate(struct mmpi_rank *self, enum mmpi_call call, const voi
         err = check_side(self, origin_count, origin_datatype, &x.origin.dt);
     x.origin.count = !no_op && origin_count > 0 ? (size_t)origin_count : 0;
     if (err == MPI_SUCCESS && !no_op &&
-        mmpi_buffer_missing(origin_addr, x.origin.count, x.origin.dt, origin_datatype))
+        mmpi_buffer_missing(origin_addr, x.origin.count, x.origin.dt))
         err = MPI_ERR_BUFFER;
     /* §12.3.5: Fetch_and_op takes one element of a predefined type. */
     if (err == MPI_SUCCESS && fetch_and_op && !x.tdt->predefined)

@@ -139,7 +139,7 @@ static int check_mrecv_args(struct mmpi_rank *self, void *buf, MPI_Count count,
     int err = count < 0 ? MPI_ERR_COUNT : mmpi_datatype_check(self, datatype, dt);
     if (err == MPI_SUCCESS && !message)
         err = MPI_ERR_ARG;
-    if (err == MPI_SUCCESS && mmpi_buffer_missing(buf, (size_t)count, *dt, datatype))
+    if (err == MPI_SUCCESS && mmpi_buffer_missing(buf, (size_t)count, *dt))
         err = MPI_ERR_BUFFER;
     return err;
 }

@@ -35,7 +35,7 @@ int mmpi_pt2pt_check_args_full(struct mmpi_rank *self, MPI_Comm comm, const void
         return MPI_ERR_RANK;
     if (!((receive && tag == MPI_ANY_TAG) || (tag >= 0 && tag <= MMPI_TAG_UB)))
         return MPI_ERR_TAG;
-    if (mmpi_buffer_missing(buf, (size_t)count, *dt, datatype))
+    if (mmpi_buffer_missing(buf, (size_t)count, *dt))
         return MPI_ERR_BUFFER;
     /* Every operation on a revoked communicator fails, MPI_PROC_NULL included (§17.3.1). */
     if (mmpi_fault_revoked(&(*c)->core->fault))

@@ -1,13 +1,13 @@
 /*
  * interpose.c: process-wide calls made rank-local (docs/design.md "Ranks are threads"). libmini_mpi
- * exports exit,
- * _exit, _Exit, abort, raise, kill, __assert_fail and pthread_create; the program's references
+ * exports exit, quick_exit, _exit, _Exit, abort, raise, kill, __assert_fail and pthread_create,
+ * all here (libc/ keeps the per-rank state they use: exit handlers); the program's references
  * bind here before libc because libmini_mpi is a direct dependency of the executable. Called
  * from a thread that belongs to no rank, each forwards to libc unchanged.
  *
  * From a rank (or a thread it created), a terminating call ends that rank only:
- * - exit(c), _exit(c), _Exit(c): the rank ends with code c (exit() first runs the rank's
- *   atexit/on_exit handlers, libc/exit.c);
+ * - exit(c), quick_exit(c), _exit(c), _Exit(c): the rank ends with code c (exit() first runs
+ *   the rank's atexit/on_exit handlers, quick_exit() its at_quick_exit handlers, libc/exit.c);
  * - abort(), a failed assert(): as if killed by SIGABRT;
  * - raise(sig), kill(getpid(), sig): when sig would terminate the process by default and the
  *   program installed no handler for it (SIGKILL always), as if killed by sig.
@@ -26,8 +26,6 @@
 #include "libc/libc.h"
 #include "mmpi.h"
 #include "util/real.h"
-
-#define MMPI_EXPORT __attribute__((visibility("default")))
 
 static const char *signal_cause(int sig)
 {
@@ -70,6 +68,21 @@ MMPI_EXPORT void exit(int status)
     }
     mmpi_libc_run_exit_handlers(mmpi_self, status); /* the rank's atexit/on_exit handlers */
     mmpi_rank_end_self(MMPI_END_NORMAL, status & 0xff, "called exit()");
+}
+
+typedef void (*quick_exit_fn)(int);
+MMPI_REAL(quick_exit_fn, quick_exit)
+
+MMPI_EXPORT void quick_exit(int status)
+{
+    struct mmpi_rank *self = mmpi_self;
+    if (!self) {
+        mmpi_libc_run_forked_quick_exit_handlers(); /* a process forked from a rank */
+        real_quick_exit()(status);
+        __builtin_unreachable();
+    }
+    mmpi_libc_run_quick_exit_handlers(self);
+    mmpi_rank_end_self(MMPI_END_NORMAL, status & 0xff, "called quick_exit()");
 }
 
 MMPI_EXPORT void _exit(int status)

@@ -22,8 +22,8 @@
 
 typedef void *(*dlopen_fn)(const char *, int);
 typedef int (*dlclose_fn)(void *);
-MMPI_LIBC_REAL(dlopen_fn, dlopen)
-MMPI_LIBC_REAL(dlclose_fn, dlclose)
+MMPI_REAL(dlopen_fn, dlopen)
+MMPI_REAL(dlclose_fn, dlclose)
 
 /* Whether the call is the runtime's own: made by libmini_mpi, or, through a sanitizer's
  * interceptor (which comes first in the search order), while the runtime loads a copy. */

@@ -1,10 +1,11 @@
 /*
- * real.c: resolves the libc definitions of the symbols runtime/interpose.c takes over. dlsym with
- * RTLD_NEXT finds the next definition after this object in the search order, which is libc's (or
- * a sanitizer runtime's that the program's link put after libmini_mpi). The first definition
- * of pthread_create (RTLD_DEFAULT) is resolved too: the library's own threads start through it,
- * so that a sanitizer whose runtime comes first sees them.
- * Resolution is lazy and idempotent (a benign race: every thread stores the same pointer).
+ * real.c: the one resolver of the libc definitions of the symbols the library takes over
+ * (runtime/interpose.c, libc/). dlsym with RTLD_NEXT finds the next definition after this
+ * object in the search order, which is libc's (or a sanitizer runtime's that the program's link
+ * put after libmini_mpi). The first definition of pthread_create (RTLD_DEFAULT) is resolved
+ * too: the library's own threads start through it, so that a sanitizer whose runtime comes
+ * first sees them. Resolution is lazy and idempotent (a benign race: every thread stores the
+ * same pointer).
  */
 #include "util/real.h"
 
@@ -13,7 +14,11 @@
 #include <stdio.h>
 #include <unistd.h>
 
-static void *resolve_in(void *handle, const char *name)
+/* Uninstrumented: libc/'s interposed functions reach it while a sanitizer's runtime is still
+ * initializing, before instrumented code may run (Makefile, SAN). */
+#define UNSANITIZED __attribute__((no_sanitize("thread", "address", "undefined")))
+
+UNSANITIZED static void *resolve_in(void *handle, const char *name)
 {
     void *fn = dlsym(handle, name);
     if (!fn) {
@@ -24,22 +29,17 @@ static void *resolve_in(void *handle, const char *name)
     return fn;
 }
 
-static void *resolve(const char *name)
+UNSANITIZED void *mmpi_real_symbol(const char *name, void **cache)
 {
-    return resolve_in(RTLD_NEXT, name);
+    void *fn = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
+    if (fn)
+        return fn;
+    fn = resolve_in(RTLD_NEXT, name);
+    __atomic_store_n(cache, fn, __ATOMIC_RELEASE); /* every thread stores the same pointer */
+    return fn;
 }
 
-#define REAL(type, name)                                                   \
-    static type real_##name(void)                                         \
-    {                                                                      \
-        static type fn;                                                    \
-        type f = __atomic_load_n(&fn, __ATOMIC_ACQUIRE);                   \
-        if (!f) {                                                          \
-            f = (type)resolve(#name);                                      \
-            __atomic_store_n(&fn, f, __ATOMIC_RELEASE);                    \
-        }                                                                  \
-        return f;                                                          \
-    }
+#define REAL(type, name) MMPI_REAL(type, name)
 
 typedef void (*exit_fn)(int);
 typedef void (*abort_fn)(void);
@@ -91,11 +91,11 @@ int mmpi_real_pthread_create(pthread_t *thread, const pthread_attr_t *attr,
 int mmpi_first_pthread_create(pthread_t *thread, const pthread_attr_t *attr,
                               void *(*start)(void *), void *arg)
 {
-    static pthread_create_fn fn;
-    pthread_create_fn f = __atomic_load_n(&fn, __ATOMIC_ACQUIRE);
+    static void *fn;
+    void *f = __atomic_load_n(&fn, __ATOMIC_ACQUIRE);
     if (!f) {
-        f = (pthread_create_fn)resolve_in(RTLD_DEFAULT, "pthread_create");
+        f = resolve_in(RTLD_DEFAULT, "pthread_create");
         __atomic_store_n(&fn, f, __ATOMIC_RELEASE);
     }
-    return f(thread, attr, start, arg);
+    return ((pthread_create_fn)f)(thread, attr, start, arg);
 }

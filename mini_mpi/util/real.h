@@ -1,14 +1,26 @@
 /*
  * real.h: the libc functions that mini_mpi interposes (exit, abort, raise, kill, pthread_create,
- * ...), reached as libc defines them. The library exports its own versions of these symbols so
- * that a rank calling exit() ends only itself (runtime/interpose.c); the library itself must
- * call the real ones through these wrappers. Resolved once, with dlsym(RTLD_NEXT).
+ * the per-rank C library state of libc/, ...), reached as libc defines them. The library exports
+ * its own versions of these symbols so that a rank calling exit() ends only itself
+ * (runtime/interpose.c); the library itself must call the real ones through these wrappers.
+ * Resolved once, with dlsym(RTLD_NEXT), by one resolver (real.c).
  */
 #ifndef MMPI_UTIL_REAL_H
 #define MMPI_UTIL_REAL_H
 
 #include <pthread.h>
 #include <sys/types.h>
+
+/* The C library's own definition of name (dlsym RTLD_NEXT), resolved once into *cache; ends
+ * the process (status 127) when there is none. Safe before a sanitizer's runtime is ready. */
+void *mmpi_real_symbol(const char *name, void **cache);
+/* Defines `static type real_name(void)`, returning libc's definition of name. */
+#define MMPI_REAL(type, name)                                                                 \
+    static type real_##name(void)                                                             \
+    {                                                                                          \
+        static void *cache;                                                                    \
+        return (type)mmpi_real_symbol(#name, &cache);                                          \
+    }
 
 __attribute__((noreturn)) void mmpi_real_exit(int status);
 __attribute__((noreturn)) void mmpi_real__exit(int status);
