@@ -195,13 +195,22 @@ for lib in "${libs[@]}"; do
 done
 
 # The machine's memcpy bandwidth: the ceiling of a one-copy transfer, printed under the table.
-memcpy_line=
-if cc -O2 -std=c11 "$src/memcpy.c" -o "$out/memcpy" >"$out/logs/build-memcpy.log" 2>&1; then
+memcpy_line= copy_line=
+if cc -O2 -std=gnu11 -pthread "$src/memcpy.c" -o "$out/memcpy" >"$out/logs/build-memcpy.log" 2>&1; then
     timeout 30 "$out/memcpy" >"$out/logs/$stamp-memcpy.out" 2>&1
     memcpy_line=$(awk -v now="$(date +%FT%T)" -v csv="$results" '
         /^RESULT name=memcpy_bandwidth/ {
             b = $3; sub("bytes=", "", b); b += 0; v = $5; sub("value=", "", v)
             print now ",machine,memcpy,memcpy_bandwidth," b ",1,1," v ",GB/s,ok," >>csv
+            l = (b >= 1048576) ? (b / 1048576) " MiB" : (b / 1024) " KiB"
+            s = s (s ? ", " : "") l " " v " GB/s" }
+        END { print s }' "$out/logs/$stamp-memcpy.out")
+    # The floor of a one-copy message between two cores: a copy of a buffer the other wrote.
+    copy_line=$(awk -v now="$(date +%FT%T)" -v csv="$results" '
+        /^RESULT name=copy_floor_/ {
+            n = $2; sub("name=", "", n); b = $3; sub("bytes=", "", b); b += 0
+            v = $5; sub("value=", "", v)
+            print now ",machine,memcpy," n "," b ",2,1," v ",GB/s,ok," >>csv
             l = (b >= 1048576) ? (b / 1048576) " MiB" : (b / 1024) " KiB"
             s = s (s ? ", " : "") l " " v " GB/s" }
         END { print s }' "$out/logs/$stamp-memcpy.out")
@@ -657,7 +666,9 @@ END {
 }' "$session"
 echo
 echo "Machine: ${cpu_model:-unknown CPU}, $cpu_count CPUs online; memcpy, one thread:" \
-    "${memcpy_line:-not measured}; wake-up + context switch on one core:" \
+    "${memcpy_line:-not measured}; a copy of a buffer the other core wrote last (the floor" \
+    "of a one-copy message, one way): ${copy_line:-not measured}; wake-up + context switch" \
+    "on one core:" \
     "${switch_line:-not measured}; one-way between two cores: ${cacheline_line:-not measured};" \
     "futex wake-up until the woken thread runs (the floor of failure detection):" \
     "${wake_line:-not measured}${yield_line:+; every rank-thread running once, per thread (the floor per rank of a collective when ranks outnumber cores): $yield_line}."
