@@ -95,7 +95,7 @@ int mmpi_comm_idup(struct mmpi_rank *self, struct mmpi_comm *parent, struct mmpi
     d->core = mmpi_comm_board_core(parent);
     mmpi_comm_core_retain(d->core);
     d->me = mmpi_comm_board_rank(parent);
-    d->eh = parent->errhandler ? parent->errhandler : mmpi_errhandler_initial();
+    d->eh = parent->errhandler; /* NULL: never set (errhan/errhandler.c) */
     d->session = parent->session;
     mmpi_errhandler_retain(d->eh);
     d->info = info;

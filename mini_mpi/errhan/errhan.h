@@ -48,6 +48,9 @@ void mmpi_errhandler_retain(struct mmpi_errhandler *e);
 void mmpi_errhandler_release(struct mmpi_errhandler *e);
 /* The predefined handler named by MINI_MPI_INITIAL_ERRHANDLER (or fatal). */
 struct mmpi_errhandler *mmpi_errhandler_initial(void);
+/* The handler errors without an object go to, and objects whose handler was never set follow;
+ * *handle: the communicator it belongs to (MPI_COMM_SELF or MPI_COMM_WORLD). */
+struct mmpi_errhandler *mmpi_errhandler_default(struct mmpi_rank *self, int *handle);
 
 /* Raises errcode from `call` on communicator comm (NULL: no object, see above). Returns the
  * code for the caller to return (after a user handler returned, or MPI_ERRORS_RETURN); does not

@@ -76,8 +76,10 @@ static int get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler, enum mmpi_c
         err = MPI_ERR_ARG;
         goto fn_fail;
     }
-    /* An unset MPI_COMM_SELF handler reads as the one errors would use: the initial one. */
-    struct mmpi_errhandler *e = c->errhandler ? c->errhandler : mmpi_errhandler_initial();
+    /* A handler never set reads as the one errors would use: the default. */
+    int owner;
+    struct mmpi_errhandler *e = c->errhandler ? c->errhandler
+                                              : mmpi_errhandler_default(self, &owner);
     mmpi_errhandler_retain(e); /* MPI-4.1 §9.3: the program frees what get returns */
     *errhandler = e->handle;
 fn_exit:

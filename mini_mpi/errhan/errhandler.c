@@ -108,32 +108,39 @@ int mmpi_err_invoke(struct mmpi_rank *self, struct mmpi_errhandler *h, int handl
     return errcode;
 }
 
+/* The default error handler: the one an error without an object goes to (MPI-4.1 §9.3:
+ * MPI_COMM_SELF's), and the one a communicator or window whose handler was never set follows.
+ * A handler nobody set is NULL all the way down: MPI_COMM_SELF's falls back to
+ * MPI_COMM_WORLD's, that to the initial handler (mpiexec -initial-errhandler). So, as in
+ * MPICH, a program that sets MPI_ERRORS_RETURN on MPI_COMM_WORLD gets errors returned from
+ * the communicators it duplicated before and from its windows, unless it set their own. */
+struct mmpi_errhandler *mmpi_errhandler_default(struct mmpi_rank *self, int *handle)
+{
+    if (self->self_comm.errhandler) {
+        *handle = MPI_COMM_SELF;
+        return self->self_comm.errhandler;
+    }
+    *handle = MPI_COMM_WORLD;
+    return self->world_comm.errhandler ? self->world_comm.errhandler : mmpi_errhandler_initial();
+}
+
 int mmpi_err_raise_comm(struct mmpi_rank *self, struct mmpi_comm *comm, int errcode,
                         enum mmpi_call call)
 {
-    struct mmpi_errhandler *h;
     MPI_Comm handle;
+    struct mmpi_errhandler *h = mmpi_errhandler_default(self, &handle);
 
     if (comm) {
-        h = comm->errhandler ? comm->errhandler : self->world_comm.errhandler;
+        h = comm->errhandler ? comm->errhandler : h;
         handle = comm->handle;
-    } else if (self->self_comm.errhandler) {
-        h = self->self_comm.errhandler;
-        handle = MPI_COMM_SELF;
-    } else {
-        h = self->world_comm.errhandler;
-        handle = MPI_COMM_WORLD;
     }
-    if (!h)
-        h = mmpi_errhandler_initial(); /* before MPI_Init */
     return mmpi_err_invoke(self, h, handle, errcode, call);
 }
 
 int mmpi_err_raise_win(struct mmpi_rank *self, struct mmpi_win *win, int errcode,
                        enum mmpi_call call)
 {
-    if (!win)
+    if (!win || !win->errhandler) /* never set: the default, with its communicator's handle */
         return mmpi_err_raise_comm(self, NULL, errcode, call);
-    struct mmpi_errhandler *h = win->errhandler ? win->errhandler : &mmpi_errhandler_fatal;
-    return mmpi_err_invoke(self, h, win->handle, errcode, call);
+    return mmpi_err_invoke(self, win->errhandler, win->handle, errcode, call);
 }

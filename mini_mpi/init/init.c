@@ -69,7 +69,7 @@ void mmpi_init(struct mmpi_rank *self, int required)
     self->world_comm.core = self->world_core;
     self->world_comm.rank = self->app_rank;
     self->world_comm.handle = MPI_COMM_WORLD;
-    self->world_comm.errhandler = mmpi_errhandler_initial();
+    self->world_comm.errhandler = NULL; /* unset: the initial handler (errhandler.c) */
     strcpy(self->world_comm.name, "MPI_COMM_WORLD");
 
     int *me = mmpi_xmalloc(sizeof(int));
@@ -77,7 +77,7 @@ void mmpi_init(struct mmpi_rank *self, int required)
     self->self_comm.core = mmpi_comm_core_new(1, me);
     self->self_comm.rank = 0;
     self->self_comm.handle = MPI_COMM_SELF;
-    self->self_comm.errhandler = NULL; /* unset: errors without an object go to WORLD's */
+    self->self_comm.errhandler = NULL; /* unset: the default is WORLD's (errhandler.c) */
     strcpy(self->self_comm.name, "MPI_COMM_SELF");
 
     self->info_env = mmpi_info_env_new(self, self->argc, self->argv, self->thread_level);

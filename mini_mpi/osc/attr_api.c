@@ -379,8 +379,11 @@ int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
         err = MPI_ERR_ARG;
         goto fn_fail;
     }
-    mmpi_errhandler_retain(w->errhandler); /* MPI-4.1 §9.3: the program frees what get returns */
-    *errhandler = w->errhandler->handle;
+    int owner; /* a handler never set reads as the one errors would use: the default */
+    struct mmpi_errhandler *e = w->errhandler ? w->errhandler
+                                              : mmpi_errhandler_default(self, &owner);
+    mmpi_errhandler_retain(e); /* MPI-4.1 §9.3: the program frees what get returns */
+    *errhandler = e->handle;
 fn_exit:
     return err;
 fn_fail:

@@ -222,7 +222,7 @@ int mmpi_win_create(struct mmpi_rank *self, struct mmpi_comm *comm, int flavor, 
     w->core = core;
     w->comm = dup;
     w->rank = dup->rank;
-    w->errhandler = &mmpi_errhandler_fatal; /* MPI-4.1 §9.3: the default for windows */
+    w->errhandler = NULL; /* never set: the default handler (errhan/errhandler.c), as in MPICH */
     w->info = info ? mmpi_info_dup(info) : NULL;
     w->locks = mmpi_xcalloc((size_t)core->size, 1);
     set_attrs(w);

@@ -226,8 +226,8 @@ int PMPI_Win_free(MPI_Win *win)
     /* An open epoch or a failing delete callback leaves the window as it was; once the
      * members synchronize, the window is gone whatever the synchronization reports. Its
      * handler is kept past the free for that report (below). */
-    h = w->errhandler ? w->errhandler : &mmpi_errhandler_fatal;
     handle = w->handle;
+    h = w->errhandler ? w->errhandler : mmpi_errhandler_default(self, &handle);
     mmpi_errhandler_retain(h);
     err = mmpi_win_free(self, w, &freed);
     if (freed)
