@@ -32,7 +32,7 @@ struct mmpi_comm *mmpi_comm_handle_object_eh(struct mmpi_errhandler *eh,
     c->rank = rank;
     c->handle = MPI_COMM_NULL;
     c->session = MPI_SESSION_NULL;
-    c->errhandler = eh ? eh : mmpi_errhandler_initial();
+    c->errhandler = eh; /* NULL: never set, the default (errhan/errhandler.c) */
     mmpi_errhandler_retain(c->errhandler);
     return c;
 }
@@ -40,8 +40,8 @@ struct mmpi_comm *mmpi_comm_handle_object_eh(struct mmpi_errhandler *eh,
 struct mmpi_comm *mmpi_comm_handle_object(struct mmpi_comm *parent, struct mmpi_comm_core *core,
                                           int rank)
 {
-    /* Error handlers are inherited (MPI-4.1 §9.3.1); an unset MPI_COMM_SELF one means the
-     * initial handler. */
+    /* Error handlers are inherited (MPI-4.1 §9.3.1); one never set stays unset, following the
+     * default. */
     struct mmpi_comm *c = mmpi_comm_handle_object_eh(parent->errhandler, core, rank);
     c->session = parent->session;
     return c;
@@ -244,13 +244,17 @@ int mmpi_comm_sync(struct mmpi_rank *self, struct mmpi_comm *c)
 
 int mmpi_comm_register(struct mmpi_rank *self, struct mmpi_comm *c, MPI_Comm *handle)
 {
-    c->handle = mmpi_handle_new(self, MMPI_HANDLE_KIND_COMM, c);
+    /* MPICH runs out of context ids at 2048 communicators: a program that leaks them fails
+     * there, so it fails here too, with the same class (MINI_MPI_MAX_COMMS). */
+    long max = self->world->config.max_comms;
+    bool full = max && mmpi_slots_live(&self->handles[MMPI_HANDLE_KIND_COMM]) >= (uint32_t)max;
+    c->handle = full ? MPI_COMM_NULL : mmpi_handle_new(self, MMPI_HANDLE_KIND_COMM, c);
     if (c->handle == MPI_COMM_NULL) {
         mmpi_comm_core_release(c->core);
         mmpi_errhandler_release(c->errhandler);
         mmpi_info_release(c->info);
         free(c);
-        return MPI_ERR_NO_MEM;
+        return full ? MPI_ERR_OTHER : MPI_ERR_NO_MEM;
     }
     *handle = c->handle;
     return MPI_SUCCESS;

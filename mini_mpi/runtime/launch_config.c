@@ -67,6 +67,7 @@ bool mmpi_launch_config_read(struct mmpi_launch_config *c)
     c->exit_convention = MMPI_EXIT_OMPI;
     c->initial_errhandler = handlers[0];
     c->hang_check = true;
+    c->max_comms = 2048;
 
     if ((v = getenv("MINI_MPI_NP"))) {
         if (!mmpi_parse_long(v, 1, MMPI_MAX_RANKS, &n))
@@ -120,6 +121,8 @@ bool mmpi_launch_config_read(struct mmpi_launch_config *c)
     long fast_max;
     if ((v = getenv("MINI_MPI_COLL_FAST_MAX")) && !mmpi_parse_long(v, 0, (1L << 20) - 1, &fast_max))
         return bad("MINI_MPI_COLL_FAST_MAX", v, "a member count from 0 to 1048575");
+    if ((v = getenv("MINI_MPI_MAX_COMMS")) && !mmpi_parse_long(v, 0, 1L << 30, &c->max_comms))
+        return bad("MINI_MPI_MAX_COMMS", v, "a communicator count from 0 (no limit) to 1073741824");
     /* One plan per process (one world runs at a time); the C API appends to it. */
     static struct mmpi_fault_plan plan;
     c->faults = &plan;

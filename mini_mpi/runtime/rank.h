@@ -72,6 +72,8 @@ struct mmpi_launch_config {
                                       * "-timeout", "MINI_MPI_TIMEOUT" or "MPIEXEC_TIMEOUT" */
     bool poison;                     /* MINI_MPI_POISON=1: what a failure leaves undefined
                                       * (window memory, file pointers) gets documented values */
+    long max_comms;                  /* MINI_MPI_MAX_COMMS: communicators a rank may hold at
+                                      * once (MPICH's context-id limit, 2048), 0 = no limit */
     const char *call_counts;         /* MINI_MPI_CALL_COUNTS: file to write the per-rank MPI call
                                       * counts to at world end (inject/call_counts.c), or NULL */
 };

@@ -50,6 +50,14 @@ out:
     return result;
 }
 
+uint32_t mmpi_slots_live(struct mmpi_slots *s)
+{
+    pthread_mutex_lock(&s->lock);
+    uint32_t live = s->next_unused - s->free_count;
+    pthread_mutex_unlock(&s->lock);
+    return live;
+}
+
 void *mmpi_slots_remove(struct mmpi_slots *s, uint32_t index)
 {
     uint32_t offset;

@@ -26,6 +26,8 @@ struct mmpi_slots {
 void mmpi_slots_init(struct mmpi_slots *s);
 /* Frees the table's memory (not the objects). Call when no other thread uses it. */
 void mmpi_slots_destroy(struct mmpi_slots *s);
+/* How many objects the table holds. Takes s->lock. */
+uint32_t mmpi_slots_live(struct mmpi_slots *s);
 /* Stores obj (not NULL); returns its index, or -1 when the table is full. Takes s->lock. */
 int64_t mmpi_slots_insert(struct mmpi_slots *s, void *obj);
 /* The chunk that holds index, and the index's offset in it. */

@@ -50,6 +50,7 @@ expect_error "MINI_MPI_HANG_CHECK=2" env MINI_MPI_HANG_CHECK=2 $prog
 expect_error "MINI_MPI_COLL_SNAPSHOT=banana" env MINI_MPI_COLL_SNAPSHOT=banana $prog
 expect_error "MINI_MPI_COLL_SNAPSHOT=-1" env MINI_MPI_COLL_SNAPSHOT=-1 $prog
 expect_error "MINI_MPI_COLL_FAST_MAX=banana" env MINI_MPI_COLL_FAST_MAX=banana $prog
+expect_error "MINI_MPI_MAX_COMMS=-1" env MINI_MPI_MAX_COMMS=-1 $prog
 expect_error "MINI_MPI_COLL_FAST_MAX=-2" env MINI_MPI_COLL_FAST_MAX=-2 $prog
 expect_error "MINI_MPI_CALL_COUNTS=" env MINI_MPI_CALL_COUNTS= $prog
 for t in 0 -1 abc 1e99 nan 5s ""; do
