@@ -81,6 +81,12 @@ bool mmpi_coll_all_packed_ok(const struct mmpi_coll *me, const struct mmpi_board
 bool mmpi_coll_reduce_snapshot(const struct mmpi_coll *me, size_t bytes, size_t slots)
 {
     size_t data = bytes * slots;
+    /* A snapshot is folded by the combine step, under the board's lock (board.c): a user
+     * function must not run there, since it may call MPI, abort, or be where an injected
+     * death lands, and every other member would then wait on the lock for good. Members
+     * fold user operations themselves, outside any lock (shared or direct mode). */
+    if (me->op->index == MMPI_OPI_USER)
+        return false;
     if (mmpi_coll_snapshot_override() != SIZE_MAX)
         return data <= mmpi_coll_snapshot_override();
     if (me->nonblocking)
