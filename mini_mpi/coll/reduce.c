@@ -5,8 +5,9 @@
  * goes to the receive block of the root (Reduce) or of everyone (Allreduce).
  *
  * Algorithm:
- *  - SNAPSHOT for small data (coll.h limits) and for nonblocking calls: the last arriver folds
- *    all inputs, in rank order, into the result (packed); members unpack it. At 8 bytes and
+ *  - SNAPSHOT for small data (coll.h limits) and for nonblocking calls, with a predefined op
+ *    (a user op never runs in the combine step, which holds the board's lock): the last
+ *    arriver folds all inputs, in rank order, into the result (packed); members unpack it. At 8 bytes and
  *    many ranks this is O(n) work once instead of O(n) per member.
  *  - SHARED for large data when every member can reduce into packed memory (predefined op, or
  *    contiguous types): the combine only allocates the result; member r folds elements
