@@ -187,7 +187,10 @@ int mmpi_api_Allreduce(struct mmpi_rank *self, enum mmpi_call call, const void *
                        void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
                        MPI_Comm comm)
 {
-    struct mmpi_comm *c = comm == MPI_COMM_WORLD ? &self->world_comm : mmpi_comm_get(self, comm);
+    /* MPI_COMM_WORLD without a lookup, once MPI_Init gave it a core (not in sessions only). */
+    struct mmpi_comm *c = comm == MPI_COMM_WORLD && self->world_comm.core
+                              ? &self->world_comm
+                              : mmpi_comm_get(self, comm);
     const struct express_pair *p = allreduce_express(c, sendbuf, recvbuf, count, datatype, op);
     int err;
 

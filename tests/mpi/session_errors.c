@@ -160,6 +160,23 @@ static void check_no_world(void)
     SCHECK(st_class(MPI_Barrier(MPI_COMM_WORLD)) == MPI_ERR_COMM);
     MPI_Comm dup;
     SCHECK(st_class(MPI_Comm_dup(MPI_COMM_WORLD, &dup)) == MPI_ERR_COMM);
+    /* Every entry point that looks MPI_COMM_WORLD up in its own way. */
+    int y[4] = {0};
+    MPI_Request req;
+    SCHECK(st_class(MPI_Allreduce(&x, y, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD)) == MPI_ERR_COMM);
+    SCHECK(st_class(MPI_Reduce(&x, y, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD)) == MPI_ERR_COMM);
+    SCHECK(st_class(MPI_Bcast(&x, 1, MPI_INT, 0, MPI_COMM_WORLD)) == MPI_ERR_COMM);
+    SCHECK(st_class(MPI_Allgather(&x, 1, MPI_INT, y, 1, MPI_INT, MPI_COMM_SELF)) ==
+           MPI_ERR_COMM);
+    SCHECK(st_class(MPI_Iallreduce(&x, y, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &req)) ==
+           MPI_ERR_COMM);
+    SCHECK(st_class(MPI_Comm_split(MPI_COMM_WORLD, 0, 0, &dup)) == MPI_ERR_COMM);
+    MPI_Win win;
+    SCHECK(st_class(MPI_Win_create(y, sizeof y, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win)) ==
+           MPI_ERR_COMM);
+    MPI_File fh;
+    SCHECK(st_class(MPI_File_open(MPI_COMM_SELF, "never", MPI_MODE_RDONLY, MPI_INFO_NULL,
+                                  &fh)) == MPI_ERR_COMM);
 }
 
 int main(int argc, char **argv)
