@@ -31,6 +31,7 @@
 
 #include "attr/attr.h"
 #include "comm/info.h"
+#include "datatype/build.h"
 #include "inject/inject.h"
 #include "libc/libc.h"
 #include "mmpi.h"
@@ -215,6 +216,7 @@ static void rank_free(struct mmpi_rank *r)
     mmpi_handles_reclaim(r);
     mmpi_mpit_rank_free(r);
     mmpi_libc_rank_free(r);
+    mmpi_dt_names_free(r);
     free(r->world_comm.acked);
     free(r->self_comm.acked);
     for (unsigned k = 0; k < sizeof(r->handles) / sizeof(r->handles[0]); k++)

@@ -44,9 +44,13 @@ void mmpi_dt_set_type(struct mmpi_datatype *dt, size_t k, const struct mmpi_data
 int mmpi_dt_publish(struct mmpi_rank *self, struct mmpi_datatype *dt, MPI_Datatype *out);
 
 /* Name of dt into buf (MPI_MAX_OBJECT_NAME bytes): the MPI name of a predefined type, "" for
- * an unnamed derived one. Setting truncates to MPI_MAX_OBJECT_NAME - 1. Take the names lock. */
-void mmpi_dt_name_get(const struct mmpi_datatype *dt, char *buf);
-int mmpi_dt_name_set(struct mmpi_datatype *dt, const char *name);
+ * an unnamed derived one. Setting truncates to MPI_MAX_OBJECT_NAME - 1. Take the names lock.
+ * A predefined type is shared by every rank, so the name a rank gives it is that rank's own
+ * (self->dt_names); MPI_Type_create_f90_* types keep their names. */
+void mmpi_dt_name_get(struct mmpi_rank *self, const struct mmpi_datatype *dt, char *buf);
+int mmpi_dt_name_set(struct mmpi_rank *self, struct mmpi_datatype *dt, const char *name);
+/* Frees the rank's names of predefined types. */
+void mmpi_dt_names_free(struct mmpi_rank *self);
 
 /* ---- Constructors: the implementation of MPI_Type_<name> and MPI_Type_<name>_c is
  * mmpi_type_<name>. Arguments are validated by the binding (handles resolved, counts and block

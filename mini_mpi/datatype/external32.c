@@ -47,6 +47,10 @@ static bool int_out(unsigned char *ext, size_t m, const unsigned char *nat, size
                     bool is_signed)
 {
     uint64_t v = 0;
+    if (n == 16 && m == 16) { /* MPI_INTEGER16: the bytes in big-endian order */
+        reverse(ext, nat, n);
+        return true;
+    }
     switch (n) {
     case 1: v = is_signed ? (uint64_t)(int64_t)*(const int8_t *)nat : *nat; break;
     case 2: { int16_t s; uint16_t u; memcpy(&s, nat, 2); memcpy(&u, nat, 2);
@@ -66,6 +70,10 @@ static bool int_in(unsigned char *nat, size_t n, const unsigned char *ext, size_
                    bool is_signed)
 {
     uint64_t v = 0;
+    if (n == 16 && m == 16) {
+        reverse(nat, ext, n);
+        return true;
+    }
     for (size_t i = 0; i < m; i++)
         v = v << 8 | ext[i];
     if (is_signed && m < 8 && (v >> (8 * m - 1)) & 1)

@@ -73,16 +73,18 @@ static int f90_call(int combiner, int p, int r, MPI_Datatype *newtype, enum mmpi
 {
     static const MPI_Datatype reals[] = {MPI_REAL4, MPI_REAL8, MPI_REAL16};
     static const MPI_Datatype complexes[] = {MPI_COMPLEX8, MPI_COMPLEX16, MPI_COMPLEX32};
-    static const MPI_Datatype ints[] = {MPI_INTEGER1, MPI_INTEGER2, MPI_INTEGER4, MPI_INTEGER8};
+    static const MPI_Datatype ints[] = {MPI_INTEGER1, MPI_INTEGER2, MPI_INTEGER4, MPI_INTEGER8,
+                                        MPI_INTEGER16};
     struct mmpi_rank *self = mmpi_enter(call);
     MPI_Datatype base = MPI_DATATYPE_NULL;
     int err = MPI_SUCCESS;
 
     if (combiner == MPI_COMBINER_F90_INTEGER) {
         int rr = wanted(p); /* the range is the one parameter */
-        base = rr < 0 ? MPI_DATATYPE_NULL : ints[rr <= 2 ? 0 : rr <= 4 ? 1 : rr <= 9 ? 2 : 3];
-        if (rr > 18)
-            base = MPI_DATATYPE_NULL;
+        /* gfortran's integer kinds: 1 (r 2), 2 (r 4), 4 (r 9), 8 (r 18), 16 (r 38). */
+        base = rr < 0 || rr > 38
+                   ? MPI_DATATYPE_NULL
+                   : ints[rr <= 2 ? 0 : rr <= 4 ? 1 : rr <= 9 ? 2 : rr <= 18 ? 3 : 4];
     } else {
         int k = real_kind(p, r);
         if (k >= 0)

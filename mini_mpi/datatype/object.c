@@ -78,23 +78,58 @@ int mmpi_dt_publish(struct mmpi_rank *self, struct mmpi_datatype *dt, MPI_Dataty
     return MPI_SUCCESS;
 }
 
-void mmpi_dt_name_get(const struct mmpi_datatype *dt, char *buf)
+static bool in_predefined_table(const struct mmpi_datatype *dt)
+{
+    return dt >= mmpi_dt_predefined_table &&
+           dt < mmpi_dt_predefined_table + MMPI_DATATYPE_PREDEFINED_COUNT;
+}
+
+/* The slot of the rank's own name for dt, a type of the predefined table; NULL when the rank
+ * has named none (make: allocate the rank's table) or out of memory. */
+static char **rank_name_slot(struct mmpi_rank *self, const struct mmpi_datatype *dt, bool make)
+{
+    if (!self->dt_names && make)
+        self->dt_names = calloc(MMPI_DATATYPE_PREDEFINED_COUNT, sizeof(char *));
+    return self->dt_names ? &self->dt_names[dt - mmpi_dt_predefined_table] : NULL;
+}
+
+void mmpi_dt_name_get(struct mmpi_rank *self, const struct mmpi_datatype *dt, char *buf)
 {
     MMPI_CHECK_PTHREAD(pthread_mutex_lock(&names_lock));
-    strncpy(buf, dt->name ? dt->name : "", MPI_MAX_OBJECT_NAME - 1);
+    char **mine = in_predefined_table(dt) ? rank_name_slot(self, dt, false) : NULL;
+    const char *name = mine && *mine ? *mine : dt->name;
+    strncpy(buf, name ? name : "", MPI_MAX_OBJECT_NAME - 1);
     buf[MPI_MAX_OBJECT_NAME - 1] = '\0';
     MMPI_CHECK_PTHREAD(pthread_mutex_unlock(&names_lock));
 }
 
-int mmpi_dt_name_set(struct mmpi_datatype *dt, const char *name)
+int mmpi_dt_name_set(struct mmpi_rank *self, struct mmpi_datatype *dt, const char *name)
 {
+    if (dt->predefined && !in_predefined_table(dt))
+        return MPI_ERR_TYPE; /* an f90 type: one object for every rank, named by its kind */
     char *copy = strndup(name, MPI_MAX_OBJECT_NAME - 1); /* MPI-4.1 §7.8.4: truncated */
     if (!copy)
         return MPI_ERR_NO_MEM;
     MMPI_CHECK_PTHREAD(pthread_mutex_lock(&names_lock));
-    char *old = dt->name;
-    dt->name = copy;
+    char **slot = dt->predefined ? rank_name_slot(self, dt, true) : &dt->name;
+    char *old = NULL;
+    if (slot) {
+        old = *slot;
+        *slot = copy;
+    } else {
+        old = copy; /* no memory for the rank's table */
+    }
     MMPI_CHECK_PTHREAD(pthread_mutex_unlock(&names_lock));
     free(old);
-    return MPI_SUCCESS;
+    return slot ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+}
+
+void mmpi_dt_names_free(struct mmpi_rank *self)
+{
+    if (!self->dt_names)
+        return;
+    for (int i = 0; i < MMPI_DATATYPE_PREDEFINED_COUNT; i++)
+        free(self->dt_names[i]);
+    free(self->dt_names);
+    self->dt_names = NULL;
 }

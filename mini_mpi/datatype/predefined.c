@@ -154,14 +154,15 @@ int mmpi_datatype_check(struct mmpi_rank *self, MPI_Datatype h, struct mmpi_data
 int mmpi_type_match_size(int typeclass, int size, MPI_Datatype *out)
 {
     static const MPI_Datatype reals[] = {MPI_REAL4, MPI_REAL8, MPI_REAL16};
-    static const MPI_Datatype ints[] = {MPI_INTEGER1, MPI_INTEGER2, MPI_INTEGER4, MPI_INTEGER8};
+    static const MPI_Datatype ints[] = {MPI_INTEGER1, MPI_INTEGER2, MPI_INTEGER4, MPI_INTEGER8,
+                                        MPI_INTEGER16};
     static const MPI_Datatype complexes[] = {MPI_COMPLEX8, MPI_COMPLEX16, MPI_COMPLEX32};
     const MPI_Datatype *list;
     size_t n;
 
     switch (typeclass) {
     case MPI_TYPECLASS_REAL: list = reals, n = 3; break;
-    case MPI_TYPECLASS_INTEGER: list = ints, n = 4; break;
+    case MPI_TYPECLASS_INTEGER: list = ints, n = 5; break;
     case MPI_TYPECLASS_COMPLEX: list = complexes, n = 3; break;
     default: return MPI_ERR_ARG;
     }

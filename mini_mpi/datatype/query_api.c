@@ -180,8 +180,7 @@ int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
     struct mmpi_datatype *dt = mmpi_datatype_get(self, datatype);
     int err = MPI_SUCCESS;
 
-    /* Predefined objects are shared by every rank: their names stay the standard's. */
-    if (!dt || dt->predefined) {
+    if (!dt) {
         err = MPI_ERR_TYPE;
         goto fn_fail;
     }
@@ -189,7 +188,7 @@ int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
         err = MPI_ERR_ARG;
         goto fn_fail;
     }
-    if ((err = mmpi_dt_name_set(dt, type_name)))
+    if ((err = mmpi_dt_name_set(self, dt, type_name)))
         goto fn_fail;
 fn_exit:
     return err;
@@ -217,7 +216,7 @@ int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
     if (null)
         strcpy(type_name, "MPI_DATATYPE_NULL");
     else
-        mmpi_dt_name_get(dt, type_name);
+        mmpi_dt_name_get(self, dt, type_name);
     *resultlen = (int)strlen(type_name);
 fn_exit:
     return err;

@@ -132,6 +132,8 @@ struct mmpi_rank {
     struct mmpi_comm world_comm;     /* this rank's MPI_COMM_WORLD handle object */
     struct mmpi_comm self_comm;      /* this rank's MPI_COMM_SELF handle object */
     struct mmpi_info *info_env;      /* MPI_INFO_ENV; immutable after MPI_Init */
+    char **dt_names;                 /* names this rank gave predefined datatypes, or NULL
+                                      * (datatype/object.c, under its names lock) */
     struct mmpi_slots handles[16];   /* per kind (MMPI_HANDLE_KIND_*): user-created objects */
     uint32_t *inject_counts;         /* atomic: [MMPI_CALL_COUNT] MPI entries, per call */
     uint32_t inject_total;           /* atomic: MPI entries of any call */

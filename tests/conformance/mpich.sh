@@ -138,12 +138,14 @@ T=$M
 mkdir -p "$out/conf/x" "$out/harness" "$out/bin" "$out/log" "$out/run" "$out/res"
 rm -f "$out"/res/*
 
-# The harness's configure results (test/mpi/configure.ac's AC_DEFINEs that hold here).
-cat >"$out/conf/mpitestconf.h" <<'CONF'
+# The harness's configure results (test/mpi/configure.ac's AC_DEFINEs that hold here),
+# replaced only when they changed: a newer one rebuilds the harness, hence every program.
+cat >"$out/conf/mpitestconf.h.new" <<'CONF'
 #define THREAD_PACKAGE_NAME THREAD_PACKAGE_POSIX
 #define HAVE_MPI_WIN_CREATE 1
 #define HAVE_MPI_SPAWN 1
 #define HAVE_MPI_IO 1
+#define HAVE_MPI_INTEGER16 1
 #define MPIO_USES_MPI_REQUEST 1
 #define HAVE_LONG_DOUBLE 1
 #define HAVE_LONG_LONG 1
@@ -160,13 +162,17 @@ cat >"$out/conf/mpitestconf.h" <<'CONF'
 #define HAVE_H_ADDR_LIST 1
 #define POINTERINT_t int64_t
 CONF
+cmp -s "$out/conf/mpitestconf.h.new" "$out/conf/mpitestconf.h" ||
+    mv "$out/conf/mpitestconf.h.new" "$out/conf/mpitestconf.h"
+rm -f "$out/conf/mpitestconf.h.new"
 : >"$out/conf/mtest_mpix.h"
 # dtpools_internal.h includes "../dtpoolsconf.h": found through conf/x/.. = conf/.
 printf '#define HAVE_STRING_H 1\n#define HAVE_STDLIB_H 1\n' >"$out/conf/dtpoolsconf.h"
 cflags=(-O1 -w -I "$out/conf" -I "$out/conf/x" -I "$M/include" -I "$M/dtpools/include")
 h=$out/harness
 for f in mtest mtest_common mtest_single mtest_thread dtypes run_mpitests; do
-    if ! [ "$h/$f.o" -nt "$M/util/$f.c" ] || ! [ "$h/$f.o" -nt "$mpicc" ]; then
+    if ! [ "$h/$f.o" -nt "$M/util/$f.c" ] || ! [ "$h/$f.o" -nt "$mpicc" ] ||
+        ! [ "$h/$f.o" -nt "$out/conf/mpitestconf.h" ]; then
         "$mpicc" "${cflags[@]}" -c "$M/util/$f.c" -o "$h/$f.o" || {
             echo "mpich.sh: cannot build the harness ($f.c)" >&2; exit 2; }
     fi

@@ -677,7 +677,9 @@ static void errors_body(int rank, int size, void *arg)
     CHECK_EQ(MPI_Type_get_contents(MPI_INT, 0, 0, 0, NULL, NULL, NULL), MPI_ERR_TYPE);
     CHECK_EQ(MPI_Type_get_contents(t, 0, 0, 1, NULL, NULL, &u), MPI_ERR_ARG); /* ints short */
     CHECK_EQ(MPI_Type_get_envelope(t, NULL, &na, &nd, &comb), MPI_ERR_ARG);
-    CHECK_EQ(MPI_Type_set_name(MPI_INT, "mine"), MPI_ERR_TYPE);
+    MPI_Datatype f90;
+    CHECK_EQ(MPI_Type_create_f90_integer(9, &f90), MPI_SUCCESS);
+    CHECK_EQ(MPI_Type_set_name(f90, "mine"), MPI_ERR_TYPE); /* shared by every rank */
     CHECK_EQ(MPI_Type_set_name(t, NULL), MPI_ERR_ARG);
     CHECK_EQ(MPI_Type_match_size(MPI_TYPECLASS_REAL, 3, &u), MPI_ERR_ARG);
     CHECK_EQ(MPI_Type_match_size(77, 4, &u), MPI_ERR_ARG);

@@ -52,8 +52,8 @@ static int group_of(MPI_Datatype t)
                                  MPI_UNSIGNED_LONG, MPI_LONG_LONG_INT, MPI_UNSIGNED_LONG_LONG,
                                  MPI_INT8_T, MPI_INT16_T, MPI_INT32_T, MPI_INT64_T, MPI_UINT8_T,
                                  MPI_UINT16_T, MPI_UINT32_T, MPI_UINT64_T};
-    const MPI_Datatype fint[] = {MPI_INTEGER, MPI_INTEGER1, MPI_INTEGER2, MPI_INTEGER4,
-                                 MPI_INTEGER8};
+    const MPI_Datatype fint[] = {MPI_INTEGER,  MPI_INTEGER1, MPI_INTEGER2,
+                                 MPI_INTEGER4, MPI_INTEGER8, MPI_INTEGER16};
     const MPI_Datatype multi[] = {MPI_AINT, MPI_OFFSET, MPI_COUNT};
     const MPI_Datatype fp[] = {MPI_FLOAT, MPI_DOUBLE, MPI_LONG_DOUBLE, MPI_REAL,
                                MPI_DOUBLE_PRECISION, MPI_REAL4, MPI_REAL8, MPI_REAL16};

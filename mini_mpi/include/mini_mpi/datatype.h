@@ -93,7 +93,9 @@ extern "C" {
  * such bounds stick through every constructor built on the type. */
 #define MPI_LB MMPI_DATATYPE(64)
 #define MPI_UB MMPI_DATATYPE(65)
-#define MMPI_DATATYPE_PREDEFINED_COUNT 66 /* indices 1..65; 0 is unused */
+/* Fortran INTEGER(16) (gfortran's INTEGER(KIND=16)), after the others so that no handle moved. */
+#define MPI_INTEGER16 MMPI_DATATYPE(66)
+#define MMPI_DATATYPE_PREDEFINED_COUNT 67 /* indices 1..66; 0 is unused */
 
 /* ---- Combiners (MPI-4.1 §5.1.13), MPICH's values ---------------------------------------- */
 #define MPI_COMBINER_NAMED 1
