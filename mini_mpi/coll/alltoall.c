@@ -126,7 +126,7 @@ static int alltoall_finish(struct mmpi_coll *x, const struct mmpi_coll_result *r
 }
 
 static const struct mmpi_coll_algo alltoall_algo = {alltoall_combine, alltoall_read,
-                                                    alltoall_finish};
+                                                    alltoall_finish, MMPI_COLLOP_ALLTOALL};
 
 int mmpi_alltoall(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll *x,
                   MPI_Request *request)

@@ -23,6 +23,7 @@ __attribute__((noinline)) static int barrier(struct mmpi_rank *self, struct mmpi
      * both have arrived, which §6.3's "all of the other group" needs. */
     struct mmpi_comm_core *core = mmpi_comm_board_core(c);
     int me = mmpi_comm_board_rank(c);
+    mmpi_coll_count_board(c, MMPI_COLLOP_BARRIER, MMPI_COLLFORM_BLOCKING);
     struct mmpi_board_instance *inst = mmpi_board_arrive(core, c->coll_seq++, me, NULL, NULL);
     int err = mmpi_board_wait_arrived(self, core, inst);
     mmpi_board_leave(core, inst, me);
@@ -87,6 +88,7 @@ int mmpi_coll_ibarrier(struct mmpi_rank *self, struct mmpi_comm *c, bool persist
 {
     if (persistent)
         return mmpi_coll_persistent_new(self, c, NULL, request);
+    mmpi_coll_count_board(c, MMPI_COLLOP_BARRIER, MMPI_COLLFORM_NONBLOCKING);
     /* On failure the arrival stands: the others are not blocked by us. */
     return mmpi_request_publish(self, mmpi_coll_ibarrier_start(self, c), request);
 }

@@ -45,7 +45,8 @@ static int bcast_read(struct mmpi_coll *x, const struct mmpi_board_instance *ins
                            x->recv.count, x->recv.dt, &copied);
 }
 
-static const struct mmpi_coll_algo bcast_algo = {bcast_combine, bcast_read, NULL};
+static const struct mmpi_coll_algo bcast_algo = {bcast_combine, bcast_read, NULL,
+                                                 MMPI_COLLOP_BCAST};
 
 int mmpi_bcast(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll *x,
                MPI_Request *request)

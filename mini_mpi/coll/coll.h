@@ -41,7 +41,9 @@
 
 #include "api/poly.h"
 #include "coll/board.h"
+#include "comm/comm.h"
 #include "mpi.h"
+#include "mpit/mpit.h"
 
 struct mmpi_comm;
 struct mmpi_comm_core;
@@ -107,6 +109,7 @@ struct mmpi_coll_algo {
                 const struct mmpi_coll_result *res);
     /* NULL, or run after every live member departed (not in SNAPSHOT mode). */
     int (*finish)(struct mmpi_coll *x, const struct mmpi_coll_result *res);
+    int op; /* enum mmpi_coll_op: what MPI_T counts the calls as (mpit/coll_ops.def) */
 };
 
 /* A member's part in one collective. The first block is its deposit: written before arrival,
@@ -165,6 +168,21 @@ struct mmpi_request *mmpi_coll_activate(struct mmpi_rank *self, struct mmpi_comm
  * array's) and its op; a part that outlives its call holds them (engine.c, persistent.c). */
 void mmpi_coll_retain_objects(const struct mmpi_coll *x);
 void mmpi_coll_release_objects(const struct mmpi_coll *x);
+
+/* Counts for MPI_T one call of `op` (enum mmpi_coll_op) in `form` (enum mmpi_coll_form) on c,
+ * served by `path` (mpit.h), where the path is chosen; only calls the program made: the
+ * collectives the library runs on a private communicator (a window's fence, a file's
+ * meeting), which has no handle, are not. */
+static inline void mmpi_coll_count(const struct mmpi_comm *c, int op, int form, int path)
+{
+    if (c->handle != MPI_COMM_NULL)
+        mmpi_pvar_coll(op, form, path);
+}
+/* The same on c's board: the board path, or an intercommunicator's. */
+static inline void mmpi_coll_count_board(const struct mmpi_comm *c, int op, int form)
+{
+    mmpi_coll_count(c, op, form, c->core->remote ? MMPI_COLLPATH_INTER : MMPI_COLLPATH_BOARD);
+}
 
 /* Helpers for the algorithms (engine.c). */
 const struct mmpi_coll *mmpi_coll_deposit(const struct mmpi_board_instance *inst, int i);

@@ -410,6 +410,8 @@ static void start(struct crowd_wait *w, struct mmpi_rank *self, struct mmpi_comm
     w->kind = kind;
     w->parity = (int)(w->cr->rec[w->me].ncrowd++ & 1);
     w->result = -1;
+    mmpi_coll_count(c, kind == CROWD_BARRIER ? MMPI_COLLOP_BARRIER : MMPI_COLLOP_ALLREDUCE,
+                    MMPI_COLLFORM_BLOCKING, MMPI_COLLPATH_CROWD);
 }
 
 int mmpi_coll_crowd_barrier(struct mmpi_rank *self, struct mmpi_comm *c)

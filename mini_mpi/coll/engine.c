@@ -363,6 +363,8 @@ int mmpi_coll_run(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll 
 {
     if (x->persistent) /* MPI_*_init: the part is every activation's template */
         return mmpi_coll_persistent_new(self, c, x, request);
+    mmpi_coll_count_board(c, x->algo->op,
+                          request ? MMPI_COLLFORM_NONBLOCKING : MMPI_COLLFORM_BLOCKING);
     prepare(self, c, x, request != NULL);
     if (request) {
         int err = start_nonblocking(self, c, x, request);

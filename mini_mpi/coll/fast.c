@@ -485,6 +485,7 @@ int mmpi_coll_fast_barrier(struct mmpi_rank *self, struct mmpi_comm *c)
 {
     if (crowded(c))
         return mmpi_coll_crowd_barrier(self, c);
+    mmpi_coll_count(c, MMPI_COLLOP_BARRIER, MMPI_COLLFORM_BLOCKING, MMPI_COLLPATH_FAST);
     struct fast_wait f;
     start(&f, self, c);
     f.kind = FAST_BARRIER;
@@ -634,6 +635,7 @@ HOT int allreduce_word(struct mmpi_rank *self, struct mmpi_comm *c, const void *
     uint16_t tag = fast_tag(want);
     int parity = (int)(lines[me].nfast & 1);
     copy_word_bytes(&word, in, bytes);
+    mmpi_coll_count(c, MMPI_COLLOP_ALLREDUCE, MMPI_COLLFORM_BLOCKING, MMPI_COLLPATH_FAST);
     express = express && !__atomic_load_n(&mmpi_inject_active, __ATOMIC_RELAXED);
     bool spin = true;
     if (__builtin_expect(express, 1)) {
@@ -717,6 +719,7 @@ int mmpi_coll_fast_allreduce(struct mmpi_rank *self, struct mmpi_comm *c, struct
         if (!wrote)
             return err;
     } else {
+        mmpi_coll_count(c, MMPI_COLLOP_ALLREDUCE, MMPI_COLLFORM_BLOCKING, MMPI_COLLPATH_FAST);
         struct fast_wait f;
         start(&f, self, c);
         f.kind = FAST_ALLREDUCE;

@@ -88,8 +88,10 @@ static int allgather_read(struct mmpi_coll *x, const struct mmpi_board_instance 
     return gather_into(x, inst, res);
 }
 
-static const struct mmpi_coll_algo gather_algo = {gather_combine, gather_read, NULL};
-static const struct mmpi_coll_algo allgather_algo = {gather_combine, allgather_read, NULL};
+static const struct mmpi_coll_algo gather_algo = {gather_combine, gather_read, NULL,
+                                                  MMPI_COLLOP_GATHER};
+static const struct mmpi_coll_algo allgather_algo = {gather_combine, allgather_read, NULL,
+                                                     MMPI_COLLOP_ALLGATHER};
 
 /* With MPI_IN_PLACE the contribution is the member's own piece of its receive buffer. */
 static void own_piece_as_block(struct mmpi_comm *c, struct mmpi_coll *x)

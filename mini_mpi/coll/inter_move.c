@@ -285,8 +285,13 @@ static int alltoall_read(struct mmpi_coll *x, const struct mmpi_board_instance *
     return err;
 }
 
-const struct mmpi_coll_algo mmpi_inter_bcast_algo = {bcast_combine, bcast_read, NULL};
-const struct mmpi_coll_algo mmpi_inter_gather_algo = {gather_combine, gather_read, NULL};
-const struct mmpi_coll_algo mmpi_inter_scatter_algo = {scatter_combine, scatter_read, NULL};
-const struct mmpi_coll_algo mmpi_inter_allgather_algo = {allgather_combine, allgather_read, NULL};
-const struct mmpi_coll_algo mmpi_inter_alltoall_algo = {alltoall_combine, alltoall_read, NULL};
+const struct mmpi_coll_algo mmpi_inter_bcast_algo = {bcast_combine, bcast_read, NULL,
+                                                     MMPI_COLLOP_BCAST};
+const struct mmpi_coll_algo mmpi_inter_gather_algo = {gather_combine, gather_read, NULL,
+                                                      MMPI_COLLOP_GATHER};
+const struct mmpi_coll_algo mmpi_inter_scatter_algo = {scatter_combine, scatter_read, NULL,
+                                                       MMPI_COLLOP_SCATTER};
+const struct mmpi_coll_algo mmpi_inter_allgather_algo = {allgather_combine, allgather_read, NULL,
+                                                         MMPI_COLLOP_ALLGATHER};
+const struct mmpi_coll_algo mmpi_inter_alltoall_algo = {alltoall_combine, alltoall_read, NULL,
+                                                        MMPI_COLLOP_ALLTOALL};

@@ -144,8 +144,9 @@ static int reduce_scatter_read(struct mmpi_coll *x, const struct mmpi_board_inst
     return fold_remote(x, inst, res, first, x->recv.count);
 }
 
-const struct mmpi_coll_algo mmpi_inter_reduce_algo = {reduce_combine, reduce_read, NULL};
-const struct mmpi_coll_algo mmpi_inter_allreduce_algo = {allreduce_combine, allreduce_read,
-                                                         NULL};
-const struct mmpi_coll_algo mmpi_inter_reduce_scatter_algo = {reduce_scatter_combine,
-                                                              reduce_scatter_read, NULL};
+const struct mmpi_coll_algo mmpi_inter_reduce_algo = {reduce_combine, reduce_read, NULL,
+                                                      MMPI_COLLOP_REDUCE};
+const struct mmpi_coll_algo mmpi_inter_allreduce_algo = {allreduce_combine, allreduce_read, NULL,
+                                                         MMPI_COLLOP_ALLREDUCE};
+const struct mmpi_coll_algo mmpi_inter_reduce_scatter_algo = {
+    reduce_scatter_combine, reduce_scatter_read, NULL, MMPI_COLLOP_REDUCE_SCATTER};

@@ -138,6 +138,8 @@ int mmpi_coll_persistent_start(struct mmpi_rank *self, struct mmpi_comm *c,
         return MPI_SUCCESS;
     }
     uint64_t seq = activation_seq(p->index, p->starts++);
+    mmpi_coll_count_board(c, p->barrier ? MMPI_COLLOP_BARRIER : p->part.algo->op,
+                          MMPI_COLLFORM_PERSISTENT);
     if (p->barrier) {
         req->inner = mmpi_coll_ibarrier_start_at(self, c, seq);
         return MPI_SUCCESS;

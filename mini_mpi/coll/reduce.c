@@ -105,9 +105,10 @@ static int allreduce_finish(struct mmpi_coll *x, const struct mmpi_coll_result *
     return finish_common(x, res, true);
 }
 
-static const struct mmpi_coll_algo reduce_algo = {reduce_combine, reduce_read, reduce_finish};
+static const struct mmpi_coll_algo reduce_algo = {reduce_combine, reduce_read, reduce_finish,
+                                                  MMPI_COLLOP_REDUCE};
 static const struct mmpi_coll_algo allreduce_algo = {reduce_combine, allreduce_read,
-                                                     allreduce_finish};
+                                                     allreduce_finish, MMPI_COLLOP_ALLREDUCE};
 
 int mmpi_reduce(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll *x,
                 MPI_Request *request)

@@ -66,7 +66,7 @@ static int reduce_scatter_finish(struct mmpi_coll *x, const struct mmpi_coll_res
 }
 
 static const struct mmpi_coll_algo reduce_scatter_algo = {
-    reduce_scatter_combine, reduce_scatter_read, reduce_scatter_finish};
+    reduce_scatter_combine, reduce_scatter_read, reduce_scatter_finish, MMPI_COLLOP_REDUCE_SCATTER};
 
 int mmpi_reduce_scatter(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll *x,
                         MPI_Request *request)

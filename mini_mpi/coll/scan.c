@@ -105,8 +105,10 @@ static int prefix_finish(struct mmpi_coll *x, const struct mmpi_coll_result *res
                              x->recv.count, x->recv.dt, &copied);
 }
 
-static const struct mmpi_coll_algo scan_algo = {scan_combine, scan_read, prefix_finish};
-static const struct mmpi_coll_algo exscan_algo = {scan_combine, exscan_read, prefix_finish};
+static const struct mmpi_coll_algo scan_algo = {scan_combine, scan_read, prefix_finish,
+                                                MMPI_COLLOP_SCAN};
+static const struct mmpi_coll_algo exscan_algo = {scan_combine, exscan_read, prefix_finish,
+                                                  MMPI_COLLOP_EXSCAN};
 
 int mmpi_scan(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll *x,
               MPI_Request *request)

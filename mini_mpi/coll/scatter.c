@@ -61,7 +61,8 @@ static int scatter_read(struct mmpi_coll *x, const struct mmpi_board_instance *i
     return mmpi_typed_copy(buf, count, dt, x->recv.buf, x->recv.count, x->recv.dt, &copied);
 }
 
-static const struct mmpi_coll_algo scatter_algo = {scatter_combine, scatter_read, NULL};
+static const struct mmpi_coll_algo scatter_algo = {scatter_combine, scatter_read, NULL,
+                                                   MMPI_COLLOP_SCATTER};
 
 int mmpi_scatter(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll *x,
                  MPI_Request *request)

@@ -1,8 +1,8 @@
 /*
  * mpit/category_api.c: the categories (MPI-4.1 §15.3.9): which variables and events belong
- * together, by subsystem. Members are named, so that the tables of cvar.c, pvar.c and
- * events.def can grow without renumbering here; the set never changes while a job runs, so
- * MPI_T_category_changed always gives 0.
+ * together, by subsystem. Members are named (or a name prefix ending in '*'), so that the
+ * tables of cvar.c, pvar.c and events.def can grow without renumbering here; the set never
+ * changes while a job runs, so MPI_T_category_changed always gives 0.
  */
 #include <string.h>
 
@@ -36,7 +36,7 @@ static const struct category categories[] = {
           "unexpected_recvq_length", "unexpected_recvq_hwm", "posted_recvq_length"),
      LIST(NULL), LIST(NULL)},
     {"mini_mpi_coll", "collective operations", LIST("MINI_MPI_COLL_FAST_MAX"),
-     LIST(NULL), LIST(NULL), LIST(NULL)},
+     LIST("coll_*"), LIST(NULL), LIST(NULL)},
     {"mini_mpi_rma", "one-sided communication", LIST(NULL), LIST("rma_ops", "rma_lock_waits"),
      LIST(NULL), LIST(NULL)},
     {"mini_mpi_io", "file I/O", LIST(NULL), LIST("file_bytes_written", "file_bytes_read"),
@@ -61,6 +61,13 @@ static const char *event_names[] = {
 static const char *event_name(int i) { return event_names[i]; }
 static const char *category_name(int i) { return categories[i].name; }
 
+/* Whether member pattern m names `name`: equal, or a prefix ending in '*'. */
+static bool matches(const char *m, const char *name)
+{
+    size_t n = strlen(m);
+    return n && m[n - 1] == '*' ? !strncmp(m, name, n - 1) : !strcmp(m, name);
+}
+
 /* The indices of a category's members of one kind, in the kind's own index order. */
 static int members(const char *const *names, int n, const char *(*name_of)(int), int len,
                    int *indices)
@@ -68,7 +75,7 @@ static int members(const char *const *names, int n, const char *(*name_of)(int),
     int found = 0;
     for (int i = 0; i < n; i++)
         for (const char *const *m = names; *m; m++)
-            if (!strcmp(*m, name_of(i))) {
+            if (matches(*m, name_of(i))) {
                 if (indices && found < len)
                     indices[found] = i;
                 found++;

@@ -28,7 +28,7 @@ struct mmpi_pvar_block *mmpi_pvar_block_attach(void)
     return b;
 }
 
-uint64_t mmpi_mpit_counter_sum(struct mmpi_mpit_rank *st, enum mmpi_pvar_counter k)
+uint64_t mmpi_mpit_counter_sum(struct mmpi_mpit_rank *st, int k)
 {
     uint64_t sum = 0;
     for (struct mmpi_pvar_block *b = __atomic_load_n(&st->blocks, __ATOMIC_ACQUIRE); b;

@@ -39,10 +39,42 @@ enum mmpi_pvar_counter {
     MMPI_PVAR_NCOUNTERS
 };
 
+/* Collective calls by the path that served them: per operation (coll_ops.def), per form and
+ * per path, one counter each, after the named ones in a thread's block. */
+enum mmpi_coll_op {
+#define MMPI_COLL_OP(id, name) MMPI_COLLOP_##id,
+#include "mpit/coll_ops.def"
+#undef MMPI_COLL_OP
+    MMPI_NCOLL_OPS
+};
+enum mmpi_coll_form {
+    MMPI_COLLFORM_BLOCKING,
+    MMPI_COLLFORM_NONBLOCKING,
+    MMPI_COLLFORM_PERSISTENT,
+    MMPI_NCOLL_FORMS
+};
+/* The paths, in the order of each variable's elements (docs/tools-interface.md): fast.c's
+ * per-member lines, crowd.c's shared counter, the board of an intracommunicator (engine.c,
+ * barrier.c), an intercommunicator's bridge board (coll/inter.h). */
+enum mmpi_coll_path {
+    MMPI_COLLPATH_FAST,
+    MMPI_COLLPATH_CROWD,
+    MMPI_COLLPATH_BOARD,
+    MMPI_COLLPATH_INTER,
+    MMPI_NCOLL_PATHS
+};
+#define MMPI_PVAR_NSLOTS \
+    (MMPI_PVAR_NCOUNTERS + MMPI_NCOLL_OPS * MMPI_NCOLL_FORMS * MMPI_NCOLL_PATHS)
+/* The slot of a collective's first path counter. */
+#define MMPI_PVAR_COLL_SLOT(op, form) \
+    (MMPI_PVAR_NCOUNTERS + ((op)*MMPI_NCOLL_FORMS + (form)) * MMPI_NCOLL_PATHS)
+/* The most elements a performance variable has (one per path). */
+#define MMPI_PVAR_MAX_COUNT MMPI_NCOLL_PATHS
+
 /* One thread's counters: written only by that thread (relaxed stores), read by any. Freed
  * with its rank's MPI_T state. */
 struct mmpi_pvar_block {
-    uint64_t v[MMPI_PVAR_NCOUNTERS];
+    uint64_t v[MMPI_PVAR_NSLOTS];
     struct mmpi_pvar_block *next;    /* immutable once linked into the rank's list */
 };
 
@@ -53,7 +85,7 @@ struct mmpi_pvar_block *mmpi_pvar_block_attach(void);
 
 /* Adds n to one of the calling thread's counters. Any thread of a rank; a thread that belongs
  * to no rank counts nothing. */
-static inline void mmpi_pvar_add(enum mmpi_pvar_counter k, uint64_t n)
+static inline void mmpi_pvar_add(int k, uint64_t n)
 {
     struct mmpi_pvar_block *b = mmpi_pvar_tls;
     if (__builtin_expect(!b, 0) && !(b = mmpi_pvar_block_attach()))
@@ -73,6 +105,13 @@ static inline void mmpi_pvar_received(uint64_t bytes)
 {
     mmpi_pvar_add(MMPI_PVAR_MSGS_RECEIVED, 1);
     mmpi_pvar_add(MMPI_PVAR_BYTES_RECEIVED, bytes);
+}
+
+/* One collective call of `op` (enum mmpi_coll_op) in `form`, served by `path`: counted where
+ * the path is chosen, once per call (or persistent activation) that passed its checks. */
+static inline void mmpi_pvar_coll(int op, int form, int path)
+{
+    mmpi_pvar_add(MMPI_PVAR_COLL_SLOT(op, form) + path, 1);
 }
 
 /* A receive completed for the program: counts one message and its bytes when it received one
@@ -180,6 +219,6 @@ extern const struct MPIR_T_enum_s mmpi_mpit_enums[MMPI_NENUMS];
 
 /* Value of a per-rank counter or level as one pvar read sees it: the sum over the rank's
  * thread blocks. */
-uint64_t mmpi_mpit_counter_sum(struct mmpi_mpit_rank *st, enum mmpi_pvar_counter k);
+uint64_t mmpi_mpit_counter_sum(struct mmpi_mpit_rank *st, int k);
 
 #endif

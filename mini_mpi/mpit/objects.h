@@ -21,8 +21,8 @@ struct MPIR_T_cvar_handle_s {
 struct MPIR_T_pvar_handle_s {
     struct MPIR_T_pvar_handle_s *next; /* state lock */
     int index;                         /* immutable: the performance variable */
-    uint64_t offset;                   /* state lock: the variable's value at the handle's
-                                        * last reset (counters read relative to it) */
+    uint64_t offset[MMPI_PVAR_MAX_COUNT]; /* state lock: the variable's elements at the
+                                           * handle's last reset (counters read relative) */
 };
 
 struct MPIR_T_pvar_session_s {

@@ -151,13 +151,12 @@ int PMPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index, void *o
         return MPI_T_ERR_INVALID_SESSION;
     }
     /* Continuous variables count from the rank's start: a new handle reads the whole count
-     * until it is reset or written (§15.3.7.4). */
-    h->offset = 0;
+     * until it is reset or written (§15.3.7.4); calloc left every offset 0. */
     h->next = session->handles;
     session->handles = h;
     pthread_mutex_unlock(&st->lock);
     *handle = h;
-    *count = 1;
+    *count = mmpi_pvars[pvar_index].count;
     return MPI_SUCCESS;
 }
 
@@ -225,9 +224,9 @@ int PMPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
     return start_stop(session, handle);
 }
 
-/* Reads (read), resets (reset) or both, one handle; `value` may be NULL. */
+/* Reads (out), writes (in) or resets, one handle, every element; out and in may be NULL. */
 static int pvar_access(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *out,
-                  const void *in, bool reset)
+                       const void *in, bool reset)
 {
     struct mmpi_mpit_rank *st;
     int err = mmpi_mpit_enter(&st);
@@ -236,13 +235,16 @@ static int pvar_access(MPI_T_pvar_session session, MPI_T_pvar_handle handle, voi
     if ((reset || in) && !resettable(handle->index)) {
         err = MPI_T_ERR_PVAR_NO_WRITE;
     } else {
-        uint64_t now = mmpi_pvar_value(handle->index, st);
-        if (out)
-            *(unsigned long long *)out = now - handle->offset;
-        if (in)
-            handle->offset = now - *(const unsigned long long *)in;
-        else if (reset)
-            handle->offset = now;
+        uint64_t now[MMPI_PVAR_MAX_COUNT];
+        mmpi_pvar_values(handle->index, st, now);
+        for (int i = 0; i < mmpi_pvars[handle->index].count; i++) {
+            if (out)
+                ((unsigned long long *)out)[i] = now[i] - handle->offset[i];
+            if (in)
+                handle->offset[i] = now[i] - ((const unsigned long long *)in)[i];
+            else if (reset)
+                handle->offset[i] = now[i];
+        }
     }
     pthread_mutex_unlock(&st->lock);
     return err;
@@ -276,7 +278,7 @@ int PMPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
         return err;
     for (struct MPIR_T_pvar_handle_s *h = session->handles; h; h = h->next)
         if (resettable(h->index))
-            h->offset = mmpi_pvar_value(h->index, st);
+            mmpi_pvar_values(h->index, st, h->offset); /* reads 0 from now on */
     pthread_mutex_unlock(&st->lock);
     return MPI_SUCCESS;
 }

@@ -146,8 +146,10 @@ static int neighbor_read(struct mmpi_coll *x, const struct mmpi_board_instance *
     return err != MPI_SUCCESS ? err : check_sources(x, res);
 }
 
-static const struct mmpi_coll_algo gather_algo = {neighbor_combine, neighbor_read, NULL};
-static const struct mmpi_coll_algo alltoall_algo = {neighbor_combine, neighbor_read, NULL};
+static const struct mmpi_coll_algo gather_algo = {neighbor_combine, neighbor_read, NULL,
+                                                  MMPI_COLLOP_NEIGHBOR_ALLGATHER};
+static const struct mmpi_coll_algo alltoall_algo = {neighbor_combine, neighbor_read, NULL,
+                                                    MMPI_COLLOP_NEIGHBOR_ALLTOALL};
 
 int mmpi_neighbor_run(struct mmpi_rank *self, struct mmpi_comm *c, struct mmpi_coll *x,
                       bool allgather, MPI_Request *request)
