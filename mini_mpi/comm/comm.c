@@ -2,14 +2,17 @@
  * comm.c: communicator cores and handle resolution. MPI_COMM_WORLD and MPI_COMM_SELF name,
  * through the calling rank, that rank's own handle objects; other communicators live in the
  * rank's handle table. Creation and collective construction belong to the communicator
- * subsystem's later files.
+ * subsystem's later files. Also the communicator's table of operations (runtime/kind.h).
  */
 #include <stdlib.h>
 
 #include "mmpi.h"
 #include "coll/board.h"
+#include "coll/progress.h"
+#include "comm/create.h"
 #include "comm/intercomm.h"
 #include "pt2pt/match.h"
+#include "runtime/kind.h"
 #include "topo/topo.h"
 
 static uint64_t next_context_id = 1; /* atomic; 64-bit, never wraps in practice */
@@ -68,3 +71,20 @@ void mmpi_comm_core_release(struct mmpi_comm_core *core)
             mmpi_comm_core_destroy(core);
     }
 }
+
+/* A communicator a rank left in its table at world end. */
+static void comm_reclaim(struct mmpi_rank *r, void *obj)
+{
+    struct mmpi_comm *c = obj;
+    c->handle = MPI_COMM_NULL; /* already out of the table */
+    mmpi_comm_release(r, c);
+}
+
+/* Communicators' errors are errhan/'s own (mmpi_err_raise_comm), and the hang report names them
+ * itself (describe.c): what the runtime needs of them is reclaim, and the progress of
+ * nonblocking collectives while their owner waits on something else. Here, not in create.c:
+ * every program holds communicators (this file makes their cores), so a static link that
+ * waits holds this registration. */
+static const struct mmpi_kind_ops comm_kind_ops = {.reclaim = comm_reclaim,
+                                                   .progress = mmpi_coll_progress};
+MMPI_KIND_REGISTER(MMPI_HANDLE_KIND_COMM, comm_kind_ops)

@@ -1,9 +1,11 @@
-/* info.c: the info object store of info.h. Linear search: infos hold a handful of keys. */
+/* info.c: the info object store of info.h, and the info's table of operations (runtime/kind.h:
+ * reclaim at world end). Linear search: infos hold a handful of keys. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "comm/info.h"
 #include "mmpi.h"
+#include "runtime/kind.h"
 
 struct mmpi_info *mmpi_info_new(void)
 {
@@ -99,3 +101,13 @@ struct mmpi_info *mmpi_info_dup(const struct mmpi_info *info)
         }
     return copy;
 }
+
+/* An info a rank left in its table at world end. */
+static void info_reclaim(struct mmpi_rank *r, void *obj)
+{
+    (void)r;
+    mmpi_info_release(obj);
+}
+
+static const struct mmpi_kind_ops info_kind_ops = {.reclaim = info_reclaim};
+MMPI_KIND_REGISTER(MMPI_HANDLE_KIND_INFO, info_kind_ops)

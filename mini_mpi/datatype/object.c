@@ -1,6 +1,7 @@
 /*
  * object.c: lifetime of derived datatype objects: reference counts, destruction, the envelope
- * (constructor arguments kept for MPI_Type_get_contents), per-rank handles, and names.
+ * (constructor arguments kept for MPI_Type_get_contents), per-rank handles, names, and the
+ * datatype's table of operations (runtime/kind.h: reclaim at world end).
  * Building the typemap is build.c's job; resolving handles is predefined.c's.
  *
  * Several handles may name one object (MPI_Type_get_contents hands out new handles to existing
@@ -11,6 +12,7 @@
 
 #include "datatype/build.h"
 #include "mmpi.h"
+#include "runtime/kind.h"
 
 /* Names are set rarely and read rarely: one lock for all of them keeps the objects small. */
 static pthread_mutex_t names_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -133,3 +135,13 @@ void mmpi_dt_names_free(struct mmpi_rank *self)
     free(self->dt_names);
     self->dt_names = NULL;
 }
+
+/* A datatype handle a rank left in its table at world end. */
+static void datatype_reclaim(struct mmpi_rank *r, void *obj)
+{
+    (void)r;
+    mmpi_datatype_release(obj);
+}
+
+static const struct mmpi_kind_ops datatype_kind_ops = {.reclaim = datatype_reclaim};
+MMPI_KIND_REGISTER(MMPI_HANDLE_KIND_DATATYPE, datatype_kind_ops)

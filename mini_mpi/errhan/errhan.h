@@ -65,9 +65,15 @@ int mmpi_err_raise_comm(struct mmpi_rank *self, struct mmpi_comm *comm, int errc
 int mmpi_err_invoke(struct mmpi_rank *self, struct mmpi_errhandler *h, int handle, int errcode,
                     enum mmpi_call call);
 
+/* Raises errcode from `call` on obj, a handle object of handle kind `kind` whose kind's table
+ * (runtime/kind.h) says which handler an error on it goes to (windows, files); a kind with no
+ * answer uses the default handler. Same contract as mmpi_err_raise_comm. */
+int mmpi_err_raise_kind(struct mmpi_rank *self, int kind, const void *obj, int errcode,
+                        enum mmpi_call call);
+
 /* Raises errcode from `call` on window win (osc/win.h; NULL: no window, then as
- * mmpi_err_raise_comm with no object): the window's handler, which is MPI_ERRORS_ARE_FATAL
- * until the program sets another (MPI-4.1 §9.3). Same contract as mmpi_err_raise_comm. */
+ * mmpi_err_raise_comm with no object): the window's handler, or the default handler while the
+ * program set none (MPI-4.1 §9.3). Same contract as mmpi_err_raise_comm. */
 int mmpi_err_raise_win(struct mmpi_rank *self, struct mmpi_win *win, int errcode,
                        enum mmpi_call call);
 

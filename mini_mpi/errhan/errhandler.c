@@ -1,6 +1,7 @@
 /*
  * errhandler.c: error handler objects and the one place that invokes one. See errhan.h for the
- * lookup order. A user handler is called with the handle the program knows and may longjmp
+ * lookup order. Which handler an error on a window or a file goes to is that kind's own answer
+ * (its table of operations, runtime/kind.h); communicators' is here. A user handler is called with the handle the program knows and may longjmp
  * out: nothing here holds a lock across the call, and the reference taken for the call is the
  * only thing that would leak if it does (an error handler object, by design tiny).
  */
@@ -10,7 +11,7 @@
 
 #include "mmpi.h"
 #include "mpit/mpit.h"
-#include "osc/win.h"
+#include "runtime/kind.h"
 
 struct mmpi_errhandler mmpi_errhandler_fatal = {MMPI_ERRH_FATAL, MMPI_ERRH_FOR_COMM, NULL, 1,
                                                 MPI_ERRORS_ARE_FATAL};
@@ -137,10 +138,18 @@ int mmpi_err_raise_comm(struct mmpi_rank *self, struct mmpi_comm *comm, int errc
     return mmpi_err_invoke(self, h, handle, errcode, call);
 }
 
+int mmpi_err_raise_kind(struct mmpi_rank *self, int kind, const void *obj, int errcode,
+                        enum mmpi_call call)
+{
+    int handle;
+    const struct mmpi_kind_ops *ops = mmpi_kind_ops(kind);
+    struct mmpi_errhandler *h = ops->errhandler ? ops->errhandler(self, obj, &handle)
+                                                : mmpi_errhandler_default(self, &handle);
+    return mmpi_err_invoke(self, h, handle, errcode, call);
+}
+
 int mmpi_err_raise_win(struct mmpi_rank *self, struct mmpi_win *win, int errcode,
                        enum mmpi_call call)
 {
-    if (!win || !win->errhandler) /* never set: the default, with its communicator's handle */
-        return mmpi_err_raise_comm(self, NULL, errcode, call);
-    return mmpi_err_invoke(self, win->errhandler, win->handle, errcode, call);
+    return mmpi_err_raise_kind(self, MMPI_HANDLE_KIND_WIN, win, errcode, call);
 }

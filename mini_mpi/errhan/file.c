@@ -4,11 +4,11 @@
  * MPI_File_delete, a bad file handle) use the handler of MPI_FILE_NULL, which is per rank
  * (each rank is a process) and starts as MPI_ERRORS_RETURN, the I/O default (§14.7). The
  * completion calls (MPI_Wait, ...) raise a request's error through
- * mmpi_err_raise_request_owner, which sends file requests here.
+ * mmpi_err_raise_request_owner, which sends file requests here. A file's handler and handle
+ * are io/'s answer (the file's table of operations, runtime/kind.h).
  */
-#include "io/io.h"
 #include "mmpi.h"
-#include "osc/win.h"
+#include "runtime/kind.h"
 
 /* The handler each rank set on MPI_FILE_NULL, by world rank; NULL: MPI_ERRORS_RETURN. Written
  * by the owning rank only. The table holds one reference on each. */
@@ -31,18 +31,17 @@ void mmpi_err_set_file_null_handler(struct mmpi_rank *self, struct mmpi_errhandl
 int mmpi_err_raise_file(struct mmpi_rank *self, struct mmpi_file *f, int errcode,
                         enum mmpi_call call)
 {
-    struct mmpi_errhandler *h = f ? f->errhandler : mmpi_err_file_null_handler(self);
-    return mmpi_err_invoke(self, h, f ? f->handle : MPI_FILE_NULL, errcode, call);
+    return mmpi_err_raise_kind(self, MMPI_HANDLE_KIND_FILE, f, errcode, call);
 }
 
 int mmpi_err_raise_request_owner(struct mmpi_rank *self, int object, int errcode,
                                  enum mmpi_call call)
 {
-    /* §14.7: an I/O request's errors go to its file's handler. */
-    if (mmpi_handle_kind(object) == MMPI_HANDLE_KIND_FILE)
-        return mmpi_err_raise_file(self, mmpi_file_get(self, object), errcode, call);
-    /* A request-based RMA operation's errors go to its window's handler. */
-    if (mmpi_handle_kind(object) == MMPI_HANDLE_KIND_WIN)
-        return mmpi_err_raise_win(self, mmpi_win_get(self, object), errcode, call);
+    /* §14.7: an I/O request's errors go to its file's handler; a request-based RMA
+     * operation's to its window's: the kinds whose objects have a handler of their own. */
+    int kind = mmpi_handle_kind(object);
+    if (kind != MMPI_HANDLE_KIND_COMM && mmpi_kind_ops(kind)->errhandler)
+        return mmpi_err_raise_kind(self, kind, mmpi_handle_lookup(self, kind, object), errcode,
+                                   call);
     return mmpi_err_raise_comm(self, mmpi_comm_get(self, object), errcode, call);
 }

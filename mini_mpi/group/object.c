@@ -1,12 +1,14 @@
 /*
  * object.c: the life of a group object (group.h): creation, reference counting, the predefined
  * MPI_GROUP_EMPTY, and the calling rank's group handles. It does not compute groups (set.c,
- * select.c) nor check arguments of the MPI calls (group_api.c, create_api.c).
+ * select.c) nor check arguments of the MPI calls (group_api.c, create_api.c). Its table of
+ * operations (runtime/kind.h): reclaim at world end.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "group/group.h"
+#include "runtime/kind.h"
 
 /* MPI_GROUP_EMPTY is one object for every rank: it never changes and is never freed. */
 struct mmpi_group mmpi_group_empty = {.refcount = 1, .size = 0, .world_ranks = NULL,
@@ -85,3 +87,13 @@ struct mmpi_group *mmpi_group_of_core(const struct mmpi_comm_core *core)
     memcpy(ranks, core->world_ranks, (size_t)core->size * sizeof(int));
     return mmpi_group_new(core->size, ranks);
 }
+
+/* A group a rank left in its table at world end. */
+static void group_reclaim(struct mmpi_rank *r, void *obj)
+{
+    (void)r;
+    mmpi_group_release(obj);
+}
+
+static const struct mmpi_kind_ops group_kind_ops = {.reclaim = group_reclaim};
+MMPI_KIND_REGISTER(MMPI_HANDLE_KIND_GROUP, group_kind_ops)

@@ -4,7 +4,8 @@
  * communicator and handed to the others on the board (meeting.c); each member then makes its
  * own handle object. The member that opens resolves the name in its own working directory
  * (each rank has its own: libc/fs.c); the others' names are not used (§14.2.1: they name the
- * same file). Views are view.c's, data access request.c's.
+ * same file). Views are view.c's, data access request.c's. Also the file's table of operations
+ * (runtime/kind.h): how the runtime, the hang report and errhan/ treat a file.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +20,7 @@
 #include "comm/info.h"
 #include "fault/fault.h"
 #include "io/io.h"
+#include "runtime/kind.h"
 
 struct mmpi_file *mmpi_file_get(struct mmpi_rank *self, MPI_File handle)
 {
@@ -235,26 +237,43 @@ int mmpi_file_set_info(struct mmpi_file *f, struct mmpi_info *info)
     return err;
 }
 
-bool mmpi_file_describe_comm(struct mmpi_rank *owner, const struct mmpi_comm_core *core,
-                             char *buf, size_t len)
+/* Any meeting of the file's members on its private communicator (collective access, ordered
+ * access, seek_shared, set_view, set_size, sync, close) shows the rank's pointers and the
+ * file's state. */
+static bool file_describe_meeting(struct mmpi_rank *owner, const void *obj,
+                                  const struct mmpi_comm_core *core, char *buf, size_t len)
 {
-    /* Any meeting of the file's members (collective access, ordered access, seek_shared,
-     * set_view, set_size, sync, close) shows the rank's pointers and the file's state. */
-    struct mmpi_slots *table = &owner->handles[MMPI_HANDLE_KIND_FILE];
-    uint32_t used = __atomic_load_n(&table->next_unused, __ATOMIC_ACQUIRE);
-    for (uint32_t i = 0; i < used; i++) {
-        const struct mmpi_file *f = mmpi_slots_get(table, i);
-        if (!f || f->comm->core != core)
-            continue;
-        snprintf(buf, len, "the communicator of file %s (individual pointer %lld, shared "
-                 "pointer %lld%s%s)", f->core->path, (long long)f->fp,
-                 (long long)__atomic_load_n(&f->core->shared_fp, __ATOMIC_RELAXED),
-                 mmpi_fault_revoked(&f->core->fault) ? ", revoked" : "",
-                 f->split_active ? ", split collective pending" : "");
-        return true;
-    }
-    return false;
+    const struct mmpi_file *f = obj;
+    if (f->comm->core != core)
+        return false;
+    snprintf(buf, len,
+             "the communicator of file %s (individual pointer %lld, shared "
+             "pointer %lld%s%s)",
+             f->core->path, (long long)f->fp,
+             (long long)__atomic_load_n(&f->core->shared_fp, __ATOMIC_RELAXED),
+             mmpi_fault_revoked(&f->core->fault) ? ", revoked" : "",
+             f->split_active ? ", split collective pending" : "");
+    return true;
 }
+
+/* The file's handler; with no file, MPI_FILE_NULL's (errhan/file.c, MPI-4.1 §9.3.4). */
+static struct mmpi_errhandler *file_errhandler(struct mmpi_rank *self, const void *obj, int *handle)
+{
+    const struct mmpi_file *f = obj;
+    *handle = f ? f->handle : MPI_FILE_NULL;
+    return f ? f->errhandler : mmpi_err_file_null_handler(self);
+}
+
+static void file_reclaim(struct mmpi_rank *r, void *obj)
+{
+    mmpi_file_reclaim(r, obj);
+}
+
+/* The file's table of operations (runtime/kind.h); here, where every file handle is made. */
+static const struct mmpi_kind_ops file_kind_ops = {.reclaim = file_reclaim,
+                                                   .describe_meeting = file_describe_meeting,
+                                                   .errhandler = file_errhandler};
+MMPI_KIND_REGISTER(MMPI_HANDLE_KIND_FILE, file_kind_ops)
 
 static int new_handle(struct mmpi_rank *self, struct mmpi_comm *dup, struct mmpi_file_core *core,
                       struct mmpi_info *info, MPI_File *fh)

@@ -14,7 +14,7 @@
  * - Failed members never close: the members that do give back their references, so the file
  *   is closed (and deleted under MPI_MODE_DELETE_ON_CLOSE) when the last survivor closes. The
  *   handle objects a failed rank (or a program that never closed) left behind are freed when
- *   the world ends (mmpi_file_reclaim, from runtime/reclaim.c).
+ *   the world ends (mmpi_file_reclaim, the file's reclaim in its table of operations, file.c).
  */
 #include <stdlib.h>
 #include <string.h>

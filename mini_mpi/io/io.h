@@ -173,11 +173,6 @@ int mmpi_file_get_size(struct mmpi_file *f, MPI_Offset *size);
 int mmpi_file_sync(struct mmpi_rank *self, struct mmpi_file *f);
 /* Merges hints into f->info (known ones checked, unknown kept). */
 int mmpi_file_set_info(struct mmpi_file *f, struct mmpi_info *info);
-/* Reports (comm/describe.c): when core is the private communicator of a file `owner` has
- * open, writes "the communicator of file NAME (individual pointer P, shared pointer S, ...)"
- * and returns true. Reads owner's handle table without locks: only while owner is stopped. */
-bool mmpi_file_describe_comm(struct mmpi_rank *owner, const struct mmpi_comm_core *core,
-                             char *buf, size_t len);
 /* The error class of an errno from open/pread/pwrite/ftruncate. */
 int mmpi_file_errno_class(int e);
 /* The name with a "ufs:"-style file system prefix removed. */
@@ -339,8 +334,9 @@ int mmpi_file_core_leave(struct mmpi_file *f);
  * communicator, error handler, hints and view, then its pin of the core (file.c). */
 void mmpi_file_handle_free(struct mmpi_rank *self, struct mmpi_file *f);
 /* Frees a handle object its rank left open (it failed, or never closed the file): gives back
- * its reference to the core unless a survivor did. Only once every rank thread is gone
- * (runtime/reclaim.c), after the rank's requests were reclaimed. */
+ * its reference to the core unless a survivor did: the file's reclaim (runtime/kind.h). Only
+ * once every rank thread is gone (runtime/reclaim.c), after the rank's requests were
+ * reclaimed. */
 void mmpi_file_reclaim(struct mmpi_rank *r, struct mmpi_file *f);
 
 /* ---- meeting.c: meetings of the file's members on its private communicator's board ----- */

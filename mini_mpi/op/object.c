@@ -2,12 +2,14 @@
  * op/object.c: operation objects: the predefined ones (static, shared by every rank), user ops
  * (reference counted: the handle plus each pending operation using it, so that MPI_Op_free
  * during a nonblocking reduction is harmless, MPI-4.1 §6.9.5), handle resolution and the op/type
- * validity check. Applying an op is apply.c; the kernels are kernels.c.
+ * validity check, and the op's table of operations (runtime/kind.h: reclaim at world end).
+ * Applying an op is apply.c; the kernels are kernels.c.
  */
 #include <stdlib.h>
 
 #include "mmpi.h"
 #include "op/op.h"
+#include "runtime/kind.h"
 
 #define PREDEF(name, commute) \
     [MMPI_OPI_##name] = {.index = MMPI_OPI_##name, .commutative = commute, .handle = MPI_##name}
@@ -65,3 +67,13 @@ int mmpi_op_check(const struct mmpi_op *op, const struct mmpi_datatype *dt)
         return MPI_SUCCESS;
     return mmpi_op_kernel_for(op->index, dt->basic) ? MPI_SUCCESS : MPI_ERR_OP;
 }
+
+/* A user op a rank left in its table at world end. */
+static void op_reclaim(struct mmpi_rank *r, void *obj)
+{
+    (void)r;
+    mmpi_op_release(obj);
+}
+
+static const struct mmpi_kind_ops op_kind_ops = {.reclaim = op_reclaim};
+MMPI_KIND_REGISTER(MMPI_HANDLE_KIND_OP, op_kind_ops)

@@ -1,6 +1,7 @@
 /*
- * osc/create.c: making and unmaking windows (MPI-4.1 §12.2), handle resolution and the
- * window's description in reports. Creation is collective: the members first duplicate the
+ * osc/create.c: making and unmaking windows (MPI-4.1 §12.2), handle resolution, the
+ * window's description in reports, and the window's table of operations (runtime/kind.h),
+ * registered here since every program that holds a window made it here. Creation is collective: the members first duplicate the
  * communicator privately (its board carries the window's fences and its free), then each
  * deposits its memory on that board and the last to arrive builds the shared core (win.h).
  * Memory of MPI_Win_allocate is allocated by each member before it arrives; the one block of
@@ -18,6 +19,7 @@
 #include "comm/create.h"
 #include "comm/info.h"
 #include "osc/win.h"
+#include "runtime/kind.h"
 
 /* Window memory is aligned for any type and a cache line (MPICH test programs store doubles
  * and long doubles at disp 0). */
@@ -291,3 +293,49 @@ void mmpi_win_describe(const struct mmpi_win *w, char *buf, size_t len)
         snprintf(buf, len, "window #%llu (%d members)", (unsigned long long)w->core->id,
                  w->core->size);
 }
+
+/* ---- The window's table of operations (runtime/kind.h) ---- */
+
+static void win_reclaim(struct mmpi_rank *r, void *obj)
+{
+    mmpi_win_reclaim(r, obj);
+}
+
+/* The hang report's line on a frozen member's window: only one with an epoch open or a
+ * sticky failure says something the calls' own lines do not. */
+static bool win_report(const void *obj, char *buf, size_t len)
+{
+    const struct mmpi_win *w = obj;
+    if (!mmpi_win_epoch_open(w) && !w->proc_failed)
+        return false;
+    mmpi_win_state_describe(w, buf, len);
+    return true;
+}
+
+/* A fence or free meets on the window's private communicator: named by the window's state. */
+static bool win_describe_meeting(struct mmpi_rank *owner, const void *obj,
+                                 const struct mmpi_comm_core *core, char *buf, size_t len)
+{
+    const struct mmpi_win *w = obj;
+    if (w->comm->core != core)
+        return false;
+    mmpi_win_state_describe(w, buf, len);
+    return true;
+}
+
+/* The window's handler; one never set follows the default (errhan.h), with its communicator's
+ * handle (MPI-4.1 §9.3). */
+static struct mmpi_errhandler *win_errhandler(struct mmpi_rank *self, const void *obj, int *handle)
+{
+    const struct mmpi_win *w = obj;
+    if (!w || !w->errhandler)
+        return mmpi_errhandler_default(self, handle);
+    *handle = w->handle;
+    return w->errhandler;
+}
+
+static const struct mmpi_kind_ops win_kind_ops = {.reclaim = win_reclaim,
+                                                  .report = win_report,
+                                                  .describe_meeting = win_describe_meeting,
+                                                  .errhandler = win_errhandler};
+MMPI_KIND_REGISTER(MMPI_HANDLE_KIND_WIN, win_kind_ops)

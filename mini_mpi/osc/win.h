@@ -359,16 +359,13 @@ void mmpi_win_log_write(struct mmpi_win *w, int target, char *taddr, size_t tcou
  * the logged bytes are poisoned, either way they leave the log. */
 void mmpi_win_epoch_ended(struct mmpi_win *w, int kind, uint64_t seq, int err);
 /* Frees a window member's handle object without synchronizing (its rank failed, or the world
- * ends): what mmpi_handles_reclaim uses. No thread of the world runs. */
+ * ends): the window's reclaim (runtime/kind.h), which mmpi_handles_reclaim calls. No thread
+ * of the world runs. */
 void mmpi_win_reclaim(struct mmpi_rank *r, struct mmpi_win *w);
 /* Frees a target's write log (core destruction). */
 void mmpi_win_wlog_free(struct mmpi_win_target *t);
 /* Watchdog and deadlock report line of a window member: epochs and locks. */
 void mmpi_win_state_describe(const struct mmpi_win *w, char *buf, size_t len);
-/* Prints (stderr, the hang report's format) one line per window of r that has an epoch open or
- * a lock held. Reads r's handle table without locks: only while r's threads are stopped
- * (runtime/hang.c, frozen ranks). */
-void mmpi_win_report(struct mmpi_rank *r, const char *rank_name);
 
 /* Hang-report text of a window: its name or id and size. */
 void mmpi_win_describe(const struct mmpi_win *w, char *buf, size_t len);

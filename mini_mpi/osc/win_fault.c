@@ -20,7 +20,8 @@
  *    unlock_all's failure, the origin before it releases its locks; a dead holder's epoch, the
  *    death hook under the target's mutex. MINI_MPI_VERBOSE prints each range.
  *  - Reclaim: a failed member never frees its window, so its handle object (and the core's
- *    reference it holds) is freed when the world ends (runtime/reclaim.c).
+ *    reference it holds) is freed when the world ends (runtime/reclaim.c, through the window's
+ *    table of operations, create.c).
  *  - The failure queries and the sticky rule (win.h, "Process failures"): every question
  *    osc/ asks about failures, answered by the fault layer (fault/fault.h).
  *
@@ -363,18 +364,4 @@ void mmpi_win_state_describe(const struct mmpi_win *w, char *buf, size_t len)
         n += snprintf(buf + n, len - (size_t)n, " no epoch");
     if (w->proc_failed && n > 0 && (size_t)n < len)
         snprintf(buf + n, len - (size_t)n, ", failed (sticky MPI_ERR_PROC_FAILED)");
-}
-
-void mmpi_win_report(struct mmpi_rank *r, const char *rank_name)
-{
-    struct mmpi_slots *table = &r->handles[MMPI_HANDLE_KIND_WIN];
-    uint32_t used = __atomic_load_n(&table->next_unused, __ATOMIC_ACQUIRE);
-    for (uint32_t i = 0; i < used; i++) {
-        const struct mmpi_win *w = mmpi_slots_get(table, i);
-        if (!w || (!mmpi_win_epoch_open(w) && !w->proc_failed))
-            continue;
-        char line[512];
-        mmpi_win_state_describe(w, line, sizeof line);
-        fprintf(stderr, "mini_mpi:   %s: %s\n", rank_name, line);
-    }
 }

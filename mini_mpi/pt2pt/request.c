@@ -1,6 +1,7 @@
 /*
  * request.c: the request life cycle of request.h: creation, references, completion, polling
- * (with failure detection for point-to-point), waiting, handles and status copies.
+ * (with failure detection for point-to-point), waiting, handles and status copies, and the
+ * request's table of operations (runtime/kind.h).
  */
 #include "pt2pt/request.h"
 
@@ -12,6 +13,7 @@
 #include "mmpi.h"
 #include "pt2pt/chan.h"
 #include "pt2pt/match.h"
+#include "runtime/kind.h"
 #include "ulfm/ulfm.h"
 
 struct mmpi_request *mmpi_request_new(struct mmpi_rank *owner, int kind)
@@ -221,6 +223,28 @@ void mmpi_request_handle_drop(struct mmpi_rank *self, struct mmpi_request *req)
     req->handle = MPI_REQUEST_NULL;
     mmpi_request_release(req);
 }
+
+/* A request still pending at world end was started by a rank that failed (or never waited):
+ * its operation is abandoned, which drops the engine's reference (and with it the
+ * communicator core it holds, which would otherwise keep the core, its mailboxes and board
+ * alive). */
+static void request_reclaim(struct mmpi_rank *r, void *obj)
+{
+    (void)r;
+    struct mmpi_request *req = obj;
+    struct mmpi_request *active = req->persistent ? req->inner : req;
+    if (active && !mmpi_request_is_done(active)) {
+        if (active->kind == MMPI_REQ_SEND || active->kind == MMPI_REQ_RECV)
+            mmpi_match_abandon(active, MPI_ERR_PROC_FAILED);
+        else
+            mmpi_request_complete(active, MPI_ERR_PROC_FAILED);
+    }
+    mmpi_request_release(req); /* the user's reference; a persistent request's free_state
+                                * drops its activation */
+}
+
+static const struct mmpi_kind_ops request_kind_ops = {.reclaim = request_reclaim};
+MMPI_KIND_REGISTER(MMPI_HANDLE_KIND_REQUEST, request_kind_ops)
 
 void mmpi_status_copy_out(MPI_Status *out, const MPI_Status *in, bool with_error)
 {

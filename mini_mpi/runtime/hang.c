@@ -31,7 +31,7 @@
 #include "inject/inject.h"
 #include "mmpi.h"
 #include "mpit/mpit.h"
-#include "osc/win.h"
+#include "runtime/kind.h"
 #include "util/futex.h"
 #include "util/real.h"
 
@@ -146,6 +146,19 @@ static const char *call_name(int call)
     return call < 0 ? "no MPI call yet" : mmpi_call_name((enum mmpi_call)call);
 }
 
+/* One line per object of r whose kind reports something (runtime/kind.h). */
+static void report_objects(struct mmpi_rank *r, const char *rank_name)
+{
+    char line[512];
+    for (int kind = 0; kind < MMPI_KINDS; kind++) {
+        const struct mmpi_kind_ops *ops = mmpi_kind_ops(kind);
+        const void *obj;
+        for (uint32_t i = 0; ops->report && (obj = mmpi_handles_next(r, kind, &i));)
+            if (ops->report(obj, line, sizeof line))
+                fprintf(stderr, "mini_mpi:   %s: %s\n", rank_name, line);
+    }
+}
+
 /* One line per thread of a live rank, one line per ended rank. Frozen threads are described
  * from their wait's arguments, which freezing keeps stable. */
 static void report(struct mmpi_world *w, const char *headline)
@@ -206,9 +219,10 @@ static void report(struct mmpi_world *w, const char *headline)
         }
         if (more)
             fprintf(stderr, "mini_mpi:   %s: and %d more threads\n", rank_name, more);
-        /* Its windows' epochs and locks (osc/win.h), read while every thread of it is frozen. */
+        /* Its objects' state (a window's epochs and locks), read while every thread of it is
+         * frozen. */
         if (!running && !more)
-            mmpi_win_report(r, rank_name);
+            report_objects(r, rank_name);
     }
 }
 

@@ -26,10 +26,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "coll/progress.h"
 #include "mmpi.h"
 #include "mpit/mpit.h"
 #include "runtime/hang.h"
+#include "runtime/kind.h"
 #include "runtime/thread.h"
 #include "runtime/wait.h"
 #include "util/futex.h"
@@ -224,8 +224,9 @@ static void wait_loop(struct mmpi_rank *self, bool (*ready)(void *arg), void *ar
             break;
         mmpi_rank_check_alive(self);
         mmpi_mpit_dispatch(self, MPI_T_CB_REQUIRE_MPI_RESTRICTED); /* tool events: no lock */
+        /* Its nonblocking collectives need no polling: the communicator's progress. */
         if (__atomic_load_n(&self->coll_pending, __ATOMIC_ACQUIRE))
-            mmpi_coll_progress(self); /* its nonblocking collectives need no polling */
+            mmpi_kind_ops(MMPI_HANDLE_KIND_COMM)->progress(self);
         if (sleep_on_word(self, t, seen, ready, arg))
             break;
     }
