@@ -126,6 +126,16 @@ enum mmpi_pvar_level { MMPI_LEVEL_UNEXPECTED, MMPI_LEVEL_POSTED, MMPI_NLEVELS };
 /* Adds delta (+1 or -1) to the level of world rank `owner`; the unexpected queue also keeps
  * its high watermark. */
 void mmpi_pvar_level_add(int owner, enum mmpi_pvar_level level, int delta);
+/* Messages in a per-sender channel (pt2pt/chan.h) are unexpected too, but counting them as
+ * they come and go would put a shared atomic on the channels' path: instead each mailbox with
+ * channels is listed in its receiver's state (add: the first channel, under the mailbox's
+ * lock; remove: before its channels are freed), and a read of the level counts what they hold
+ * (mmpi_chan_held). */
+struct mmpi_mbox;
+void mmpi_pvar_chan_box(int owner, struct mmpi_mbox *box, bool add);
+/* The unexpected level of st now: the queues' count and the channels' messages; raises the
+ * high watermark to it. st->lock held. */
+int64_t mmpi_mpit_unexpected_now(struct mmpi_mpit_rank *st);
 
 /* ---- Events ------------------------------------------------------------------------------- */
 enum mmpi_mpit_event {
@@ -167,6 +177,8 @@ struct mmpi_mpit_rank {
     int64_t unexpected_hwm;          /* atomic: highest unexpected level seen */
     uint64_t revocations;            /* atomic: revoked objects this rank is a member of */
     uint64_t failures_noticed;       /* atomic: failed ranks this rank has been told of */
+    struct mmpi_mbox **chan_boxes;   /* lock: its mailboxes with channels (mmpi_pvar_chan_box) */
+    int nchan_boxes, chan_boxes_cap; /* lock */
     struct MPIR_T_cvar_handle_s *cvar_handles;       /* lock: mpit/objects.h */
     struct MPIR_T_pvar_session_s *sessions;          /* lock */
     struct MPIR_T_event_registration_s *registrations; /* lock */

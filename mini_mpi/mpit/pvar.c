@@ -13,10 +13,11 @@
 
 static uint64_t read_unexpected(struct mmpi_mpit_rank *st)
 {
-    return (uint64_t)__atomic_load_n(&st->level[MMPI_LEVEL_UNEXPECTED], __ATOMIC_RELAXED);
+    return (uint64_t)mmpi_mpit_unexpected_now(st);
 }
 static uint64_t read_unexpected_hwm(struct mmpi_mpit_rank *st)
 {
+    mmpi_mpit_unexpected_now(st); /* the channels' messages count from the first read on */
     return (uint64_t)__atomic_load_n(&st->unexpected_hwm, __ATOMIC_RELAXED);
 }
 static uint64_t read_posted(struct mmpi_mpit_rank *st)
@@ -47,9 +48,11 @@ const struct mmpi_pvar mmpi_pvars[MMPI_NPVARS] = {
 #include "mpit/counters.def"
 #undef MMPI_COUNTER
     {"unexpected_recvq_length",
-     "messages in this rank's unexpected-message queues (arrived before a matching receive and "
-     "not held in a channel)", MPI_T_PVAR_CLASS_LEVEL, -1, 1, read_unexpected},
-    {"unexpected_recvq_hwm", "the highest value unexpected_recvq_length has had",
+     "messages sent to this rank that arrived before a matching receive and no receive has "
+     "taken yet (its unexpected-message queues and its per-sender channels)",
+     MPI_T_PVAR_CLASS_LEVEL, -1, 1, read_unexpected},
+    {"unexpected_recvq_hwm",
+     "the highest value unexpected_recvq_length has had (the channels' messages as of each read)",
      MPI_T_PVAR_CLASS_HIGHWATERMARK, -1, 1, read_unexpected_hwm},
     {"posted_recvq_length", "receives this rank has posted that no message has matched yet",
      MPI_T_PVAR_CLASS_LEVEL, -1, 1, read_posted},

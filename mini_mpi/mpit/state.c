@@ -63,6 +63,7 @@ void mmpi_mpit_rank_free(struct mmpi_rank *r)
         next = b->next;
         free(b);
     }
+    free(st->chan_boxes);
     pthread_mutex_destroy(&st->lock);
     free(st);
 }

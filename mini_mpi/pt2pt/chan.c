@@ -28,9 +28,11 @@ struct mmpi_chan *mmpi_chan_create(struct mmpi_mbox *box, int src, int src_world
     struct mmpi_chan *ch = mmpi_chan_of(box, src);
     if (ch)
         return ch;
-    if (!box->chans)
+    if (!box->chans) {
         __atomic_store_n(&box->chans, mmpi_xcalloc((size_t)box->group_size, sizeof(*box->chans)),
                          __ATOMIC_RELEASE);
+        mmpi_pvar_chan_box(box->owner_world, box, true); /* its messages are unexpected too */
+    }
     ch = aligned_alloc(_Alignof(struct mmpi_chan), sizeof(*ch));
     if (!ch)
         mmpi_die("out of memory (channel)");
@@ -57,6 +59,8 @@ struct mmpi_chan *mmpi_chan_create(struct mmpi_mbox *box, int src, int src_world
 
 void mmpi_chan_free_all(struct mmpi_mbox *box)
 {
+    if (box->chans) /* first: a read of the level may be walking the channels */
+        mmpi_pvar_chan_box(box->owner_world, box, false);
     struct mmpi_chan *ch = box->chan_list;
     while (ch) {
         struct mmpi_chan *next = ch->next;
@@ -78,18 +82,38 @@ static size_t cell_bytes(const struct mmpi_chan_cell *c)
     return (size_t)(__atomic_load_n(&c->seqb, __ATOMIC_RELAXED) & 0xff);
 }
 
+/* The cell holding message number w (chan.h "Numbers"), or NULL. */
+static struct mmpi_chan_cell *cell_of(struct mmpi_chan *ch, uint64_t w)
+{
+    struct mmpi_chan_cell *c = &ch->rx->c;
+    if (__atomic_load_n(&c->seqb, __ATOMIC_ACQUIRE) >> 8 == w)
+        return c;
+    c = &ch->slots[(w - 1) % MMPI_CHAN_SLOTS].c;
+    return __atomic_load_n(&c->seqb, __ATOMIC_ACQUIRE) >> 8 == w ? c : NULL;
+}
+
 /* The cell holding the oldest message not taken, number *want = taken + 1, or NULL. Without
  * the lock it is only a hint (a concurrent consumer may take it). */
 static struct mmpi_chan_cell *ready_cell(struct mmpi_chan *ch, uint64_t *want)
 {
     /* Acquire: a drain's claim (drain_one) follows its enqueue, which must then be visible. */
-    uint64_t w = __atomic_load_n(&ch->taken, __ATOMIC_ACQUIRE) + 1;
-    struct mmpi_chan_cell *c = &ch->rx->c;
-    *want = w;
-    if (__atomic_load_n(&c->seqb, __ATOMIC_ACQUIRE) >> 8 == w)
-        return c;
-    c = &ch->slots[(w - 1) % MMPI_CHAN_SLOTS].c;
-    return __atomic_load_n(&c->seqb, __ATOMIC_ACQUIRE) >> 8 == w ? c : NULL;
+    *want = __atomic_load_n(&ch->taken, __ATOMIC_ACQUIRE) + 1;
+    return cell_of(ch, *want);
+}
+
+size_t mmpi_chan_held(struct mmpi_mbox *box)
+{
+    size_t n = 0;
+    /* Channels are never unlinked before the mailbox is freed (mmpi_chan_pending). */
+    for (struct mmpi_chan *ch = __atomic_load_n(&box->chan_list, __ATOMIC_ACQUIRE); ch;
+         ch = ch->next) {
+        uint64_t w = __atomic_load_n(&ch->taken, __ATOMIC_ACQUIRE) + 1;
+        /* Consecutive numbers from the oldest not taken: the ring and the shared half hold at
+         * most MMPI_CHAN_SLOTS + 1. */
+        for (int k = 0; k <= MMPI_CHAN_SLOTS && cell_of(ch, w + (uint64_t)k); k++)
+            n++;
+    }
+    return n;
 }
 
 static struct mmpi_chan_cell *next_cell(struct mmpi_chan *ch)

@@ -203,6 +203,11 @@ enum mmpi_chan_take mmpi_chan_take_now(struct mmpi_mbox *box, struct mmpi_reques
 /* No lock held: completes rreq with what mmpi_chan_take_now took; false for TAKE_NONE. */
 bool mmpi_chan_finish_take(struct mmpi_request *rreq, enum mmpi_chan_take t, struct mmpi_msg *m);
 
+/* How many messages box's channels hold, taken by no receive yet: MPI_T's unexpected level
+ * adds them (mpit.h mmpi_pvar_chan_box). Any thread, no lock; exact while no sender or
+ * receiver of box is moving a message. */
+size_t mmpi_chan_held(struct mmpi_mbox *box);
+
 /* Whether a channel of box that `source` (or MPI_ANY_SOURCE) names holds a message: a blocking
  * probe's cheap look before taking the lock. */
 bool mmpi_chan_pending(struct mmpi_mbox *box, int source);
