@@ -207,8 +207,8 @@ static inline bool mmpi_fault_revoked(const struct mmpi_fault_core *fc)
     return __atomic_load_n(&fc->revoked, __ATOMIC_SEQ_CST);
 }
 /* Revokes the core and its linked cores (local, non-collective: MPIX_Comm_revoke and the
- * window and file revokes), runs each kind's on_revoke hook, then wakes every member so that
- * pending operations complete with MPI_ERR_REVOKED. Any thread; lock-free but for the wake. */
+ * window and file revokes), then wakes every member so that pending operations complete with
+ * MPI_ERR_REVOKED. Any thread; lock-free but for the wake. */
 void mmpi_fault_revoke(struct mmpi_world *w, struct mmpi_fault_core *fc);
 
 /* An RCU read-side section (liburcu memb; the calling thread is registered the first time) and

@@ -12,9 +12,8 @@
  * by a thread-specific-data destructor when it exits, as liburcu requires. The same read-side
  * sections and grace periods serve the injector's plan (mmpi_fault_read_begin, inject/inject.c).
  *
- * Revoke sets the flag of the core and its linked cores (seq_cst), runs each kind's hook, and
- * wakes every member: a waiter re-checks its condition, sees the flag and completes with
- * MPI_ERR_REVOKED.
+ * Revoke sets the flag of the core and its linked cores (seq_cst) and wakes every member: a
+ * waiter re-checks its condition, sees the flag and completes with MPI_ERR_REVOKED.
  */
 #include <pthread.h>
 
@@ -158,13 +157,9 @@ void mmpi_fault_revoke(struct mmpi_world *w, struct mmpi_fault_core *fc)
     /* Queued before the flag is set: a member that sees the flag has the event waiting. */
     if (!__atomic_load_n(&fc->revoked, __ATOMIC_SEQ_CST))
         mmpi_mpit_revoked(fc); /* its members and its linked cores' */
-    for (int k = 0; k < 3; k++) {
-        if (!all[k])
-            continue;
-        bool was = __atomic_exchange_n(&all[k]->revoked, true, __ATOMIC_SEQ_CST);
-        if (!was && all[k]->ops && all[k]->ops->on_revoke)
-            all[k]->ops->on_revoke(all[k]);
-    }
+    for (int k = 0; k < 3; k++)
+        if (all[k])
+            __atomic_store_n(&all[k]->revoked, true, __ATOMIC_SEQ_CST);
     for (int k = 0; k < 3; k++)
         if (all[k])
             wake_members(w, all[k]);

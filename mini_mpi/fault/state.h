@@ -33,13 +33,19 @@ struct mmpi_fault_world {
 
 struct mmpi_fault_core;
 
-/* What an object kind does when the fault layer publishes a death or revokes the object. Both
- * run from the thread that publishes or revokes, inside an RCU read-side section: they must
- * not block or call into user code (they record, and the waiters, woken afterwards, act). */
+/* What a kind of shared core does when the fault layer publishes the death of one of its
+ * members (a revoke needs nothing of a kind: the flag and the wake-up are the fault layer's).
+ * on_death runs in the publishing thread (a dying rank, the hang monitor, the injector's
+ * timer), inside the registry walk's RCU read-side section, before the members are woken. It
+ * records and the waiters, woken afterwards, act: it must not wait for another rank, call user
+ * code, or wait for a grace period (mmpi_fault_core_unregister, mmpi_fault_synchronize). It
+ * may take a mutex that is held only briefly elsewhere, never across a wait, a kill point or a
+ * grace period: the window's hook takes each target's `lock` (osc/win_fault.c). The
+ * operations on a rank's handle objects (reclaim, reports, error handlers) are a sibling
+ * table, runtime/kind.h. */
 struct mmpi_fault_ops {
-    const char *kind;      /* "communicator", "window", "file": for reports */
-    void (*on_death)(struct mmpi_fault_core *core, int member);
-    void (*on_revoke)(struct mmpi_fault_core *core);
+    const char *kind; /* "window", "file": for MPI_T events (communicators have no table) */
+    void (*on_death)(struct mmpi_fault_core *core, int member); /* NULL: nothing to do */
 };
 
 /* The part of a shared object core (a communicator's, a window's, a file's) that the fault
@@ -51,7 +57,10 @@ struct mmpi_fault_core {
     struct mmpi_fault_core *linked[2];/* immutable: cores revoked together with this one (an
                                        * intercommunicator's other group and its bridge) */
     bool revoked;                     /* set once by mmpi_fault_revoke (seq_cst), never cleared */
-    bool registered;                  /* immutable after mmpi_fault_core_register */
+    bool registered;                  /* in the registry: set by mmpi_fault_core_register,
+                                       * cleared by mmpi_fault_core_unregister (then a second
+                                       * unregister does nothing); only the creating and then
+                                       * the destroying thread touch it, never at once */
     struct cds_list_head node;        /* the registry (fault/registry.c): RCU-protected */
 };
 

@@ -26,7 +26,7 @@
 #include "io/io.h"
 #include "pt2pt/request.h"
 
-static const struct mmpi_fault_ops file_fault_ops = {"file", NULL, NULL};
+static const struct mmpi_fault_ops file_fault_ops = {"file", NULL};
 
 void mmpi_file_fault_init(struct mmpi_file_core *core, struct mmpi_comm *dup)
 {

@@ -307,7 +307,7 @@ static void win_on_death(struct mmpi_fault_core *fc, int member)
     }
 }
 
-const struct mmpi_fault_ops mmpi_win_fault_ops = {"window", win_on_death, NULL};
+const struct mmpi_fault_ops mmpi_win_fault_ops = {"window", win_on_death};
 
 void mmpi_win_wlog_free(struct mmpi_win_target *t)
 {
