@@ -291,7 +291,8 @@ static int outcome_published(struct crowd_wait *w)
     return __builtin_expect(flags & CROWD_CUT, 0) ? cut_outcome(w) : MPI_SUCCESS;
 }
 
-static int test(struct crowd_wait *w)
+/* The collective's outcome as the records show it now; -1 while it must be waited for. */
+static int current_outcome(struct crowd_wait *w)
 {
     struct mmpi_crowd *cr = w->cr;
     if (reached(__atomic_load_n(&cr->done.done, __ATOMIC_ACQUIRE), w->want32))
@@ -311,14 +312,16 @@ static int test(struct crowd_wait *w)
                                       not_arrived, w);
 }
 
-static bool ready(void *arg)
+/* The wait's condition: keeps the current outcome, true once there is one. */
+static bool outcome_settled(void *arg)
 {
     struct crowd_wait *w = arg;
-    w->result = test(w);
+    w->result = current_outcome(w);
     return w->result != -1;
 }
 
-static void describe(const void *arg, char *buf, size_t len)
+/* The hang report's line of the wait: the members that have not arrived. */
+static void describe_arrivals(const void *arg, char *buf, size_t len)
 {
     const struct crowd_wait *w = arg;
     mmpi_board_describe(w->self, w->core, w->want - 1, "arrive", not_arrived, w, buf, len);
@@ -358,7 +361,7 @@ static void publish(struct crowd_wait *w, uint64_t count)
 }
 
 /* Arrives at collective #seq and waits for the outcome. A member's slot is written already. */
-static int run(struct crowd_wait *w)
+static int arrive_and_wait(struct crowd_wait *w)
 {
     struct mmpi_crowd *cr = w->cr;
     struct crowd_rec *mine = &cr->rec[w->me];
@@ -393,11 +396,11 @@ static int run(struct crowd_wait *w)
             return w->result;
         sched_yield();
     }
-    mmpi_wait_until_counted(w->self, ready, w, describe, &cr->rare.sleepers);
+    mmpi_wait_until_counted(w->self, outcome_settled, w, describe_arrivals, &cr->rare.sleepers);
     return w->result;
 }
 
-static void start(struct crowd_wait *w, struct mmpi_rank *self, struct mmpi_comm *c, int kind)
+static void setup_wait(struct crowd_wait *w, struct mmpi_rank *self, struct mmpi_comm *c, int kind)
 {
     memset(w, 0, sizeof(*w));
     w->self = self;
@@ -417,8 +420,8 @@ static void start(struct crowd_wait *w, struct mmpi_rank *self, struct mmpi_comm
 int mmpi_coll_crowd_barrier(struct mmpi_rank *self, struct mmpi_comm *c)
 {
     struct crowd_wait w;
-    start(&w, self, c, CROWD_BARRIER);
-    return run(&w);
+    setup_wait(&w, self, c, CROWD_BARRIER);
+    return arrive_and_wait(&w);
 }
 
 /* Seqlock write of the member's packed input into its slot of this collective's parity. */
@@ -439,14 +442,14 @@ int mmpi_coll_crowd_allreduce_packed(struct mmpi_rank *self, struct mmpi_comm *c
 {
     struct crowd_wait w;
     uint64_t words[CROWD_WORDS] = {0};
-    start(&w, self, c, CROWD_ALLREDUCE);
+    setup_wait(&w, self, c, CROWD_ALLREDUCE);
     w.words = (int)((bytes + 7) / 8);
     w.kernel = kernel;
     w.n = n;
     w.x = x;
     memcpy(words, in, bytes);
     write_slot(&w, words);
-    int err = run(&w);
+    int err = arrive_and_wait(&w);
     bool result = w.have_result && (err == MPI_SUCCESS || err == MPI_ERR_PROC_FAILED);
     if (result)
         memcpy(out, w.acc, bytes);

@@ -225,7 +225,8 @@ static bool all_arrived(const struct fast_wait *f)
     return true;
 }
 
-static int test(struct fast_wait *f)
+/* The collective's outcome as the records show it now; -1 while it must be waited for. */
+static int current_outcome(struct fast_wait *f)
 {
     if (all_arrived(f))
         return cut_outcome(f);
@@ -237,14 +238,16 @@ static int test(struct fast_wait *f)
     return -1;
 }
 
-static bool ready(void *arg)
+/* The wait's condition: keeps the current outcome, true once there is one. */
+static bool outcome_settled(void *arg)
 {
     struct fast_wait *f = arg;
-    f->result = test(f);
+    f->result = current_outcome(f);
     return f->result != -1;
 }
 
-static void describe(const void *arg, char *buf, size_t len)
+/* The hang report's line of the wait: the members that have not arrived. */
+static void describe_arrivals(const void *arg, char *buf, size_t len)
 {
     const struct fast_wait *f = arg;
     mmpi_board_describe(f->self, f->core, f->want - 1, "arrive", not_arrived, f, buf, len);
@@ -416,7 +419,7 @@ static inline __attribute__((always_inline)) int wait_arrived(struct fast_wait *
             mmpi_spin_outcome(!yielding);
     }
     if (!done) {
-        mmpi_wait_until_light(f->self, ready, f, describe);
+        mmpi_wait_until_light(f->self, outcome_settled, f, describe_arrivals);
         odd = -1;
     }
     wake_sleepers(f);
@@ -435,7 +438,8 @@ HOT int arrive_as(struct fast_wait *f)
 }
 
 /* Arrives at collective #seq of c and waits for the others: the board's outcome. */
-static inline __attribute__((always_inline)) int run_folding(struct fast_wait *f, bool folds)
+static inline __attribute__((always_inline)) int arrive_and_wait_folding(struct fast_wait *f,
+                                                                         bool folds)
 {
     int parity = arrive_as(f);
     /* Outside the common wait only success counts: a failure is judged inside it, where
@@ -451,14 +455,15 @@ static inline __attribute__((always_inline)) int run_folding(struct fast_wait *f
     return f->result = check_kinds(f, parity, odd);
 }
 
-static int run(struct fast_wait *f)
+/* Arrives and waits, with a copy of the wait for either value of folds (a constant in each). */
+static int arrive_and_wait(struct fast_wait *f)
 {
-    return f->fold ? run_folding(f, true) : run_folding(f, false);
+    return f->fold ? arrive_and_wait_folding(f, true) : arrive_and_wait_folding(f, false);
 }
 
 /* f for collective want - 1 of c (lines: c's). */
-HOT void start_at(struct fast_wait *f, struct mmpi_rank *self, struct mmpi_comm *c,
-                  struct mmpi_fast_line *lines, uint64_t want, uint16_t tag)
+HOT void setup_wait_at(struct fast_wait *f, struct mmpi_rank *self, struct mmpi_comm *c,
+                       struct mmpi_fast_line *lines, uint64_t want, uint16_t tag)
 {
     f->self = self;
     f->core = c->core;
@@ -475,10 +480,10 @@ HOT void start_at(struct fast_wait *f, struct mmpi_rank *self, struct mmpi_comm 
 }
 
 /* f for c's next collective. */
-HOT void start(struct fast_wait *f, struct mmpi_rank *self, struct mmpi_comm *c)
+HOT void setup_wait(struct fast_wait *f, struct mmpi_rank *self, struct mmpi_comm *c)
 {
     uint64_t want = ++c->coll_seq; /* seq + 1 */
-    start_at(f, self, c, lines_of(c->core), want, fast_tag(want));
+    setup_wait_at(f, self, c, lines_of(c->core), want, fast_tag(want));
 }
 
 int mmpi_coll_fast_barrier(struct mmpi_rank *self, struct mmpi_comm *c)
@@ -487,9 +492,9 @@ int mmpi_coll_fast_barrier(struct mmpi_rank *self, struct mmpi_comm *c)
         return mmpi_coll_crowd_barrier(self, c);
     mmpi_coll_count(c, MMPI_COLLOP_BARRIER, MMPI_COLLFORM_BLOCKING, MMPI_COLLPATH_FAST);
     struct fast_wait f;
-    start(&f, self, c);
+    setup_wait(&f, self, c);
     f.kind = FAST_BARRIER;
-    return run_folding(&f, false);
+    return arrive_and_wait_folding(&f, false);
 }
 
 /* Seqlock write of the member's input into its slot of this collective's parity: tag 0, the
@@ -516,8 +521,8 @@ HOT void publish_word(struct fast_rec *mine, int parity, uint64_t word, uint16_t
     __atomic_store_n(&mine->tag[parity], tag, __ATOMIC_RELEASE);
 }
 
-/* After run() returned err: whether there is a result to fold (everyone arrived; a cut may
- * still fail us after all, err then says so). */
+/* After arrive_and_wait() returned err: whether there is a result to fold (everyone arrived; a
+ * cut may still fail us after all, err then says so). */
 static bool has_result(const struct fast_wait *f, int err)
 {
     if (err != MPI_SUCCESS && err != MPI_ERR_PROC_FAILED)
@@ -605,7 +610,7 @@ static int allreduce_word_full(struct fast_wait *f, int parity, uint64_t word, v
     int err;
     if (!arrived) {
         publish(f, parity, &word, 1);
-        err = run_folding(f, true);
+        err = arrive_and_wait_folding(f, true);
     } else {
         err = wait_arrived(f, parity, spin, true);
     }
@@ -645,8 +650,8 @@ HOT int allreduce_word(struct mmpi_rank *self, struct mmpi_comm *c, const void *
         __atomic_store_n(&recs[me].arrive, (uint32_t)want, __ATOMIC_RELEASE);
         int look = express_look(recs, n, parity, (uint32_t)want, tag, how->word, &acc);
         if (look == 0 && n <= mmpi_usable_cpus()) {
-            /* As run_folding: wait.c's adaptive spin, or the full path's yields at once (and
-             * with more members than CPUs, its common wait at once). */
+            /* As arrive_and_wait_folding: wait.c's adaptive spin, or the full path's yields
+             * at once (and with more members than CPUs, its common wait at once). */
             spin = mmpi_spin_worthwhile();
             for (int i = 1; look == 0 && spin && i < EXPRESS_LOOKS; i++) {
                 mmpi_cpu_relax();
@@ -662,7 +667,7 @@ HOT int allreduce_word(struct mmpi_rank *self, struct mmpi_comm *c, const void *
         }
     }
     struct fast_wait f;
-    start_at(&f, self, c, lines, want, tag);
+    setup_wait_at(&f, self, c, lines, want, tag);
     f.kind = FAST_ALLREDUCE;
     f.fold = how->kernel;
     f.fold_n = how->n;
@@ -721,7 +726,7 @@ int mmpi_coll_fast_allreduce(struct mmpi_rank *self, struct mmpi_comm *c, struct
     } else {
         mmpi_coll_count(c, MMPI_COLLOP_ALLREDUCE, MMPI_COLLFORM_BLOCKING, MMPI_COLLPATH_FAST);
         struct fast_wait f;
-        start(&f, self, c);
+        setup_wait(&f, self, c);
         f.kind = FAST_ALLREDUCE;
         int parity = (int)(f.lines[f.me].nfast & 1), words = (int)((bytes + 7) / 8);
         if (kernel && words <= 1) {
@@ -729,7 +734,7 @@ int mmpi_coll_fast_allreduce(struct mmpi_rank *self, struct mmpi_comm *c, struct
             f.fold_n = count * sdt->basic_count;
         }
         publish(&f, parity, in, words);
-        err = run(&f);
+        err = arrive_and_wait(&f);
         if (!has_result(&f, err))
             return err;
         if (!fold(&f, parity, words, kernel, count * sdt->basic_count, x, acc))
