@@ -66,8 +66,8 @@ int mmpi_err_invoke(struct mmpi_rank *self, struct mmpi_errhandler *h, int handl
                     enum mmpi_call call);
 
 /* Raises errcode from `call` on obj, a handle object of handle kind `kind` whose kind's table
- * (runtime/kind.h) says which handler an error on it goes to (windows, files); a kind with no
- * answer uses the default handler. Same contract as mmpi_err_raise_comm. */
+ * (runtime/kind.h) says which handler an error on it goes to (windows, files, sessions); a kind
+ * with no answer uses the default handler. Same contract as mmpi_err_raise_comm. */
 int mmpi_err_raise_kind(struct mmpi_rank *self, int kind, const void *obj, int errcode,
                         enum mmpi_call call);
 

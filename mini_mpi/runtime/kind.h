@@ -1,7 +1,7 @@
 /*
  * runtime/kind.h: one table of operations per object kind (communicator, window, file, request,
- * group, datatype, op, info), indexed by handle kind (MMPI_HANDLE_KIND_*, mpi.h). Each kind's
- * own subsystem fills its table and registers it when the library is loaded
+ * group, datatype, op, info, session), indexed by handle kind (MMPI_HANDLE_KIND_*, mpi.h).
+ * Each kind's own subsystem fills its table and registers it when the library is loaded
  * (MMPI_KIND_REGISTER), so that the code beneath the subsystems acts on any object without
  * naming the subsystem above it: runtime/reclaim.c frees what a rank left at world end,
  * runtime/hang.c reports a frozen rank's objects, runtime/wait.c progresses what needs no poll,
@@ -13,7 +13,7 @@
  * fault layer from the thread that publishes a death, inside an RCU read-side section, and
  * must not wait; these operations act on one rank's handle objects, are called by the owning
  * rank (or with the world stopped or over), and may lock, free or lead to a user's error
- * handler. Kinds with no fault core (requests, groups, datatypes) have a table here, and
+ * handler. Kinds with no fault core (requests, groups, sessions) have a table here, and
  * communicators have no fault hooks. One struct for both would mix the two sets of rules.
  *
  * Every entry may be NULL: the kind has nothing to do there. A table is registered before any

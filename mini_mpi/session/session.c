@@ -5,13 +5,15 @@
  * the fault injector's clock on the rank's first entry into MPI. Closing is local and waits for
  * nobody: MPI-4.1 §11.3.1 lets MPI_Session_finalize synchronize with the other members of the
  * session's communicators, but a wait there could hang on a failed process, and nothing here
- * needs it (a communicator's memory stays until its last member lets go of it).
+ * needs it (a communicator's memory stays until its last member lets go of it). Also the
+ * session's table of operations (runtime/kind.h): its error handler.
  */
 #include <stdlib.h>
 
 #include "attr/attr.h"
 #include "inject/inject.h"
 #include "pt2pt/bsend.h"
+#include "runtime/kind.h"
 #include "session/session.h"
 
 struct mmpi_session *mmpi_session_get(struct mmpi_rank *self, MPI_Session handle)
@@ -61,3 +63,18 @@ void mmpi_session_close(struct mmpi_rank *self, struct mmpi_session *s)
     free(s);
     __atomic_sub_fetch(&self->sessions, 1, __ATOMIC_ACQ_REL);
 }
+
+/* The session's own handler, which MPI_Session_init gave it (there is no default to inherit);
+ * with no valid session, the rule for errors with no object (errhan.h). */
+static struct mmpi_errhandler *session_errhandler(struct mmpi_rank *self, const void *obj,
+                                                  int *handle)
+{
+    const struct mmpi_session *s = obj;
+    if (!s)
+        return mmpi_errhandler_default(self, handle);
+    *handle = s->handle;
+    return s->errhandler;
+}
+
+static const struct mmpi_kind_ops session_kind_ops = {.errhandler = session_errhandler};
+MMPI_KIND_REGISTER(MMPI_HANDLE_KIND_SESSION, session_kind_ops)
