@@ -278,9 +278,9 @@ FORT_HAVE  := $(shell command -v $(firstword $(FORT_FC)) 2>/dev/null)
 FORT_DIR   := $(BUILD)/fortran
 FORT_LIB   := $(FORT_DIR)/lib/libmini_mpi_fortran.a
 FORT_HAND  := $(sort $(wildcard mini_mpi/fortran/glue/*.c))
-FORT_MODS  := mpi mpi_f08 mpi_ext
+FORT_MODS  := mpi mpi_f08_types mpi_f08 mpi_ext
 FORT_OBJS  := $(FORT_DIR)/obj/glue.o $(FORT_HAND:mini_mpi/fortran/glue/%.c=$(FORT_DIR)/obj/hand_%.o) \
-              $(FORT_MODS:%=$(FORT_DIR)/obj/%.o)
+              $(FORT_MODS:%=$(FORT_DIR)/obj/%.o) $(FORT_DIR)/obj/mpi_f08_procs.o
 FORT_CFLAGS := -std=gnu11 -D_GNU_SOURCE -fPIC -ftls-model=global-dynamic -O2 -g $(WARN) \
                -Imini_mpi -Imini_mpi/include
 FORT_FFLAGS := -fPIC -ftls-model=global-dynamic -O2 -g -J$(FORT_DIR)/include -I$(FORT_DIR)/include
@@ -317,13 +317,19 @@ $(FORT_DIR)/obj/glue.o: $(FORT_GEN)/.stamp mini_mpi/fortran/glue.h
 $(FORT_DIR)/obj/hand_%.o: mini_mpi/fortran/glue/%.c mini_mpi/fortran/glue.h $(API_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(FORT_CFLAGS) -c $< -o $@
-# mpi_ext and mpi_f08 use mpi's constants; one module at a time (each writes its .mod).
+# One module at a time (each writes its .mod), each after the ones it uses.
 $(FORT_DIR)/obj/mpi.o: $(FORT_GEN)/.stamp
-$(FORT_DIR)/obj/mpi_f08.o $(FORT_DIR)/obj/mpi_ext.o: $(FORT_DIR)/obj/mpi.o
+$(FORT_DIR)/obj/mpi_f08_types.o: $(FORT_DIR)/obj/mpi.o
+$(FORT_DIR)/obj/mpi_f08.o: $(FORT_DIR)/obj/mpi_f08_types.o
 $(FORT_DIR)/obj/mpi_ext.o: $(FORT_DIR)/obj/mpi_f08.o
 $(FORT_MODS:%=$(FORT_DIR)/obj/%.o): $(FORT_DIR)/obj/%.o: $(FORT_GEN)/.stamp
 	@mkdir -p $(dir $@) $(FORT_DIR)/include
 	$(FORT_FC) $(FORT_FFLAGS) -c $(FORT_GEN)/$*.f90 -o $@
+# mpi_f08's procedures under their specific names; the MPI_ ones weak, so that a program's own
+# MPI_Send_f08ts replaces the library's (the profiling interface, docs/fortran.md).
+$(FORT_DIR)/obj/mpi_f08_procs.o: $(FORT_DIR)/obj/mpi_ext.o
+	$(FORT_FC) $(FORT_FFLAGS) -c $(FORT_GEN)/mpi_f08_procs.f90 -o $@.tmp
+	objcopy --wildcard --weaken-symbol='mpi_*' --weaken-symbol='mpix_*' $@.tmp $@ && rm -f $@.tmp
 $(FORT_LIB): $(FORT_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $(FORT_OBJS)

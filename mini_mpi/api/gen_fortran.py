@@ -11,7 +11,9 @@
         OUTDIR/mpif-ext.h           the same for mpi_ext (the MPIX_ constants)
         OUTDIR/mpi_constants.h      the constants alone (module mpi includes it)
         OUTDIR/mpi.f90              module mpi
-        OUTDIR/mpi_f08.f90          module mpi_f08 (its types, constants and procedures)
+        OUTDIR/mpi_f08_types.f90    module mpi_f08_types (mpi_f08's types and constants)
+        OUTDIR/mpi_f08.f90          module mpi_f08 (the interfaces and generic names)
+        OUTDIR/mpi_f08_procs.f90    mpi_f08's procedures under their specific names
         OUTDIR/mpi_ext.f90          module mpi_ext (Open MPI's: MPIX_ fault tolerance)
 
 A function gets bindings when the library defines it (its MPI_ or MPIX_ name is exported); the
@@ -392,7 +394,7 @@ SENTINEL_DECLS = [
     ("MPI_ARGV_NULL", "CHARACTER*1", "(1)", "MPI_FORTRAN_ARGV_NULL"),
     ("MPI_ARGVS_NULL", "CHARACTER*1", "(1)", "MPI_FORTRAN_ARGVS_NULL"),
 ]
-# Predefined callbacks, defined in fortran/glue/callbacks.c.
+# Predefined callbacks, defined in fortran/glue/attr.c.
 CALLBACKS = ["MPI_COMM_NULL_COPY_FN", "MPI_COMM_DUP_FN", "MPI_COMM_NULL_DELETE_FN",
              "MPI_TYPE_NULL_COPY_FN", "MPI_TYPE_DUP_FN", "MPI_TYPE_NULL_DELETE_FN",
              "MPI_WIN_NULL_COPY_FN", "MPI_WIN_DUP_FN", "MPI_WIN_NULL_DELETE_FN",
@@ -436,7 +438,10 @@ def write_modules(outdir, funcs, vals, done):
     write(os.path.join(outdir, "mpi_ext.f90"),
           [f"! {BANNER}", "module mpi_ext", "  implicit none", "  include 'mpif-ext.h'",
            "end module mpi_ext"])
-    write(os.path.join(outdir, "mpi_f08.f90"), f08_module(funcs, vals, done))
+    write(os.path.join(outdir, "mpi_f08_types.f90"), f08_types_module(vals))
+    procs = f08_procedures(funcs, done)
+    write(os.path.join(outdir, "mpi_f08.f90"), f08_module(procs))
+    write(os.path.join(outdir, "mpi_f08_procs.f90"), f08_procs_file(procs))
 
 
 # ---- module mpi ----------------------------------------------------------------------------
@@ -520,16 +525,27 @@ def mpi_module(funcs, done):
         if f.name in ("Status_f2f08", "Status_f082f"):
             continue  # TYPE(MPI_Status) is mpi_f08's
         out += mpi_interface(f, large) or []
-    out += ["  end interface", "end module mpi"]
+    out += ["  end interface"]
+    names, procs = sizeof_procedures(False)
+    out += ["  interface MPI_SIZEOF"] + listed("module procedure", names, "    ")
+    out += ["  end interface"] + listed("private ::", names, "  ") + ["contains"] + procs
+    return out + ["end module mpi"]
     return out
 
 
 # ---- module mpi_f08 -------------------------------------------------------------------------
-# Each procedure is a module procedure that calls the C glue (an external procedure of the same
-# argument list under gfortran's conventions): the handles are BIND(C) types of one integer, so
-# they pass by reference as the glue expects; a choice buffer arrives as TYPE(*), DIMENSION(..)
-# and goes on as the address of its first element (mmpi_f08_contiguous, fortran/glue/f08.c);
-# ierror is optional.
+# Three files. mpi_f08_types.f90: the handle types, constants, sentinels, callback interfaces and
+# handle comparisons (module mpi_f08_types, as MPICH names it). mpi_f08_procs.f90: module
+# mmpi_f08_buffers (the C side of the choice buffers, private to the bindings) and each procedure as an
+# external procedure under its specific name (MPI-4.1 §19.2: PMPI_Send_f08ts, PMPI_Comm_rank_f08,
+# the large-count PMPI_Send_c_f08ts), which calls the C glue (an external procedure of the same
+# argument list under gfortran's conventions: the handles are BIND(C) types of one integer, so they
+# pass by reference as the glue expects), and MPI_Send_f08ts calling PMPI_Send_f08ts; the Makefile
+# makes the MPI_ ones weak, so that a program defining MPI_Send_f08ts replaces it (the profiling
+# interface, §15.2). mpi_f08.f90: module mpi_f08, their interfaces and the generic names
+# (MPI_Send, PMPI_Send, MPI_Send_c), and MPI_SIZEOF. ierror is optional. A choice buffer arrives
+# as TYPE(*), DIMENSION(..) and reaches C as an address, a section through a datatype or a copy
+# (fortran/glue/subarray.c).
 
 F08_CALLBACKS = {
     "MPI_Comm_errhandler_function": ("comm", "MPI_Comm"),
@@ -600,8 +616,9 @@ def f08_abstract_interfaces():
     return out + ["  end interface"]
 
 
-def f08_param(p, large):
-    """(declaration in the wrapper, declaration in the glue's interface, actual argument)."""
+def f08_param(p, large, f=None):
+    """(declaration in the wrapper, declaration in the glue's interface, actual argument).
+    A choice buffer is ASYNCHRONOUS where the call may use it after returning (of f)."""
     n, t = p.name, (p.large_base if large else p.base)
     intent = f", intent({p.intent})" if p.intent else ""
     if p.base in SAME_ABI_CALLBACKS or re.match(
@@ -610,7 +627,8 @@ def f08_param(p, large):
         return d, d, n
     if is_choice(p) and n != "baseptr":
         cintent = ", intent(in)" if p.const else ""
-        return (f"type(*), dimension(..){cintent}, asynchronous :: {n}",
+        asyn = ", asynchronous" if f is None or f08_deferred(f) else ""
+        return (f"type(*), dimension(..){cintent}{asyn} :: {n}",
                 f"type(c_ptr), value :: {n}", f"p_{n}")
     if n in ("buffer_addr", "baseptr"):  # an address MPI returns: TYPE(C_PTR) (MPI-4.1 §8.2)
         return f"type(c_ptr){intent} :: {n}", f"type(c_ptr) :: {n}", n
@@ -642,60 +660,216 @@ def f08_attr_mpi1(p):
     return False
 
 
-def continued(head, items, indent):
-    """`head(a, b, ...)` over lines of at most 100 columns."""
-    out, line = [], f"{indent}{head}("
+def continued(head, items, indent, open_="(", close=")"):
+    """`head(a, b, ...)` over lines of at most 100 columns (`head a, b, ...` with open_=" ",
+    close="")."""
+    out, line = [], f"{indent}{head}{open_}"
     for i, it in enumerate(items):
-        piece = it + (", " if i < len(items) - 1 else ")")
+        piece = it + (", " if i < len(items) - 1 else close)
         if len(line) + len(piece) > 100:
             out.append(line.rstrip() + " &")
             line = indent + "    "
         line += piece
     if not items:
-        line += ")"
+        line += close
     out.append(line)
     return out
 
 
-def f08_procedure(f, large):
-    """(lines of the module procedure, lines of the glue's interface, specific name) or None."""
-    sfx = "_c" if large else ""
+# Where a buffer holds several blocks of `count` datatypes (the count does not say how much of it
+# is used): by a word of the function's name, the buffers.
+F08_BLOCKED = {"gather": {"recvbuf"}, "scatter": {"sendbuf"}, "alltoall": {"sendbuf", "recvbuf"},
+               "psend_init": {"buf"}, "precv_init": {"buf"}}
+# Buffers that are only an address to the call (its layout does not matter).
+F08_ADDRESS_ONLY = {("Get_address", "location"), ("Free_mem", "base"), ("Win_detach", "base")}
+F08_ONE_SIDED = {"Put", "Get", "Accumulate", "Get_accumulate", "Fetch_and_op", "Compare_and_swap",
+                 "Rput", "Rget", "Raccumulate", "Rget_accumulate", "Win_create", "Win_attach",
+                 "Buffer_attach", "Comm_attach_buffer", "Session_attach_buffer"}
+F08_ERR_OBJECT = {"comm": 1, "win": 2, "fh": 3}
+
+
+def f08_deferred(f):
+    """Whether the call's buffers are used after it returns (nonblocking, persistent, split
+    collective, one-sided, attached)."""
+    n = f.name
+    return bool(re.match(r"I[a-z]", n) or n.startswith("File_i") or n.endswith("_init")
+                or n.endswith("_begin") or n in F08_ONE_SIDED)
+
+
+def f08_address_only(f, p):
+    return (f.name, p.name) in F08_ADDRESS_ONLY or f.name.endswith("_end")
+
+
+def f08_groups(f, params):
+    """The choice buffers of f in groups that share a count and a datatype:
+    [(buffers, kind, count parameter or None, datatype parameter or None, blocked)], kind 0: one
+    count (none: 1), 1: a count array, 2: datatype arrays or no datatype (sizes in bytes)."""
+    groups, i = [], 0
+    while i < len(params):
+        p = params[i]
+        if not is_choice(p) or p.name == "baseptr" or f08_address_only(f, p):
+            i += 1
+            continue
+        bufs = [p]
+        i += 1
+        while i < len(params) and is_choice(params[i]):
+            bufs.append(params[i])
+            i += 1
+        count = dtype = None
+        for q in params[i:]:
+            if is_choice(q):
+                break
+            if q.base == "MPI_Datatype":
+                dtype = q
+                break
+            if count is None and re.search(r"counts?$", q.name):
+                count = q
+        if dtype is None or dtype.array:
+            kind, count, dtype = 2, None, None
+        else:
+            kind = 1 if count is not None and count.array else 0
+        words = [w for w in F08_BLOCKED if w in f.name.lower()]
+        blocked = any(b.name in F08_BLOCKED[w] for w in words for b in bufs)
+        groups.append((bufs, kind, count, dtype, blocked))
+    return groups
+
+
+def f08_params(f):
     # MPI_Init, MPI_Init_thread and MPI_Info_create_env have no argc, argv in Fortran.
-    params = [p for p in f.params if not p.variadic and not (
+    return [p for p in f.params if not p.variadic and not (
         p.name in ("argc", "argv") and f.name in ("Init", "Init_thread", "Info_create_env"))]
+
+
+def f08_specific(f, large, prefix):
+    """The specific name (MPI-4.1 §19.2): _f08ts for a procedure with a choice buffer (as
+    MPI_SUBARRAYS_SUPPORTED is .true.), _f08 otherwise; _c_ before it for the large count."""
+    ts = "ts" if any(is_choice(p) and p.name != "baseptr" for p in f.params) else ""
+    return f"{prefix}{f.name}{'_c' if large else ''}_f08{ts}"
+
+
+def f08_head(f, spec, names, decls, rt, uses):
+    """The first lines of procedure `spec` (a subroutine with ierror, or a function), its
+    `uses` lines (USE, IMPLICIT, INTERFACE) before the declarations."""
+    if rt:
+        head = continued(f"function {spec}", names, "  ")
+        head[-1] += " result(r)"
+        return head + uses + [f"    {w}" for w, _, _ in decls] + [f"    {rt} :: r"]
+    head = continued(f"subroutine {spec}", names + ["ierror"], "  ")
+    return head + uses + [f"    {w}" for w, _, _ in decls] + \
+        ["    integer, optional, intent(out) :: ierror"]
+
+
+F08_RTYPES = {"double": "double precision", "MPI_Aint": "integer(kind=MPI_ADDRESS_KIND)"}
+
+
+def f08_procedure(f, large):
+    """{"body": the external procedure P<name>, "glue": the glue's interface, "specs": the
+    specific names by prefix, "iface": (names, decls, rt) for the interfaces} or None."""
+    params = f08_params(f)
     decls = []
     for p in params:
-        d = f08_param(p, large)
+        d = f08_param(p, large, f)
         if d is None:
             return None
         decls.append(d)
-    glue = f"p{(f.prefixes()[-1] + f.name + sfx).lower()}"
-    spec = f"mmpi_f08_{f.name}{sfx}"
+    glue = f"p{(f.prefixes()[-1] + f.name + ('_c' if large else '')).lower()}"
+    spec = f08_specific(f, large, "P" + f.prefixes()[0])
     names = [p.name for p in params]
-    if f.ret != "int":
-        rt = {"double": "double precision", "MPI_Aint": "integer(kind=MPI_ADDRESS_KIND)"}[f.ret]
-        iface = continued(f"{rt} function {glue}", names, "    ")
-        iface += [f"      import"] + [f"      {g}" for _, g, _ in decls] + [f"    end function"]
-        body = continued(f"function {spec}", names, "  ")
-        body[-1] += " result(r)"
-        body += [f"    {rt} :: r"] + [f"    {w}" for w, _, _ in decls]
-        body += continued(f"r = {glue}", [a for _, _, a in decls], "    ") + [f"  end function"]
-        return body, iface, spec
-    iface = continued(f"subroutine {glue}", names + ["ierror"], "    ")
+    rt = F08_RTYPES.get(f.ret) if f.ret != "int" else None
+    iface = continued(f"{rt} function {glue}" if rt else f"subroutine {glue}",
+                      names + ([] if rt else ["ierror"]), "    ")
     iface += ["      import"] + [f"      {g}" for _, g, _ in decls]
-    iface += ["      integer :: ierror", "    end subroutine"]
-    body = continued(f"subroutine {spec}", names + ["ierror"], "  ")
-    body += [f"    {w}" for w, _, _ in decls]
-    body += ["    integer, optional, intent(out) :: ierror", "    integer :: ierr_"]
-    choices = [p for p in params if is_choice(p)]
-    body += [f"    type(c_ptr) :: p_{p.name}" for p in choices]
+    iface += [f"    end function"] if rt else ["      integer :: ierror", "    end subroutine"]
+    body = f08_head(f, spec, names, decls, rt, ["    use mmpi_f08_buffers", "    implicit none",
+                                                  "    interface"] +
+                    [line[2:] for line in iface] + ["    end interface"])
+    if rt:
+        body += continued(f"r = {glue}", [a for _, _, a in decls], "    ")
+        body += ["  end function"]
+    else:
+        body += f08_buffers(f, params, decls, large)
+        body += ["  end subroutine"]
+    specs = {pre: f08_specific(f, large, pre) for pre in f.prefixes()}
+    return {"body": body, "glue": iface, "spec": spec, "specs": specs,
+            "iface": (names, decls, rt)}
+
+
+def f08_buffers(f, params, decls, large):
+    """The statements of a subroutine: the buffers, the glue's call, ierror."""
+    args = {p.name: a for p, (_, _, a) in zip(params, decls)}
+    out, pre, grp = ["    integer :: ierr_"], [], []
+    choices = [p for p in params if is_choice(p) and p.name != "baseptr"]
+    out += [f"    type(c_ptr) :: p_{p.name}" for p in choices]
     for p in choices:
-        body += [f"    if (.not. mmpi_f08_contiguous({p.name}, p_{p.name})) then",
-                 "      if (present(ierror)) ierror = MPI_ERR_BUFFER",
-                 "      return", "    end if"]
-    body += continued(f"call {glue}", [a for _, _, a in decls] + ["ierr_"], "    ")
-    body += ["    if (present(ierror)) ierror = ierr_", "  end subroutine"]
-    return body, iface, spec
+        if f08_address_only(f, p):
+            pre.append(f"    call mmpi_f08_base({p.name}, p_{p.name})")
+    groups = f08_groups(f, params)
+    if groups:
+        out += ["    type(c_ptr) :: call_", "    integer :: newtype_"]
+        pre.append("    call_ = c_null_ptr")
+        idx, deferred = 0, int(f08_deferred(f))
+        errobj = F08_ERR_OBJECT.get(f.err, 0)
+        handle = f"{f.err}%MPI_VAL" if errobj else "0"
+        for bufs, kind, count, dtype, blocked in groups:
+            first = idx
+            for b in bufs:
+                pre.append(f"    call mmpi_f08_buf(call_, {idx}, {b.name}, {int(b.const)}, "
+                           f"p_{b.name})")
+                idx += 1
+            addrs = "[" + ", ".join(f"p_{b.name}" for b in bufs) + "]"
+            n = f"{count.name}" if count is not None and kind == 0 else "1"
+            t = f"c_{dtype.name}%MPI_VAL" if dtype is not None else "newtype_"
+            call = continued("mmpi_f08_group", [
+                "call_", str(first), str(len(bufs)), addrs, str(kind), str(int(blocked)),
+                str(deferred), f"int({n}, c_long_long)", f"{dtype.name}%MPI_VAL" if dtype else "0",
+                t], "        ")
+            call[0] = call[0].replace("        mmpi_f08_group", "      if (mmpi_f08_group", 1)
+            if dtype is not None:
+                out.append(f"    type(MPI_Datatype) :: c_{dtype.name}")
+                pre.insert(0, f"    c_{dtype.name} = {dtype.name}")
+                args[dtype.name] = f"c_{dtype.name}"
+            if count is not None and kind == 0:
+                ft = ftype(count, large, True)
+                out.append(f"    {ft} :: c_{count.name}")
+                pre.insert(0, f"    c_{count.name} = {count.name}")
+                args[count.name] = f"c_{count.name}"
+                call[-1] += f" == 2) c_{count.name} = 1"
+            else:
+                call[-1] += " == 2) continue"
+            grp += call
+        grp.append(f"      ierr_ = mmpi_f08_ready(call_, {errobj}, {handle})")
+    out += pre
+    glue = f"p{(f.prefixes()[-1] + f.name + ('_c' if large else '')).lower()}"
+    gcall = continued(f"call {glue}", [args[p.name] for p in params] + ["ierr_"], "      ")
+    if groups:
+        out += ["    ierr_ = MPI_SUCCESS", "    if (c_associated(call_)) then"] + grp + ["    end if",
+                "    if (ierr_ == MPI_SUCCESS) then"] + gcall + ["    end if",
+                "    if (c_associated(call_)) call mmpi_f08_done(call_)"]
+    else:
+        out += [line[2:] for line in gcall]
+    return out + ["    if (present(ierror)) ierror = ierr_"]
+
+
+def f08_forwarder(f, large, name, target, iface):
+    """External procedure `name` that calls `target` (MPI_Send_f08ts calls PMPI_Send_f08ts)."""
+    names, decls, rt = iface
+    out = f08_head(f, name, names, decls, rt, [
+        "    use mpi_f08_types", "    use, intrinsic :: iso_c_binding, only: c_ptr",
+        "    implicit none", "    interface"] + [line[2:] for line in f08_interface(target, iface)]
+        + ["    end interface"])
+    if rt:
+        return out + continued(f"r = {target}", names, "    ") + ["  end function", ""]
+    return out + continued(f"call {target}", names + ["ierror"], "    ") + ["  end subroutine", ""]
+
+
+def f08_interface(name, iface):
+    names, decls, rt = iface
+    out = continued(f"{rt} function {name}" if rt else f"subroutine {name}",
+                    names + ([] if rt else ["ierror"]), "    ")
+    out += ["      import"] + [f"      {w}" for w, _, _ in decls]
+    if rt:
+        return out + [f"      {rt} :: r", "    end function"]
+    return out + ["      integer, optional, intent(out) :: ierror", "    end subroutine"]
 
 
 KIND_VALUES = {}
@@ -709,11 +883,11 @@ def f08_signature(f, large):
     return [norm(ftype(p, large, True) or p.base) for p in f.params if not p.variadic]
 
 
-def f08_module(funcs, vals, done):
+def f08_types_module(vals):
     out = [f"! {BANNER}",
-           "! module mpi_f08: the Fortran 2008 bindings of MPI-4.1 (docs/fortran.md).",
-           "module mpi_f08", "  use, intrinsic :: iso_c_binding, only: c_ptr, c_int, c_null_ptr",
-           "  implicit none", "  private :: c_ptr, c_int, c_null_ptr"]
+           "! module mpi_f08_types: the types and constants of mpi_f08 (docs/fortran.md).",
+           "module mpi_f08_types", "  use, intrinsic :: iso_c_binding, only: c_ptr, c_int",
+           "  implicit none", "  private :: c_ptr, c_int"]
     kinds = {n: v for n, _, v in vals}
     KIND_VALUES.update(kinds)
     for t in HANDLES:
@@ -729,7 +903,7 @@ def f08_module(funcs, vals, done):
             k = const_kind(name, v, vals)
             t = f"integer(kind={k})" if k else "integer"
             out.append(f"  {t}, parameter :: {name} = {v}")
-    out += ["  logical, parameter :: MPI_SUBARRAYS_SUPPORTED = .false.",
+    out += ["  logical, parameter :: MPI_SUBARRAYS_SUPPORTED = .true.",
             "  logical, parameter :: MPI_ASYNC_PROTECTS_NONBLOCKING = .false."]
     for name, t, dim, common in SENTINEL_DECLS:
         if name in ("MPI_STATUS_IGNORE", "MPI_STATUSES_IGNORE"):
@@ -739,30 +913,6 @@ def f08_module(funcs, vals, done):
             t, dim = "character(len=1)", "(1,1)" if name == "MPI_ARGVS_NULL" else dim
         out += [f"  {t.lower()}, target :: {name}{dim}", f"  common /{common}/ {name}"]
     out += f08_abstract_interfaces() + f08_attr_predefined()
-    procs, ifaces, generics = [], [], {}
-    for f, large in done + [(f, False) for f in funcs if f.name in HAND_F08]:
-        if "removed" in f.attrs:
-            continue
-        r = f08_procedure(f, large)
-        if r is None:
-            continue
-        body, iface, spec = r
-        procs += body + [""]
-        ifaces += iface
-        for prefix in f.prefixes():  # MPIX_Comm_revoke and MPI_Comm_revoke
-            base = prefix + f.name
-            if not large:
-                generics.setdefault(base, []).append(spec)
-            else:
-                generics.setdefault(base + "_c", []).append(spec)
-                if f08_signature(f, True) != f08_signature(f, False):
-                    generics.setdefault(base, []).append(spec)
-    out += ["  interface", "    logical function mmpi_f08_contiguous(buf, addr) bind(C)",
-            "      import :: c_ptr", "      type(*), dimension(..) :: buf",
-            "      type(c_ptr) :: addr", "    end function", "  end interface"]
-    out += ["  interface"] + ifaces + ["  end interface"]
-    for g, specs in generics.items():
-        out += [f"  interface {g}", f"    module procedure {', '.join(specs)}", "  end interface"]
     out += ["  interface operator(==)"]
     out += [f"    module procedure mmpi_eq_{t[4:]}" for t in HANDLES]
     out += ["  end interface", "  interface operator(/=)"]
@@ -776,8 +926,129 @@ def f08_module(funcs, vals, done):
                     f"    type({t}), intent(in) :: a, b",
                     f"    mmpi_{op}_{t[4:]} = a%MPI_VAL {sym} b%MPI_VAL",
                     "  end function"]
-    out += procs + ["end module mpi_f08"]
+    return out + ["end module mpi_f08_types"]
+
+
+# The C side of the buffers (fortran/glue/subarray.c).
+F08_BUFFER_INTERFACES = """\
+    subroutine mmpi_f08_base(buf, addr) bind(C)
+      import :: c_ptr
+      type(*), dimension(..) :: buf
+      type(c_ptr) :: addr
+    end subroutine
+    subroutine mmpi_f08_buf(call, idx, buf, readonly, addr) bind(C)
+      import :: c_ptr, c_int
+      type(c_ptr) :: call, addr
+      integer(c_int), value :: idx, readonly
+      type(*), dimension(..) :: buf
+    end subroutine
+    integer(c_int) function mmpi_f08_group(call, first, n, addrs, kind, blocked, deferred, &
+        count, type, newtype) bind(C)
+      import :: c_ptr, c_int, c_long_long
+      type(c_ptr), value :: call
+      integer(c_int), value :: first, n, kind, blocked, deferred
+      type(c_ptr), intent(in) :: addrs(*)
+      integer(c_long_long), value :: count
+      integer, intent(in) :: type
+      integer :: newtype
+    end function
+    integer(c_int) function mmpi_f08_ready(call, obj, handle) bind(C)
+      import :: c_ptr, c_int
+      type(c_ptr), value :: call
+      integer(c_int), value :: obj
+      integer, intent(in) :: handle
+    end function
+    subroutine mmpi_f08_done(call) bind(C)
+      import :: c_ptr
+      type(c_ptr) :: call
+    end subroutine"""
+
+
+def f08_procedures(funcs, done):
+    """The f08_procedure of every form bound in mpi_f08."""
+    out = []
+    for f, large in done + [(f, False) for f in funcs if f.name in HAND_F08]:
+        if "removed" in f.attrs:
+            continue
+        r = f08_procedure(f, large)
+        if r is not None:
+            out.append((f, large, r))
     return out
+
+
+def f08_procs_file(procs):
+    out = [f"! {BANNER}",
+           "! The procedures of mpi_f08 under their specific names (docs/fortran.md).",
+           "! Each declares the one C glue function it calls: a module of them all, read by every",
+           "! procedure, would make the compilation quadratic.",
+           "module mmpi_f08_buffers", "  use mpi_f08_types",
+           "  use, intrinsic :: iso_c_binding, only: c_ptr, c_int, c_long_long, c_null_ptr, "
+           "c_associated", "  implicit none", "  interface"]
+    out += F08_BUFFER_INTERFACES.split("\n")
+    out += ["  end interface", "end module mmpi_f08_buffers", ""]
+    for f, large, r in procs:
+        out += r["body"] + [""]
+        for pre, spec in r["specs"].items():
+            for name in (spec, "P" + spec):
+                if name != r["spec"]:
+                    out += f08_forwarder(f, large, name, r["spec"], r["iface"])
+    return out
+
+
+# MPI_SIZEOF (MPI-4.1 §19.1.9): the kinds of gfortran on this machine, of every rank.
+SIZEOF_TYPES = [("integer", k) for k in (1, 2, 4, 8, 16)] + \
+    [("real", k) for k in (4, 8, 10, 16)] + [("complex", k) for k in (4, 8, 10, 16)] + \
+    [("logical", k) for k in (1, 2, 4, 8)]
+
+
+def sizeof_procedures(optional_ierror):
+    """(names, module procedure lines) of MPI_SIZEOF's specifics: the size in bytes of one
+    element of x, whatever its rank."""
+    names, out = [], []
+    for t, k in SIZEOF_TYPES:
+        name = f"mmpi_sizeof_{t}{k}"
+        names.append(name)
+        decl = f"{t}(kind={k})"
+        opt = ", optional" if optional_ierror else ""
+        out += [f"  subroutine {name}(x, size, ierror)", f"    {decl}, dimension(..) :: x",
+                "    integer, intent(out) :: size", f"    integer{opt}, intent(out) :: ierror",
+                "    size = storage_size(x) / 8",
+                "    if (present(ierror)) ierror = 0" if optional_ierror else "    ierror = 0",
+                "  end subroutine"]
+    return names, out
+
+
+def listed(head, items, indent):
+    """`head a, b, ...` over lines of at most 100 columns."""
+    return continued(head, items, indent, " ", "")
+
+
+def f08_module(procs):
+    out = [f"! {BANNER}",
+           "! module mpi_f08: the Fortran 2008 bindings of MPI-4.1 (docs/fortran.md).",
+           "module mpi_f08", "  use mpi_f08_types",
+           "  use, intrinsic :: iso_c_binding, only: c_ptr", "  implicit none",
+           "  private :: c_ptr", "  interface"]
+    generics = {}
+    for f, large, r in procs:
+        for pre, spec in r["specs"].items():
+            for p, name in (("", spec), ("P", "P" + spec)):
+                out += f08_interface(name, r["iface"])
+                base = p + pre + f.name
+                if not large:
+                    generics.setdefault(base, []).append(name)
+                else:
+                    generics.setdefault(base + "_c", []).append(name)
+                    if f08_signature(f, True) != f08_signature(f, False):
+                        generics.setdefault(base, []).append(name)
+    out += ["  end interface"]
+    for g, specs in generics.items():
+        out += [f"  interface {g}"]
+        out += listed("procedure ::", specs, "    ") + ["  end interface"]
+    names, procs_sizeof = sizeof_procedures(True)
+    out += ["  interface MPI_Sizeof"] + listed("module procedure", names, "    ")
+    out += ["  end interface"] + listed("private ::", names, "  ") + ["contains"] + procs_sizeof
+    return out + ["end module mpi_f08"]
 
 
 def main():
