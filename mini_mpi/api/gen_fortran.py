@@ -38,13 +38,16 @@ HAND = {"Init", "Init_thread", "Comm_create_keyval", "Type_create_keyval", "Win_
         "Comm_set_attr", "Comm_get_attr", "Type_set_attr", "Type_get_attr", "Win_set_attr",
         "Win_get_attr", "Attr_put", "Attr_get", "Info_get_string", "Comm_spawn",
         "Comm_spawn_multiple", "Info_create_env", "Grequest_start", "Status_f2f08",
-        "Status_f082f"}
+        "Status_f082f", "Register_datarep"}
 # Written by hand whose Fortran interface is the table's: mpi_f08 binds them like the others
 # (the MPI-1 attribute calls, deprecated, are not in mpi_f08).
 HAND_F08 = {"Init", "Init_thread", "Info_get_string", "Comm_create_keyval", "Type_create_keyval",
             "Win_create_keyval", "Comm_set_attr", "Comm_get_attr", "Type_set_attr",
             "Type_get_attr", "Win_set_attr", "Win_get_attr", "Comm_spawn", "Comm_spawn_multiple",
-            "Info_create_env", "Grequest_start", "Status_f2f08", "Status_f082f"}
+            "Info_create_env", "Grequest_start", "Status_f2f08", "Status_f082f",
+            "Register_datarep"}
+# Written by hand in both forms (fortran/glue/datarep.c: pmpi_register_datarep_c_ too).
+HAND_LARGE = {"Register_datarep"}
 # Callbacks whose C and Fortran calling conventions are the same (every argument by reference,
 # handles are integers in both): the Fortran procedure is given to C as it is.
 SAME_ABI_CALLBACKS = {"MPI_Comm_errhandler_function", "MPI_Win_errhandler_function",
@@ -394,11 +397,12 @@ SENTINEL_DECLS = [
     ("MPI_ARGV_NULL", "CHARACTER*1", "(1)", "MPI_FORTRAN_ARGV_NULL"),
     ("MPI_ARGVS_NULL", "CHARACTER*1", "(1)", "MPI_FORTRAN_ARGVS_NULL"),
 ]
-# Predefined callbacks, defined in fortran/glue/attr.c.
+# Predefined callbacks, defined in fortran/glue/attr.c and datarep.c.
 CALLBACKS = ["MPI_COMM_NULL_COPY_FN", "MPI_COMM_DUP_FN", "MPI_COMM_NULL_DELETE_FN",
              "MPI_TYPE_NULL_COPY_FN", "MPI_TYPE_DUP_FN", "MPI_TYPE_NULL_DELETE_FN",
              "MPI_WIN_NULL_COPY_FN", "MPI_WIN_DUP_FN", "MPI_WIN_NULL_DELETE_FN",
-             "MPI_NULL_COPY_FN", "MPI_DUP_FN", "MPI_NULL_DELETE_FN"]
+             "MPI_NULL_COPY_FN", "MPI_DUP_FN", "MPI_NULL_DELETE_FN",
+             "MPI_CONVERSION_FN_NULL", "MPI_CONVERSION_FN_NULL_C"]
 
 
 def sentinels():
@@ -520,7 +524,8 @@ def mpi_module(funcs, done):
                         "PARAMETER (MPI_ASYNC_PROTECTS_NONBLOCKING=.FALSE.)"])
     out += [f"  external :: {cb}" for cb in CALLBACKS]
     out.append("  interface")
-    hand = [(f, False) for f in funcs if f.name in HAND]
+    hand = [(f, large) for f in funcs if f.name in HAND
+            for large in ((False, True) if f.name in HAND_LARGE else (False,))]
     for f, large in done + hand:
         if f.name in ("Status_f2f08", "Status_f082f"):
             continue  # TYPE(MPI_Status) is mpi_f08's
@@ -602,8 +607,29 @@ def f08_grequest_interfaces():
     return out
 
 
+def f08_datarep_interfaces():
+    """MPI_REGISTER_DATAREP's functions (MPI-4.1 §14.5.3), as fortran/glue/datarep.c calls them."""
+    out = []
+    for name, kind in (("MPI_Datarep_conversion_function", "integer"),
+                       ("MPI_Datarep_conversion_function_c", "integer(kind=MPI_COUNT_KIND)")):
+        out += [f"    subroutine {name}(userbuf, datatype, count, filebuf, position, &",
+                "        extra_state, ierror)",
+                "      import :: c_ptr, MPI_Datatype, MPI_COUNT_KIND, MPI_OFFSET_KIND, "
+                "MPI_ADDRESS_KIND", "      type(c_ptr), value :: userbuf, filebuf",
+                "      type(MPI_Datatype) :: datatype", f"      {kind} :: count",
+                "      integer(kind=MPI_OFFSET_KIND) :: position",
+                "      integer(kind=MPI_ADDRESS_KIND) :: extra_state", "      integer :: ierror",
+                "    end subroutine"]
+    return out + ["    subroutine MPI_Datarep_extent_function(datatype, extent, extra_state, ierror)",
+                  "      import :: MPI_Datatype, MPI_ADDRESS_KIND",
+                  "      type(MPI_Datatype) :: datatype",
+                  "      integer(kind=MPI_ADDRESS_KIND) :: extent, extra_state",
+                  "      integer :: ierror", "    end subroutine"]
+
+
 def f08_abstract_interfaces():
     out = ["  abstract interface"] + f08_attr_interfaces() + f08_grequest_interfaces()
+    out += f08_datarep_interfaces()
     for name, (arg, t) in F08_CALLBACKS.items():
         out += [f"    subroutine {name}({arg}, error_code)", f"      import :: {t}",
                 f"      type({t}) :: {arg}", "      integer :: error_code", "    end subroutine"]
@@ -622,7 +648,8 @@ def f08_param(p, large, f=None):
     n, t = p.name, (p.large_base if large else p.base)
     intent = f", intent({p.intent})" if p.intent else ""
     if p.base in SAME_ABI_CALLBACKS or re.match(
-            r"MPI_((Comm|Type|Win)_(copy|delete)_attr|Grequest_(query|free|cancel))_function$", t):
+            r"MPI_(((Comm|Type|Win)_(copy|delete)_attr|Grequest_(query|free|cancel)|"
+            r"Datarep_(conversion|extent))_function|Datarep_conversion_function_c)$", t):
         d = f"procedure({t}) :: {n}"
         return d, d, n
     if is_choice(p) and n != "baseptr":
@@ -913,6 +940,8 @@ def f08_types_module(vals):
             t, dim = "character(len=1)", "(1,1)" if name == "MPI_ARGVS_NULL" else dim
         out += [f"  {t.lower()}, target :: {name}{dim}", f"  common /{common}/ {name}"]
     out += f08_abstract_interfaces() + f08_attr_predefined()
+    out += ["  procedure(MPI_Datarep_conversion_function) :: MPI_CONVERSION_FN_NULL",
+            "  procedure(MPI_Datarep_conversion_function_c) :: MPI_CONVERSION_FN_NULL_C"]
     out += ["  interface operator(==)"]
     out += [f"    module procedure mmpi_eq_{t[4:]}" for t in HANDLES]
     out += ["  end interface", "  interface operator(/=)"]
@@ -967,7 +996,9 @@ F08_BUFFER_INTERFACES = """\
 def f08_procedures(funcs, done):
     """The f08_procedure of every form bound in mpi_f08."""
     out = []
-    for f, large in done + [(f, False) for f in funcs if f.name in HAND_F08]:
+    hand = [(f, large) for f in funcs if f.name in HAND_F08
+            for large in ((False, True) if f.name in HAND_LARGE else (False,))]
+    for f, large in done + hand:
         if "removed" in f.attrs:
             continue
         r = f08_procedure(f, large)
