@@ -7,8 +7,8 @@
  * registration the callback whose declared safety the point allows: the least restrictive
  * level s >= the point's level (NONE where the callback may call MPI, as an error handler may;
  * MPI_RESTRICTED inside a blocking wait; THREAD_SAFE on another thread). A registration with
- * no callback the point allows keeps its instances for a later point; a full queue drops the
- * newest and counts them for the dropped handler.
+ * no callback the point allows keeps its instances for a later point; a full queue (its
+ * length a hint, event_info.c) drops the newest and counts them for the dropped handler.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +44,7 @@ static void raise_to(struct mmpi_mpit_rank *st, int event, int e0, int e1, int e
     for (struct MPIR_T_event_registration_s *r = st->registrations; r; r = r->next) {
         if (r->event != event || choose(r, MPI_T_CB_REQUIRE_NONE) < 0)
             continue; /* no callback registered yet: nothing would receive it */
-        if (r->count == MMPI_EVENT_QUEUE) {
+        if (r->count >= r->queue_max) {
             r->dropped++;
         } else {
             r->queue[(r->head + r->count++) % MMPI_EVENT_QUEUE] = inst;

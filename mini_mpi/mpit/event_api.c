@@ -3,12 +3,12 @@
  * their callbacks, and reading an instance inside a callback. Raising and delivering are
  * mpit/event.c's. Every event is bound to no object and comes from source 0, whose clock is
  * CLOCK_MONOTONIC in nanoseconds and which delivers each rank's instances in the order raised.
- * The info arguments are accepted and ignored (no key changes anything): the info objects
- * returned are MPI_INFO_NULL.
+ * The hints of registrations and callbacks (the info arguments) are event_info.c's.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "comm/info.h"
 #include "mmpi.h"
 #include "mpit/mpit.h"
 #include "mpit/objects.h"
@@ -165,6 +165,13 @@ int PMPI_T_event_handle_alloc(int event_index, void *obj_handle, MPI_Info info,
     if (!r)
         return MPI_T_ERR_OUT_OF_HANDLES;
     r->event = event_index;
+    r->queue_max = MMPI_EVENT_QUEUE;
+    int err = mmpi_mpit_hints_merge(&r->hints, info);
+    if (err) {
+        mmpi_mpit_registration_free(r);
+        return err;
+    }
+    mmpi_mpit_hints_apply(r);
     pthread_mutex_lock(&st->lock);
     r->next = st->registrations;
     st->registrations = r;
@@ -179,26 +186,17 @@ static bool valid_safety(int s)
     return s >= MPI_T_CB_REQUIRE_NONE && s <= MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE;
 }
 
-/* The info calls: no key changes anything, so they check their arguments and give back
- * MPI_INFO_NULL. cb_safety < 0: not a callback's. */
-static int info_call(MPI_T_event_registration r, int cb_safety, MPI_Info *info_used)
-{
-    if (cb_safety >= 0 && !valid_safety(cb_safety))
-        return MPI_T_ERR_INVALID;
-    struct mmpi_mpit_rank *st;
-    int err = lock_registration(&st, r);
-    if (err)
-        return err;
-    pthread_mutex_unlock(&st->lock);
-    if (info_used)
-        *info_used = MPI_INFO_NULL;
-    return MPI_SUCCESS;
-}
-
 MMPI_PROFILED(T_event_handle_set_info);
 int PMPI_T_event_handle_set_info(MPI_T_event_registration event_registration, MPI_Info info)
 {
-    return info_call(event_registration, -1, NULL);
+    struct mmpi_mpit_rank *st;
+    int err = lock_registration(&st, event_registration);
+    if (err)
+        return err;
+    if (!(err = mmpi_mpit_hints_merge(&event_registration->hints, info)))
+        mmpi_mpit_hints_apply(event_registration);
+    pthread_mutex_unlock(&st->lock);
+    return err;
 }
 
 MMPI_PROFILED(T_event_handle_get_info);
@@ -207,7 +205,14 @@ int PMPI_T_event_handle_get_info(MPI_T_event_registration event_registration,
 {
     if (!info_used)
         return MPI_T_ERR_INVALID;
-    return info_call(event_registration, -1, info_used);
+    struct mmpi_mpit_rank *st;
+    int err = lock_registration(&st, event_registration);
+    if (err)
+        return err;
+    err = mmpi_mpit_hints_get(event_registration->hints, (int)event_registration->queue_max,
+                              info_used);
+    pthread_mutex_unlock(&st->lock);
+    return err;
 }
 
 MMPI_PROFILED(T_event_register_callback);
@@ -217,14 +222,21 @@ int PMPI_T_event_register_callback(MPI_T_event_registration event_registration,
 {
     if (!valid_safety(cb_safety))
         return MPI_T_ERR_INVALID;
+    struct mmpi_info *hints = NULL, *old;
     struct mmpi_mpit_rank *st;
-    int err = lock_registration(&st, event_registration);
-    if (err)
+    int err = mmpi_mpit_hints_merge(&hints, info);
+    if (err || (err = lock_registration(&st, event_registration))) {
+        mmpi_info_release(hints);
         return err;
-    /* §15.3.8.3: a NULL function removes the callback of that safety level. */
+    }
+    /* §15.3.8.3: a NULL function removes the callback of that safety level. The hints are
+     * the new callback's. */
     event_registration->cb[cb_safety] = event_cb_function;
     event_registration->cb_data[cb_safety] = user_data;
+    old = event_registration->cb_hints[cb_safety];
+    event_registration->cb_hints[cb_safety] = hints;
     pthread_mutex_unlock(&st->lock);
+    mmpi_info_release(old);
     return MPI_SUCCESS;
 }
 
@@ -232,16 +244,30 @@ MMPI_PROFILED(T_event_callback_set_info);
 int PMPI_T_event_callback_set_info(MPI_T_event_registration event_registration,
                                    MPI_T_cb_safety cb_safety, MPI_Info info)
 {
-    return info_call(event_registration, cb_safety, NULL);
+    if (!valid_safety(cb_safety))
+        return MPI_T_ERR_INVALID;
+    struct mmpi_mpit_rank *st;
+    int err = lock_registration(&st, event_registration);
+    if (err)
+        return err;
+    err = mmpi_mpit_hints_merge(&event_registration->cb_hints[cb_safety], info);
+    pthread_mutex_unlock(&st->lock);
+    return err;
 }
 
 MMPI_PROFILED(T_event_callback_get_info);
 int PMPI_T_event_callback_get_info(MPI_T_event_registration event_registration,
                                    MPI_T_cb_safety cb_safety, MPI_Info *info_used)
 {
-    if (!info_used)
+    if (!valid_safety(cb_safety) || !info_used)
         return MPI_T_ERR_INVALID;
-    return info_call(event_registration, cb_safety, info_used);
+    struct mmpi_mpit_rank *st;
+    int err = lock_registration(&st, event_registration);
+    if (err)
+        return err;
+    err = mmpi_mpit_hints_get(event_registration->cb_hints[cb_safety], 0, info_used);
+    pthread_mutex_unlock(&st->lock);
+    return err;
 }
 
 /* Unlinks r from st (lock held). */
@@ -270,7 +296,7 @@ int PMPI_T_event_handle_free(MPI_T_event_registration event_registration, void *
      * here, on the calling thread, where MPI may be called. */
     if (free_cb_function)
         free_cb_function(event_registration, MPI_T_CB_REQUIRE_NONE, user_data);
-    free(event_registration);
+    mmpi_mpit_registration_free(event_registration);
     return MPI_SUCCESS;
 }
 

@@ -31,6 +31,6 @@ void mmpi_mpit_objects_free(struct mmpi_mpit_rank *st)
     }
     for (struct MPIR_T_event_registration_s *next; r; r = next) {
         next = r->next;
-        free(r);
+        mmpi_mpit_registration_free(r);
     }
 }

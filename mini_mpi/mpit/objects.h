@@ -47,10 +47,27 @@ struct MPIR_T_event_registration_s {
     MPI_T_event_cb_function *cb[4];    /* state lock: one per safety level (MPI-4.1 §15.3.8.3) */
     void *cb_data[4];                  /* state lock */
     MPI_T_event_dropped_cb_function *dropped_cb; /* state lock */
+    struct mmpi_info *hints;           /* state lock: given hints (event_info.c), or NULL */
+    struct mmpi_info *cb_hints[4];     /* state lock: each callback's hints, or NULL */
     struct MPIR_T_event_instance_s queue[MMPI_EVENT_QUEUE]; /* state lock: ring */
+    unsigned queue_max;                /* state lock: instances held at most (a hint) */
     unsigned head, count;              /* state lock */
     uint64_t dropped;                  /* state lock: dropped since last told */
 };
+
+/* ---- Hints (event_info.c) ------------------------------------------------------------------ */
+struct mmpi_info;
+/* Adds the keys of `info` (a handle of the calling rank, or MPI_INFO_NULL) to *hints, made if
+ * NULL: MPI_SUCCESS, MPI_T_ERR_INVALID for a handle that names no info object (any handle on
+ * a thread of no rank), MPI_T_ERR_MEMORY. */
+int mmpi_mpit_hints_merge(struct mmpi_info **hints, MPI_Info info);
+/* Takes the key that changes r (its queue length) out of r's hints and applies it if valid. */
+void mmpi_mpit_hints_apply(struct MPIR_T_event_registration_s *r);
+/* A new info of the calling rank holding `hints` (NULL: none) and, if queue_max > 0, the queue
+ * length key: MPI_SUCCESS or MPI_T_ERR_MEMORY; MPI_INFO_NULL on a thread of no rank. */
+int mmpi_mpit_hints_get(const struct mmpi_info *hints, int queue_max, MPI_Info *out);
+/* Frees an unlinked registration with its hints. */
+void mmpi_mpit_registration_free(struct MPIR_T_event_registration_s *r);
 
 /* Frees every object of a state (its rank is being freed). */
 void mmpi_mpit_objects_free(struct mmpi_mpit_rank *st);
