@@ -111,15 +111,23 @@ void mmpi_mpit_injected_death(const struct mmpi_rank *victim)
                  victim->world_rank, 0, 0);
 }
 
+static bool is_live(const struct mmpi_rank *r)
+{
+    return !mmpi_fault_is_failed(r) && r->end == MMPI_END_RUNNING;
+}
+
 void mmpi_mpit_hang_detected(void)
 {
     struct mmpi_world *w = __atomic_load_n(&mmpi_world, __ATOMIC_ACQUIRE);
     int live = 0;
     for (int i = 0; i < mmpi_world_nranks(w); i++)
-        live += !mmpi_fault_is_failed(w->ranks[i]) && w->ranks[i]->end == MMPI_END_RUNNING;
+        live += is_live(w->ranks[i]);
     /* Every rank is frozen: only callbacks declared thread safe may run, here, on the
-     * monitor's thread, and only now (the job ends next). */
+     * monitor's thread, and only now (the job ends next). A rank that failed or ended runs
+     * nothing any more: it gets no instance. */
     for (int i = 0; i < mmpi_world_nranks(w); i++) {
+        if (!is_live(w->ranks[i]))
+            continue;
         struct mmpi_mpit_rank *st = mmpi_mpit_state_peek(w->ranks[i]);
         raise_to(st, MMPI_EVENT_HANG_DETECTED, live, 0, 0);
         if (st)
