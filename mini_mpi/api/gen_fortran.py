@@ -1026,10 +1026,11 @@ def f08_procs_file(procs):
     return out
 
 
-# MPI_SIZEOF (MPI-4.1 §19.1.9): the kinds of gfortran on this machine, of every rank.
+# MPI_SIZEOF (MPI-4.1 §19.1.9): the kinds of gfortran on this machine, of every rank, and
+# CHARACTER as MPICH and Open MPI have it (an element of CHARACTER(LEN=n) is n bytes).
 SIZEOF_TYPES = [("integer", k) for k in (1, 2, 4, 8, 16)] + \
     [("real", k) for k in (4, 8, 10, 16)] + [("complex", k) for k in (4, 8, 10, 16)] + \
-    [("logical", k) for k in (1, 2, 4, 8)]
+    [("logical", k) for k in (1, 2, 4, 8)] + [("character", 1)]
 
 
 def sizeof_procedures(optional_ierror):
@@ -1039,7 +1040,7 @@ def sizeof_procedures(optional_ierror):
     for t, k in SIZEOF_TYPES:
         name = f"mmpi_sizeof_{t}{k}"
         names.append(name)
-        decl = f"{t}(kind={k})"
+        decl = "character(len=*)" if t == "character" else f"{t}(kind={k})"
         opt = ", optional" if optional_ierror else ""
         out += [f"  subroutine {name}(x, size, ierror)", f"    {decl}, dimension(..) :: x",
                 "    integer, intent(out) :: size", f"    integer{opt}, intent(out) :: ierror",

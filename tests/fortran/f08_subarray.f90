@@ -111,6 +111,11 @@ program f08_subarray
   reqs(1) = MPI_REQUEST_NULL
   call MPI_Ireduce(a, big(1:20:2), 10, MPI_INTEGER, MPI_SUM, 0, MPI_COMM_WORLD, reqs(1), ierr)
   if (ierr /= MPI_ERR_BUFFER .or. reqs(1) /= MPI_REQUEST_NULL) call fail('Ireduce not refused')
+  ! A count of 0 reaches nothing, whatever the buffer.
+  call MPI_Irecv(r(1:7:3, 2:6:2), 0, MPI_INTEGER, 0, 5, MPI_COMM_SELF, reqs(1), ierr)
+  call MPI_Isend(m(1:7:3, 2:6:2), 0, MPI_INTEGER, 0, 5, MPI_COMM_SELF, reqs(2), ierr)
+  call MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE, ierr)
+  if (ierr /= MPI_SUCCESS) call fail('a count of 0 over a section')
   ! A count larger than the section holds.
   call MPI_Send(a(1:10:2), 6, MPI_INTEGER, 0, 4, MPI_COMM_SELF, ierr)
   if (ierr /= MPI_ERR_BUFFER) call fail('count larger than the section accepted')

@@ -1,5 +1,6 @@
 ! sizeof_mpi: MPI_SIZEOF of `use mpi` (MPI-4.1 §19.1.9; docs/fortran.md) for every intrinsic
-! numeric type and kind, scalars and arrays, against the size of the matching MPI datatype.
+! numeric type and kind and CHARACTER, scalars and arrays, against the size of the matching MPI
+! datatype.
 program sizeof_mpi
   use mpi
   implicit none
@@ -13,6 +14,8 @@ program sizeof_mpi
   complex(kind=4) :: c4
   complex(kind=8) :: c8(2)
   logical :: l
+  character :: ch(4)
+  character(len=7) :: word
   double precision :: dp
 
   errs = 0
@@ -37,6 +40,13 @@ program sizeof_mpi
   call compare(s, MPI_DOUBLE_COMPLEX, 'COMPLEX(8) array')
   call MPI_Sizeof(l, s, ierr)
   call compare(s, MPI_LOGICAL, 'LOGICAL')
+  call MPI_Sizeof(ch, s, ierr)
+  call compare(s, MPI_CHARACTER, 'CHARACTER array')
+  call MPI_Sizeof(word, s, ierr)
+  if (s /= 7) then
+    errs = errs + 1
+    print '(a, i0)', 'MPI_SIZEOF of CHARACTER(LEN=7): ', s
+  end if
   if (errs == 0) print '(a)', ' No Errors'
   call MPI_Finalize(ierr)
 

@@ -310,8 +310,8 @@ int mmpi_f08_group(struct mmpi_f08_call *call, int first_idx, int n, void *const
             mixed = true; /* a contiguous buffer cannot share a datatype with a section */
         }
     }
-    if (!lead || call->err)
-        return 0;
+    if (!lead || call->err || (kind == GROUP_COUNT && count == 0))
+        return 0; /* all contiguous, or nothing of the buffers is reached */
     MPI_Datatype t = PMPI_Type_f2c(*type);
     struct tinfo ti;
     bool typed = kind != GROUP_OTHER && type_info(t, &ti);
