@@ -52,13 +52,15 @@ void mmpi_pvar_request_done(const struct mmpi_request *req)
         mmpi_pvar_recv_status(&req->status, req->error);
 }
 
-/* The state of world rank `owner`, or NULL once the world's end reclaims what a rank left
- * queued (nobody reads it any more). */
-static struct mmpi_mpit_rank *owner_state(int owner)
+/* The state of world rank `owner` (made if missing and `make`), or NULL once the world's end
+ * reclaims what a rank left queued (nobody reads it any more). */
+static struct mmpi_mpit_rank *owner_state(int owner, bool make)
 {
     struct mmpi_world *w = __atomic_load_n(&mmpi_world, __ATOMIC_ACQUIRE);
     struct mmpi_rank *r = w ? w->ranks[owner] : NULL;
-    return r ? mmpi_mpit_state_of(r) : NULL;
+    if (!r)
+        return NULL;
+    return make ? mmpi_mpit_state_of(r) : mmpi_mpit_state_peek(r);
 }
 
 static void raise_hwm(struct mmpi_mpit_rank *st, int64_t now)
@@ -71,7 +73,7 @@ static void raise_hwm(struct mmpi_mpit_rank *st, int64_t now)
 
 void mmpi_pvar_level_add(int owner, enum mmpi_pvar_level level, int delta)
 {
-    struct mmpi_mpit_rank *st = owner_state(owner);
+    struct mmpi_mpit_rank *st = owner_state(owner, true);
     if (!st)
         return;
     int64_t now = __atomic_add_fetch(&st->level[level], delta, __ATOMIC_RELAXED);
@@ -81,7 +83,8 @@ void mmpi_pvar_level_add(int owner, enum mmpi_pvar_level level, int delta)
 
 void mmpi_pvar_chan_box(int owner, struct mmpi_mbox *box, bool add)
 {
-    struct mmpi_mpit_rank *st = owner_state(owner);
+    /* A box freed after its owner's state (the world's end) is listed nowhere any more. */
+    struct mmpi_mpit_rank *st = owner_state(owner, add);
     if (!st)
         return;
     pthread_mutex_lock(&st->lock);
