@@ -187,6 +187,15 @@ static int spin_iterations(const struct mmpi_world *w)
     return SPIN_ITERATIONS;
 }
 
+/* self's nonblocking collectives need no polling: before a wait sleeps, the communicator's
+ * progress (runtime/kind.h) runs the steps that can run. Out of line: the loop only tests. */
+static __attribute__((noinline)) void progress_collectives(struct mmpi_rank *self)
+{
+    void (*progress)(struct mmpi_rank *) = mmpi_kind_ops(MMPI_HANDLE_KIND_COMM)->progress;
+    if (progress)
+        progress(self);
+}
+
 static void wait_loop(struct mmpi_rank *self, bool (*ready)(void *arg), void *arg,
                       mmpi_wait_describe_fn *describe)
 {
@@ -224,9 +233,8 @@ static void wait_loop(struct mmpi_rank *self, bool (*ready)(void *arg), void *ar
             break;
         mmpi_rank_check_alive(self);
         mmpi_mpit_dispatch(self, MPI_T_CB_REQUIRE_MPI_RESTRICTED); /* tool events: no lock */
-        /* Its nonblocking collectives need no polling: the communicator's progress. */
         if (__atomic_load_n(&self->coll_pending, __ATOMIC_ACQUIRE))
-            mmpi_kind_ops(MMPI_HANDLE_KIND_COMM)->progress(self);
+            progress_collectives(self);
         if (sleep_on_word(self, t, seen, ready, arg))
             break;
     }
