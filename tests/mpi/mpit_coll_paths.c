@@ -253,6 +253,8 @@ int main(int argc, char **argv)
                         MPI_INFO_NULL, &fh) == MPI_SUCCESS);
     MPI_File_write_at_all(fh, (MPI_Offset)rank * 4, buf, 1, MPI_INT, MPI_STATUS_IGNORE);
     MPI_File_close(&fh);
+    if (rank == 0)
+        MPI_File_delete("mpit_coll_paths.out", MPI_INFO_NULL);
     compare("at the end", rank);
 
     /* Reset and write act on every element of a handle, and on that handle only. */
