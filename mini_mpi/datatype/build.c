@@ -11,8 +11,10 @@
  *    unless the upper bound is sticky. Only struct pads, as in MPICH.
  *  - true_lb/true_extent (§5.1.8): from the data runs only.
  *
- * Runs are appended in typemap order and merged greedily when the new one continues the last
- * (contiguous, or the same block length at a constant stride); merging never reorders data.
+ * Runs are appended in typemap order, in canonical form, and merged greedily when the new one
+ * continues the last (contiguous, the same block length at a constant stride, or one more
+ * copy of the same strided shape at a constant distance); merging never reorders data. Copies
+ * of a one-run child are one run whenever two levels of repetition hold them (repeat()).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -44,36 +46,115 @@ static int grow(void **v, size_t *cap, size_t n, size_t elem)
     return MPI_SUCCESS;
 }
 
-/* Appends `count` blocks of len bytes at off + b*stride, merging into the last run if the new
- * blocks continue it. */
-static int runs_append(struct runs *r, MPI_Aint off, size_t len, size_t count, MPI_Aint stride)
+/* r in canonical form (datatype.h): dense blocks are one block, a copy of one block or copies
+ * that continue the stride are one level, so that equal layouts have equal runs and the cursor
+ * takes its one-level paths whenever it can. */
+static struct mmpi_dt_run canonical(struct mmpi_dt_run r)
 {
-    if (count > 1 && stride == (MPI_Aint)len) { /* a dense run is one block */
-        len *= count;
-        count = 1;
+    MPI_Aint span;
+    if (r.count > 1 && r.stride == (MPI_Aint)r.len) {
+        r.len *= r.count;
+        r.count = 1;
     }
-    if (count == 1)
-        stride = 0;
-    if (r->n > 0) {
-        struct mmpi_dt_run *last = &r->v[r->n - 1];
-        if (last->count == 1 && count == 1 && off == last->off + (MPI_Aint)last->len) {
-            last->len += len;
-            return MPI_SUCCESS;
+    if (r.reps > 1 && r.count == 1) {
+        r.count = r.reps;
+        r.stride = r.rstride;
+        r.reps = 1;
+        if (r.stride == (MPI_Aint)r.len) {
+            r.len *= r.count;
+            r.count = 1;
         }
-        if (last->len == len) {
-            MPI_Aint s = last->count > 1 ? last->stride : off - last->off;
-            if (off == last->off + (MPI_Aint)last->count * s && (count == 1 || stride == s)) {
-                last->count += count;
+    } else if (r.reps > 1 && !__builtin_mul_overflow((MPI_Aint)r.count, r.stride, &span) &&
+               r.rstride == span) {
+        r.count *= r.reps;
+        r.reps = 1;
+    }
+    if (r.count == 1)
+        r.stride = 0;
+    if (r.reps == 1)
+        r.rstride = 0;
+    return r;
+}
+
+/* Whether canonical runs a and b have copies of the same shape. */
+static bool same_shape(const struct mmpi_dt_run *a, const struct mmpi_dt_run *b)
+{
+    return a->len == b->len && a->count == b->count && a->stride == b->stride;
+}
+
+/* Merges canonical run n into last when n continues it, keeping last canonical: more bytes of
+ * a block, more blocks at the stride, or more copies of the same shape at the copies' stride. */
+static bool merge(struct mmpi_dt_run *last, const struct mmpi_dt_run *n)
+{
+    if (last->reps == 1 && n->reps == 1) {
+        if (last->count == 1 && n->count == 1 && n->off == last->off + (MPI_Aint)last->len) {
+            last->len += n->len;
+            return true;
+        }
+        if (last->len == n->len) {
+            MPI_Aint s = last->count > 1 ? last->stride : n->off - last->off;
+            if (n->off == last->off + (MPI_Aint)last->count * s &&
+                (n->count == 1 || n->stride == s)) {
+                last->count += n->count;
                 last->stride = s;
-                return MPI_SUCCESS;
+                return true;
             }
         }
+        if (last->count == 1 || !same_shape(last, n)) /* (single blocks merged above) */
+            return false;
+        last->reps = 2; /* two copies of one strided shape */
+        last->rstride = n->off - last->off;
+        *last = canonical(*last);
+        return true;
     }
+    if (!same_shape(last, n))
+        return false;
+    if (last->reps == 1) { /* last is the copy before n's first */
+        if (n->off - last->off != n->rstride)
+            return false;
+        last->reps = n->reps + 1;
+        last->rstride = n->rstride;
+        return true;
+    }
+    if (n->off != last->off + (MPI_Aint)last->reps * last->rstride ||
+        (n->reps > 1 && n->rstride != last->rstride))
+        return false;
+    last->reps += n->reps;
+    return true;
+}
+
+/* Appends run (any form), merging it into the last run if it continues it. */
+static int runs_append(struct runs *r, struct mmpi_dt_run run)
+{
+    run = canonical(run);
+    if (r->n > 0 && merge(&r->v[r->n - 1], &run))
+        return MPI_SUCCESS;
     int err = grow((void **)&r->v, &r->cap, r->n, sizeof(*r->v));
     if (err)
         return err;
-    r->v[r->n++] = (struct mmpi_dt_run){off, stride, len, count, 0};
+    r->v[r->n++] = run;
     return MPI_SUCCESS;
+}
+
+/* Sets *out to `copies` copies of canonical run, each `step` bytes after the previous one, as
+ * one canonical run; false when that needs a third level of repetition. */
+static bool repeat(const struct mmpi_dt_run *run, size_t copies, MPI_Aint step,
+                   struct mmpi_dt_run *out)
+{
+    MPI_Aint span;
+    *out = *run;
+    if (copies == 1)
+        return true;
+    if (run->reps == 1) {
+        out->reps = copies;
+        out->rstride = step;
+        *out = canonical(*out);
+        return true;
+    }
+    if (__builtin_mul_overflow((MPI_Aint)run->reps, run->rstride, &span) || step != span)
+        return false;
+    out->reps *= copies; /* the copies continue the run's own: more of them */
+    return true;
 }
 
 static size_t reps_of(const struct mmpi_dt_part *p)
@@ -81,17 +162,35 @@ static size_t reps_of(const struct mmpi_dt_part *p)
     return p->reps ? p->reps : 1;
 }
 
+/* Appends `copies` copies of canonical run moved by disp, each `step` bytes after the previous
+ * one: one run when they fold into one, else one per copy (merged where they can be). */
+static int runs_add_repeated(struct runs *r, struct mmpi_dt_run run, MPI_Aint disp, size_t copies,
+                             MPI_Aint step)
+{
+    struct mmpi_dt_run all;
+    run.off += disp;
+    if (repeat(&run, copies, step, &all))
+        return runs_append(r, all);
+    for (size_t k = 0; k < copies; k++, run.off += step) {
+        int err = runs_append(r, run);
+        if (err)
+            return err;
+    }
+    return MPI_SUCCESS;
+}
+
 /* Appends the runs of `count` copies of child, the first at disp. */
 static int runs_add_copies(struct runs *r, const struct mmpi_datatype *c, MPI_Aint disp,
                            size_t count)
 {
-    if (c->nruns == 1 && c->runs[0].count == 1) /* each copy is one block */
-        return runs_append(r, disp + c->runs[0].off, c->runs[0].len, count, c->extent);
+    if (c->nruns == 1) /* copies of one run: one run, unless a third level is needed */
+        return runs_add_repeated(r, c->runs[0], disp, count, c->extent);
     for (size_t k = 0; k < count; k++) {
         MPI_Aint base = disp + (MPI_Aint)k * c->extent;
         for (size_t i = 0; i < c->nruns; i++) {
-            const struct mmpi_dt_run *cr = &c->runs[i];
-            int err = runs_append(r, base + cr->off, cr->len, cr->count, cr->stride);
+            struct mmpi_dt_run cr = c->runs[i];
+            cr.off += base;
+            int err = runs_append(r, cr);
             if (err)
                 return err;
         }
@@ -100,17 +199,16 @@ static int runs_add_copies(struct runs *r, const struct mmpi_datatype *c, MPI_Ai
 }
 
 /* Appends the runs of a part, every repetition. When the copies of one repetition form a
- * single block, the repetitions are one run of blocks: a vector of one-block elements costs
- * O(1) whatever its count. */
+ * single run, the repetitions are one run too where two levels hold them: a vector of
+ * one-block elements, or an hvector of a strided column (a transpose), costs O(1) whatever its
+ * count. */
 static int runs_add_part(struct runs *r, const struct mmpi_dt_part *p)
 {
     const struct mmpi_datatype *c = p->child;
-    size_t reps = reps_of(p);
-    if (reps > 1 && c->nruns == 1 && c->runs[0].count == 1 &&
-        (p->count == 1 || c->extent == (MPI_Aint)c->runs[0].len))
-        return runs_append(r, p->disp + c->runs[0].off, c->runs[0].len * p->count, reps,
-                           p->rstride);
-    for (size_t k = 0; k < reps; k++) {
+    struct mmpi_dt_run one;
+    if (c->nruns == 1 && repeat(&c->runs[0], p->count, c->extent, &one))
+        return runs_add_repeated(r, one, p->disp, reps_of(p), p->rstride);
+    for (size_t k = 0; k < reps_of(p); k++) {
         int err = runs_add_copies(r, c, p->disp + (MPI_Aint)k * p->rstride, p->count);
         if (err)
             return err;
@@ -201,15 +299,18 @@ static void finish_runs(struct mmpi_datatype *dt, struct mmpi_dt_run *r, size_t 
     size_t packed = 0;
     MPI_Aint lo = 0, hi = 0;
     for (size_t i = 0; i < n; i++) {
-        MPI_Aint first = r[i].off, last = r[i].off + (MPI_Aint)(r[i].count - 1) * r[i].stride;
-        MPI_Aint rlo = first < last ? first : last;
-        MPI_Aint rhi = (first > last ? first : last) + (MPI_Aint)r[i].len;
+        /* The extreme blocks: the first or last block of the first or last copy. */
+        MPI_Aint blocks = (MPI_Aint)(r[i].count - 1) * r[i].stride;
+        MPI_Aint copies = (MPI_Aint)(r[i].reps - 1) * r[i].rstride;
+        MPI_Aint rlo = r[i].off + (blocks < 0 ? blocks : 0) + (copies < 0 ? copies : 0);
+        MPI_Aint rhi = r[i].off + (blocks > 0 ? blocks : 0) + (copies > 0 ? copies : 0) +
+                       (MPI_Aint)r[i].len;
         if (i == 0 || rlo < lo)
             lo = rlo;
         if (i == 0 || rhi > hi)
             hi = rhi;
         r[i].packed = packed;
-        packed += r[i].len * r[i].count;
+        packed += r[i].len * r[i].count * r[i].reps;
     }
     dt->true_lb = lo;
     dt->true_extent = hi - lo;

@@ -2,10 +2,12 @@
  * cursor.c: moving typed data: streaming pack and unpack, and typed-to-typed copy, all through
  * one cursor that walks the packed form of (buf, count, dt) (representation in datatype.h).
  *
- * A cursor names a position as (element, run, block in run, byte in block). Seeking to a packed
- * offset is a division and a binary search over the runs' packed offsets, so a message moved in
- * segments costs O(log runs) per segment plus the bytes; there is no rescan from the start and
- * no state to keep between calls. A contiguous type short-cuts to one span.
+ * A cursor names a position as (element, run, copy in run, block in copy, byte in block), and
+ * keeps the addresses of its element, copy and block, so that moving on adds a stride.
+ * Seeking to a packed offset is a division and a binary search over the runs' packed offsets
+ * (and one more division in a run of several copies), so a message moved in segments costs
+ * O(log runs) per segment plus the bytes; there is no rescan from the start and no state to
+ * keep between calls. A contiguous type short-cuts to one span.
  * Copies use memmove, so a typed copy onto itself (an in-place collective) is harmless.
  * Does not check arguments: the bindings and engines have done so.
  */
@@ -16,10 +18,12 @@
 
 struct cursor {
     const struct mmpi_datatype *dt;
-    char *base;   /* buf; for a contiguous type, buf + true_lb + offset */
-    size_t elem;  /* element index */
+    char *elem;   /* the current element; for a contiguous type, the position itself */
+    char *copy;   /* the current copy of the current run */
+    char *at;     /* the current block */
     size_t run;   /* run index in the element */
-    size_t block; /* block index in the run */
+    size_t rep;   /* copy index in the run */
+    size_t block; /* block index in the copy */
     size_t byte;  /* byte in the block */
 };
 
@@ -27,13 +31,12 @@ static void seek(struct cursor *c, const struct mmpi_datatype *dt, const void *b
                  size_t offset)
 {
     c->dt = dt;
-    c->base = (char *)buf;
-    c->elem = c->run = c->block = c->byte = 0;
-    if (dt->contiguous) {
-        c->base += dt->true_lb + (MPI_Aint)offset;
+    c->elem = (char *)buf;
+    if (dt->contiguous) { /* only elem counts */
+        c->elem += dt->true_lb + (MPI_Aint)offset;
         return;
     }
-    c->elem = offset / dt->size;
+    c->elem += (MPI_Aint)(offset / dt->size) * dt->extent;
     size_t rem = offset % dt->size;
     size_t lo = 0, hi = dt->nruns; /* last run whose packed offset is <= rem */
     while (hi - lo > 1) {
@@ -44,9 +47,19 @@ static void seek(struct cursor *c, const struct mmpi_datatype *dt, const void *b
             hi = mid;
     }
     const struct mmpi_dt_run *r = &dt->runs[lo];
+    size_t in = rem - r->packed, rep = 0;
+    char *copy = c->elem + r->off;
+    if (__builtin_expect(r->reps > 1, 0)) { /* one-copy runs (the common ones): no division */
+        rep = in / (r->count * r->len);
+        in %= r->count * r->len;
+        copy += (MPI_Aint)rep * r->rstride;
+    }
     c->run = lo;
-    c->block = (rem - r->packed) / r->len;
-    c->byte = (rem - r->packed) % r->len;
+    c->rep = rep;
+    c->block = in / r->len;
+    c->byte = in % r->len;
+    c->copy = copy;
+    c->at = copy + (MPI_Aint)c->block * r->stride;
 }
 
 /* The contiguous bytes at the cursor: returns their address, *n their length. */
@@ -54,19 +67,34 @@ static inline char *span(const struct cursor *c, size_t *n)
 {
     if (c->dt->contiguous) {
         *n = SIZE_MAX;
-        return c->base;
+        return c->elem;
     }
-    const struct mmpi_dt_run *r = &c->dt->runs[c->run];
-    *n = r->len - c->byte;
-    return c->base + (MPI_Aint)c->elem * c->dt->extent + r->off + (MPI_Aint)c->block * r->stride +
-           (MPI_Aint)c->byte;
+    *n = c->dt->runs[c->run].len - c->byte;
+    return c->at + c->byte;
+}
+
+/* Moves the cursor from the end of a copy of its run to the next copy, run or element. */
+static inline void next_copy(struct cursor *c, const struct mmpi_dt_run *r)
+{
+    c->block = 0;
+    if (++c->rep < r->reps) {
+        c->copy += r->rstride;
+        c->at = c->copy;
+        return;
+    }
+    c->rep = 0;
+    if (++c->run == c->dt->nruns) {
+        c->run = 0;
+        c->elem += c->dt->extent;
+    }
+    c->copy = c->at = c->elem + c->dt->runs[c->run].off;
 }
 
 /* Moves the cursor n bytes on; n never exceeds the current span. */
 static inline void advance(struct cursor *c, size_t n)
 {
     if (c->dt->contiguous) {
-        c->base += n;
+        c->elem += n;
         return;
     }
     const struct mmpi_dt_run *r = &c->dt->runs[c->run];
@@ -74,24 +102,23 @@ static inline void advance(struct cursor *c, size_t n)
     if (c->byte < r->len)
         return;
     c->byte = 0;
-    if (++c->block < r->count)
+    if (++c->block < r->count) {
+        c->at += r->stride;
         return;
-    c->block = 0;
-    if (++c->run < c->dt->nruns)
-        return;
-    c->run = 0;
-    c->elem++;
+    }
+    next_copy(c, r);
 }
 
-/* Copies whole blocks of the current run between the cursor and a dense stream, as many as fit
- * in len; the common small block sizes get fixed-size copies. Returns bytes moved. */
+/* Copies whole blocks of the current copy of the current run between the cursor and a dense
+ * stream, as many as fit in len; the common small block sizes get fixed-size copies. Returns
+ * bytes moved. */
 static size_t whole_blocks(struct cursor *c, char *stream, size_t len, bool pack)
 {
     const struct mmpi_dt_run *r = &c->dt->runs[c->run];
     size_t nb = r->count - c->block, n;
     if (len / r->len < nb)
         nb = len / r->len;
-    char *p = c->base + (MPI_Aint)c->elem * c->dt->extent + r->off + (MPI_Aint)c->block * r->stride;
+    char *p = c->at;
     char *src = pack ? p : stream, *dst = pack ? stream : p;
     MPI_Aint sstride = pack ? r->stride : (MPI_Aint)r->len;
     MPI_Aint dstride = pack ? (MPI_Aint)r->len : r->stride;
@@ -111,13 +138,10 @@ static size_t whole_blocks(struct cursor *c, char *stream, size_t len, bool pack
 #undef COPY_BLOCKS
     n = nb * r->len;
     c->block += nb;
-    if (c->block == r->count) {
-        c->block = 0;
-        if (++c->run == c->dt->nruns) {
-            c->run = 0;
-            c->elem++;
-        }
-    }
+    if (c->block == r->count)
+        next_copy(c, r);
+    else
+        c->at += (MPI_Aint)nb * r->stride;
     return n;
 }
 

@@ -4,12 +4,19 @@
  * moving typed data: streaming pack/unpack, typed-to-typed copy, element counting.
  *
  * Representation (theory of operation): a datatype object is immutable once built. Its typemap
- * is kept flattened for ONE element as a list of runs in typemap order; run i is `count` blocks
- * of `len` bytes, block b at buf + off + b*stride (adjacent blocks are merged at build time, so
- * a vector of MPI_INT is one run and a contiguous type one block). Element e of a buffer of
- * `count` elements sits at buf + e*extent (MPI-4.1 §5.1.2). run[i].packed is where the run
- * starts in the packed form of the element, so a packed offset is found by a binary search:
- * streaming copies in segments cost O(log runs) per segment, not a rescan.
+ * is kept flattened for ONE element as a list of runs in typemap order. A run has two levels of
+ * repetition: `reps` copies, copy r at off + r*rstride, of `count` blocks of `len` bytes, block
+ * b at b*stride from its copy's start; so block (r, b) is at buf + off + r*rstride + b*stride,
+ * in the order r, then b. Copies of a one-run child at a regular displacement are one run:
+ * a vector of MPI_INT is one run of one copy, a contiguous type one block, and a transpose
+ * (an hvector of a strided column, what FFT codes build) one run of n copies of n blocks,
+ * where a single level would need n runs. Runs are built canonical (build.c): a run with one
+ * block per copy, or whose copies continue its stride, is one level (reps 1, rstride 0), and
+ * dense blocks are one block (count 1, stride 0), so the common cases take the one-level
+ * paths. Element e of a buffer of `count` elements sits at buf + e*extent (MPI-4.1 §5.1.2).
+ * run[i].packed is where the run starts in the packed form of the element, so a packed offset
+ * is found by a binary search and a few divisions: streaming copies in segments cost
+ * O(log runs) per segment, not a rescan.
  *
  * The type signature (§5.1.1) is kept separately, run-length encoded, as (type, count) items
  * in order, where `type` is a predefined type or a derived child too irregular to inline (then
@@ -33,13 +40,18 @@
 
 #include "mmpi.h"
 
-/* Block run of a flattened element: `count` blocks of `len` bytes (len > 0, count > 0), block b
- * at off + b*stride from the element's start; `packed`: offset of the run in the packed element. */
+/* Block run of a flattened element: `reps` copies (reps > 0), copy r at off + r*rstride from the
+ * element's start, of `count` blocks of `len` bytes (len > 0, count > 0), block b at b*stride
+ * from its copy's start. `packed`: offset of the run in the packed element; the run holds
+ * reps*count*len bytes. Canonical (build.c): count == 1 implies stride == 0, reps == 1 implies
+ * rstride == 0, and reps > 1 implies count > 1 and rstride != count*stride. */
 struct mmpi_dt_run {
     MPI_Aint off;
     MPI_Aint stride;
     size_t len;
     size_t count;
+    size_t reps;
+    MPI_Aint rstride;
     size_t packed;
 };
 

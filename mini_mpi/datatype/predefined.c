@@ -50,16 +50,21 @@ struct mmpi_datatype table[COUNT]; /* tentative: the signatures below point into
 /* Runs of each type: one block for a leaf; one or two for a pair (two when padded). */
 #define PAIR_DENSE(tag, t1) (offsetof(struct pair_##tag, b) == sizeof(t1))
 #define MMPI_DT_MARKER(h, lb, ub)
-#define MMPI_DT_LEAF(h, ctype, ext, conv, units) [IDX(h)] = {{0, 0, sizeof(ctype), 1, 0}},
-#define MMPI_DT_PAIR(h, tag, t1, t2, l1, l2)                                                  \
-    [IDX(h)] = {{0, 0, PAIR_DENSE(tag, t1) ? sizeof(t1) + sizeof(t2) : sizeof(t1), 1, 0},  \
-                {offsetof(struct pair_##tag, b), 0, sizeof(t2), 1, sizeof(t1)}},
+#define BLOCK(at, bytes, packed_at)                                               \
+    {                                                                             \
+        .off = (at), .len = (bytes), .count = 1, .reps = 1, .packed = (packed_at) \
+    }
+#define MMPI_DT_LEAF(h, ctype, ext, conv, units) [IDX(h)] = {BLOCK(0, sizeof(ctype), 0)},
+#define MMPI_DT_PAIR(h, tag, t1, t2, l1, l2)                                             \
+    [IDX(h)] = {BLOCK(0, PAIR_DENSE(tag, t1) ? sizeof(t1) + sizeof(t2) : sizeof(t1), 0), \
+                BLOCK(offsetof(struct pair_##tag, b), sizeof(t2), sizeof(t1))},
 static const struct mmpi_dt_run runs[COUNT][2] = {
 #include "datatype/predefined.def"
 };
 #undef MMPI_DT_LEAF
 #undef MMPI_DT_PAIR
 #undef MMPI_DT_MARKER
+#undef BLOCK
 
 #define MMPI_DT_LEAF(h, ctype, ext, conv, units)
 #define MMPI_DT_MARKER(h, lb, ub)

@@ -5,7 +5,8 @@
  * typemap order (holes are skipped). The data stream of the view is those bytes, tile after
  * tile; byte b of the stream belongs to tile b / size(filetype). Positions (file pointers,
  * explicit offsets) count etypes of that stream. The flattened runs of datatype.h (run.packed
- * gives where a run starts in the packed element) make finding a byte a binary search.
+ * gives where a run starts in the packed element; a run is copies of strided blocks) make
+ * finding a byte a binary search and a few divisions.
  *
  * Data representations (§14.5): the stream is made of file bytes. When the representation
  * gives basic types other sizes than memory (external32's 4-byte MPI_LONG, a registered
@@ -120,11 +121,15 @@ static int typemap_order(const struct mmpi_datatype *dt)
     int verdict = 0;
     for (size_t i = 0; i < dt->nruns; i++) {
         const struct mmpi_dt_run *run = &dt->runs[i];
-        if (run->off < start || (run->count > 1 && run->stride < 0))
+        /* A copy's blocks span [off, off + blocks + len); the next copy starts rstride on. */
+        MPI_Aint blocks = (MPI_Aint)(run->count - 1) * run->stride;
+        if (run->off < start || (run->count > 1 && run->stride < 0) ||
+            (run->reps > 1 && run->rstride < blocks))
             return 2;
-        if (run->off < end || (run->count > 1 && run->stride < (MPI_Aint)run->len))
+        if (run->off < end || (run->count > 1 && run->stride < (MPI_Aint)run->len) ||
+            (run->reps > 1 && run->rstride < blocks + (MPI_Aint)run->len))
             verdict = 1;
-        start = run->off + (MPI_Aint)(run->count - 1) * run->stride;
+        start = run->off + (MPI_Aint)(run->reps - 1) * run->rstride + blocks;
         end = start + (MPI_Aint)run->len;
     }
     return verdict;
@@ -284,9 +289,10 @@ void mmpi_file_view_map(const struct mmpi_file_view *v, uint64_t b, MPI_Offset *
     }
     uint64_t k = b / ft->size, r = b % ft->size;
     const struct mmpi_dt_run *run = find_run(ft, r);
-    uint64_t q = r - run->packed, j = q / run->len, in = q % run->len;
-    *off = v->disp + (MPI_Offset)k * ft->extent + run->off + (MPI_Offset)j * run->stride +
-           (MPI_Offset)in;
+    uint64_t q = r - run->packed, copy = run->count * run->len;
+    uint64_t c = q / copy, j = q % copy / run->len, in = q % run->len;
+    *off = v->disp + (MPI_Offset)k * ft->extent + run->off + (MPI_Offset)c * run->rstride +
+           (MPI_Offset)j * run->stride + (MPI_Offset)in;
     *contig = run->len - in;
 }
 
@@ -307,12 +313,15 @@ MPI_Offset mmpi_file_view_position_of(const struct mmpi_file_view *v, MPI_Offset
     /* Data bytes of tile k lying before in_tile. */
     for (size_t i = 0; i < ft->nruns; i++) {
         const struct mmpi_dt_run *run = &ft->runs[i];
-        for (size_t j = 0; j < run->count; j++) {
-            MPI_Offset start = run->off + (MPI_Offset)j * run->stride;
-            if (start >= in_tile)
-                continue;
-            MPI_Offset end = start + (MPI_Offset)run->len;
-            bytes += (uint64_t)((end <= in_tile ? end : in_tile) - start);
+        for (size_t c = 0; c < run->reps; c++) {
+            for (size_t j = 0; j < run->count; j++) {
+                MPI_Offset start = run->off + (MPI_Offset)c * run->rstride +
+                                   (MPI_Offset)j * run->stride;
+                if (start >= in_tile)
+                    continue;
+                MPI_Offset end = start + (MPI_Offset)run->len;
+                bytes += (uint64_t)((end <= in_tile ? end : in_tile) - start);
+            }
         }
     }
     return (MPI_Offset)(bytes / esize + (bytes % esize != 0));

@@ -19,40 +19,7 @@
 
 #include "datatype/datatype.h"
 #include "unit_world.h"
-
-#define MAXFAIL 32
-static char failures[MAXFAIL][320];
-static int nfail;
-
-static void record(int line, const char *what, long long a, long long b)
-{
-    int i = __atomic_fetch_add(&nfail, 1, __ATOMIC_RELAXED);
-    if (i < MAXFAIL)
-        snprintf(failures[i], sizeof(failures[i]), "line %d: %.200s (%lld vs %lld)", line, what, a, b);
-}
-
-#define CHECK(cond)                             \
-    do {                                        \
-        if (!(cond))                            \
-            record(__LINE__, #cond, 0, 0);      \
-    } while (0)
-#define CHECK_EQ(x, y)                                      \
-    do {                                                    \
-        long long x_ = (long long)(x), y_ = (long long)(y); \
-        if (x_ != y_)                                       \
-            record(__LINE__, #x " == " #y, x_, y_);         \
-    } while (0)
-#define OK(call) CHECK_EQ((call), MPI_SUCCESS)
-
-/* Runs body in a world of one rank and fails the test if any CHECK failed. */
-static void run(unit_rank_body *body)
-{
-    nfail = 0;
-    assert_int_equal(unit_world_run(1, body, NULL), 0);
-    for (int i = 0; i < nfail && i < MAXFAIL; i++)
-        print_error("%s\n", failures[i]);
-    assert_int_equal(nfail, 0);
-}
+#include "unit_check.h"
 
 /* size, lb, extent, true_lb, true_extent of t, and the _x forms agree. */
 static void check_bounds(int line, MPI_Datatype t, long long size, long long lb,

@@ -22,40 +22,7 @@
 
 #include "datatype/datatype.h"
 #include "unit_world.h"
-
-#define MAXFAIL 32
-static char failures[MAXFAIL][320];
-static int nfail;
-
-static void record(int line, const char *what, long long a, long long b)
-{
-    int i = __atomic_fetch_add(&nfail, 1, __ATOMIC_RELAXED);
-    if (i < MAXFAIL)
-        snprintf(failures[i], sizeof(failures[i]), "line %d: %.200s (%lld vs %lld)", line, what,
-                 a, b);
-}
-
-#define CHECK(cond)                        \
-    do {                                   \
-        if (!(cond))                       \
-            record(__LINE__, #cond, 0, 0); \
-    } while (0)
-#define CHECK_EQ(x, y)                                      \
-    do {                                                    \
-        long long x_ = (long long)(x), y_ = (long long)(y); \
-        if (x_ != y_)                                       \
-            record(__LINE__, #x " == " #y, x_, y_);         \
-    } while (0)
-#define OK(call) CHECK_EQ((call), MPI_SUCCESS)
-
-static void run(unit_rank_body *body)
-{
-    nfail = 0;
-    assert_int_equal(unit_world_run(1, body, NULL), 0);
-    for (int i = 0; i < nfail && i < MAXFAIL; i++)
-        print_error("%s\n", failures[i]);
-    assert_int_equal(nfail, 0);
-}
+#include "unit_check.h"
 
 /* ---- Reference typemap ------------------------------------------------------------------ */
 
@@ -445,6 +412,54 @@ static void constructors_body(int rank, int size, void *arg)
     OK(MPI_Type_free(&r));
     ROUNDTRIP(t);
     OK(MPI_Type_free(&s));
+
+    /* Two levels of repetition (copies of a strided run): transposes, a vector of a strided
+     * vector, copies that continue the stride (one level), copies of copies that continue the
+     * copies' stride, a single run then two more copies of its shape, copies too irregular for
+     * two levels (one run per copy). */
+    for (int n = 1; n <= 5; n++) {
+        OK(MPI_Type_vector(n, 1, n, MPI_INT, &u));
+        OK(MPI_Type_create_hvector(n, 1, sizeof(int), u, &t));
+        OK(MPI_Type_free(&u));
+        ROUNDTRIP(t);
+    }
+    OK(MPI_Type_vector(4, 1, 4, MPI_DOUBLE, &u));
+    OK(MPI_Type_create_hvector(4, 1, -8, u, &t)); /* columns right to left */
+    ROUNDTRIP(t);
+    OK(MPI_Type_create_hvector(3, 2, 8, u, &t)); /* blocks of 2 columns: extent-spaced pairs */
+    ROUNDTRIP(t);
+    OK(MPI_Type_free(&u));
+    OK(MPI_Type_vector(4, 1, 2, MPI_INT, &u));
+    OK(MPI_Type_vector(3, 1, 5, u, &t));
+    ROUNDTRIP(t);
+    OK(MPI_Type_create_resized(u, 0, 32, &r)); /* copies continue the stride: one level */
+    OK(MPI_Type_contiguous(3, r, &t));
+    ROUNDTRIP(t);
+    OK(MPI_Type_free(&r));
+    OK(MPI_Type_create_resized(u, -4, 44, &r));
+    OK(MPI_Type_contiguous(3, r, &t));
+    ROUNDTRIP(t);
+    OK(MPI_Type_create_subarray(2, (int[]){4, 5}, (int[]){2, 3}, (int[]){1, 1}, MPI_ORDER_C, r,
+                                &t));
+    ROUNDTRIP(t);
+    OK(MPI_Type_free(&r));
+    OK(MPI_Type_create_hvector(2, 1, 100, u, &s)); /* 2 copies, 100 bytes apart */
+    OK(MPI_Type_create_resized(s, 0, 200, &r));
+    OK(MPI_Type_contiguous(3, r, &t)); /* 6 copies, 100 bytes apart */
+    ROUNDTRIP(t);
+    OK(MPI_Type_free(&r));
+    OK(MPI_Type_create_struct(3, (int[]){1, 1, 1}, (MPI_Aint[]){0, 100, 300},
+                              (MPI_Datatype[]){u, s, u}, &t)); /* 3 copies 100 apart, 1 more */
+    ROUNDTRIP(t);
+    OK(MPI_Type_create_struct(3, (int[]){1, 1, 1}, (MPI_Aint[]){0, 60, 120},
+                              (MPI_Datatype[]){u, u, MPI_INT}, &t)); /* 2 copies, a block */
+    ROUNDTRIP(t);
+    OK(MPI_Type_create_hvector(3, 1, 1000, s, &t)); /* copies of 2 copies: 3 runs */
+    ROUNDTRIP(t);
+    OK(MPI_Type_create_hindexed(2, (int[]){2, 1}, (MPI_Aint[]){0, 3000}, s, &t));
+    ROUNDTRIP(t);
+    OK(MPI_Type_free(&s));
+    OK(MPI_Type_free(&u));
 
     /* Subarrays: 3-D in C order, 2-D in Fortran order, of a struct. */
     OK(MPI_Type_create_subarray(3, (int[]){4, 5, 6}, (int[]){2, 3, 4}, (int[]){1, 2, 1},
