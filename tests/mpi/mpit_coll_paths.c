@@ -157,7 +157,7 @@ int main(int argc, char **argv)
     MPI_Waitall(4, req, MPI_STATUSES_IGNORE);
     did("coll_ibarrier", BOARD, 4);
     MPI_Ibcast(buf, 1, MPI_INT, 0, MPI_COMM_WORLD, &req[0]);
-    MPI_Iallreduce(buf, out, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &req[1]);
+    MPI_Iallreduce(buf + 32, out, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &req[1]);
     MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
     did("coll_ibcast", BOARD, 1);
     did("coll_iallreduce", BOARD, 1);
