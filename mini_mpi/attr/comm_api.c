@@ -11,10 +11,7 @@ static int create_keyval(mmpi_attr_copy_fn *copy_fn, mmpi_attr_delete_fn *delete
     struct mmpi_rank *self = mmpi_enter(call);
     int err = MPI_SUCCESS;
 
-    if (!keyval) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!keyval, MPI_ERR_ARG);
     if ((err = mmpi_keyval_create(self, MMPI_HANDLE_KIND_COMM, copy_fn, delete_fn, extra_state,
                                   keyval)))
         goto fn_fail;
@@ -30,10 +27,7 @@ static int free_keyval(int *keyval, enum mmpi_call call)
     struct mmpi_rank *self = mmpi_enter(call);
     int err = MPI_SUCCESS;
 
-    if (!keyval) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!keyval, MPI_ERR_ARG);
     if ((err = mmpi_keyval_free(self, MMPI_HANDLE_KIND_COMM, *keyval)))
         goto fn_fail;
     *keyval = MPI_KEYVAL_INVALID;
@@ -51,10 +45,7 @@ static int set_attr(MPI_Comm comm, int keyval, void *value, enum mmpi_call call)
     struct mmpi_attr_obj o;
     int err = MPI_SUCCESS;
 
-    if (!c) {
-        err = MPI_ERR_COMM;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!c, MPI_ERR_COMM);
     o = mmpi_attr_comm_obj(c);
     if ((err = mmpi_attr_set(self, &o, keyval, value, false)))
         goto fn_fail;
@@ -72,14 +63,8 @@ static int get_attr(MPI_Comm comm, int keyval, void *value, int *flag, enum mmpi
     struct mmpi_attr_obj o;
     int err = MPI_SUCCESS;
 
-    if (!c) {
-        err = MPI_ERR_COMM;
-        goto fn_fail;
-    }
-    if (!value || !flag) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!c, MPI_ERR_COMM);
+    MMPI_FAIL_IF(!value || !flag, MPI_ERR_ARG);
     o = mmpi_attr_comm_obj(c);
     if ((err = mmpi_attr_get(self, &o, keyval, (void **)value, flag)))
         goto fn_fail;
@@ -97,10 +82,7 @@ static int delete_attr(MPI_Comm comm, int keyval, enum mmpi_call call)
     struct mmpi_attr_obj o;
     int err = MPI_SUCCESS;
 
-    if (!c) {
-        err = MPI_ERR_COMM;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!c, MPI_ERR_COMM);
     o = mmpi_attr_comm_obj(c);
     if ((err = mmpi_attr_delete(self, &o, keyval)))
         goto fn_fail;

@@ -14,10 +14,7 @@ int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_create_keyval);
     int err = MPI_SUCCESS;
 
-    if (!type_keyval) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!type_keyval, MPI_ERR_ARG);
     if ((err = mmpi_keyval_create(self, MMPI_HANDLE_KIND_DATATYPE, type_copy_attr_fn,
                                   type_delete_attr_fn, extra_state, type_keyval)))
         goto fn_fail;
@@ -34,10 +31,7 @@ int PMPI_Type_free_keyval(int *type_keyval)
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_free_keyval);
     int err = MPI_SUCCESS;
 
-    if (!type_keyval) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!type_keyval, MPI_ERR_ARG);
     if ((err = mmpi_keyval_free(self, MMPI_HANDLE_KIND_DATATYPE, *type_keyval)))
         goto fn_fail;
     *type_keyval = MPI_KEYVAL_INVALID;
@@ -55,10 +49,7 @@ int PMPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_v
     struct mmpi_attr_obj o;
     int err = MPI_SUCCESS;
 
-    if (!mmpi_datatype_get(self, datatype)) {
-        err = MPI_ERR_TYPE;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!mmpi_datatype_get(self, datatype), MPI_ERR_TYPE);
     o = mmpi_attr_type_obj(self, datatype, true);
     if ((err = mmpi_attr_set(self, &o, type_keyval, attribute_val, false)))
         goto fn_fail;
@@ -76,14 +67,8 @@ int PMPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_v
     struct mmpi_attr_obj o;
     int err = MPI_SUCCESS;
 
-    if (!mmpi_datatype_get(self, datatype)) {
-        err = MPI_ERR_TYPE;
-        goto fn_fail;
-    }
-    if (!attribute_val || !flag) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!mmpi_datatype_get(self, datatype), MPI_ERR_TYPE);
+    MMPI_FAIL_IF(!attribute_val || !flag, MPI_ERR_ARG);
     o = mmpi_attr_type_obj(self, datatype, false);
     if ((err = mmpi_attr_get(self, &o, type_keyval, (void **)attribute_val, flag)))
         goto fn_fail;
@@ -101,10 +86,7 @@ int PMPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval)
     struct mmpi_attr_obj o;
     int err = MPI_SUCCESS;
 
-    if (!mmpi_datatype_get(self, datatype)) {
-        err = MPI_ERR_TYPE;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!mmpi_datatype_get(self, datatype), MPI_ERR_TYPE);
     o = mmpi_attr_type_obj(self, datatype, false);
     if ((err = mmpi_attr_delete(self, &o, type_keyval)))
         goto fn_fail;

@@ -59,10 +59,8 @@ static int alltoall(struct mmpi_rank *self, const void *sendbuf, MPI_Count sendc
         if ((err = mmpi_coll_check_buffer(self, recvbuf, recvcount, recvtype, &x.recv.dt)))
             goto fn_fail;
     }
-    if (!x.in_place && sendbuf == recvbuf && sendbuf) {
-        err = MPI_ERR_BUFFER; /* aliased buffers (MPI-4.1 §2.3) */
-        goto fn_fail;
-    }
+    /* aliased buffers (MPI-4.1 §2.3) */
+    MMPI_FAIL_IF(!x.in_place && sendbuf == recvbuf && sendbuf, MPI_ERR_BUFFER);
     x.send.buf = (char *)sendbuf;
     x.send.count = (size_t)sendcount;
     x.send.counts = form == REGULAR ? MMPI_COLL_NO_ARRAY : sendcounts;

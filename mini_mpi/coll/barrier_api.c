@@ -19,14 +19,8 @@ int PMPI_Barrier(MPI_Comm comm)
                               : mmpi_comm_get(self, comm);
     int err = MPI_SUCCESS;
 
-    if (!c) {
-        err = MPI_ERR_COMM;
-        goto fn_fail;
-    }
-    if (mmpi_fault_revoked(&c->core->fault)) {
-        err = MPI_ERR_REVOKED;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!c, MPI_ERR_COMM);
+    MMPI_FAIL_IF(mmpi_fault_revoked(&c->core->fault), MPI_ERR_REVOKED);
     err = mmpi_coll_barrier(self, c);
     if (err != MPI_SUCCESS)
         goto fn_fail;

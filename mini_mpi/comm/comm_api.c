@@ -12,14 +12,8 @@ int PMPI_Comm_size(MPI_Comm comm, int *size)
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
     int err = MPI_SUCCESS;
 
-    if (!c) {
-        err = MPI_ERR_COMM;
-        goto fn_fail;
-    }
-    if (!size) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!c, MPI_ERR_COMM);
+    MMPI_FAIL_IF(!size, MPI_ERR_ARG);
     *size = c->core->size;
 fn_exit:
     return err;
@@ -35,14 +29,8 @@ int PMPI_Comm_rank(MPI_Comm comm, int *rank)
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
     int err = MPI_SUCCESS;
 
-    if (!c) {
-        err = MPI_ERR_COMM;
-        goto fn_fail;
-    }
-    if (!rank) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!c, MPI_ERR_COMM);
+    MMPI_FAIL_IF(!rank, MPI_ERR_ARG);
     *rank = c->rank;
 fn_exit:
     return err;

@@ -74,14 +74,9 @@ int PMPI_Comm_free(MPI_Comm *comm)
     struct mmpi_comm *c = comm ? mmpi_comm_get(self, *comm) : NULL;
     int err = MPI_SUCCESS;
 
-    if (!comm) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
-    if (!c || *comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF) {
-        err = MPI_ERR_COMM; /* predefined communicators are not freed (§7.4.3) */
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!comm, MPI_ERR_ARG);
+    /* predefined communicators are not freed (§7.4.3) */
+    MMPI_FAIL_IF(!c || *comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF, MPI_ERR_COMM);
     /* Delete callbacks first (§7.7.2); one failing fails the call and the communicator stays,
      * as in MPICH. */
     if ((err = mmpi_attr_comm_free(self, c)) != MPI_SUCCESS)
@@ -103,14 +98,8 @@ int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
     const struct mmpi_comm_core *x, *y;
     int err = MPI_SUCCESS;
 
-    if (!result) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
-    if (!a || !b) {
-        err = MPI_ERR_COMM;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!result, MPI_ERR_ARG);
+    MMPI_FAIL_IF(!a || !b, MPI_ERR_COMM);
     x = a->core;
     y = b->core;
     if (x->remote && y->remote) {
@@ -146,14 +135,8 @@ int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
     int err = MPI_SUCCESS;
 
-    if (!c) {
-        err = MPI_ERR_COMM;
-        goto fn_fail;
-    }
-    if (!flag) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!c, MPI_ERR_COMM);
+    MMPI_FAIL_IF(!flag, MPI_ERR_ARG);
     *flag = c->core->remote != NULL;
 fn_exit:
     return err;
@@ -169,14 +152,8 @@ int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
     int err = MPI_SUCCESS;
 
-    if (!c) {
-        err = MPI_ERR_COMM;
-        goto fn_fail;
-    }
-    if (!comm_name) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!c, MPI_ERR_COMM);
+    MMPI_FAIL_IF(!comm_name, MPI_ERR_ARG);
     snprintf(c->name, sizeof(c->name), "%s", comm_name); /* truncated, as §7.8 allows */
 fn_exit:
     return err;
@@ -194,14 +171,8 @@ int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
     const char *name = comm == MPI_COMM_NULL ? "MPI_COMM_NULL" : c ? c->name : NULL;
     int err = MPI_SUCCESS;
 
-    if (!name) {
-        err = MPI_ERR_COMM;
-        goto fn_fail;
-    }
-    if (!comm_name || !resultlen) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!name, MPI_ERR_COMM);
+    MMPI_FAIL_IF(!comm_name || !resultlen, MPI_ERR_ARG);
     strcpy(comm_name, name);
     *resultlen = (int)strlen(name);
 fn_exit:

@@ -111,10 +111,7 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 
     if ((err = check_parent(c, newcomm, true)))
         goto fn_fail;
-    if (!g || !is_subgroup(self, c, g)) {
-        err = MPI_ERR_GROUP;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!g || !is_subgroup(self, c, g), MPI_ERR_GROUP);
     if ((err = publish(self, mmpi_comm_create(self, c, g, &part), &part, newcomm)))
         goto fn_fail;
 fn_exit:
@@ -134,14 +131,8 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
 
     if ((err = mmpi_comm_check_parent(c, newcomm)))
         goto fn_fail;
-    if (!g || !is_subgroup(self, c, g)) {
-        err = MPI_ERR_GROUP;
-        goto fn_fail;
-    }
-    if (tag < 0 || tag > MMPI_TAG_UB) {
-        err = MPI_ERR_TAG; /* MPI_ANY_TAG is not a tag here */
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!g || !is_subgroup(self, c, g), MPI_ERR_GROUP);
+    MMPI_FAIL_IF(tag < 0 || tag > MMPI_TAG_UB, MPI_ERR_TAG); /* MPI_ANY_TAG is not a tag here */
     /* A process outside the group takes no part and gets MPI_COMM_NULL (as MPICH). */
     if (mmpi_group_rank_of_world(g, self->world_rank) == MPI_UNDEFINED) {
         *newcomm = MPI_COMM_NULL;
@@ -236,10 +227,7 @@ static int idup(MPI_Comm comm, bool with_info, MPI_Info info, MPI_Comm *newcomm,
 
     if ((err = check_parent(c, newcomm, true)))
         goto fn_fail;
-    if (!request) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!request, MPI_ERR_ARG);
     if (with_info && (err = mmpi_info_arg(self, info, &hints)))
         goto fn_fail;
     if (!with_info)
@@ -279,16 +267,10 @@ int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
     struct mmpi_info *merged;
     int err = MPI_SUCCESS;
 
-    if (!c) {
-        err = MPI_ERR_COMM;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!c, MPI_ERR_COMM);
     if ((err = mmpi_info_arg(self, info, &hints)))
         goto fn_fail;
-    if (!hints) {
-        err = MPI_ERR_INFO; /* MPI_INFO_NULL is not an info object */
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!hints, MPI_ERR_INFO); /* MPI_INFO_NULL is not an info object */
     /* Later calls add to or replace earlier values. */
     merged = c->info ? c->info : mmpi_info_new();
     if (merged)
@@ -331,18 +313,9 @@ int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
     struct mmpi_info *copy = NULL;
     int err = MPI_SUCCESS;
 
-    if (!c) {
-        err = MPI_ERR_COMM;
-        goto fn_fail;
-    }
-    if (!info_used) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
-    if (!(copy = hints_used(c))) {
-        err = MPI_ERR_NO_MEM;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!c, MPI_ERR_COMM);
+    MMPI_FAIL_IF(!info_used, MPI_ERR_ARG);
+    MMPI_FAIL_IF(!(copy = hints_used(c)), MPI_ERR_NO_MEM);
     copy->handle = mmpi_handle_new(self, MMPI_HANDLE_KIND_INFO, copy);
     if (copy->handle == MPI_INFO_NULL) {
         mmpi_info_release(copy);
@@ -373,14 +346,8 @@ int PMPI_Comm_disconnect(MPI_Comm *comm)
     struct mmpi_comm *on = NULL; /* the communicator an error is raised on */
     int err = MPI_SUCCESS, del;
 
-    if (!comm) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
-    if (!c || *comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF) {
-        err = MPI_ERR_COMM;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!comm, MPI_ERR_ARG);
+    MMPI_FAIL_IF(!c || *comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF, MPI_ERR_COMM);
     err = mmpi_comm_sync(self, c); /* raised once the handle is gone */
     if ((del = mmpi_attr_comm_free(self, c))) {
         err = del;

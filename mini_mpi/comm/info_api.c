@@ -58,14 +58,8 @@ int PMPI_Info_create(MPI_Info *info)
         err = MPI_ERR_OTHER; /* a thread of no rank: no handler to call */
         goto fn_exit;
     }
-    if (!info) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
-    if (!(i = mmpi_info_new())) {
-        err = MPI_ERR_NO_MEM;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!info, MPI_ERR_ARG);
+    MMPI_FAIL_IF(!(i = mmpi_info_new()), MPI_ERR_NO_MEM);
     if ((err = info_publish(self, i, info)))
         goto fn_fail;
 fn_exit:
@@ -90,18 +84,12 @@ int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
         err = MPI_ERR_OTHER; /* a thread of no rank: no handler to call */
         goto fn_exit;
     }
-    if (!info || argc < 0) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!info || argc < 0, MPI_ERR_ARG);
     if (argv == MPI_ARGV_NULL) {
         argc = self->argc;
         argv = self->argv;
     }
-    if (!(i = mmpi_info_env_new(self, argc, argv, MPI_THREAD_SINGLE))) {
-        err = MPI_ERR_NO_MEM;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!(i = mmpi_info_env_new(self, argc, argv, MPI_THREAD_SINGLE)), MPI_ERR_NO_MEM);
     if ((err = info_publish(self, i, info)))
         goto fn_fail;
 fn_exit:
@@ -125,10 +113,7 @@ int PMPI_Get_hw_resource_info(MPI_Info *hw_info)
         err = MPI_ERR_OTHER;
         goto fn_exit;
     }
-    if (!hw_info) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!hw_info, MPI_ERR_ARG);
     if (!(i = mmpi_info_new()) ||
         mmpi_info_set(i, "mpi_hw_resource_type", "mpi_shared_memory") != MPI_SUCCESS) {
         mmpi_info_release(i);
@@ -155,16 +140,10 @@ int PMPI_Info_set(MPI_Info info, const char *key, const char *value)
         err = MPI_ERR_OTHER; /* a thread of no rank: no handler to call */
         goto fn_exit;
     }
-    if (!(i = info_get(self, info, true))) {
-        err = MPI_ERR_INFO;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!(i = info_get(self, info, true)), MPI_ERR_INFO);
     if ((err = check_key(key)))
         goto fn_fail;
-    if (!value || strlen(value) > MPI_MAX_INFO_VAL) {
-        err = MPI_ERR_INFO_VALUE;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!value || strlen(value) > MPI_MAX_INFO_VAL, MPI_ERR_INFO_VALUE);
     if ((err = mmpi_info_set(i, key, value)))
         goto fn_fail;
 fn_exit:
@@ -186,16 +165,10 @@ int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int
         err = MPI_ERR_OTHER; /* a thread of no rank: no handler to call */
         goto fn_exit;
     }
-    if (!(i = info_get(self, info, false))) {
-        err = MPI_ERR_INFO;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!(i = info_get(self, info, false)), MPI_ERR_INFO);
     if ((err = check_key(key)))
         goto fn_fail;
-    if (valuelen < 0 || !flag || (valuelen > 0 && !value)) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(valuelen < 0 || !flag || (valuelen > 0 && !value), MPI_ERR_ARG);
     v = mmpi_info_lookup(i, key);
     *flag = v != NULL;
     if (v) {
@@ -225,16 +198,10 @@ int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *valu
         err = MPI_ERR_OTHER; /* a thread of no rank: no handler to call */
         goto fn_exit;
     }
-    if (!(i = info_get(self, info, false))) {
-        err = MPI_ERR_INFO;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!(i = info_get(self, info, false)), MPI_ERR_INFO);
     if ((err = check_key(key)))
         goto fn_fail;
-    if (!buflen || *buflen < 0 || !flag || (*buflen > 0 && !value)) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!buflen || *buflen < 0 || !flag || (*buflen > 0 && !value), MPI_ERR_ARG);
     v = mmpi_info_lookup(i, key);
     *flag = v != NULL;
     if (v) {
@@ -266,16 +233,10 @@ int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *f
         err = MPI_ERR_OTHER; /* a thread of no rank: no handler to call */
         goto fn_exit;
     }
-    if (!(i = info_get(self, info, false))) {
-        err = MPI_ERR_INFO;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!(i = info_get(self, info, false)), MPI_ERR_INFO);
     if ((err = check_key(key)))
         goto fn_fail;
-    if (!valuelen || !flag) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!valuelen || !flag, MPI_ERR_ARG);
     v = mmpi_info_lookup(i, key);
     *flag = v != NULL;
     if (v)
@@ -298,14 +259,8 @@ int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys)
         err = MPI_ERR_OTHER; /* a thread of no rank: no handler to call */
         goto fn_exit;
     }
-    if (!(i = info_get(self, info, false))) {
-        err = MPI_ERR_INFO;
-        goto fn_fail;
-    }
-    if (!nkeys) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!(i = info_get(self, info, false)), MPI_ERR_INFO);
+    MMPI_FAIL_IF(!nkeys, MPI_ERR_ARG);
     *nkeys = i->n;
 fn_exit:
     return err;
@@ -325,14 +280,8 @@ int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key)
         err = MPI_ERR_OTHER; /* a thread of no rank: no handler to call */
         goto fn_exit;
     }
-    if (!(i = info_get(self, info, false))) {
-        err = MPI_ERR_INFO;
-        goto fn_fail;
-    }
-    if (!key || n < 0 || n >= i->n) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!(i = info_get(self, info, false)), MPI_ERR_INFO);
+    MMPI_FAIL_IF(!key || n < 0 || n >= i->n, MPI_ERR_ARG);
     strcpy(key, i->keys[n]);
 fn_exit:
     return err;
@@ -352,10 +301,7 @@ int PMPI_Info_delete(MPI_Info info, const char *key)
         err = MPI_ERR_OTHER; /* a thread of no rank: no handler to call */
         goto fn_exit;
     }
-    if (!(i = info_get(self, info, true))) {
-        err = MPI_ERR_INFO;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!(i = info_get(self, info, true)), MPI_ERR_INFO);
     if ((err = check_key(key)))
         goto fn_fail;
     if ((err = mmpi_info_delete(i, key)))
@@ -378,18 +324,9 @@ int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
         err = MPI_ERR_OTHER; /* a thread of no rank: no handler to call */
         goto fn_exit;
     }
-    if (!(i = info_get(self, info, false))) {
-        err = MPI_ERR_INFO;
-        goto fn_fail;
-    }
-    if (!newinfo) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
-    if (!(copy = mmpi_info_dup(i))) {
-        err = MPI_ERR_NO_MEM;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!(i = info_get(self, info, false)), MPI_ERR_INFO);
+    MMPI_FAIL_IF(!newinfo, MPI_ERR_ARG);
+    MMPI_FAIL_IF(!(copy = mmpi_info_dup(i)), MPI_ERR_NO_MEM);
     if ((err = info_publish(self, copy, newinfo)))
         goto fn_fail;
 fn_exit:
@@ -411,10 +348,7 @@ int PMPI_Info_free(MPI_Info *info)
         goto fn_exit;
     }
     i = info ? mmpi_handle_remove(self, MMPI_HANDLE_KIND_INFO, *info) : NULL;
-    if (!i) {
-        err = MPI_ERR_INFO;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!i, MPI_ERR_INFO);
     i->handle = MPI_INFO_NULL;
     mmpi_info_release(i);
     *info = MPI_INFO_NULL;

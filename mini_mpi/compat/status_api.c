@@ -36,10 +36,7 @@ static int convert(const void *in, void *out, enum mmpi_call call)
     struct mmpi_rank *self = mmpi_enter(call);
     int err = MPI_SUCCESS;
 
-    if (!is_status(in) || !is_status(out)) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!is_status(in) || !is_status(out), MPI_ERR_ARG);
     memmove(out, in, sizeof(MPI_Status));
 fn_exit:
     return err;

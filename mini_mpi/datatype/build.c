@@ -338,13 +338,12 @@ int mmpi_dt_build(const struct mmpi_dt_part *parts, size_t nparts, int flags,
         size_t copies;
         if (p->count == 0)
             continue;
-        if (__builtin_mul_overflow(p->count, reps_of(p), &copies) ||
-            __builtin_mul_overflow(copies, p->child->size, &bytes) ||
-            __builtin_add_overflow(dt->size, bytes, &dt->size) || dt->size > (size_t)INTPTR_MAX ||
-            copies > (size_t)INTPTR_MAX || !bounds_add(&b, p)) {
-            err = MPI_ERR_ARG;
-            goto fn_fail;
-        }
+        MMPI_FAIL_IF(__builtin_mul_overflow(p->count, reps_of(p), &copies) ||
+                         __builtin_mul_overflow(copies, p->child->size, &bytes) ||
+                         __builtin_add_overflow(dt->size, bytes, &dt->size) ||
+                         dt->size > (size_t)INTPTR_MAX || copies > (size_t)INTPTR_MAX ||
+                         !bounds_add(&b, p),
+                     MPI_ERR_ARG);
         if (p->child->align > dt->align)
             dt->align = p->child->align;
         if (p->child->size == 0)

@@ -273,14 +273,8 @@ int PMPI_Type_commit(MPI_Datatype *datatype)
     struct mmpi_datatype *dt = NULL;
     int err = MPI_SUCCESS;
 
-    if (!datatype) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
-    if (!(dt = mmpi_datatype_get(self, *datatype))) {
-        err = MPI_ERR_TYPE;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!datatype, MPI_ERR_ARG);
+    MMPI_FAIL_IF(!(dt = mmpi_datatype_get(self, *datatype)), MPI_ERR_TYPE);
     /* MPI-4.1 §5.1.9: committing a committed (or predefined) type is a no-op. The layout is
      * built at construction, so commit only marks the type usable for communication. */
     if (!dt->predefined)
@@ -323,19 +317,14 @@ int PMPI_Type_free(MPI_Datatype *datatype)
     struct mmpi_datatype *dt = NULL;
     int err = MPI_SUCCESS;
 
-    if (!datatype) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!datatype, MPI_ERR_ARG);
     /* §7.7.4: delete callbacks run first; one failing fails the call, the type stays. */
     if (mmpi_handle_lookup(self, MMPI_HANDLE_KIND_DATATYPE, *datatype) &&
         (err = mmpi_attr_type_free(self, *datatype)) != MPI_SUCCESS)
         goto fn_fail;
     /* Predefined types cannot be freed (MPI-4.1 §5.1.9); a second free finds no handle. */
-    if (!(dt = mmpi_handle_remove(self, MMPI_HANDLE_KIND_DATATYPE, *datatype))) {
-        err = MPI_ERR_TYPE;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!(dt = mmpi_handle_remove(self, MMPI_HANDLE_KIND_DATATYPE, *datatype)),
+                 MPI_ERR_TYPE);
     /* Types built from it and pending operations hold their own references (§5.1.9). */
     mmpi_datatype_release(dt);
     *datatype = MPI_DATATYPE_NULL;

@@ -149,14 +149,8 @@ int PMPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type,
 
     /* Both are predefined types (MPI 4.1); the pair is a struct { value; index; } as C lays
      * it out. */
-    if (!v || !x || v->size == 0 || x->size == 0) {
-        err = MPI_ERR_TYPE;
-        goto fn_fail;
-    }
-    if (!pair_type) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!v || !x || v->size == 0 || x->size == 0, MPI_ERR_TYPE);
+    MMPI_FAIL_IF(!pair_type, MPI_ERR_ARG);
     if ((*pair_type = predefined_pair(value_type, index_type)) != MPI_DATATYPE_NULL)
         goto fn_exit;
     MPI_Aint at = v->extent, align = (MPI_Aint)x->align;

@@ -34,26 +34,14 @@ static int pack(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, voi
     size_t bytes = 0;
     int err = MPI_SUCCESS;
 
-    if (!c) {
-        err = MPI_ERR_COMM;
-        goto fn_fail;
-    }
-    if (incount < 0) {
-        err = MPI_ERR_COUNT;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!c, MPI_ERR_COMM);
+    MMPI_FAIL_IF(incount < 0, MPI_ERR_COUNT);
     if ((err = mmpi_datatype_check(self, datatype, &dt)))
         goto fn_fail;
-    if (!position) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!position, MPI_ERR_ARG);
     if ((err = fits((size_t)incount, dt->size, *position, outsize, &bytes)))
         goto fn_fail;
-    if (bytes > 0 && !outbuf) {
-        err = MPI_ERR_BUFFER;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(bytes > 0 && !outbuf, MPI_ERR_BUFFER);
     mmpi_datatype_pack(dt, inbuf, (size_t)incount, 0, (char *)outbuf + *position, bytes);
     *position += (MPI_Count)bytes;
 fn_exit:
@@ -92,26 +80,14 @@ static int unpack(const void *inbuf, MPI_Count insize, MPI_Count *position, void
     size_t bytes = 0;
     int err = MPI_SUCCESS;
 
-    if (!c) {
-        err = MPI_ERR_COMM;
-        goto fn_fail;
-    }
-    if (outcount < 0) {
-        err = MPI_ERR_COUNT;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!c, MPI_ERR_COMM);
+    MMPI_FAIL_IF(outcount < 0, MPI_ERR_COUNT);
     if ((err = mmpi_datatype_check(self, datatype, &dt)))
         goto fn_fail;
-    if (!position) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!position, MPI_ERR_ARG);
     if ((err = fits((size_t)outcount, dt->size, *position, insize, &bytes)))
         goto fn_fail;
-    if (bytes > 0 && !inbuf) {
-        err = MPI_ERR_BUFFER;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(bytes > 0 && !inbuf, MPI_ERR_BUFFER);
     mmpi_datatype_unpack(dt, outbuf, (size_t)outcount, 0, (const char *)inbuf + *position,
                          bytes);
     *position += (MPI_Count)bytes;
@@ -151,24 +127,13 @@ static int pack_size(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MP
     size_t bytes = 0;
     int err = MPI_SUCCESS;
 
-    if (!c) {
-        err = MPI_ERR_COMM;
-        goto fn_fail;
-    }
-    if (incount < 0) {
-        err = MPI_ERR_COUNT;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!c, MPI_ERR_COMM);
+    MMPI_FAIL_IF(incount < 0, MPI_ERR_COUNT);
     if ((err = mmpi_datatype_check(self, datatype, &dt)))
         goto fn_fail;
-    if (!size) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
-    if (__builtin_mul_overflow((size_t)incount, dt->size, &bytes) || bytes > (size_t)max) {
-        err = MPI_ERR_VALUE_TOO_LARGE;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!size, MPI_ERR_ARG);
+    MMPI_FAIL_IF(__builtin_mul_overflow((size_t)incount, dt->size, &bytes) || bytes > (size_t)max,
+                 MPI_ERR_VALUE_TOO_LARGE);
     *size = (MPI_Count)bytes;
 fn_exit:
     return err;
@@ -210,28 +175,17 @@ static int pack_external(const char datarep[], const void *inbuf, MPI_Count inco
     char *native = NULL;
     int err = MPI_SUCCESS;
 
-    if (incount < 0) {
-        err = MPI_ERR_COUNT;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(incount < 0, MPI_ERR_COUNT);
     if ((err = mmpi_datatype_check(self, datatype, &dt)))
         goto fn_fail;
-    if (bad_datarep(datarep) || !position) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(bad_datarep(datarep) || !position, MPI_ERR_ARG);
     if ((err = fits((size_t)incount, dt->ext_size, *position, outsize, &bytes)))
         goto fn_fail;
-    if (bytes > 0 && !outbuf) {
-        err = MPI_ERR_BUFFER;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(bytes > 0 && !outbuf, MPI_ERR_BUFFER);
     /* Pack natively, then convert value by value in signature order. */
-    if (__builtin_mul_overflow((size_t)incount, dt->size, &nbytes) ||
-        !(native = malloc(nbytes + 1))) {
-        err = MPI_ERR_NO_MEM;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(__builtin_mul_overflow((size_t)incount, dt->size, &nbytes) ||
+                     !(native = malloc(nbytes + 1)),
+                 MPI_ERR_NO_MEM);
     mmpi_datatype_pack(dt, inbuf, (size_t)incount, 0, native, nbytes);
     /* MPI_ERR_CONVERSION: a value that does not fit its external32 size (external32.c). */
     if ((err = mmpi_dt_external32(dt, (size_t)incount, native, (char *)outbuf + *position,
@@ -278,27 +232,16 @@ static int unpack_external(const char datarep[], const void *inbuf, MPI_Count in
     char *native = NULL;
     int err = MPI_SUCCESS;
 
-    if (outcount < 0) {
-        err = MPI_ERR_COUNT;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(outcount < 0, MPI_ERR_COUNT);
     if ((err = mmpi_datatype_check(self, datatype, &dt)))
         goto fn_fail;
-    if (bad_datarep(datarep) || !position) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(bad_datarep(datarep) || !position, MPI_ERR_ARG);
     if ((err = fits((size_t)outcount, dt->ext_size, *position, insize, &bytes)))
         goto fn_fail;
-    if (bytes > 0 && !inbuf) {
-        err = MPI_ERR_BUFFER;
-        goto fn_fail;
-    }
-    if (__builtin_mul_overflow((size_t)outcount, dt->size, &nbytes) ||
-        !(native = malloc(nbytes + 1))) {
-        err = MPI_ERR_NO_MEM;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(bytes > 0 && !inbuf, MPI_ERR_BUFFER);
+    MMPI_FAIL_IF(__builtin_mul_overflow((size_t)outcount, dt->size, &nbytes) ||
+                     !(native = malloc(nbytes + 1)),
+                 MPI_ERR_NO_MEM);
     if ((err = mmpi_dt_external32(dt, (size_t)outcount, native, (char *)inbuf + *position,
                                   false)))
         goto fn_fail;
@@ -342,20 +285,12 @@ static int pack_external_size(const char datarep[], MPI_Count incount, MPI_Datat
     size_t bytes = 0;
     int err = MPI_SUCCESS;
 
-    if (incount < 0) {
-        err = MPI_ERR_COUNT;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(incount < 0, MPI_ERR_COUNT);
     if ((err = mmpi_datatype_check(self, datatype, &dt)))
         goto fn_fail;
-    if (bad_datarep(datarep) || !size) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
-    if (__builtin_mul_overflow((size_t)incount, dt->ext_size, &bytes) || bytes > LLONG_MAX) {
-        err = MPI_ERR_VALUE_TOO_LARGE;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(bad_datarep(datarep) || !size, MPI_ERR_ARG);
+    MMPI_FAIL_IF(__builtin_mul_overflow((size_t)incount, dt->ext_size, &bytes) || bytes > LLONG_MAX,
+                 MPI_ERR_VALUE_TOO_LARGE);
     *size = (MPI_Count)bytes;
 fn_exit:
     return err;

@@ -15,10 +15,7 @@ static int get_address(const void *location, MPI_Aint *address, enum mmpi_call c
     struct mmpi_rank *self = mmpi_enter(call);
     int err = MPI_SUCCESS;
 
-    if (!address) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!address, MPI_ERR_ARG);
     *address = (MPI_Aint)(uintptr_t)location; /* MPI_BOTTOM is address 0 */
 fn_exit:
     return err;
@@ -55,14 +52,8 @@ static int type_size(struct mmpi_rank *self, MPI_Datatype datatype, MPI_Count *s
     struct mmpi_datatype *dt = mmpi_datatype_get(self, datatype);
     int err = MPI_SUCCESS;
 
-    if (!dt) {
-        err = MPI_ERR_TYPE;
-        goto fn_fail;
-    }
-    if (!out) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!dt, MPI_ERR_TYPE);
+    MMPI_FAIL_IF(!out, MPI_ERR_ARG);
     *size = (MPI_Count)dt->size;
 fn_exit:
     return err;
@@ -105,14 +96,8 @@ static int extent_query(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent, b
     struct mmpi_datatype *dt = mmpi_datatype_get(self, datatype);
     int err = MPI_SUCCESS;
 
-    if (!dt) {
-        err = MPI_ERR_TYPE;
-        goto fn_fail;
-    }
-    if (!lb || !extent) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!dt, MPI_ERR_TYPE);
+    MMPI_FAIL_IF(!lb || !extent, MPI_ERR_ARG);
     *lb = true_bounds ? dt->true_lb : dt->lb;
     *extent = true_bounds ? dt->true_extent : dt->extent;
 fn_exit:
@@ -180,14 +165,8 @@ int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
     struct mmpi_datatype *dt = mmpi_datatype_get(self, datatype);
     int err = MPI_SUCCESS;
 
-    if (!dt) {
-        err = MPI_ERR_TYPE;
-        goto fn_fail;
-    }
-    if (!type_name) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!dt, MPI_ERR_TYPE);
+    MMPI_FAIL_IF(!type_name, MPI_ERR_ARG);
     if ((err = mmpi_dt_name_set(self, dt, type_name)))
         goto fn_fail;
 fn_exit:
@@ -205,14 +184,8 @@ int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
     bool null = datatype == MPI_DATATYPE_NULL; /* named too (MPI-4.1, as Open MPI) */
     int err = MPI_SUCCESS;
 
-    if (!dt && !null) {
-        err = MPI_ERR_TYPE;
-        goto fn_fail;
-    }
-    if (!type_name || !resultlen) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!dt && !null, MPI_ERR_TYPE);
+    MMPI_FAIL_IF(!type_name || !resultlen, MPI_ERR_ARG);
     if (null)
         strcpy(type_name, "MPI_DATATYPE_NULL");
     else
@@ -235,18 +208,10 @@ static int get_envelope(MPI_Datatype datatype, MPI_Count n[4], bool args_ok, int
     struct mmpi_datatype *dt = mmpi_datatype_get(self, datatype);
     int err = MPI_SUCCESS;
 
-    if (!dt) {
-        err = MPI_ERR_TYPE;
-        goto fn_fail;
-    }
-    if (!args_ok || !combiner) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
-    if (!large && (dt->nc > 0 || dt->ni > INT_MAX || dt->na > INT_MAX || dt->nd > INT_MAX)) {
-        err = MPI_ERR_VALUE_TOO_LARGE;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!dt, MPI_ERR_TYPE);
+    MMPI_FAIL_IF(!args_ok || !combiner, MPI_ERR_ARG);
+    MMPI_FAIL_IF(!large && (dt->nc > 0 || dt->ni > INT_MAX || dt->na > INT_MAX || dt->nd > INT_MAX),
+                 MPI_ERR_VALUE_TOO_LARGE);
     n[0] = (MPI_Count)dt->ni;
     n[1] = (MPI_Count)dt->na;
     n[2] = (MPI_Count)dt->nc;
@@ -327,20 +292,13 @@ static int get_contents(MPI_Datatype datatype, const MPI_Count max[4], int *ints
     int err = MPI_SUCCESS;
 
     /* MPI-4.1 §5.1.13: erroneous for a named (predefined) type. */
-    if (!dt || dt->combiner == MPI_COMBINER_NAMED) {
-        err = MPI_ERR_TYPE;
-        goto fn_fail;
-    }
-    if (!large && dt->nc > 0) {
-        err = MPI_ERR_VALUE_TOO_LARGE;
-        goto fn_fail;
-    }
-    if (max[0] < (MPI_Count)dt->ni || max[1] < (MPI_Count)dt->na || max[2] < (MPI_Count)dt->nc ||
-        max[3] < (MPI_Count)dt->nd || (dt->ni && !ints) || (dt->na && !aints) ||
-        (dt->nc && !counts) || (dt->nd && !types)) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!dt || dt->combiner == MPI_COMBINER_NAMED, MPI_ERR_TYPE);
+    MMPI_FAIL_IF(!large && dt->nc > 0, MPI_ERR_VALUE_TOO_LARGE);
+    MMPI_FAIL_IF(max[0] < (MPI_Count)dt->ni || max[1] < (MPI_Count)dt->na ||
+                     max[2] < (MPI_Count)dt->nc || max[3] < (MPI_Count)dt->nd ||
+                     (dt->ni && !ints) || (dt->na && !aints) || (dt->nc && !counts) ||
+                     (dt->nd && !types),
+                 MPI_ERR_ARG);
     if ((err = contents_types(self, dt, types)))
         goto fn_fail;
     if (dt->ni)
@@ -383,10 +341,7 @@ int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Type_match_size);
     int err = MPI_SUCCESS;
 
-    if (!datatype) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!datatype, MPI_ERR_ARG);
     if ((err = mmpi_type_match_size(typeclass, size, datatype)))
         goto fn_fail;
 fn_exit:
@@ -405,14 +360,8 @@ static int bound_query(MPI_Datatype datatype, MPI_Aint *value, char which, enum 
     struct mmpi_datatype *dt = mmpi_datatype_get(self, datatype);
     int err = MPI_SUCCESS;
 
-    if (!dt) {
-        err = MPI_ERR_TYPE;
-        goto fn_fail;
-    }
-    if (!value) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!dt, MPI_ERR_TYPE);
+    MMPI_FAIL_IF(!value, MPI_ERR_ARG);
     *value = which == 'e' ? dt->extent : which == 'l' ? dt->lb : dt->lb + dt->extent;
 fn_exit:
     return err;

@@ -30,14 +30,8 @@ static int get_count(const MPI_Status *status, MPI_Datatype datatype, MPI_Count 
     struct mmpi_datatype *dt = mmpi_datatype_get(self, datatype);
     int err = MPI_SUCCESS;
 
-    if (!dt) {
-        err = MPI_ERR_TYPE;
-        goto fn_fail;
-    }
-    if (!status || status == MPI_STATUS_IGNORE || !count) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!dt, MPI_ERR_TYPE);
+    MMPI_FAIL_IF(!status || status == MPI_STATUS_IGNORE || !count, MPI_ERR_ARG);
     size_t bytes = status_bytes(status);
     /* §3.2.5: a type of size zero gives a count of zero; a partial element, MPI_UNDEFINED. */
     if (dt->size == 0)
@@ -78,14 +72,8 @@ static int get_elements(const MPI_Status *status, MPI_Datatype datatype, MPI_Cou
     size_t n = 0;
     int err = MPI_SUCCESS;
 
-    if (!dt) {
-        err = MPI_ERR_TYPE;
-        goto fn_fail;
-    }
-    if (!status || status == MPI_STATUS_IGNORE || !count) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!dt, MPI_ERR_TYPE);
+    MMPI_FAIL_IF(!status || status == MPI_STATUS_IGNORE || !count, MPI_ERR_ARG);
     if (!mmpi_datatype_elements(dt, status_bytes(status), &n) || n > (size_t)max)
         *count = MPI_UNDEFINED;
     else
@@ -128,23 +116,11 @@ static int set_elements(struct mmpi_rank *self, MPI_Status *status, MPI_Datatype
     size_t bytes = 0;
     int err = MPI_SUCCESS;
 
-    if (!dt) {
-        err = MPI_ERR_TYPE;
-        goto fn_fail;
-    }
-    if (count < 0) {
-        err = MPI_ERR_COUNT;
-        goto fn_fail;
-    }
-    if (!status || status == MPI_STATUS_IGNORE) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!dt, MPI_ERR_TYPE);
+    MMPI_FAIL_IF(count < 0, MPI_ERR_COUNT);
+    MMPI_FAIL_IF(!status || status == MPI_STATUS_IGNORE, MPI_ERR_ARG);
     /* A type with no basic elements can only hold zero of them. */
-    if (!mmpi_datatype_bytes_of_elements(dt, (size_t)count, &bytes)) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!mmpi_datatype_bytes_of_elements(dt, (size_t)count, &bytes), MPI_ERR_ARG);
     status->mmpi_count = (long long)bytes;
 fn_exit:
     return err;

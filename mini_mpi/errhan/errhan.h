@@ -2,13 +2,26 @@
  * errhan.h: error classes and codes, error handler objects, and the one place that invokes an
  * error handler (mmpi_err_raise). Lookup follows MPICH's MPIR_Err_return_comm: the object's
  * handler; with no object, MPI_COMM_SELF's if the program set one, else MPI_COMM_WORLD's.
- * Handlers run with no internal lock held: they may revoke, shrink, or longjmp out.
+ * Handlers run with no internal lock held: they may revoke, shrink, or longjmp out. Also the
+ * one-line check of a function that ends through fn_exit/fn_fail (MMPI_FAIL_IF).
  */
 #ifndef MMPI_ERRHAN_ERRHAN_H
 #define MMPI_ERRHAN_ERRHAN_H
 
 #include "calls.h"
 #include "mpi.h"
+
+/* One check of a function that ends through fn_exit/fn_fail (STYLE.md "An MPI entry point reads
+ * top to bottom": an `int err`, and a `fn_fail:` that raises it or cleans up): when cond holds,
+ * err becomes errclass and control goes to fn_fail. One check per line, made in the order they
+ * are written (MPICH's MPIR_ERR_CHKANDJUMP). */
+#define MMPI_FAIL_IF(cond, errclass) \
+    do {                             \
+        if (cond) {                  \
+            err = (errclass);        \
+            goto fn_fail;            \
+        }                            \
+    } while (0)
 
 struct mmpi_comm;
 struct mmpi_rank;

@@ -31,14 +31,8 @@ static int set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler, enum mmpi_ca
     struct mmpi_errhandler *e = mmpi_errhandler_get(self, errhandler);
     int err = MPI_SUCCESS;
 
-    if (!c) {
-        err = MPI_ERR_COMM;
-        goto fn_fail;
-    }
-    if (!e || e->object != MMPI_ERRH_FOR_COMM) {
-        err = MPI_ERR_ERRHANDLER;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!c, MPI_ERR_COMM);
+    MMPI_FAIL_IF(!e || e->object != MMPI_ERRH_FOR_COMM, MPI_ERR_ERRHANDLER);
     mmpi_errhandler_retain(e);
     struct mmpi_errhandler *old = c->errhandler;
     c->errhandler = e;
@@ -68,14 +62,8 @@ static int get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler, enum mmpi_c
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
     int err = MPI_SUCCESS;
 
-    if (!c) {
-        err = MPI_ERR_COMM;
-        goto fn_fail;
-    }
-    if (!errhandler) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!c, MPI_ERR_COMM);
+    MMPI_FAIL_IF(!errhandler, MPI_ERR_ARG);
     /* A handler never set reads as the one errors would use: the default. */
     int owner;
     struct mmpi_errhandler *e = c->errhandler ? c->errhandler
@@ -114,10 +102,7 @@ int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
     int err = MPI_SUCCESS;
 
-    if (!c) {
-        err = MPI_ERR_COMM; /* raised through the default handler: there is no object */
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!c, MPI_ERR_COMM); /* raised through the default handler: there is no object */
     /* The call is the invocation of comm's handler; MPI-4.1 §9.3.4: success once the handler
      * has returned, whatever it returned. */
     mmpi_err_raise_comm(self, c, errorcode, MMPI_CALL_Comm_call_errhandler);
@@ -135,10 +120,7 @@ int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
     int err = MPI_SUCCESS;
     struct mmpi_errhandler *e = errhandler ? mmpi_errhandler_get(self, *errhandler) : NULL;
 
-    if (!e) {
-        err = MPI_ERR_ERRHANDLER;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!e, MPI_ERR_ERRHANDLER);
     if (e->kind == MMPI_ERRH_USER && __atomic_load_n(&e->refcount, __ATOMIC_ACQUIRE) == 1)
         mmpi_handle_remove(self, MMPI_HANDLE_KIND_ERRHANDLER, e->handle);
     mmpi_errhandler_release(e);
@@ -156,10 +138,7 @@ int PMPI_Error_string(int errorcode, char *string, int *resultlen)
     struct mmpi_rank *self = mmpi_enter_anytime(MMPI_CALL_Error_string);
     int err = MPI_SUCCESS;
 
-    if (!string || !resultlen) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!string || !resultlen, MPI_ERR_ARG);
     if (!mmpi_error_string(errorcode, string)) {
         string[0] = '\0';
         *resultlen = 0;
@@ -181,10 +160,7 @@ int PMPI_Error_class(int errorcode, int *errorclass)
     struct mmpi_rank *self = mmpi_enter_anytime(MMPI_CALL_Error_class);
     int err = MPI_SUCCESS;
 
-    if (!errorclass) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!errorclass, MPI_ERR_ARG);
     if ((err = mmpi_error_class_of(errorcode, errorclass)))
         goto fn_fail;
 fn_exit:
@@ -201,10 +177,7 @@ int PMPI_Add_error_class(int *errorclass)
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Add_error_class);
     int err = MPI_SUCCESS;
 
-    if (!errorclass) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!errorclass, MPI_ERR_ARG);
     if ((err = mmpi_error_add(-1, errorclass)))
         goto fn_fail;
 fn_exit:
@@ -220,10 +193,7 @@ int PMPI_Add_error_code(int errorclass, int *errorcode)
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Add_error_code);
     int err = MPI_SUCCESS;
 
-    if (!errorcode || errorclass < 0) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!errorcode || errorclass < 0, MPI_ERR_ARG);
     if ((err = mmpi_error_add(errorclass, errorcode)))
         goto fn_fail;
 fn_exit:
@@ -239,10 +209,7 @@ int PMPI_Add_error_string(int errorcode, const char *string)
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Add_error_string);
     int err = MPI_SUCCESS;
 
-    if (!string) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!string, MPI_ERR_ARG);
     if ((err = mmpi_error_set_string(errorcode, string)))
         goto fn_fail;
 fn_exit:

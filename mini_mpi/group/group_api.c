@@ -16,14 +16,8 @@ int PMPI_Group_size(MPI_Group group, int *size)
     struct mmpi_group *g = mmpi_group_get(self, group);
     int err = MPI_SUCCESS;
 
-    if (!g) {
-        err = MPI_ERR_GROUP;
-        goto fn_fail;
-    }
-    if (!size) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!g, MPI_ERR_GROUP);
+    MMPI_FAIL_IF(!size, MPI_ERR_ARG);
     *size = g->size;
 fn_exit:
     return err;
@@ -39,14 +33,8 @@ int PMPI_Group_rank(MPI_Group group, int *rank)
     struct mmpi_group *g = mmpi_group_get(self, group);
     int err = MPI_SUCCESS;
 
-    if (!g) {
-        err = MPI_ERR_GROUP;
-        goto fn_fail;
-    }
-    if (!rank) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!g, MPI_ERR_GROUP);
+    MMPI_FAIL_IF(!rank, MPI_ERR_ARG);
     /* §7.3.1: MPI_UNDEFINED when the calling process is not a member. */
     *rank = mmpi_group_rank_of_world(g, self->world_rank);
 fn_exit:
@@ -64,14 +52,8 @@ int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_
     struct mmpi_group *a = mmpi_group_get(self, group1), *b = mmpi_group_get(self, group2);
     int err = MPI_SUCCESS;
 
-    if (!a || !b) {
-        err = MPI_ERR_GROUP;
-        goto fn_fail;
-    }
-    if (n > 0 && !ranks2) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!a || !b, MPI_ERR_GROUP);
+    MMPI_FAIL_IF(n > 0 && !ranks2, MPI_ERR_ARG);
     if ((err = mmpi_group_check_translate_ranks(a, n, ranks1)) != MPI_SUCCESS)
         goto fn_fail;
     mmpi_group_translate_ranks(a, n, ranks1, b, ranks2);
@@ -89,14 +71,8 @@ int PMPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result)
     struct mmpi_group *a = mmpi_group_get(self, group1), *b = mmpi_group_get(self, group2);
     int err = MPI_SUCCESS;
 
-    if (!a || !b) {
-        err = MPI_ERR_GROUP;
-        goto fn_fail;
-    }
-    if (!result) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!a || !b, MPI_ERR_GROUP);
+    MMPI_FAIL_IF(!result, MPI_ERR_ARG);
     *result = mmpi_group_compare(a, b);
 fn_exit:
     return err;
@@ -112,20 +88,14 @@ int PMPI_Group_free(MPI_Group *group)
     struct mmpi_group *g = NULL;
     int err = MPI_SUCCESS;
 
-    if (!group) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!group, MPI_ERR_ARG);
     /* Freeing MPI_GROUP_EMPTY is allowed, as in MPICH: empty results of the constructors are
      * MPI_GROUP_EMPTY and programs free every result. It only nulls the handle. */
     if (*group == MPI_GROUP_EMPTY) {
         *group = MPI_GROUP_NULL;
         goto fn_exit;
     }
-    if (!(g = mmpi_group_handle_remove(self, *group))) {
-        err = MPI_ERR_GROUP;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!(g = mmpi_group_handle_remove(self, *group)), MPI_ERR_GROUP);
     /* Communicators made from the group hold their own copies (or references): §7.3.3 lets
      * them live on. */
     mmpi_group_release(g);

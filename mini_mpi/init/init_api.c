@@ -89,10 +89,7 @@ int PMPI_Query_thread(int *provided)
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Query_thread);
     int err = MPI_SUCCESS;
 
-    if (!provided) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!provided, MPI_ERR_ARG);
     *provided = self->thread_level;
 fn_exit:
     return err;
@@ -107,10 +104,7 @@ int PMPI_Is_thread_main(int *flag)
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Is_thread_main);
     int err = MPI_SUCCESS;
 
-    if (!flag) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!flag, MPI_ERR_ARG);
     *flag = pthread_equal(pthread_self(), self->init_thread);
 fn_exit:
     return err;
@@ -146,10 +140,7 @@ int PMPI_Get_processor_name(char *name, int *resultlen)
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Get_processor_name);
     int err = MPI_SUCCESS;
 
-    if (!name || !resultlen) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!name || !resultlen, MPI_ERR_ARG);
     if (gethostname(name, MPI_MAX_PROCESSOR_NAME) != 0)
         strcpy(name, "localhost");
     name[MPI_MAX_PROCESSOR_NAME - 1] = '\0';
@@ -182,22 +173,10 @@ int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
     int err = MPI_SUCCESS;
     void *p;
 
-    if (size < 0) {
-        err = MPI_ERR_SIZE;
-        goto fn_fail;
-    }
-    if (mmpi_info_arg(self, info, &hints) != MPI_SUCCESS) {
-        err = MPI_ERR_INFO;
-        goto fn_fail;
-    }
-    if (!baseptr) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
-    if (!(p = malloc(size ? (size_t)size : 1))) {
-        err = MPI_ERR_NO_MEM;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(size < 0, MPI_ERR_SIZE);
+    MMPI_FAIL_IF(mmpi_info_arg(self, info, &hints) != MPI_SUCCESS, MPI_ERR_INFO);
+    MMPI_FAIL_IF(!baseptr, MPI_ERR_ARG);
+    MMPI_FAIL_IF(!(p = malloc(size ? (size_t)size : 1)), MPI_ERR_NO_MEM);
     *(void **)baseptr = p;
 fn_exit:
     return err;

@@ -281,14 +281,8 @@ int PMPI_File_seek(MPI_File fh, MPI_Offset offset, int whence)
     MPI_Offset pos = 0;
     int err = MPI_SUCCESS;
 
-    if (!f) {
-        err = MPI_ERR_FILE;
-        goto fn_fail;
-    }
-    if (f->core->amode & MPI_MODE_SEQUENTIAL) {
-        err = MPI_ERR_UNSUPPORTED_OPERATION;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!f, MPI_ERR_FILE);
+    MMPI_FAIL_IF(f->core->amode & MPI_MODE_SEQUENTIAL, MPI_ERR_UNSUPPORTED_OPERATION);
     err = seek_target(f, offset, whence, f->fp, &pos);
     if (err != MPI_SUCCESS)
         goto fn_fail;
@@ -307,18 +301,9 @@ int PMPI_File_get_position(MPI_File fh, MPI_Offset *offset)
     struct mmpi_file *f = mmpi_file_get(self, fh);
     int err = MPI_SUCCESS;
 
-    if (!f) {
-        err = MPI_ERR_FILE;
-        goto fn_fail;
-    }
-    if (!offset) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
-    if (f->core->amode & MPI_MODE_SEQUENTIAL) {
-        err = MPI_ERR_UNSUPPORTED_OPERATION;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!f, MPI_ERR_FILE);
+    MMPI_FAIL_IF(!offset, MPI_ERR_ARG);
+    MMPI_FAIL_IF(f->core->amode & MPI_MODE_SEQUENTIAL, MPI_ERR_UNSUPPORTED_OPERATION);
     *offset = f->fp;
 fn_exit:
     return err;
@@ -335,18 +320,9 @@ int PMPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp)
     uint64_t contig;
     int err = MPI_SUCCESS;
 
-    if (!f) {
-        err = MPI_ERR_FILE;
-        goto fn_fail;
-    }
-    if (!disp || offset < 0) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
-    if (f->core->amode & MPI_MODE_SEQUENTIAL) {
-        err = MPI_ERR_UNSUPPORTED_OPERATION;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!f, MPI_ERR_FILE);
+    MMPI_FAIL_IF(!disp || offset < 0, MPI_ERR_ARG);
+    MMPI_FAIL_IF(f->core->amode & MPI_MODE_SEQUENTIAL, MPI_ERR_UNSUPPORTED_OPERATION);
     if (f->view.layout->size == 0)
         *disp = f->view.disp;
     else if ((err = mmpi_file_view_range(&f->view, offset, 1)) != MPI_SUCCESS)
@@ -417,10 +393,7 @@ int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence)
     struct mmpi_file *f = mmpi_file_get(self, fh);
     int err = MPI_SUCCESS;
 
-    if (!f) {
-        err = MPI_ERR_FILE;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!f, MPI_ERR_FILE);
     /* Collective: offset and whence are checked after the members compared them, so that
      * every member reports the same (shared.c). */
     err = mmpi_file_seek_shared(self, f, offset, whence);
@@ -440,14 +413,8 @@ int PMPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset)
     struct mmpi_file *f = mmpi_file_get(self, fh);
     int err = MPI_SUCCESS;
 
-    if (!f) {
-        err = MPI_ERR_FILE;
-        goto fn_fail;
-    }
-    if (!offset) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!f, MPI_ERR_FILE);
+    MMPI_FAIL_IF(!offset, MPI_ERR_ARG);
     *offset = __atomic_load_n(&f->core->shared_fp, __ATOMIC_ACQUIRE);
 fn_exit:
     return err;

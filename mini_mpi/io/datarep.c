@@ -90,10 +90,7 @@ static int register_datarep(const char *datarep, MPI_Datarep_conversion_function
     struct mmpi_rank *self = mmpi_enter(call);
     int err = MPI_SUCCESS;
 
-    if (!datarep || !extent_fn || strlen(datarep) >= MPI_MAX_DATAREP_STRING) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!datarep || !extent_fn || strlen(datarep) >= MPI_MAX_DATAREP_STRING, MPI_ERR_ARG);
     err = datarep_register(self, datarep, read_fn, write_fn, read_fn_c, write_fn_c, extent_fn,
                            extra);
     if (err != MPI_SUCCESS)

@@ -342,10 +342,8 @@ int mmpi_file_open(struct mmpi_rank *self, struct mmpi_comm *c, const char *name
     if ((err = mmpi_file_allgather(self, dup, &amode, sizeof(int), amodes)))
         goto fn_fail;
     for (int i = 0; i < size; i++)
-        if (amodes[i] != amode) {
-            err = MPI_ERR_NOT_SAME; /* §14.2.1: amode must be the same at every member */
-            goto fn_fail;
-        }
+        /* §14.2.1: amode must be the same at every member */
+        MMPI_FAIL_IF(amodes[i] != amode, MPI_ERR_NOT_SAME);
     if (dup->rank == 0)
         outcome.err = core_open(mmpi_file_strip_prefix(name), amode, dup, &outcome.core);
     if ((err = mmpi_file_bcast(self, dup, &outcome, sizeof(outcome), 0)))

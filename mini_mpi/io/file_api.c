@@ -96,10 +96,7 @@ int PMPI_File_delete(const char *filename, MPI_Info info)
     struct mmpi_info *hints;
     int err = MPI_SUCCESS;
 
-    if (!filename) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!filename, MPI_ERR_ARG);
     err = mmpi_info_arg(self, info, &hints);
     if (err != MPI_SUCCESS)
         goto fn_fail;
@@ -120,22 +117,10 @@ static int resize(MPI_File fh, MPI_Offset size, bool preallocate, enum mmpi_call
     struct mmpi_file *f = mmpi_file_get(self, fh);
     int err = MPI_SUCCESS;
 
-    if (!f) {
-        err = MPI_ERR_FILE;
-        goto fn_fail;
-    }
-    if (size < 0) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
-    if (f->core->amode & MPI_MODE_RDONLY) {
-        err = MPI_ERR_READ_ONLY;
-        goto fn_fail;
-    }
-    if (f->core->amode & MPI_MODE_SEQUENTIAL) {
-        err = MPI_ERR_UNSUPPORTED_OPERATION;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!f, MPI_ERR_FILE);
+    MMPI_FAIL_IF(size < 0, MPI_ERR_ARG);
+    MMPI_FAIL_IF(f->core->amode & MPI_MODE_RDONLY, MPI_ERR_READ_ONLY);
+    MMPI_FAIL_IF(f->core->amode & MPI_MODE_SEQUENTIAL, MPI_ERR_UNSUPPORTED_OPERATION);
     err = mmpi_file_set_size(self, f, size, preallocate);
     if (err != MPI_SUCCESS)
         goto fn_fail;
@@ -165,14 +150,8 @@ int PMPI_File_get_size(MPI_File fh, MPI_Offset *size)
     struct mmpi_file *f = mmpi_file_get(self, fh);
     int err = MPI_SUCCESS;
 
-    if (!f) {
-        err = MPI_ERR_FILE;
-        goto fn_fail;
-    }
-    if (!size) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!f, MPI_ERR_FILE);
+    MMPI_FAIL_IF(!size, MPI_ERR_ARG);
     err = mmpi_file_get_size(f, size);
     if (err != MPI_SUCCESS)
         goto fn_fail;
@@ -190,20 +169,11 @@ int PMPI_File_get_group(MPI_File fh, MPI_Group *group)
     struct mmpi_file *f = mmpi_file_get(self, fh);
     int err = MPI_SUCCESS;
 
-    if (!f) {
-        err = MPI_ERR_FILE;
-        goto fn_fail;
-    }
-    if (!group) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!f, MPI_ERR_FILE);
+    MMPI_FAIL_IF(!group, MPI_ERR_ARG);
     /* §14.2.6: a new group, which the program frees. */
     *group = mmpi_group_handle_new(self, mmpi_group_of_core(f->comm->core));
-    if (*group == MPI_GROUP_NULL) {
-        err = MPI_ERR_NO_MEM;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(*group == MPI_GROUP_NULL, MPI_ERR_NO_MEM);
 fn_exit:
     return err;
 fn_fail:
@@ -218,14 +188,8 @@ int PMPI_File_get_amode(MPI_File fh, int *amode)
     struct mmpi_file *f = mmpi_file_get(self, fh);
     int err = MPI_SUCCESS;
 
-    if (!f) {
-        err = MPI_ERR_FILE;
-        goto fn_fail;
-    }
-    if (!amode) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!f, MPI_ERR_FILE);
+    MMPI_FAIL_IF(!amode, MPI_ERR_ARG);
     *amode = f->core->amode;
 fn_exit:
     return err;
@@ -242,10 +206,7 @@ int PMPI_File_set_info(MPI_File fh, MPI_Info info)
     struct mmpi_info *hints;
     int err = MPI_SUCCESS;
 
-    if (!f) {
-        err = MPI_ERR_FILE;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!f, MPI_ERR_FILE);
     err = mmpi_info_arg(self, info, &hints);
     if (err != MPI_SUCCESS)
         goto fn_fail;
@@ -282,14 +243,8 @@ int PMPI_File_get_info(MPI_File fh, MPI_Info *info_used)
     struct mmpi_file *f = mmpi_file_get(self, fh);
     int err = MPI_SUCCESS;
 
-    if (!f) {
-        err = MPI_ERR_FILE;
-        goto fn_fail;
-    }
-    if (!info_used) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!f, MPI_ERR_FILE);
+    MMPI_FAIL_IF(!info_used, MPI_ERR_ARG);
     err = info_copy(self, f, info_used);
     if (err != MPI_SUCCESS)
         goto fn_fail;
@@ -328,26 +283,14 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Dat
     struct mmpi_info *hints;
     int err = MPI_SUCCESS;
 
-    if (!f) {
-        err = MPI_ERR_FILE;
-        goto fn_fail;
-    }
-    if (f->split_active) {
-        err = MPI_ERR_OTHER;
-        goto fn_fail;
-    }
-    if (mmpi_datatype_check(self, etype, &et) || mmpi_datatype_check(self, filetype, &ft)) {
-        err = MPI_ERR_TYPE;
-        goto fn_fail;
-    }
-    if (!datarep) {
-        err = MPI_ERR_UNSUPPORTED_DATAREP;
-        goto fn_fail;
-    }
-    if ((f->core->amode & MPI_MODE_SEQUENTIAL) && disp != MPI_DISPLACEMENT_CURRENT && disp < 0) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!f, MPI_ERR_FILE);
+    MMPI_FAIL_IF(f->split_active, MPI_ERR_OTHER);
+    MMPI_FAIL_IF(mmpi_datatype_check(self, etype, &et) || mmpi_datatype_check(self, filetype, &ft),
+                 MPI_ERR_TYPE);
+    MMPI_FAIL_IF(!datarep, MPI_ERR_UNSUPPORTED_DATAREP);
+    MMPI_FAIL_IF((f->core->amode & MPI_MODE_SEQUENTIAL) && disp != MPI_DISPLACEMENT_CURRENT &&
+                     disp < 0,
+                 MPI_ERR_ARG);
     err = mmpi_info_arg(self, info, &hints);
     if (err != MPI_SUCCESS)
         goto fn_fail;
@@ -398,14 +341,8 @@ int PMPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype,
     struct mmpi_file *f = mmpi_file_get(self, fh);
     int err = MPI_SUCCESS;
 
-    if (!f) {
-        err = MPI_ERR_FILE;
-        goto fn_fail;
-    }
-    if (!disp || !etype || !filetype || !datarep) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!f, MPI_ERR_FILE);
+    MMPI_FAIL_IF(!disp || !etype || !filetype || !datarep, MPI_ERR_ARG);
     err = get_view(self, f, disp, etype, filetype, datarep);
     if (err != MPI_SUCCESS)
         goto fn_fail;
@@ -427,18 +364,9 @@ static int type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Count *extent,
     struct mmpi_datatype *layout = NULL;
     int err = MPI_SUCCESS;
 
-    if (!f) {
-        err = MPI_ERR_FILE;
-        goto fn_fail;
-    }
-    if (!dt) {
-        err = MPI_ERR_TYPE;
-        goto fn_fail;
-    }
-    if (!extent) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!f, MPI_ERR_FILE);
+    MMPI_FAIL_IF(!dt, MPI_ERR_TYPE);
+    MMPI_FAIL_IF(!extent, MPI_ERR_ARG);
     /* §14.5.1: the extent in the file's representation: "native" and "internal" store
      * memory's layout; external32 and registered representations lay dt out in their sizes
      * (view.c, the rule of §14.5.1 for byte displacements and portable types). */
@@ -477,10 +405,7 @@ int PMPI_File_set_atomicity(MPI_File fh, int flag)
     struct mmpi_file *f = mmpi_file_get(self, fh);
     int err = MPI_SUCCESS;
 
-    if (!f) {
-        err = MPI_ERR_FILE;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!f, MPI_ERR_FILE);
     /* Collective (§14.6.1): the members meet so that no access straddles the change. */
     err = mmpi_file_barrier(self, f->comm);
     if (err != MPI_SUCCESS)
@@ -500,14 +425,8 @@ int PMPI_File_get_atomicity(MPI_File fh, int *flag)
     struct mmpi_file *f = mmpi_file_get(self, fh);
     int err = MPI_SUCCESS;
 
-    if (!f) {
-        err = MPI_ERR_FILE;
-        goto fn_fail;
-    }
-    if (!flag) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!f, MPI_ERR_FILE);
+    MMPI_FAIL_IF(!flag, MPI_ERR_ARG);
     *flag = f->atomic;
 fn_exit:
     return err;
@@ -523,14 +442,8 @@ int PMPI_File_sync(MPI_File fh)
     struct mmpi_file *f = mmpi_file_get(self, fh);
     int err = MPI_SUCCESS;
 
-    if (!f) {
-        err = MPI_ERR_FILE;
-        goto fn_fail;
-    }
-    if (f->split_active) {
-        err = MPI_ERR_OTHER;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!f, MPI_ERR_FILE);
+    MMPI_FAIL_IF(f->split_active, MPI_ERR_OTHER);
     err = mmpi_file_sync(self, f);
     if (err != MPI_SUCCESS)
         goto fn_fail;
@@ -567,14 +480,9 @@ int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler)
     struct mmpi_errhandler *e = mmpi_errhandler_get(self, errhandler);
     int err = MPI_SUCCESS;
 
-    if (!f && file != MPI_FILE_NULL) {
-        err = MPI_ERR_FILE;
-        goto fn_fail;
-    }
-    if (!e || (e->kind == MMPI_ERRH_USER && e->object != MMPI_ERRH_FOR_FILE)) {
-        err = MPI_ERR_ERRHANDLER;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!f && file != MPI_FILE_NULL, MPI_ERR_FILE);
+    MMPI_FAIL_IF(!e || (e->kind == MMPI_ERRH_USER && e->object != MMPI_ERRH_FOR_FILE),
+                 MPI_ERR_ERRHANDLER);
     if (!f) {
         mmpi_err_set_file_null_handler(self, e); /* §9.3.4: used by open and delete */
         goto fn_exit;
@@ -597,14 +505,8 @@ int PMPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler)
     struct mmpi_file *f = mmpi_file_get(self, file);
     int err = MPI_SUCCESS;
 
-    if (!f && file != MPI_FILE_NULL) {
-        err = MPI_ERR_FILE;
-        goto fn_fail;
-    }
-    if (!errhandler) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!f && file != MPI_FILE_NULL, MPI_ERR_FILE);
+    MMPI_FAIL_IF(!errhandler, MPI_ERR_ARG);
     struct mmpi_errhandler *e = f ? f->errhandler : mmpi_err_file_null_handler(self);
     mmpi_errhandler_retain(e); /* §9.3: the program frees what get returns */
     *errhandler = e->handle;
@@ -622,10 +524,7 @@ int PMPI_File_call_errhandler(MPI_File fh, int errorcode)
     struct mmpi_file *f = mmpi_file_get(self, fh);
     int err = MPI_SUCCESS;
 
-    if (!f && fh != MPI_FILE_NULL) {
-        err = MPI_ERR_FILE;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!f && fh != MPI_FILE_NULL, MPI_ERR_FILE);
     /* Calling the handler is this call's implementation; §9.3.4: success once the handler
      * has returned, whatever it returns. */
     mmpi_err_raise_file(self, f, errorcode, MMPI_CALL_File_call_errhandler);

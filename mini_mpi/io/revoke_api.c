@@ -15,10 +15,7 @@ int PMPIX_File_revoke(MPI_File fh)
     struct mmpi_file *f = mmpi_file_get(self, fh);
     int err = MPI_SUCCESS;
 
-    if (!f) {
-        err = MPI_ERR_FILE;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!f, MPI_ERR_FILE);
     mmpi_fault_revoke(self->world, &f->core->fault);
 fn_exit:
     return err;

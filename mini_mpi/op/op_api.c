@@ -15,10 +15,7 @@ static int op_create(MPI_User_function *fn, MPI_User_function_c *fn_c, int commu
     struct mmpi_rank *self = mmpi_enter(call);
     int err = MPI_SUCCESS;
 
-    if ((!fn && !fn_c) || !op) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF((!fn && !fn_c) || !op, MPI_ERR_ARG);
     struct mmpi_op *o = mmpi_op_new(fn, fn_c, commute != 0);
     o->handle = mmpi_handle_new(self, MMPI_HANDLE_KIND_OP, o);
     if (o->handle == MPI_OP_NULL) {
@@ -52,16 +49,10 @@ int PMPI_Op_free(MPI_Op *op)
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Op_free);
     int err = MPI_SUCCESS;
 
-    if (!op) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!op, MPI_ERR_ARG);
     /* Predefined operations cannot be freed (MPI-4.1 §6.9.5). */
     struct mmpi_op *o = mmpi_handle_remove(self, MMPI_HANDLE_KIND_OP, *op);
-    if (!o) {
-        err = MPI_ERR_OP;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!o, MPI_ERR_OP);
     mmpi_op_release(o); /* pending reductions hold their own references */
     *op = MPI_OP_NULL;
 fn_exit:
@@ -78,14 +69,8 @@ int PMPI_Op_commutative(MPI_Op op, int *commute)
     struct mmpi_op *o = mmpi_op_get(self, op);
     int err = MPI_SUCCESS;
 
-    if (!o) {
-        err = MPI_ERR_OP;
-        goto fn_fail;
-    }
-    if (!commute) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!o, MPI_ERR_OP);
+    MMPI_FAIL_IF(!commute, MPI_ERR_ARG);
     *commute = mmpi_op_is_commutative(o);
 fn_exit:
     return err;
@@ -101,28 +86,18 @@ int mmpi_api_Reduce_local(struct mmpi_rank *self, enum mmpi_call call, const voi
     struct mmpi_datatype *dt = NULL;
     int err = MPI_SUCCESS;
 
-    if (count < 0) {
-        err = MPI_ERR_COUNT;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(count < 0, MPI_ERR_COUNT);
     if ((err = mmpi_datatype_check(self, datatype, &dt)))
         goto fn_fail;
     /* MPI_REPLACE and MPI_NO_OP belong to RMA (MPI-4.1 §12.3.4). */
-    if (!o || mmpi_op_is_rma_only(o) || mmpi_op_check(o, dt) != MPI_SUCCESS) {
-        err = MPI_ERR_OP;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!o || mmpi_op_is_rma_only(o) || mmpi_op_check(o, dt) != MPI_SUCCESS, MPI_ERR_OP);
     /* NULL is MPI_BOTTOM, legal with a derived type of absolute addresses (as in pt2pt). */
-    if (count > 0 && dt->size > 0 &&
-        (inbuf == MPI_IN_PLACE || inoutbuf == MPI_IN_PLACE ||
-         ((!inbuf || !inoutbuf) && mmpi_handle_is_predefined(datatype)))) {
-        err = MPI_ERR_BUFFER;
-        goto fn_fail;
-    }
-    if (count > 0 && inbuf == inoutbuf) {
-        err = MPI_ERR_BUFFER; /* aliased buffers (MPI-4.1 §2.3) */
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(count > 0 && dt->size > 0 &&
+                     (inbuf == MPI_IN_PLACE || inoutbuf == MPI_IN_PLACE ||
+                      ((!inbuf || !inoutbuf) && mmpi_handle_is_predefined(datatype))),
+                 MPI_ERR_BUFFER);
+    /* aliased buffers (MPI-4.1 §2.3) */
+    MMPI_FAIL_IF(count > 0 && inbuf == inoutbuf, MPI_ERR_BUFFER);
     mmpi_op_apply(o, inbuf, inoutbuf, (size_t)count, dt, datatype);
 fn_exit:
     return err;

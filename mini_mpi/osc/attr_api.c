@@ -18,14 +18,8 @@ int PMPI_Win_set_name(MPI_Win win, const char *win_name)
     struct mmpi_win *w = mmpi_win_get(self, win);
     int err = MPI_SUCCESS;
 
-    if (!w) {
-        err = MPI_ERR_WIN;
-        goto fn_fail;
-    }
-    if (!win_name) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!w, MPI_ERR_WIN);
+    MMPI_FAIL_IF(!win_name, MPI_ERR_ARG);
     /* §7.8: longer names are truncated */
     strncpy(w->name, win_name, MPI_MAX_OBJECT_NAME - 1);
     w->name[MPI_MAX_OBJECT_NAME - 1] = '\0';
@@ -46,14 +40,8 @@ int PMPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
     const char *name = win == MPI_WIN_NULL ? "MPI_WIN_NULL" : w ? w->name : NULL;
     int err = MPI_SUCCESS;
 
-    if (!name) {
-        err = MPI_ERR_WIN;
-        goto fn_fail;
-    }
-    if (!win_name || !resultlen) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!name, MPI_ERR_WIN);
+    MMPI_FAIL_IF(!win_name || !resultlen, MPI_ERR_ARG);
     strcpy(win_name, name);
     *resultlen = (int)strlen(name);
 fn_exit:
@@ -85,14 +73,8 @@ int PMPI_Win_set_info(MPI_Win win, MPI_Info info)
     struct mmpi_info *hints = NULL;
     int err = MPI_SUCCESS;
 
-    if (!w) {
-        err = MPI_ERR_WIN;
-        goto fn_fail;
-    }
-    if (mmpi_info_arg(self, info, &hints)) {
-        err = MPI_ERR_INFO;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!w, MPI_ERR_WIN);
+    MMPI_FAIL_IF(mmpi_info_arg(self, info, &hints), MPI_ERR_INFO);
     if (!hints)
         goto fn_exit;
     err = merge_hints(w, hints);
@@ -155,14 +137,8 @@ int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
     struct mmpi_win *w = mmpi_win_get(self, win);
     int err = MPI_SUCCESS;
 
-    if (!w) {
-        err = MPI_ERR_WIN;
-        goto fn_fail;
-    }
-    if (!info_used) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!w, MPI_ERR_WIN);
+    MMPI_FAIL_IF(!info_used, MPI_ERR_ARG);
     err = info_used_new(self, w, info_used);
     if (err != MPI_SUCCESS)
         goto fn_fail;
@@ -183,10 +159,7 @@ int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Win_create_keyval);
     int err = MPI_SUCCESS;
 
-    if (!win_keyval) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!win_keyval, MPI_ERR_ARG);
     err = mmpi_keyval_create(self, MMPI_HANDLE_KIND_WIN, (mmpi_attr_copy_fn *)win_copy_attr_fn,
                              (mmpi_attr_delete_fn *)win_delete_attr_fn, extra_state, win_keyval);
     if (err != MPI_SUCCESS)
@@ -204,10 +177,7 @@ int PMPI_Win_free_keyval(int *win_keyval)
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Win_free_keyval);
     int err = MPI_SUCCESS;
 
-    if (!win_keyval) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!win_keyval, MPI_ERR_ARG);
     err = mmpi_keyval_free(self, MMPI_HANDLE_KIND_WIN, *win_keyval);
     if (err != MPI_SUCCESS)
         goto fn_fail;
@@ -231,10 +201,7 @@ int PMPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val)
     struct mmpi_win *w = mmpi_win_get(self, win);
     int err = MPI_SUCCESS;
 
-    if (!w) {
-        err = MPI_ERR_WIN;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!w, MPI_ERR_WIN);
     struct mmpi_attr_obj o = win_obj(w);
     err = mmpi_attr_set(self, &o, win_keyval, attribute_val, false);
     if (err != MPI_SUCCESS)
@@ -279,14 +246,8 @@ int PMPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *fla
     struct mmpi_win *w = mmpi_win_get(self, win);
     int err = MPI_SUCCESS;
 
-    if (!w) {
-        err = MPI_ERR_WIN;
-        goto fn_fail;
-    }
-    if (!attribute_val || !flag) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!w, MPI_ERR_WIN);
+    MMPI_FAIL_IF(!attribute_val || !flag, MPI_ERR_ARG);
     err = get_attr(self, w, win_keyval, (void **)attribute_val, flag);
     if (err != MPI_SUCCESS)
         goto fn_fail;
@@ -304,10 +265,7 @@ int PMPI_Win_delete_attr(MPI_Win win, int win_keyval)
     struct mmpi_win *w = mmpi_win_get(self, win);
     int err = MPI_SUCCESS;
 
-    if (!w) {
-        err = MPI_ERR_WIN;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!w, MPI_ERR_WIN);
     struct mmpi_attr_obj o = win_obj(w);
     err = mmpi_attr_delete(self, &o, win_keyval);
     if (err != MPI_SUCCESS)
@@ -345,14 +303,9 @@ int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
     struct mmpi_errhandler *e = mmpi_errhandler_get(self, errhandler);
     int err = MPI_SUCCESS;
 
-    if (!w) {
-        err = MPI_ERR_WIN;
-        goto fn_fail;
-    }
-    if (!e || (e->kind == MMPI_ERRH_USER && e->object != MMPI_ERRH_FOR_WIN)) {
-        err = MPI_ERR_ERRHANDLER;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!w, MPI_ERR_WIN);
+    MMPI_FAIL_IF(!e || (e->kind == MMPI_ERRH_USER && e->object != MMPI_ERRH_FOR_WIN),
+                 MPI_ERR_ERRHANDLER);
     mmpi_errhandler_retain(e);
     struct mmpi_errhandler *old = w->errhandler;
     w->errhandler = e;
@@ -371,14 +324,8 @@ int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
     struct mmpi_win *w = mmpi_win_get(self, win);
     int err = MPI_SUCCESS;
 
-    if (!w) {
-        err = MPI_ERR_WIN;
-        goto fn_fail;
-    }
-    if (!errhandler) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!w, MPI_ERR_WIN);
+    MMPI_FAIL_IF(!errhandler, MPI_ERR_ARG);
     int owner; /* a handler never set reads as the one errors would use: the default */
     struct mmpi_errhandler *e = w->errhandler ? w->errhandler
                                               : mmpi_errhandler_default(self, &owner);
@@ -398,10 +345,7 @@ int PMPI_Win_call_errhandler(MPI_Win win, int errorcode)
     struct mmpi_win *w = mmpi_win_get(self, win);
     int err = MPI_SUCCESS;
 
-    if (!w) {
-        err = MPI_ERR_WIN;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!w, MPI_ERR_WIN);
     /* Calling the handler is this call's implementation; MPI-4.1 §9.3.4: success once the
      * handler has returned, whatever it returns. */
     mmpi_err_raise_win(self, w, errorcode, MMPI_CALL_Win_call_errhandler);

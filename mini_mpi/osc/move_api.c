@@ -442,14 +442,8 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
 
     if (err != MPI_SUCCESS)
         goto fn_fail;
-    if (!cas_type_ok(self, x.tdt)) {
-        err = MPI_ERR_TYPE;
-        goto fn_fail;
-    }
-    if ((!origin_addr || !compare_addr || !result_addr) && !proc_null) {
-        err = MPI_ERR_BUFFER;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!cas_type_ok(self, x.tdt), MPI_ERR_TYPE);
+    MMPI_FAIL_IF((!origin_addr || !compare_addr || !result_addr) && !proc_null, MPI_ERR_BUFFER);
     if (proc_null)
         goto fn_exit; /* §12.3: MPI_PROC_NULL as target, nothing moves */
     err = compare_and_swap(self, &x, target_rank, target_disp, origin_addr, compare_addr,

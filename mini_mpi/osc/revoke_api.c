@@ -18,10 +18,7 @@ int PMPIX_Win_revoke(MPI_Win win)
     struct mmpi_win *w = mmpi_win_get(self, win);
     int err = MPI_SUCCESS;
 
-    if (!w) {
-        err = MPI_ERR_WIN;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!w, MPI_ERR_WIN);
     mmpi_fault_revoke(self->world, &w->core->fault);
 fn_exit:
     return err;
@@ -53,19 +50,10 @@ int PMPIX_Win_get_failed(MPI_Win win, MPI_Group *failedgrp)
     struct mmpi_win *w = mmpi_win_get(self, win);
     int err = MPI_SUCCESS;
 
-    if (!w) {
-        err = MPI_ERR_WIN;
-        goto fn_fail;
-    }
-    if (!failedgrp) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!w, MPI_ERR_WIN);
+    MMPI_FAIL_IF(!failedgrp, MPI_ERR_ARG);
     *failedgrp = failed_group(self, w);
-    if (*failedgrp == MPI_GROUP_NULL) {
-        err = MPI_ERR_NO_MEM;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(*failedgrp == MPI_GROUP_NULL, MPI_ERR_NO_MEM);
 fn_exit:
     return err;
 fn_fail:

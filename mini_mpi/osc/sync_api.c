@@ -14,10 +14,7 @@
     struct mmpi_rank *self = mmpi_enter_hot(call);                                           \
     struct mmpi_win *w = mmpi_win_get(self, win);                                            \
     int err = MPI_SUCCESS;                                                                   \
-    if (!w) {                                                                                \
-        err = MPI_ERR_WIN;                                                                   \
-        goto fn_fail;                                                                        \
-    }
+    MMPI_FAIL_IF(!w, MPI_ERR_WIN);
 
 #define END(call)                                                                            \
     err = mmpi_osc_sticky(w, err);                                                           \
@@ -90,10 +87,7 @@ MMPI_PROFILED(Win_test);
 int PMPI_Win_test(MPI_Win win, int *flag)
 {
     WIN_OR_FAIL(MMPI_CALL_Win_test)
-    if (!flag) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!flag, MPI_ERR_ARG);
     err = mmpi_win_wait(self, w, flag);
     END(MMPI_CALL_Win_test)
 }

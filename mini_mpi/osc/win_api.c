@@ -98,18 +98,9 @@ static int shared_query(MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp_un
     struct mmpi_win *w = mmpi_win_get(self, win);
     int err = MPI_SUCCESS;
 
-    if (!w) {
-        err = MPI_ERR_WIN;
-        goto fn_fail;
-    }
-    if (rank != MPI_PROC_NULL && (rank < 0 || rank >= w->core->size)) {
-        err = MPI_ERR_RANK;
-        goto fn_fail;
-    }
-    if (!size || !disp_unit || !baseptr) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!w, MPI_ERR_WIN);
+    MMPI_FAIL_IF(rank != MPI_PROC_NULL && (rank < 0 || rank >= w->core->size), MPI_ERR_RANK);
+    MMPI_FAIL_IF(!size || !disp_unit || !baseptr, MPI_ERR_ARG);
     /* Every window is in the one address space, so every flavour answers (MPI-4.1 §12.2.3);
      * a dynamic window has no memory of its own to name. MPI_PROC_NULL: the lowest rank with
      * a non-empty segment. */
@@ -121,10 +112,7 @@ static int shared_query(MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp_un
     } else {
         t = &w->core->targets[rank];
     }
-    if (t && t->disp_unit > max_unit) {
-        err = MPI_ERR_VALUE_TOO_LARGE;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(t && t->disp_unit > max_unit, MPI_ERR_VALUE_TOO_LARGE);
     if (!t || w->core->flavor == MPI_WIN_FLAVOR_DYNAMIC) {
         *size = 0;
         *disp_unit = t ? t->disp_unit : 1;
@@ -174,10 +162,7 @@ int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
     struct mmpi_win *w = mmpi_win_get(self, win);
     int err = MPI_SUCCESS;
 
-    if (!w) {
-        err = MPI_ERR_WIN;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!w, MPI_ERR_WIN);
     err = mmpi_win_attach(w, base, size);
     if (err != MPI_SUCCESS)
         goto fn_fail;
@@ -195,10 +180,7 @@ int PMPI_Win_detach(MPI_Win win, const void *base)
     struct mmpi_win *w = mmpi_win_get(self, win);
     int err = MPI_SUCCESS;
 
-    if (!w) {
-        err = MPI_ERR_WIN;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!w, MPI_ERR_WIN);
     err = mmpi_win_detach(w, base);
     if (err != MPI_SUCCESS)
         goto fn_fail;
@@ -219,10 +201,7 @@ int PMPI_Win_free(MPI_Win *win)
     bool freed = false;
     int err = MPI_SUCCESS;
 
-    if (!w) {
-        err = win ? MPI_ERR_WIN : MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!w, win ? MPI_ERR_WIN : MPI_ERR_ARG);
     /* An open epoch or a failing delete callback leaves the window as it was; once the
      * members synchronize, the window is gone whatever the synchronization reports. Its
      * handler is kept past the free for that report (below). */
@@ -256,10 +235,7 @@ int PMPI_Win_get_group(MPI_Win win, MPI_Group *group)
     if (err != MPI_SUCCESS)
         goto fn_fail;
     MPI_Group h = mmpi_group_handle_new(self, mmpi_group_of_core(w->comm->core));
-    if (h == MPI_GROUP_NULL) {
-        err = MPI_ERR_NO_MEM;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(h == MPI_GROUP_NULL, MPI_ERR_NO_MEM);
     *group = h;
 fn_exit:
     return err;

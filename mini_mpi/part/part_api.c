@@ -26,21 +26,14 @@ static int init_request(struct mmpi_rank *self, enum mmpi_call call, bool send, 
     int err = mmpi_pt2pt_check_args(self, comm, buf, count, datatype, peer, tag, false, &c, &dt);
     if (err != MPI_SUCCESS)
         goto fn_fail;
-    if (partitions <= 0) { /* §4.2.2: erroneous */
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
-    if (count > 0 &&
-        (uint64_t)partitions > SIZE_MAX / (uint64_t)count / (dt->size ? dt->size : 1)) {
-        err = MPI_ERR_COUNT; /* the whole buffer's size does not fit in memory */
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(partitions <= 0, MPI_ERR_ARG); /* §4.2.2: erroneous */
+    /* the whole buffer's size does not fit in memory */
+    MMPI_FAIL_IF(count > 0 &&
+                     (uint64_t)partitions > SIZE_MAX / (uint64_t)count / (dt->size ? dt->size : 1),
+                 MPI_ERR_COUNT);
     if ((err = mmpi_info_arg(self, info, &in)))
         goto fn_fail;
-    if (!request) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!request, MPI_ERR_ARG);
     if ((err = mmpi_part_init(self, c, comm, send, (void *)buf, partitions, count, dt, peer, tag,
                               request)))
         goto fn_fail;
@@ -77,10 +70,7 @@ static int ready(enum mmpi_call call, MPI_Request request, const int *parts, int
     int err = mmpi_part_lookup(self, request, true, &req);
     if (err != MPI_SUCCESS)
         goto fn_fail;
-    if (!req->inner) { /* inactive */
-        err = MPI_ERR_REQUEST;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!req->inner, MPI_ERR_REQUEST); /* inactive */
     int nparts = mmpi_part_partitions(req);
     if (parts) {
         for (int i = 0; i < n && err == MPI_SUCCESS; i++)
@@ -131,20 +121,14 @@ int PMPI_Parrived(MPI_Request request, int partition, int *flag)
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Parrived);
     struct mmpi_request *req = NULL;
     int err = MPI_SUCCESS;
-    if (!flag) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!flag, MPI_ERR_ARG);
     if (request == MPI_REQUEST_NULL) { /* §4.2.4: like an inactive request */
         *flag = 1;
         goto fn_exit;
     }
     if ((err = mmpi_part_lookup(self, request, false, &req)))
         goto fn_fail;
-    if (partition < 0 || partition >= mmpi_part_partitions(req)) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(partition < 0 || partition >= mmpi_part_partitions(req), MPI_ERR_ARG);
     if ((err = mmpi_part_arrived(self, req, partition, flag)))
         goto fn_fail;
 fn_exit:

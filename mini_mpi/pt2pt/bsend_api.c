@@ -57,14 +57,8 @@ static int attach(struct owner o, void *buffer, MPI_Count size, enum mmpi_call c
 
     if (err != MPI_SUCCESS)
         goto fn_fail;
-    if (buffer != MPI_BUFFER_AUTOMATIC && size < 0) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
-    if (!buffer && size > 0) {
-        err = MPI_ERR_BUFFER;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(buffer != MPI_BUFFER_AUTOMATIC && size < 0, MPI_ERR_ARG);
+    MMPI_FAIL_IF(!buffer && size > 0, MPI_ERR_BUFFER);
     if ((err = mmpi_bsend_attach(self, sl.buffer, buffer, size)))
         goto fn_fail;
 fn_exit:
@@ -86,17 +80,11 @@ static int detach(struct owner o, void *buffer_addr, MPI_Count *size_c, int *siz
 
     if (err != MPI_SUCCESS)
         goto fn_fail;
-    if (!buffer_addr || (!size_c && !size_i)) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!buffer_addr || (!size_c && !size_i), MPI_ERR_ARG);
     pthread_mutex_lock(&self->bsend_lock);
     bool too_large = size_i && *sl.buffer && (*sl.buffer)->size > INT_MAX;
     pthread_mutex_unlock(&self->bsend_lock);
-    if (too_large) {
-        err = MPI_ERR_VALUE_TOO_LARGE; /* MPI-4.1 §5.2.1: the _c form can say it */
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(too_large, MPI_ERR_VALUE_TOO_LARGE); /* MPI-4.1 §5.2.1: the _c form can say it */
     /* Detached even when a message was lost, which the error then reports. */
     err = mmpi_bsend_detach(self, sl.buffer, buffer_addr, &n);
     if (size_c)
@@ -121,10 +109,7 @@ static int flush(struct owner o, bool nonblocking, MPI_Request *request, enum mm
 
     if (err != MPI_SUCCESS)
         goto fn_fail;
-    if (nonblocking && !request) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(nonblocking && !request, MPI_ERR_ARG);
     err = nonblocking
               ? mmpi_bsend_iflush(self, sl.buffer, sl.c ? sl.c->handle : MPI_COMM_NULL, request)
               : mmpi_bsend_flush(self, sl.buffer);

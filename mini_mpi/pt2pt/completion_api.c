@@ -20,16 +20,10 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
     MPI_Comm owner = MPI_COMM_NULL; /* set once a request's own error is to be raised */
     int err = MPI_SUCCESS;
 
-    if (!request) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!request, MPI_ERR_ARG);
     if ((err = mmpi_completion_lookup(self, *request, &req)))
         goto fn_fail;
-    if (!status) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!status, MPI_ERR_ARG);
     if (!req) { /* MPI-4.1 §3.7.3: a null handle completes at once, with an empty status */
         mmpi_status_set_empty(status);
         goto fn_exit;
@@ -51,16 +45,10 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     MPI_Comm owner = MPI_COMM_NULL; /* set once a request's own error is to be raised */
     int err = MPI_SUCCESS;
 
-    if (!request) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!request, MPI_ERR_ARG);
     if ((err = mmpi_completion_lookup(self, *request, &req)))
         goto fn_fail;
-    if (!status || !flag) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!status || !flag, MPI_ERR_ARG);
     if (!req) { /* MPI-4.1 §3.7.3: a null handle is complete, with an empty status */
         *flag = 1;
         mmpi_status_set_empty(status);
@@ -106,21 +94,12 @@ static int waitall_or_testall(MPI_Request *handles, int count, MPI_Status *statu
     struct mmpi_completion_failure failed = {MPI_SUCCESS, MPI_COMM_NULL};
     int err = MPI_SUCCESS;
 
-    if (count < 0) {
-        err = MPI_ERR_COUNT;
-        goto fn_fail;
-    }
-    if (count > 0 && !handles) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(count < 0, MPI_ERR_COUNT);
+    MMPI_FAIL_IF(count > 0 && !handles, MPI_ERR_ARG);
     if ((err = mmpi_completion_lookup_all(self, count, handles, &reqs)))
         goto fn_fail;
     /* With no requests the arrays are never read: NULL is fine (as in MPICH). */
-    if ((call == MMPI_CALL_Testall && !flag) || (count > 0 && !statuses)) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF((call == MMPI_CALL_Testall && !flag) || (count > 0 && !statuses), MPI_ERR_ARG);
     if ((err = mmpi_completion_all(self, count, reqs, handles, statuses,
                                    call == MMPI_CALL_Testall ? flag : NULL, &failed)))
         goto fn_fail;
@@ -157,20 +136,11 @@ static int waitany_or_testany(int count, MPI_Request *handles, int *index, int *
     MPI_Comm owner = MPI_COMM_NULL; /* set once a request's own error is to be raised */
     int err = MPI_SUCCESS;
 
-    if (count < 0) {
-        err = MPI_ERR_COUNT;
-        goto fn_fail;
-    }
-    if (count > 0 && !handles) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(count < 0, MPI_ERR_COUNT);
+    MMPI_FAIL_IF(count > 0 && !handles, MPI_ERR_ARG);
     if ((err = mmpi_completion_lookup_all(self, count, handles, &reqs)))
         goto fn_fail;
-    if (!index || !status || (call == MMPI_CALL_Testany && !flag)) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!index || !status || (call == MMPI_CALL_Testany && !flag), MPI_ERR_ARG);
     if ((err = mmpi_completion_any(self, count, reqs, handles, index,
                                    call == MMPI_CALL_Testany ? flag : NULL, status, &owner)))
         goto fn_fail;
@@ -204,20 +174,11 @@ static int waitsome_or_testsome(int incount, MPI_Request *handles, int *outcount
     struct mmpi_completion_failure failed = {MPI_SUCCESS, MPI_COMM_NULL};
     int err = MPI_SUCCESS;
 
-    if (incount < 0) {
-        err = MPI_ERR_COUNT;
-        goto fn_fail;
-    }
-    if (incount > 0 && !handles) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(incount < 0, MPI_ERR_COUNT);
+    MMPI_FAIL_IF(incount > 0 && !handles, MPI_ERR_ARG);
     if ((err = mmpi_completion_lookup_all(self, incount, handles, &reqs)))
         goto fn_fail;
-    if (!outcount || (incount > 0 && (!indices || !statuses))) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!outcount || (incount > 0 && (!indices || !statuses)), MPI_ERR_ARG);
     if ((err = mmpi_completion_some(self, incount, reqs, handles, call == MMPI_CALL_Waitsome,
                                     outcount, indices, statuses, &failed)))
         goto fn_fail;

@@ -65,10 +65,7 @@ int PMPI_Request_get_status_any(int count, const MPI_Request array_of_requests[]
 
     if ((err = lookup(self, count, array_of_requests, &reqs)))
         goto fn_fail;
-    if (!index || !flag || !status) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!index || !flag || !status, MPI_ERR_ARG);
     *index = MPI_UNDEFINED;
     *flag = 0;
     for (int i = 0; i < count; i++) {
@@ -113,15 +110,9 @@ int PMPI_Request_get_status_all(int count, const MPI_Request array_of_requests[]
 
     if ((err = lookup(self, count, array_of_requests, &reqs)))
         goto fn_fail;
-    if (!flag || (count > 0 && !array_of_statuses)) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!flag || (count > 0 && !array_of_statuses), MPI_ERR_ARG);
     st = malloc(sizeof(*st) * (size_t)(count + 1));
-    if (!st) {
-        err = MPI_ERR_NO_MEM;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!st, MPI_ERR_NO_MEM);
     *flag = 1;
     for (int i = 0; i < count; i++) {
         int e = MPI_SUCCESS;
@@ -140,10 +131,7 @@ int PMPI_Request_get_status_all(int count, const MPI_Request array_of_requests[]
     }
     for (int i = 0; array_of_statuses != MPI_STATUSES_IGNORE && i < count; i++)
         array_of_statuses[i] = st[i];
-    if (failed.first_err != MPI_SUCCESS) {
-        err = MPI_ERR_IN_STATUS;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(failed.first_err != MPI_SUCCESS, MPI_ERR_IN_STATUS);
 fn_exit:
     free(st);
     free(reqs);
@@ -165,10 +153,8 @@ int PMPI_Request_get_status_some(int incount, const MPI_Request array_of_request
 
     if ((err = lookup(self, incount, array_of_requests, &reqs)))
         goto fn_fail;
-    if (!outcount || (incount > 0 && (!array_of_indices || !array_of_statuses))) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!outcount || (incount > 0 && (!array_of_indices || !array_of_statuses)),
+                 MPI_ERR_ARG);
     for (int i = 0; i < incount; i++) {
         MPI_Status st;
         int e;
@@ -189,10 +175,7 @@ int PMPI_Request_get_status_some(int incount, const MPI_Request array_of_request
     *outcount = any_active ? n : MPI_UNDEFINED; /* §3.7.5: none active */
     if (any_active && n == 0)
         sched_yield();
-    if (failed.first_err != MPI_SUCCESS) {
-        err = MPI_ERR_IN_STATUS;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(failed.first_err != MPI_SUCCESS, MPI_ERR_IN_STATUS);
 fn_exit:
     free(reqs);
     return err;

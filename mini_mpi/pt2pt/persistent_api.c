@@ -60,16 +60,10 @@ int PMPI_Start(MPI_Request *request)
     struct mmpi_request *req = NULL;
     int err = MPI_SUCCESS;
 
-    if (!request) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!request, MPI_ERR_ARG);
     if ((err = mmpi_completion_lookup(self, *request, &req)))
         goto fn_fail;
-    if (!req) {
-        err = MPI_ERR_REQUEST;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!req, MPI_ERR_REQUEST);
     if ((err = mmpi_pt2pt_start(self, req)))
         goto fn_fail;
 fn_exit:
@@ -86,22 +80,13 @@ int PMPI_Startall(int count, MPI_Request array_of_requests[])
     struct mmpi_request *req = NULL; /* the request an error concerns */
     int err = MPI_SUCCESS;
 
-    if (count < 0) {
-        err = MPI_ERR_COUNT;
-        goto fn_fail;
-    }
-    if (count > 0 && !array_of_requests) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(count < 0, MPI_ERR_COUNT);
+    MMPI_FAIL_IF(count > 0 && !array_of_requests, MPI_ERR_ARG);
     /* Validate all before starting any, so an error leaves no request half-started. */
     for (int i = 0; i < count; i++) {
         if ((err = mmpi_completion_lookup(self, array_of_requests[i], &req)))
             goto fn_fail;
-        if (!req || !req->persistent || req->inner) {
-            err = MPI_ERR_REQUEST;
-            goto fn_fail;
-        }
+        MMPI_FAIL_IF(!req || !req->persistent || req->inner, MPI_ERR_REQUEST);
     }
     if ((err = mmpi_pt2pt_startall(self, count, array_of_requests, &req)))
         goto fn_fail;

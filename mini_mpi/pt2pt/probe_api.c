@@ -46,10 +46,7 @@ int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 
     if ((err = check_probe_args(self, source, tag, comm, &c)))
         goto fn_fail;
-    if (!status) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!status, MPI_ERR_ARG);
     if (source == MPI_PROC_NULL) { /* §3.11 */
         status_proc_null(status);
         goto fn_exit;
@@ -72,10 +69,7 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *statu
 
     if ((err = check_probe_args(self, source, tag, comm, &c)))
         goto fn_fail;
-    if (!status || !flag) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!status || !flag, MPI_ERR_ARG);
     if (source == MPI_PROC_NULL) { /* §3.11 */
         *flag = 1;
         status_proc_null(status);
@@ -176,10 +170,7 @@ int mmpi_api_Imrecv(struct mmpi_rank *self, enum mmpi_call call, void *buf, MPI_
     struct mmpi_datatype *dt;
     int err = MPI_SUCCESS;
 
-    if (!request) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!request, MPI_ERR_ARG);
     if ((err = check_mrecv_args(self, buf, count, datatype, message, &dt)))
         goto fn_fail;
     if ((err = mmpi_pt2pt_imrecv(self, buf, count, dt, message, request)))

@@ -15,23 +15,14 @@ int PMPI_Request_free(MPI_Request *request)
     struct mmpi_request *req = NULL;
     int err = MPI_SUCCESS;
 
-    if (!request) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!request, MPI_ERR_ARG);
     if ((err = mmpi_completion_lookup(self, *request, &req)))
         goto fn_fail;
-    if (!req) {
-        err = MPI_ERR_REQUEST; /* freeing MPI_REQUEST_NULL is an error */
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!req, MPI_ERR_REQUEST); /* freeing MPI_REQUEST_NULL is an error */
     /* A nonblocking or active persistent collective (§6.12, §6.13) may not be freed while its
      * operation runs; once it completed (a test told the program so), freeing it is what a wait
      * would have done, as MPICH allows (its coll/nonblocking3). */
-    if (mmpi_coll_request_active(req) && !mmpi_request_is_done(req)) {
-        err = MPI_ERR_REQUEST;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(mmpi_coll_request_active(req) && !mmpi_request_is_done(req), MPI_ERR_REQUEST);
     /* The operation goes on if active; its engine reference frees it when it completes. A
      * generalized request not yet completed keeps its handle for MPI_Grequest_complete. */
     if (req->kind == MMPI_REQ_GREQ && !mmpi_request_is_done(req))
@@ -55,10 +46,7 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 
     if ((err = mmpi_completion_lookup(self, request, &req)))
         goto fn_fail;
-    if (!flag || !status) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!flag || !status, MPI_ERR_ARG);
     a = req && req->persistent ? req->inner : req;
     if (!a) { /* §3.7.3: a null or inactive request is complete, with an empty status */
         *flag = 1;
@@ -89,22 +77,13 @@ int PMPI_Cancel(MPI_Request *request)
     struct mmpi_request *req = NULL, *a;
     int err = MPI_SUCCESS;
 
-    if (!request) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!request, MPI_ERR_ARG);
     if ((err = mmpi_completion_lookup(self, *request, &req)))
         goto fn_fail;
-    if (!req) {
-        err = MPI_ERR_REQUEST;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!req, MPI_ERR_REQUEST);
     /* A nonblocking collective's, or a persistent collective's active or not (§6.12, §6.13):
      * cancelling one member's part cannot undo the others'. */
-    if (req->collective || mmpi_coll_persistent_is(req)) {
-        err = MPI_ERR_REQUEST;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(req->collective || mmpi_coll_persistent_is(req), MPI_ERR_REQUEST);
     a = req->persistent ? req->inner : req;
     if (!a)
         goto fn_exit; /* an inactive persistent request: nothing to cancel */
@@ -125,10 +104,7 @@ int PMPI_Test_cancelled(const MPI_Status *status, int *flag)
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Test_cancelled);
     int err = MPI_SUCCESS;
 
-    if (!status || status == MPI_STATUS_IGNORE || !flag) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!status || status == MPI_STATUS_IGNORE || !flag, MPI_ERR_ARG);
     *flag = status->mmpi_cancelled != 0;
 fn_exit:
     return err;
@@ -143,10 +119,7 @@ int PMPI_Status_set_cancelled(MPI_Status *status, int flag)
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Status_set_cancelled);
     int err = MPI_SUCCESS;
 
-    if (!status || status == MPI_STATUS_IGNORE) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!status || status == MPI_STATUS_IGNORE, MPI_ERR_ARG);
     status->mmpi_cancelled = flag != 0;
 fn_exit:
     return err;
@@ -170,10 +143,7 @@ int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free
     struct mmpi_request *req;
     int err = MPI_SUCCESS;
 
-    if (!query_fn || !free_fn || !cancel_fn || !request) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!query_fn || !free_fn || !cancel_fn || !request, MPI_ERR_ARG);
     req = mmpi_request_new(self, MMPI_REQ_GREQ);
     req->query_fn = query_fn;
     req->free_fn = free_fn;
@@ -203,10 +173,7 @@ int PMPI_Grequest_complete(MPI_Request request)
     int err = MPI_SUCCESS;
     bool freed;
 
-    if (!req || req->kind != MMPI_REQ_GREQ || mmpi_request_is_done(req)) {
-        err = MPI_ERR_REQUEST;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!req || req->kind != MMPI_REQ_GREQ || mmpi_request_is_done(req), MPI_ERR_REQUEST);
     freed = req->freed_by_user;
     if (freed) /* the user's reference goes with the handle: complete drops the last one */
         mmpi_handle_remove(self, MMPI_HANDLE_KIND_REQUEST, req->handle);

@@ -136,10 +136,7 @@ int mmpi_api_Sendrecv(struct mmpi_rank *self, enum mmpi_call call, const void *s
     if ((err = mmpi_pt2pt_check_args(self, comm, recvbuf, recvcount, recvtype, source, recvtag,
                                      true, &c, &rdt)))
         goto fn_fail;
-    if (!status) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!status, MPI_ERR_ARG);
     if ((err = mmpi_pt2pt_sendrecv(self, c, sendbuf, sendcount, sdt, dest, sendtag, recvbuf,
                                    recvcount, rdt, source, recvtag, status)))
         goto fn_fail;
@@ -164,10 +161,7 @@ int mmpi_api_Sendrecv_replace(struct mmpi_rank *self, enum mmpi_call call, void 
     if ((err = mmpi_pt2pt_check_args(self, comm, buf, count, datatype, source, recvtag, true,
                                      &c, &dt)))
         goto fn_fail;
-    if (!status) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!status, MPI_ERR_ARG);
     if ((err = mmpi_datatype_check(self, MPI_BYTE, &bytes_dt)))
         goto fn_fail;
     if ((err = mmpi_pt2pt_sendrecv_replace(self, c, buf, count, dt, bytes_dt, dest, sendtag,

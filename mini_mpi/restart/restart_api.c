@@ -102,10 +102,7 @@ int PMPIX_Comm_irestart_rank(MPI_Comm comm, int rank, MPI_Request *request)
 
     if ((err = check_args(self, comm, rank, &c)))
         goto fn_fail;
-    if (!request) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!request, MPI_ERR_ARG);
     if ((err = mmpi_restart_begin(self, rank, &slot)))
         goto fn_fail;
     a = mmpi_xmalloc(sizeof(*a));

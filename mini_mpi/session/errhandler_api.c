@@ -34,10 +34,7 @@ int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler)
     if (err)
         goto fn_fail;
     struct mmpi_errhandler *e = mmpi_errhandler_get(self, errhandler);
-    if (!mmpi_session_handler_ok(e)) {
-        err = MPI_ERR_ERRHANDLER;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!mmpi_session_handler_ok(e), MPI_ERR_ERRHANDLER);
     mmpi_errhandler_retain(e);
     mmpi_errhandler_release(s->errhandler);
     s->errhandler = e;

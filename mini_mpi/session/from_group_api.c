@@ -72,10 +72,7 @@ int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info
 
     if ((err = check_common(self, errhandler, stringtag, info, newcomm, &eh, &hints)))
         goto fn_fail;
-    if (!g) {
-        err = MPI_ERR_GROUP;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!g, MPI_ERR_GROUP);
     /* MPI_GROUP_EMPTY, or a process outside the group: no part in it, MPI_COMM_NULL (as
      * MPICH, and as MPI_Comm_create_group here). */
     if ((me = mmpi_group_rank_of_world(g, self->world_rank)) == MPI_UNDEFINED) {
@@ -125,20 +122,13 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
     if ((err = check_common(self, errhandler, stringtag, info, newintercomm, &eh, &hints)))
         goto fn_fail;
     /* The caller belongs to the local group; the remote one is not empty. */
-    if (!lg || !rg || rg->size == 0 ||
-        (me = mmpi_group_rank_of_world(lg, self->world_rank)) == MPI_UNDEFINED) {
-        err = MPI_ERR_GROUP;
-        goto fn_fail;
-    }
-    if (local_leader < 0 || local_leader >= lg->size || remote_leader < 0 ||
-        remote_leader >= rg->size) {
-        err = MPI_ERR_RANK;
-        goto fn_fail;
-    }
-    if (overlap(self, lg, rg)) {
-        err = MPI_ERR_ARG; /* as MPI_Intercomm_create */
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!lg || !rg || rg->size == 0 ||
+                     (me = mmpi_group_rank_of_world(lg, self->world_rank)) == MPI_UNDEFINED,
+                 MPI_ERR_GROUP);
+    MMPI_FAIL_IF(local_leader < 0 || local_leader >= lg->size || remote_leader < 0 ||
+                     remote_leader >= rg->size,
+                 MPI_ERR_RANK);
+    MMPI_FAIL_IF(overlap(self, lg, rg), MPI_ERR_ARG); /* as MPI_Intercomm_create */
     /* Both groups meet as one list, in an order both see alike: the group of the leader with
      * the lower world rank first (side 0, as MPI_Intercomm_create orders them by peer rank). */
     int side = lg->world_ranks[local_leader] > rg->world_ranks[remote_leader];

@@ -50,14 +50,8 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *ses
         err = MPI_ERR_ERRHANDLER;
         goto fn_fail;
     }
-    if (mmpi_info_arg(self, info, &hints) != MPI_SUCCESS) {
-        err = MPI_ERR_INFO;
-        goto fn_fail;
-    }
-    if (!session) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(mmpi_info_arg(self, info, &hints) != MPI_SUCCESS, MPI_ERR_INFO);
+    MMPI_FAIL_IF(!session, MPI_ERR_ARG);
     if ((err = thread_level_of(hints, &level)))
         goto fn_fail;
     if ((err = mmpi_session_open(self, eh, level, session)))
@@ -135,19 +129,13 @@ int PMPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int *ps
 
     if (err)
         goto fn_fail;
-    if (n < 0 || n >= mmpi_pset_count() || !pset_len || *pset_len < 0) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(n < 0 || n >= mmpi_pset_count() || !pset_len || *pset_len < 0, MPI_ERR_ARG);
     const char *name = mmpi_pset_name(n);
     int needed = (int)strlen(name) + 1;
     /* MPI-4.1 §11.3.2: a length of 0 asks for the length (the terminating null included) and
      * leaves pset_name alone; otherwise at most *pset_len - 1 characters and a null. */
     if (*pset_len > 0) {
-        if (!pset_name) {
-            err = MPI_ERR_ARG;
-            goto fn_fail;
-        }
+        MMPI_FAIL_IF(!pset_name, MPI_ERR_ARG);
         snprintf(pset_name, (size_t)*pset_len, "%s", name);
     }
     *pset_len = needed;
@@ -186,10 +174,8 @@ int PMPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_I
 
     if (err)
         goto fn_fail;
-    if (!pset_name || !info || !(g = mmpi_pset_group(self, pset_name))) {
-        err = MPI_ERR_ARG; /* no such process set */
-        goto fn_fail;
-    }
+    /* no such process set */
+    MMPI_FAIL_IF(!pset_name || !info || !(g = mmpi_pset_group(self, pset_name)), MPI_ERR_ARG);
     /* MPI-4.1 §11.3.2: "mpi_size", the number of processes in the set. */
     snprintf(size, sizeof size, "%d", g->size);
     mmpi_group_release(g);
@@ -211,10 +197,7 @@ int PMPI_Session_get_info(MPI_Session session, MPI_Info *info_used)
 
     if (err)
         goto fn_fail;
-    if (!info_used) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!info_used, MPI_ERR_ARG);
     /* The hint the session uses (MPI-4.1 §11.3.1): the thread level provided. */
     if ((err = info_with(self, "thread_level", thread_levels[s->thread_level], info_used)))
         goto fn_fail;
@@ -235,15 +218,10 @@ int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI
 
     if (err)
         goto fn_fail;
-    if (!pset_name || !newgroup || !(g = mmpi_pset_group(self, pset_name))) {
-        err = MPI_ERR_ARG; /* no such process set */
-        goto fn_fail;
-    }
+    /* no such process set */
+    MMPI_FAIL_IF(!pset_name || !newgroup || !(g = mmpi_pset_group(self, pset_name)), MPI_ERR_ARG);
     g->session = session;
-    if ((*newgroup = mmpi_group_handle_new(self, g)) == MPI_GROUP_NULL) {
-        err = MPI_ERR_NO_MEM;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF((*newgroup = mmpi_group_handle_new(self, g)) == MPI_GROUP_NULL, MPI_ERR_NO_MEM);
 fn_exit:
     return err;
 fn_fail:

@@ -46,10 +46,7 @@ int PMPI_Close_port(const char *port_name)
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Close_port);
     int err = MPI_SUCCESS;
 
-    if (!port_name) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!port_name, MPI_ERR_ARG);
     if ((err = mmpi_port_close(port_name)))
         goto fn_fail;
 fn_exit:
@@ -192,19 +189,14 @@ int PMPI_Comm_join(int fd, MPI_Comm *intercomm)
     struct mmpi_comm *inter = NULL;
     struct stat st;
     int err = MPI_SUCCESS;
-    if (!intercomm || fd < 0 || fstat(fd, &st) != 0 || !S_ISSOCK(st.st_mode)) {
-        err = MPI_ERR_ARG; /* §11.10.4: fd must be a connected socket */
-        goto fn_fail;
-    }
+    /* §11.10.4: fd must be a connected socket */
+    MMPI_FAIL_IF(!intercomm || fd < 0 || fstat(fd, &st) != 0 || !S_ISSOCK(st.st_mode), MPI_ERR_ARG);
     int32_t mine = self->world_rank, theirs;
-    if (!socket_io(fd, &mine, sizeof mine, true) || !socket_io(fd, &theirs, sizeof theirs, false)) {
-        err = MPI_ERR_OTHER; /* the peer closed the socket, or it is not connected */
-        goto fn_fail;
-    }
-    if (theirs == mine) {
-        err = MPI_ERR_ARG; /* both ends in the same rank: nothing to join */
-        goto fn_fail;
-    }
+    /* the peer closed the socket, or it is not connected */
+    MMPI_FAIL_IF(!socket_io(fd, &mine, sizeof mine, true) ||
+                     !socket_io(fd, &theirs, sizeof theirs, false),
+                 MPI_ERR_OTHER);
+    MMPI_FAIL_IF(theirs == mine, MPI_ERR_ARG); /* both ends in the same rank: nothing to join */
     char port[MPI_MAX_PORT_NAME] = {0};
     if (mine < theirs) {
         mmpi_port_open(self, port);

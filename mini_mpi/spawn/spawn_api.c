@@ -94,10 +94,7 @@ int PMPI_Comm_get_parent(MPI_Comm *parent)
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Comm_get_parent);
     int err = MPI_SUCCESS;
 
-    if (!parent) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!parent, MPI_ERR_ARG);
     /* §11.8.2: MPI_COMM_NULL in processes not spawned, and once the parent communicator was
      * freed or disconnected (comm/create.c forgets it then). */
     *parent = self->parent ? self->parent->handle : MPI_COMM_NULL;

@@ -39,16 +39,10 @@ int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int p
 
     if ((err = mmpi_coll_check_comm(c)))
         goto fn_fail;
-    if (!comm_cart) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!comm_cart, MPI_ERR_ARG);
     if ((err = check_grid(ndims, dims, periods, &size)))
         goto fn_fail;
-    if (size > c->core->size) {
-        err = MPI_ERR_ARG; /* more grid points than processes (§8.5.1) */
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(size > c->core->size, MPI_ERR_ARG); /* more grid points than processes (§8.5.1) */
     if ((err = mmpi_topo_cart_create(self, c, ndims, dims, periods, &made)) ||
         (err = mmpi_topo_publish(self, made, comm_cart)))
         goto fn_fail;
@@ -67,14 +61,8 @@ int PMPI_Dims_create(int nnodes, int ndims, int dims[])
     struct mmpi_rank *self = mmpi_enter(MMPI_CALL_Dims_create);
     int err = MPI_SUCCESS;
 
-    if (ndims < 0) {
-        err = MPI_ERR_DIMS;
-        goto fn_fail;
-    }
-    if (ndims > 0 && !dims) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(ndims < 0, MPI_ERR_DIMS);
+    MMPI_FAIL_IF(ndims > 0 && !dims, MPI_ERR_ARG);
     if ((err = mmpi_dims_create(nnodes, ndims, dims)))
         goto fn_fail;
 fn_exit:
@@ -94,10 +82,7 @@ int PMPI_Cartdim_get(MPI_Comm comm, int *ndims)
 
     if ((err = mmpi_topo_check(c, MPI_CART, &t)))
         goto fn_fail;
-    if (!ndims) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!ndims, MPI_ERR_ARG);
     *ndims = t->ndims;
 fn_exit:
     return err;
@@ -116,10 +101,8 @@ int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coo
 
     if ((err = mmpi_topo_check(c, MPI_CART, &t)))
         goto fn_fail;
-    if (maxdims < t->ndims || (t->ndims > 0 && (!dims || !periods || !coords))) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(maxdims < t->ndims || (t->ndims > 0 && (!dims || !periods || !coords)),
+                 MPI_ERR_ARG);
     mmpi_cart_get(t, c->rank, dims, periods, coords);
 fn_exit:
     return err;
@@ -138,15 +121,9 @@ int PMPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank)
 
     if ((err = mmpi_topo_check(c, MPI_CART, &t)))
         goto fn_fail;
-    if (!rank || (t->ndims > 0 && !coords)) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!rank || (t->ndims > 0 && !coords), MPI_ERR_ARG);
     /* Out of range in a non-periodic dimension is erroneous (§8.5.5). */
-    if ((r = mmpi_cart_rank(t->ndims, t->dims, t->periods, coords)) < 0) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF((r = mmpi_cart_rank(t->ndims, t->dims, t->periods, coords)) < 0, MPI_ERR_ARG);
     *rank = r;
 fn_exit:
     return err;
@@ -165,14 +142,8 @@ int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
 
     if ((err = mmpi_topo_check(c, MPI_CART, &t)))
         goto fn_fail;
-    if (rank < 0 || rank >= t->size) {
-        err = MPI_ERR_RANK;
-        goto fn_fail;
-    }
-    if (maxdims < t->ndims || (t->ndims > 0 && !coords)) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(rank < 0 || rank >= t->size, MPI_ERR_RANK);
+    MMPI_FAIL_IF(maxdims < t->ndims || (t->ndims > 0 && !coords), MPI_ERR_ARG);
     mmpi_cart_coords(t->ndims, t->dims, rank, coords);
 fn_exit:
     return err;
@@ -191,10 +162,7 @@ int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, in
 
     if ((err = mmpi_topo_check(c, MPI_CART, &t)))
         goto fn_fail;
-    if (direction < 0 || direction >= t->ndims || !rank_source || !rank_dest) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(direction < 0 || direction >= t->ndims || !rank_source || !rank_dest, MPI_ERR_ARG);
     mmpi_cart_shift(t->ndims, t->dims, t->periods, c->rank, direction, disp, rank_source,
                     rank_dest);
 fn_exit:
@@ -214,10 +182,7 @@ int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
 
     if ((err = mmpi_coll_check_comm(c)) || (err = mmpi_topo_check(c, MPI_CART, &t)))
         goto fn_fail;
-    if (!newcomm || (t->ndims > 0 && !remain_dims)) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!newcomm || (t->ndims > 0 && !remain_dims), MPI_ERR_ARG);
     if ((err = mmpi_topo_cart_sub(self, c, remain_dims, &made)) ||
         (err = mmpi_topo_publish(self, made, newcomm)))
         goto fn_fail;
@@ -239,20 +204,11 @@ int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[
     long size;
     int err = MPI_SUCCESS;
 
-    if (!c || c->core->remote) {
-        err = MPI_ERR_COMM;
-        goto fn_fail;
-    }
-    if (!newrank) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!c || c->core->remote, MPI_ERR_COMM);
+    MMPI_FAIL_IF(!newrank, MPI_ERR_ARG);
     if ((err = check_grid(ndims, dims, periods, &size)))
         goto fn_fail;
-    if (size > c->core->size) {
-        err = MPI_ERR_DIMS; /* as MPICH */
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(size > c->core->size, MPI_ERR_DIMS); /* as MPICH */
     /* Identity mapping: the ranks Cart_create keeps (§8.5.8). */
     *newrank = c->rank < size ? c->rank : MPI_UNDEFINED;
 fn_exit:

@@ -38,10 +38,7 @@ int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const in
 
     if ((err = mmpi_coll_check_comm(c)))
         goto fn_fail;
-    if (!comm_graph) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!comm_graph, MPI_ERR_ARG);
     if ((err = check_graph(c->core->size, nnodes, index, edges)))
         goto fn_fail;
     if (nnodes == 0) {
@@ -108,10 +105,7 @@ int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int s
 
     if ((err = mmpi_coll_check_comm(c)))
         goto fn_fail;
-    if (!comm_dist_graph) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!comm_dist_graph, MPI_ERR_ARG);
     if ((err = mmpi_info_arg(self, info, &hints)) ||
         (err = check_list(indegree, sources, &sourceweights, c->core->size)) ||
         (err = check_list(outdegree, destinations, &destweights, c->core->size)))
@@ -142,21 +136,12 @@ int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const 
 
     if ((err = mmpi_coll_check_comm(c)) || (err = mmpi_info_arg(self, info, &hints)))
         goto fn_fail;
-    if (!comm_dist_graph || n < 0 || (n > 0 && (!sources || !degrees))) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!comm_dist_graph || n < 0 || (n > 0 && (!sources || !degrees)), MPI_ERR_ARG);
     for (int i = 0; i < n; i++) {
-        if (degrees[i] < 0) {
-            err = MPI_ERR_ARG;
-            goto fn_fail;
-        }
+        MMPI_FAIL_IF(degrees[i] < 0, MPI_ERR_ARG);
         nedges += degrees[i];
     }
-    if (nedges > 0x7fffffffL || (nedges > 0 && !destinations)) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(nedges > 0x7fffffffL || (nedges > 0 && !destinations), MPI_ERR_ARG);
     if ((err = check_ranks(sources, n, c->core->size)) ||
         (err = check_ranks(destinations, (int)nedges, c->core->size)) ||
         (err = check_weights(&weights, (int)nedges)))
@@ -181,14 +166,8 @@ int PMPI_Topo_test(MPI_Comm comm, int *status)
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
     int err = MPI_SUCCESS;
 
-    if (!c) {
-        err = MPI_ERR_COMM;
-        goto fn_fail;
-    }
-    if (!status) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!c, MPI_ERR_COMM);
+    MMPI_FAIL_IF(!status, MPI_ERR_ARG);
     *status = c->core->topo ? c->core->topo->kind : MPI_UNDEFINED;
 fn_exit:
     return err;
@@ -207,10 +186,7 @@ int PMPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges)
 
     if ((err = mmpi_topo_check(c, MPI_GRAPH, &t)))
         goto fn_fail;
-    if (!nnodes || !nedges) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!nnodes || !nedges, MPI_ERR_ARG);
     *nnodes = t->size;
     *nedges = t->nedges;
 fn_exit:
@@ -230,10 +206,8 @@ int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int e
 
     if ((err = mmpi_topo_check(c, MPI_GRAPH, &t)))
         goto fn_fail;
-    if (maxindex < 0 || maxedges < 0 || (maxindex && !index) || (maxedges && !edges)) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(maxindex < 0 || maxedges < 0 || (maxindex && !index) || (maxedges && !edges),
+                 MPI_ERR_ARG);
     mmpi_topo_graph_get(t, maxindex, maxedges, index, edges);
 fn_exit:
     return err;
@@ -259,10 +233,7 @@ int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors)
 
     if ((err = check_graph_rank(c, rank, &t)))
         goto fn_fail;
-    if (!nneighbors) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!nneighbors, MPI_ERR_ARG);
     *nneighbors = mmpi_topo_outdegree(t, rank);
 fn_exit:
     return err;
@@ -281,10 +252,7 @@ int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbor
 
     if ((err = check_graph_rank(c, rank, &t)))
         goto fn_fail;
-    if (maxneighbors < 0 || (maxneighbors > 0 && !neighbors)) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(maxneighbors < 0 || (maxneighbors > 0 && !neighbors), MPI_ERR_ARG);
     mmpi_topo_graph_neighbors(t, rank, maxneighbors, neighbors);
 fn_exit:
     return err;
@@ -304,10 +272,7 @@ int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree
 
     if ((err = mmpi_topo_check(c, MPI_DIST_GRAPH, &t)))
         goto fn_fail;
-    if (!indegree || !outdegree || !weighted) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!indegree || !outdegree || !weighted, MPI_ERR_ARG);
     *indegree = mmpi_topo_indegree(t, c->rank);
     *outdegree = mmpi_topo_outdegree(t, c->rank);
     *weighted = t->weighted[c->rank];
@@ -330,11 +295,9 @@ int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[],
 
     if ((err = mmpi_topo_check(c, MPI_DIST_GRAPH, &t)))
         goto fn_fail;
-    if (maxindegree < 0 || maxoutdegree < 0 || (maxindegree && !sources) ||
-        (maxoutdegree && !destinations)) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(maxindegree < 0 || maxoutdegree < 0 || (maxindegree && !sources) ||
+                     (maxoutdegree && !destinations),
+                 MPI_ERR_ARG);
     mmpi_topo_dist_neighbors(t, c->rank, maxindegree, sources, sourceweights, maxoutdegree,
                              destinations, destweights);
 fn_exit:
@@ -352,14 +315,8 @@ int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
     int err = MPI_SUCCESS;
 
-    if (!c || c->core->remote) {
-        err = MPI_ERR_COMM;
-        goto fn_fail;
-    }
-    if (!newrank) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!c || c->core->remote, MPI_ERR_COMM);
+    MMPI_FAIL_IF(!newrank, MPI_ERR_ARG);
     if ((err = check_graph(c->core->size, nnodes, index, edges)))
         goto fn_fail;
     /* Identity mapping: the ranks Graph_create keeps (§8.5.8). */

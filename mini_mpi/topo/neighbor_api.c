@@ -78,10 +78,7 @@ static int neighbor(struct mmpi_rank *self, struct side snd, struct side rcv, MP
     if ((err = mmpi_coll_check_comm(c)) || (err = mmpi_topo_check(c, 0, &t)) ||
         (err = mmpi_coll_check_how(self, &how)))
         goto fn_fail;
-    if (!t->consistent) {
-        err = MPI_ERR_TOPOLOGY;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!t->consistent, MPI_ERR_TOPOLOGY);
     in = mmpi_topo_indegree(t, c->rank);
     out = mmpi_topo_outdegree(t, c->rank);
     if (form == ALLTOALLW && in + out > 0) {
@@ -93,10 +90,8 @@ static int neighbor(struct mmpi_rank *self, struct side snd, struct side rcv, MP
         (err = check_side(self, &rcv, recv_layout[form], in, &x.recv,
                           x.owned_dts ? x.owned_dts + out : NULL)))
         goto fn_fail;
-    if (snd.buf == rcv.buf && snd.buf && in > 0 && out > 0) {
-        err = MPI_ERR_BUFFER; /* aliased buffers (MPI-4.1 §2.3) */
-        goto fn_fail;
-    }
+    /* aliased buffers (MPI-4.1 §2.3) */
+    MMPI_FAIL_IF(snd.buf == rcv.buf && snd.buf && in > 0 && out > 0, MPI_ERR_BUFFER);
     x.persistent = how.persistent;
     if ((err = mmpi_neighbor_run(self, c, &x, form <= GATHERV, how.request)))
         goto fn_fail;

@@ -15,10 +15,7 @@ int PMPIX_Comm_failure_ack(MPI_Comm comm)
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
     int err = MPI_SUCCESS;
 
-    if (!c) {
-        err = MPI_ERR_COMM;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!c, MPI_ERR_COMM);
     mmpi_ulfm_failure_ack(self, c);
 fn_exit:
     return err;

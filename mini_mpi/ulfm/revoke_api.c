@@ -16,10 +16,7 @@ int PMPIX_Comm_revoke(MPI_Comm comm)
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
     int err = MPI_SUCCESS;
 
-    if (!c) {
-        err = MPI_ERR_COMM;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!c, MPI_ERR_COMM);
     /* An intercommunicator's other group and its bridge (whose board runs its collectives)
      * are linked to its core: they are revoked and woken too (comm/intercomm.c). */
     mmpi_fault_revoke(self->world, &c->core->fault);
@@ -37,14 +34,8 @@ int PMPIX_Comm_is_revoked(MPI_Comm comm, int *flag)
     struct mmpi_comm *c = mmpi_comm_get(self, comm);
     int err = MPI_SUCCESS;
 
-    if (!c) {
-        err = MPI_ERR_COMM;
-        goto fn_fail;
-    }
-    if (!flag) {
-        err = MPI_ERR_ARG;
-        goto fn_fail;
-    }
+    MMPI_FAIL_IF(!c, MPI_ERR_COMM);
+    MMPI_FAIL_IF(!flag, MPI_ERR_ARG);
     *flag = mmpi_fault_revoked(&c->core->fault);
 fn_exit:
     return err;
