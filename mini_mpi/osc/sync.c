@@ -33,12 +33,7 @@
 #include "coll/board.h"
 #include "coll/fast.h"
 #include "comm/create.h"
-#include "group/group.h"
 #include "osc/win.h"
-
-#define KNOWN_ASSERTS                                                                        \
-    (MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT | MPI_MODE_NOPRECEDE |             \
-     MPI_MODE_NOSUCCEED)
 
 int mmpi_win_barrier(struct mmpi_rank *self, struct mmpi_win *w)
 {
@@ -56,8 +51,6 @@ int mmpi_win_barrier(struct mmpi_rank *self, struct mmpi_win *w)
 
 int mmpi_win_fence(struct mmpi_rank *self, struct mmpi_win *w, int assert)
 {
-    if (assert & ~KNOWN_ASSERTS)
-        return MPI_ERR_ASSERT;
     /* §12.5.1: a fence may not end a PSCW or passive-target epoch. */
     if (w->access || w->exposure || w->nlocks > 0 || w->lock_all)
         return MPI_ERR_RMA_SYNC;
@@ -74,37 +67,9 @@ int mmpi_win_fence(struct mmpi_rank *self, struct mmpi_win *w, int assert)
     return err;
 }
 
-int mmpi_win_group_ranks(struct mmpi_win *w, MPI_Group group, struct mmpi_rank *self,
-                         int **ranks, int *n)
-{
-    struct mmpi_group *g = mmpi_group_get(self, group);
-    if (!g)
-        return MPI_ERR_GROUP;
-    int *out = mmpi_xmalloc((size_t)(g->size > 0 ? g->size : 1) * sizeof(int));
-    for (int i = 0; i < g->size; i++) {
-        out[i] = -1;
-        for (int r = 0; r < w->core->size; r++)
-            if (w->core->targets[r].world_rank == g->world_ranks[i]) {
-                out[i] = r;
-                break;
-            }
-        if (out[i] < 0) {
-            free(out);
-            return MPI_ERR_GROUP;
-        }
-    }
-    *ranks = out;
-    *n = g->size;
-    return MPI_SUCCESS;
-}
-
-int mmpi_win_post(struct mmpi_rank *self, struct mmpi_win *w, int *ranks, int n, int assert)
+int mmpi_win_post(struct mmpi_rank *self, struct mmpi_win *w, int *ranks, int n)
 {
     (void)self;
-    if (assert & ~KNOWN_ASSERTS) {
-        free(ranks);
-        return MPI_ERR_ASSERT;
-    }
     if (w->exposure || w->nlocks > 0 || w->lock_all) {
         free(ranks);
         return MPI_ERR_RMA_SYNC;
@@ -134,13 +99,9 @@ int mmpi_win_post(struct mmpi_rank *self, struct mmpi_win *w, int *ranks, int n,
     return MPI_SUCCESS;
 }
 
-int mmpi_win_start(struct mmpi_rank *self, struct mmpi_win *w, int *ranks, int n, int assert)
+int mmpi_win_start(struct mmpi_rank *self, struct mmpi_win *w, int *ranks, int n)
 {
     (void)self;
-    if (assert & ~KNOWN_ASSERTS) {
-        free(ranks);
-        return MPI_ERR_ASSERT;
-    }
     if (w->access || w->nlocks > 0 || w->lock_all) {
         free(ranks);
         return MPI_ERR_RMA_SYNC;

@@ -1,12 +1,19 @@
 /*
  * osc/sync_api.c: MPI entry points of RMA synchronization (MPI-4.1 §12.5), in the chapter's
- * order. Bindings only: the window and group checks, then one call into sync.c or lock.c,
- * whose MPI_ERR_RMA_SYNC reports every misuse of epochs. Errors go to the window's handler.
+ * order. Bindings only: the checks of the window, group, rank, lock type and assertion, the
+ * MPI_PROC_NULL target, then one call into sync.c or lock.c, whose MPI_ERR_RMA_SYNC reports
+ * every misuse of epochs. Errors go to the window's handler.
  */
 #include <stdlib.h>
 
+#include "group/group.h"
 #include "osc/win.h"
 #include "runtime/enter.h"
+
+/* The assertions of fence, post and start (§12.5.5); lock and lock_all know MPI_MODE_NOCHECK. */
+#define KNOWN_ASSERTS                                                                        \
+    (MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT | MPI_MODE_NOPRECEDE |             \
+     MPI_MODE_NOSUCCEED)
 
 /* The common shape: resolve the window, run fn, raise on error. The entry is inline: flush,
  * lock and unlock are a few dozen instructions when nothing waits (bench/rma.c). */
@@ -26,13 +33,49 @@
     err = mmpi_err_raise_win(self, w, err, call);                                            \
     goto fn_exit;
 
-/* The ranks of a PSCW epoch's group; none once the window raised a failure here (sticky: no
- * epoch opens, win.h). */
-static int epoch_group(struct mmpi_rank *self, struct mmpi_win *w, MPI_Group group,
+/* A lock's, unlock's or flush's target: a member of the window, or MPI_PROC_NULL. */
+static inline bool rank_ok(const struct mmpi_win *w, int rank)
+{
+    return rank == MPI_PROC_NULL || (rank >= 0 && rank < w->core->size);
+}
+
+/* Group members as window ranks (malloc'ed); MPI_ERR_GROUP when one is not in the window. */
+static int group_ranks(struct mmpi_win *w, MPI_Group group, struct mmpi_rank *self, int **ranks,
+                       int *n)
+{
+    struct mmpi_group *g = mmpi_group_get(self, group);
+    if (!g)
+        return MPI_ERR_GROUP;
+    int *out = mmpi_xmalloc((size_t)(g->size > 0 ? g->size : 1) * sizeof(int));
+    for (int i = 0; i < g->size; i++) {
+        out[i] = -1;
+        for (int r = 0; r < w->core->size; r++)
+            if (w->core->targets[r].world_rank == g->world_ranks[i]) {
+                out[i] = r;
+                break;
+            }
+        if (out[i] < 0) {
+            free(out);
+            return MPI_ERR_GROUP;
+        }
+    }
+    *ranks = out;
+    *n = g->size;
+    return MPI_SUCCESS;
+}
+
+/* The ranks of a PSCW epoch's group, in the order of the checks: MPI_ERR_GROUP; none once the
+ * window raised a failure here (sticky: no epoch opens, win.h); MPI_ERR_ASSERT. */
+static int epoch_group(struct mmpi_rank *self, struct mmpi_win *w, MPI_Group group, int assert,
                        int **ranks, int *n)
 {
-    int err = mmpi_win_group_ranks(w, group, self, ranks, n);
-    if (err == MPI_SUCCESS && (err = mmpi_osc_epoch_refused(w)) != MPI_SUCCESS)
+    int err = group_ranks(w, group, self, ranks, n);
+    if (err != MPI_SUCCESS)
+        return err;
+    err = mmpi_osc_epoch_refused(w);
+    if (err == MPI_SUCCESS && (assert & ~KNOWN_ASSERTS))
+        err = MPI_ERR_ASSERT;
+    if (err != MPI_SUCCESS)
         free(*ranks);
     return err;
 }
@@ -41,6 +84,7 @@ MMPI_PROFILED(Win_fence);
 int PMPI_Win_fence(int assert, MPI_Win win)
 {
     WIN_OR_FAIL(MMPI_CALL_Win_fence)
+    MMPI_FAIL_IF(assert & ~KNOWN_ASSERTS, MPI_ERR_ASSERT);
     err = mmpi_win_fence(self, w, assert);
     END(MMPI_CALL_Win_fence)
 }
@@ -50,9 +94,9 @@ int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
 {
     WIN_OR_FAIL(MMPI_CALL_Win_start)
     int *ranks, n;
-    err = epoch_group(self, w, group, &ranks, &n);
+    err = epoch_group(self, w, group, assert, &ranks, &n);
     if (err == MPI_SUCCESS)
-        err = mmpi_win_start(self, w, ranks, n, assert);
+        err = mmpi_win_start(self, w, ranks, n);
     END(MMPI_CALL_Win_start)
 }
 
@@ -69,9 +113,9 @@ int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
 {
     WIN_OR_FAIL(MMPI_CALL_Win_post)
     int *ranks, n;
-    err = epoch_group(self, w, group, &ranks, &n);
+    err = epoch_group(self, w, group, assert, &ranks, &n);
     if (err == MPI_SUCCESS)
-        err = mmpi_win_post(self, w, ranks, n, assert);
+        err = mmpi_win_post(self, w, ranks, n);
     END(MMPI_CALL_Win_post)
 }
 
@@ -96,8 +140,12 @@ MMPI_PROFILED(Win_lock);
 int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
 {
     WIN_OR_FAIL(MMPI_CALL_Win_lock)
-    err = mmpi_osc_epoch_refused(w);
-    if (err == MPI_SUCCESS)
+    if ((err = mmpi_osc_epoch_refused(w)))
+        goto fn_fail;
+    MMPI_FAIL_IF(!rank_ok(w, rank), MPI_ERR_RANK);
+    MMPI_FAIL_IF(lock_type != MPI_LOCK_EXCLUSIVE && lock_type != MPI_LOCK_SHARED, MPI_ERR_LOCKTYPE);
+    MMPI_FAIL_IF(assert & ~MPI_MODE_NOCHECK, MPI_ERR_ASSERT);
+    if (rank != MPI_PROC_NULL) /* MPI-4.1 §12.5.3: no effect */
         err = mmpi_win_lock(self, w, lock_type, rank, assert);
     END(MMPI_CALL_Win_lock)
 }
@@ -106,9 +154,10 @@ MMPI_PROFILED(Win_lock_all);
 int PMPI_Win_lock_all(int assert, MPI_Win win)
 {
     WIN_OR_FAIL(MMPI_CALL_Win_lock_all)
-    err = mmpi_osc_epoch_refused(w);
-    if (err == MPI_SUCCESS)
-        err = mmpi_win_lock_all(self, w, assert);
+    if ((err = mmpi_osc_epoch_refused(w)))
+        goto fn_fail;
+    MMPI_FAIL_IF(assert & ~MPI_MODE_NOCHECK, MPI_ERR_ASSERT);
+    err = mmpi_win_lock_all(self, w, assert);
     END(MMPI_CALL_Win_lock_all)
 }
 
@@ -116,7 +165,9 @@ MMPI_PROFILED(Win_unlock);
 int PMPI_Win_unlock(int rank, MPI_Win win)
 {
     WIN_OR_FAIL(MMPI_CALL_Win_unlock)
-    err = mmpi_win_unlock(self, w, rank);
+    MMPI_FAIL_IF(!rank_ok(w, rank), MPI_ERR_RANK);
+    if (rank != MPI_PROC_NULL) /* MPI-4.1 §12.5.3: no effect */
+        err = mmpi_win_unlock(self, w, rank);
     END(MMPI_CALL_Win_unlock)
 }
 
@@ -135,7 +186,7 @@ int PMPI_Win_unlock_all(MPI_Win win)
  * of the epoch), the operations to the live targets being complete; the epoch stays open. */
 static int flush(struct mmpi_rank *self, struct mmpi_win *w, int rank, bool all)
 {
-    if (!all && rank != MPI_PROC_NULL && (rank < 0 || rank >= w->core->size))
+    if (!all && !rank_ok(w, rank))
         return MPI_ERR_RANK;
     if (!all && rank == MPI_PROC_NULL)
         return MPI_SUCCESS;

@@ -280,17 +280,18 @@ bool mmpi_win_cas_atomic(struct mmpi_win *w, int target, const void *origin,
                          const void *compare, void *result, const struct mmpi_datatype *dt,
                          char *taddr);
 
-/* ---- Synchronization (sync.c, lock.c). Each returns an MPI error class. ---------------- */
+/* ---- Synchronization (sync.c, lock.c). Each returns an MPI error class. Their arguments
+ * are checked by the bindings (sync_api.c): an assertion of known bits only, a lock type
+ * MPI_LOCK_EXCLUSIVE or MPI_LOCK_SHARED, a target that is a member (MPI_PROC_NULL is the
+ * binding's: no effect), ranks of a group that are all members. ---------------------------- */
 
 /* A barrier of the window's members (fence, free): MPI_SUCCESS or MPI_ERR_PROC_FAILED. */
 int mmpi_win_barrier(struct mmpi_rank *self, struct mmpi_win *w);
 int mmpi_win_fence(struct mmpi_rank *self, struct mmpi_win *w, int assert);
-/* Group members as window ranks (malloc'ed); MPI_ERR_GROUP when one is not in the window. */
-int mmpi_win_group_ranks(struct mmpi_win *w, MPI_Group group, struct mmpi_rank *self,
-                         int **ranks, int *n);
-int mmpi_win_start(struct mmpi_rank *self, struct mmpi_win *w, int *ranks, int n, int assert);
+/* ranks (malloc'ed, n members' window ranks): taken over, freed on error too. */
+int mmpi_win_start(struct mmpi_rank *self, struct mmpi_win *w, int *ranks, int n);
 int mmpi_win_complete(struct mmpi_rank *self, struct mmpi_win *w);
-int mmpi_win_post(struct mmpi_rank *self, struct mmpi_win *w, int *ranks, int n, int assert);
+int mmpi_win_post(struct mmpi_rank *self, struct mmpi_win *w, int *ranks, int n);
 /* flag NULL: MPI_Win_wait (blocks); else MPI_Win_test. */
 int mmpi_win_wait(struct mmpi_rank *self, struct mmpi_win *w, int *flag);
 /* Waits for (and consumes) the post of access target i. May block. */
