@@ -18,6 +18,12 @@
 #include "ulfm/ulfm.h"
 
 _Static_assert(sizeof(struct mmpi_chan_half) * 2 == 64, "two halves per cache line");
+/* Intel's adjacent-line prefetcher moves 128-byte pairs of lines: a channel is aligned to 128
+ * bytes so that the shared line's partner is ring slot 0, never the consumer's line (`taken`,
+ * written at every take), which would travel with every message. */
+_Static_assert(offsetof(struct mmpi_chan, own) % 128 == 0 &&
+                   offsetof(struct mmpi_chan, taken) / 128 != offsetof(struct mmpi_chan, own) / 128,
+               "the shared line starts a 128-byte pair of its own");
 _Static_assert(offsetof(struct mmpi_chan_slot, data) == sizeof(struct mmpi_chan_cell) &&
                    offsetof(struct mmpi_chan_half, data) == sizeof(struct mmpi_chan_cell),
                "a cell's payload follows its header");
@@ -64,6 +70,7 @@ void mmpi_chan_free_all(struct mmpi_mbox *box)
     struct mmpi_chan *ch = box->chan_list;
     while (ch) {
         struct mmpi_chan *next = ch->next;
+        free(ch->big);
         free(ch);
         ch = next;
     }
@@ -72,14 +79,44 @@ void mmpi_chan_free_all(struct mmpi_mbox *box)
     box->chan_list = NULL;
 }
 
+/* Whether a cell holding a message is the big cell (chan.h "The big cell"). */
+static bool is_big(const struct mmpi_chan_cell *c)
+{
+    return (__atomic_load_n(&c->seqb, __ATOMIC_RELAXED) & 0xff) == MMPI_CHAN_BIG_BYTES;
+}
+
+static const struct mmpi_chan_big *big_of(const struct mmpi_chan_cell *c)
+{
+    return (const struct mmpi_chan_big *)c; /* its first member */
+}
+
 static const unsigned char *cell_data(const struct mmpi_chan_cell *c)
 {
-    return (const unsigned char *)(c + 1);
+    return is_big(c) ? big_of(c)->data : (const unsigned char *)(c + 1);
 }
 
 static size_t cell_bytes(const struct mmpi_chan_cell *c)
 {
-    return (size_t)(__atomic_load_n(&c->seqb, __ATOMIC_RELAXED) & 0xff);
+    size_t b = (size_t)(__atomic_load_n(&c->seqb, __ATOMIC_RELAXED) & 0xff);
+    /* Relaxed: an unlocked receive may read the header of a message the sender's drain took,
+     * while the sender writes its next one there; its claim then fails. */
+    return b == MMPI_CHAN_BIG_BYTES ? __atomic_load_n(&big_of(c)->len, __ATOMIC_RELAXED) : b;
+}
+
+/* A consumer has copied message seq out of cell c: the big cell may take the next one. */
+static void cell_done(const struct mmpi_chan_cell *c, uint64_t seq)
+{
+    if (is_big(c))
+        __atomic_store_n(&((struct mmpi_chan_big *)c)->consumed, seq, __ATOMIC_RELEASE);
+}
+
+/* Copies n bytes of a cell's payload to dst: small cells without a call. */
+static void copy_payload(void *dst, const struct mmpi_chan_cell *c, size_t n)
+{
+    if (n > MMPI_CHAN_MAX)
+        memcpy(dst, cell_data(c), n);
+    else
+        mmpi_copy_small(dst, cell_data(c), n);
 }
 
 /* The cell holding message number w (chan.h "Numbers"), or NULL. */
@@ -89,7 +126,10 @@ static struct mmpi_chan_cell *cell_of(struct mmpi_chan *ch, uint64_t w)
     if (__atomic_load_n(&c->seqb, __ATOMIC_ACQUIRE) >> 8 == w)
         return c;
     c = &ch->slots[(w - 1) % MMPI_CHAN_SLOTS].c;
-    return __atomic_load_n(&c->seqb, __ATOMIC_ACQUIRE) >> 8 == w ? c : NULL;
+    if (__atomic_load_n(&c->seqb, __ATOMIC_ACQUIRE) >> 8 == w)
+        return c;
+    struct mmpi_chan_big *big = __atomic_load_n(&ch->big, __ATOMIC_ACQUIRE);
+    return big && __atomic_load_n(&big->c.seqb, __ATOMIC_ACQUIRE) >> 8 == w ? &big->c : NULL;
 }
 
 /* The cell holding the oldest message not taken, number *want = taken + 1, or NULL. Without
@@ -108,9 +148,9 @@ size_t mmpi_chan_held(struct mmpi_mbox *box)
     for (struct mmpi_chan *ch = __atomic_load_n(&box->chan_list, __ATOMIC_ACQUIRE); ch;
          ch = ch->next) {
         uint64_t w = __atomic_load_n(&ch->taken, __ATOMIC_ACQUIRE) + 1;
-        /* Consecutive numbers from the oldest not taken: the ring and the shared half hold at
-         * most MMPI_CHAN_SLOTS + 1. */
-        for (int k = 0; k <= MMPI_CHAN_SLOTS && cell_of(ch, w + (uint64_t)k); k++)
+        /* Consecutive numbers from the oldest not taken: the ring, the shared half and the
+         * big cell hold at most MMPI_CHAN_SLOTS + 2. */
+        for (int k = 0; k <= MMPI_CHAN_SLOTS + 1 && cell_of(ch, w + (uint64_t)k); k++)
             n++;
     }
     return n;
@@ -122,10 +162,12 @@ static struct mmpi_chan_cell *next_cell(struct mmpi_chan *ch)
     return ready_cell(ch, &want);
 }
 
-/* Mailbox lock held: the consumer is done with the oldest cell. */
-static void advance(struct mmpi_chan *ch)
+/* Mailbox lock held: the consumer is done with the oldest cell, c, already copied. */
+static void advance(struct mmpi_chan *ch, const struct mmpi_chan_cell *c)
 {
-    __atomic_store_n(&ch->taken, ch->taken + 1, __ATOMIC_RELEASE);
+    uint64_t seq = ch->taken + 1;
+    __atomic_store_n(&ch->taken, seq, __ATOMIC_RELEASE);
+    cell_done(c, seq);
 }
 
 /* Copies a cell's message into a receive and fills its status; the error waits in
@@ -139,7 +181,7 @@ static void deliver_slot(const struct mmpi_chan *ch, const struct mmpi_chan_cell
     if (dt->contiguous) { /* mmpi_typed_unpack, without its calls */
         size_t room = dt->size * rreq->count;
         copied = bytes < room ? bytes : room;
-        mmpi_copy_small((char *)rreq->buf + dt->true_lb, cell_data(s), copied);
+        copy_payload((char *)rreq->buf + dt->true_lb, s, copied);
         err = bytes > room ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
     } else {
         err = mmpi_typed_unpack(cell_data(s), bytes, rreq->buf, rreq->count, dt, &copied);
@@ -187,13 +229,15 @@ static void drain_one(struct mmpi_mbox *box, struct mmpi_chan *ch, struct mmpi_r
             deliver_slot(ch, s, r);
             r->next = *done;
             *done = r;
-            advance(ch);
+            advance(ch, s);
             continue;
         }
         struct mmpi_msg *m = slot_to_unexpected(box, ch, s);
         uint64_t old = want - 1;
-        if (!__atomic_compare_exchange_n(&ch->taken, &old, want, false, __ATOMIC_ACQ_REL,
-                                         __ATOMIC_RELAXED)) {
+        if (__atomic_compare_exchange_n(&ch->taken, &old, want, false, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_RELAXED)) {
+            cell_done(s, want);
+        } else { /* the receive took it (and marks the big cell consumed itself) */
             mmpi_match_unqueue(box, m);
             free(m);
         }
@@ -269,7 +313,7 @@ static enum mmpi_chan_take take(struct mmpi_mbox *box, struct mmpi_chan *ch,
             deliver_slot(ch, s, rreq);
         else
             slot_to_unexpected(box, ch, s);
-        advance(ch);
+        advance(ch, s);
         if (match)
             return TAKE_SLOT;
     }
@@ -366,8 +410,17 @@ static long claim(struct mmpi_chan *ch, const struct mmpi_chan_cell *c, uint64_t
     int t = __atomic_load_n(&c->tag, __ATOMIC_RELAXED); /* may be rewritten: see copy.h */
     if (bytes > room || (t != tag && tag != MPI_ANY_TAG))
         return -1;
-    mmpi_cell_get(dst, (const uint64_t *)(c + 1), bytes);
     uint64_t old = want - 1;
+    if (is_big(c)) { /* claimed first: nobody rewrites it until it is marked consumed */
+        if (!__atomic_compare_exchange_n(&ch->taken, &old, want, false, __ATOMIC_ACQ_REL,
+                                         __ATOMIC_RELAXED))
+            return -1;
+        memcpy(dst, big_of(c)->data, bytes);
+        cell_done(c, want);
+        *got_tag = t;
+        return (long)bytes;
+    }
+    mmpi_cell_get(dst, (const uint64_t *)(c + 1), bytes);
     if (!__atomic_compare_exchange_n(&ch->taken, &old, want, false, __ATOMIC_ACQ_REL,
                                      __ATOMIC_RELAXED))
         return -1;

@@ -40,13 +40,26 @@
  * reply comes tens of nanoseconds after the read: the waiting side's next look may take the
  * line back meanwhile.
  *
+ * The big cell: a message of MMPI_CHAN_MAX to MMPI_CHAN_BIG_MAX bytes goes into the channel's
+ * one big cell (allocated by the sender at its first such message) when the big cell's previous
+ * message has been copied out (`consumed`); else it takes the matching engine's path. In a
+ * ping-pong of 1-4 KiB messages that is two copies, each made by one core (the sender's into
+ * the cell, the receiver's out of it), and the cell's header line, where the engine's path
+ * moves the mailbox lock, the posted request and its completion word between the cores too: at
+ * 1 KiB those lines, not the bytes, were most of the time (docs/performance.md). Unlike the
+ * small cells, the big cell is claimed before it is copied and marked `consumed` after: the
+ * sender rewrites it only then, so its payload is plain memory (no word-by-word atomics, see
+ * "Taking without the lock"), and a consumer that loses the claim never reads it.
+ *
  * Numbers: the sender's n-th message (from 0) gets seq n + 1; a cell's `seqb` is
- * (seq << 8 | bytes), stored last (release), 56 bits of seq that never wrap. The message goes
- * to the shared half when it fits and the half's previous message has been taken, else to ring
- * slot n % MMPI_CHAN_SLOTS when n - taken < MMPI_CHAN_SLOTS. The consumer looks for seq
- * taken + 1 in the shared half, then in ring slot taken % MMPI_CHAN_SLOTS; each message is in
- * exactly one cell, and a cell is reused only once its message is taken, so the first cell with
- * that seq holds it.
+ * (seq << 8 | bytes), stored last (release), 56 bits of seq that never wrap; bytes is
+ * MMPI_CHAN_BIG_BYTES in the big cell, whose length is in its own header. The message goes to
+ * the big cell when it is larger than a slot, to the shared half when it fits and the half's
+ * previous message has been taken, else to ring slot n % MMPI_CHAN_SLOTS when n - taken <
+ * MMPI_CHAN_SLOTS. The consumer looks for seq taken + 1 in the shared half, then in ring slot
+ * taken % MMPI_CHAN_SLOTS, then in the big cell; each message is in exactly one cell, and a
+ * cell is reused only once its message is taken (the big cell: copied out), so the first cell
+ * with that seq holds it.
  *
  * Taking without the lock: a blocking MPI_Recv (and the receive half of a Sendrecv) takes the
  * next message of its channel without the mailbox lock, at its head when the message is already
@@ -55,8 +68,8 @@
  * Conditions: no receive posted, no message that may be older in the unexpected queue (empty
  * at the head; at the wait, `arrivals` unchanged since the receive last looked), a contiguous
  * type the message fits, a matching tag. The payload is copied into the receive buffer first,
- * then the message claimed by a compare-and-swap of `taken` from seq - 1 to seq. The only
- * other consumer that can run meanwhile is the sender draining its own channel under the lock
+ * then the message claimed by a compare-and-swap of `taken` from seq - 1 to seq (the big cell
+ * the other way round, above). The only other consumer that can run meanwhile is the sender draining its own channel under the lock
  * (a slow-path send; a push that found a receive posted): its drain queues the message as
  * unexpected first (bumping `arrivals`), then claims it the same way, and unqueues it again if
  * the receive won. So a message is taken once; a receive that lost sees `taken` moved, and
@@ -84,8 +97,12 @@
 #define MMPI_CHAN_SLOTS 8
 #define MMPI_CHAN_MAX 48         /* largest payload (packed bytes) a ring slot carries */
 #define MMPI_CHAN_HOT_MAX 16     /* largest payload of the shared line's half */
+#define MMPI_CHAN_BIG_MAX 4096   /* largest payload of the big cell */
+#define MMPI_CHAN_BIG_BYTES 0xff /* a seqb's byte count that means "the big cell's length" */
 #define MMPI_CHAN_MAX_GROUP 64   /* channels only in communicators up to this size: memory is
-                                  * one channel (704 B) per communicating pair and direction */
+                                  * one channel (768 B) per communicating pair and direction,
+                                  * and a big cell (4.1 KiB) once it carried a message larger
+                                  * than a slot */
 
 /* A cell's header; the payload follows it. */
 struct mmpi_chan_cell {
@@ -105,14 +122,23 @@ struct mmpi_chan_half {
     uint64_t data[MMPI_CHAN_HOT_MAX / 8];
 };
 
+/* The big cell: its header and length on the line the sender writes last, `consumed` written by
+ * whichever consumer took the message, once that has copied it out. */
+struct mmpi_chan_big {
+    _Alignas(64) struct mmpi_chan_cell c;
+    uint32_t len;                /* payload bytes (relaxed atomic, before c.seqb's release) */
+    uint64_t consumed;           /* seq of the last message copied out (release) */
+    _Alignas(64) unsigned char data[MMPI_CHAN_BIG_MAX];
+};
+
 /* The line a pair of ranks shares: half[0] carries the lower rank's messages. */
 struct mmpi_chan_line {
     _Alignas(64) struct mmpi_chan_half half[2];
 };
 
 struct mmpi_chan {
-    /* The sender's line (one thread at a time). */
-    _Alignas(64) uint64_t head;  /* messages pushed */
+    /* The sender's line (one thread at a time); the channel is aligned to 128 (chan.c). */
+    _Alignas(128) uint64_t head; /* messages pushed */
     uint64_t hot_seq;            /* seq of the last message put in the shared half (0: none) */
     uint64_t tail_seen;          /* a lower bound of taken (acknowledgements above) */
     struct mmpi_chan_half *tx;   /* immutable: this direction's half of the shared line */
@@ -120,6 +146,7 @@ struct mmpi_chan {
     uint64_t peer_seqb;          /* the other half's seqb when we last wrote ours */
     struct mmpi_chan *rev;       /* the reverse channel sharing the line (whose taken we
                                   * acknowledge), published once (atomic); NULL: none yet */
+    uint64_t big_seq;            /* seq of the last message put in the big cell (0: none) */
     /* The consumer's line (under the receiver's mailbox lock) and immutable fields. */
     _Alignas(64) uint64_t taken; /* messages taken (release; the sender reads it when stuck) */
     struct mmpi_chan_half *rx;   /* immutable: the same half, read by the consumer */
@@ -127,6 +154,8 @@ struct mmpi_chan {
     int src;                     /* immutable: the sender's rank in the communicator */
     int src_world;               /* immutable */
     struct mmpi_chan *next;      /* immutable: the mailbox's chan_list */
+    struct mmpi_chan_big *big;   /* allocated by the sender at its first message larger than
+                                  * a slot, published once (atomic); NULL: none yet */
     struct mmpi_chan_line own;   /* the shared line, when this channel was created before the
                                   * reverse one (which then points into it) */
     struct mmpi_chan_slot slots[MMPI_CHAN_SLOTS];
@@ -148,10 +177,10 @@ struct mmpi_chan *mmpi_chan_create(struct mmpi_mbox *box, int src, int src_world
 /* Frees the channels of a mailbox (with any message still in them). */
 void mmpi_chan_free_all(struct mmpi_mbox *box);
 
-/* The fast send: pushes the message (buf, count, dt; `bytes` packed, at most MMPI_CHAN_MAX) of
- * rank my_rank into its channel to box, if the channel exists, no receive is posted and the
- * ring has room; the send is then complete (standard or ready mode). False: nothing done, use
- * the matching engine. Calling rank not MPI_THREAD_MULTIPLE. */
+/* The fast send: pushes the message (buf, count, dt; `bytes` packed, at most
+ * MMPI_CHAN_BIG_MAX) of rank my_rank into its channel to box, if the channel exists, no receive
+ * is posted and a cell is free; the send is then complete (standard or ready mode). False:
+ * nothing done, use the matching engine. Calling rank not MPI_THREAD_MULTIPLE. */
 bool mmpi_chan_send(struct mmpi_rank *self, struct mmpi_mbox *box, int my_rank, const void *buf,
                     size_t count, const struct mmpi_datatype *dt, int tag, size_t bytes);
 /* Whether a send or receive on c may use channels at all (user context of an intra-communicator
@@ -163,12 +192,13 @@ static inline bool mmpi_chan_usable(const struct mmpi_rank *self, const struct m
            self->thread_level != MPI_THREAD_MULTIPLE;
 }
 /* Whether a send of `bytes` packed bytes in `mode` (enum mmpi_send_mode) may use a channel:
- * small, completed once copied, and mmpi_chan_usable. */
+ * at most a big cell, completed once copied, and mmpi_chan_usable. */
 static inline bool mmpi_chan_send_eligible(const struct mmpi_rank *self,
                                            const struct mmpi_comm *c, int ctx, int mode,
                                            size_t bytes)
 {
-    return bytes <= MMPI_CHAN_MAX && (mode == MMPI_SEND_STANDARD || mode == MMPI_SEND_READY) &&
+    return bytes <= MMPI_CHAN_BIG_MAX &&
+           (mode == MMPI_SEND_STANDARD || mode == MMPI_SEND_READY) &&
            mmpi_chan_usable(self, c, ctx);
 }
 

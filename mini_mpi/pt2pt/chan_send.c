@@ -1,11 +1,15 @@
 /*
  * chan_send.c: the sending side of per-sender channels (chan.h): choosing a cell (the pair's
- * shared half or a ring slot) from the sender's lower bound of what the consumer took, raised
- * by the acknowledgements that ride on the reverse direction's messages; writing and publishing
+ * shared half, a ring slot or the big cell) from the sender's lower bound of what the consumer
+ * took, raised by the acknowledgements that ride on the reverse direction's messages; writing
+ * and publishing
  * the message; and the blocking send's shortcut (pt2pt.h, mmpi_pt2pt_send_direct). The
  * receiving side and the draining are chan.c.
  */
 #include "pt2pt/chan.h"
+
+#include <stdlib.h>
+#include <string.h>
 
 #include "mmpi.h"
 #include "pt2pt/copy.h"
@@ -13,6 +17,7 @@
 #include "pt2pt/pt2pt.h"
 
 _Static_assert(MMPI_CHAN_MAX <= 8 * MMPI_CELL_WORDS, "a ring slot's payload fits the words");
+_Static_assert(MMPI_CHAN_MAX < MMPI_CHAN_BIG_BYTES, "a slot's byte count is not the big cell's");
 
 /* Raises tail_seen by the acknowledgement in the other half of the line. Believed only when
  * that half received a message since we last wrote ours (so the count is recent: our messages
@@ -51,12 +56,35 @@ static struct mmpi_chan_cell *take_half(struct mmpi_chan *ch)
     return &ch->tx->c;
 }
 
-/* The cell for the sender's next message (number head) of `bytes` (chan.h): the shared half
+/* The big cell for the sender's next message (number head), allocated at the first one; NULL
+ * while its previous message is not copied out yet (chan.h "The big cell"). */
+static struct mmpi_chan_cell *take_big(struct mmpi_chan *ch)
+{
+    struct mmpi_chan_big *big = ch->big;
+    if (!big) {
+        big = aligned_alloc(_Alignof(struct mmpi_chan_big), sizeof(*big));
+        if (!big)
+            return NULL; /* the engine's path needs no cell */
+        memset(&big->c, 0, sizeof(big->c));
+        big->len = 0;
+        big->consumed = 0; /* published below, with release */
+        __atomic_store_n(&ch->big, big, __ATOMIC_RELEASE);
+    } else if (__atomic_load_n(&big->consumed, __ATOMIC_ACQUIRE) != ch->big_seq) {
+        return NULL;
+    }
+    ch->big_seq = ch->head + 1;
+    return &big->c;
+}
+
+/* The cell for the sender's next message (number head) of `bytes` (chan.h): the big cell when
+ * the message is larger than a slot, else the shared half
  * when the message fits and the half is free, else the ring slot if free; NULL when neither,
  * even after reading the consumer's count. The half's acknowledgement is read before the ring
  * is considered, so that a ping-pong stays on the shared line. */
 static struct mmpi_chan_cell *pick_cell(struct mmpi_chan *ch, size_t bytes)
 {
+    if (bytes > MMPI_CHAN_MAX)
+        return take_big(ch);
     bool fits = bytes <= MMPI_CHAN_HOT_MAX;
     if (fits) {
         if (half_free(ch))
@@ -92,7 +120,15 @@ static bool push(struct mmpi_rank *self, struct mmpi_mbox *box, struct mmpi_chan
     if (s == &ch->tx->c && rev)
         __atomic_store_n(&s->ack, (uint32_t)__atomic_load_n(&rev->taken, __ATOMIC_ACQUIRE),
                          __ATOMIC_RELEASE);
-    if (dt->contiguous) {
+    if (bytes > MMPI_CHAN_MAX) { /* the big cell: nobody reads it until seqb says so */
+        struct mmpi_chan_big *big = ch->big;
+        __atomic_store_n(&big->len, (uint32_t)bytes, __ATOMIC_RELAXED); /* chan.c cell_bytes */
+        if (dt->contiguous)
+            memcpy(big->data, (const char *)buf + dt->true_lb, bytes);
+        else
+            mmpi_typed_pack(buf, count, dt, big->data);
+        bytes = MMPI_CHAN_BIG_BYTES;
+    } else if (dt->contiguous) {
         mmpi_cell_put((uint64_t *)(s + 1), (const char *)buf + dt->true_lb, bytes);
     } else {
         uint64_t packed[MMPI_CELL_WORDS];

@@ -272,14 +272,16 @@ void mmpi_match_recv(struct mmpi_rank *self, const struct mmpi_comm *c, struct m
     struct mmpi_request *drained = NULL;
 
     rreq->mbox = box;
-    /* A receive that fits a slot waits on the channel, and so does one too large for any eager
-     * message: its message comes through the unexpected queue as a rendezvous envelope, and
-     * this thread copies it from the sender's buffer (one copy, made by the receiver: the
-     * lines it writes are its own, where a sender copying into a posted receive writes lines
-     * the receiver's core holds). Between the two, a posted receive gets an eager message
-     * straight from the sender, where the unexpected queue would copy it twice. */
+    /* A receive that fits a channel's cell (the big cell included) waits on the channel, and
+     * so does one too large for any eager message: its message comes through the unexpected
+     * queue as a rendezvous envelope, and this thread copies it from the sender's buffer (one
+     * copy, made by the receiver: the lines it writes are its own, where a sender copying into
+     * a posted receive writes lines the receiver's core holds). Between the two, a posted
+     * receive gets an eager message straight from the sender, where the unexpected queue would
+     * copy it twice. */
     size_t room = mmpi_typed_bytes(rreq->dt, rreq->count);
-    if (rreq->direct && rreq->peer >= 0 && (room <= MMPI_CHAN_MAX || room > MMPI_EAGER_MAX) &&
+    if (rreq->direct && rreq->peer >= 0 &&
+        (room <= MMPI_CHAN_BIG_MAX || room > MMPI_EAGER_MAX) &&
         mmpi_chan_usable(self, c, rreq->ctx) && mmpi_chan_recv(self, c, rreq))
         return;
     mmpi_mbox_lock(&box->lock);

@@ -1,11 +1,12 @@
 /* p2p_chan.c: MPI's matching rules where mini_mpi's small messages take the per-sender channel
- * (a blocking MPI_Recv waiting unposted, standard sends of <= 48 bytes) and others do not
+ * (a blocking MPI_Recv waiting unposted, standard sends of <= 4 KiB) and others do not
  * (rendezvous, synchronous, nonblocking receives, probes, MPI_ANY_SOURCE). Rank 0 sends to rank
  * 1; with 3 ranks, rank 2 sends to rank 1 as well. Checked (MPI-4.1 §3.5, §3.8, §3.8.4):
  * non-overtaking across small, large, synchronous and nonblocking sends, also when more small
  * messages wait than a channel holds; tag selection skipping older messages; a receive posted
  * earlier (MPI_ANY_SOURCE, or the same source) matching before a later blocking one; probes
- * and matched probes; truncation; cancel; a derived datatype; a long race of alternating
+ * and matched probes; truncation; cancel; a derived datatype; the same for messages of the big
+ * cell (49 bytes to 4 KiB); a long race of alternating
  * receive kinds and of MPI_Sendrecv exchanges; per-sender order under MPI_ANY_SOURCE; both
  * directions of a pair streaming bursts of mixed sizes at once (the pair's shared line, its
  * acknowledgements and the ring, chan.h). */
@@ -28,7 +29,7 @@ static void send_int(int v, int n, int dest, int tag)
 }
 
 /* Receives from src with tag, expects first int v and n ints; into exactly n ints (mini_mpi:
- * a receive into at most 48 bytes may wait on the channel) or, with `room`, into BIG. */
+ * a receive into at most 4 KiB may wait on the channel) or, with `room`, into BIG. */
 static void recv_into(int v, int n, int src, int tag, bool room)
 {
     MPI_Status st;
@@ -47,12 +48,13 @@ static void recv_expect(int v, int n, int src, int tag)
     recv_into(v, n, src, tag, false);
 }
 
-/* Sizes in ints of message i of the ordering phase: small (channel), just too big for a slot,
- * rendezvous, and small again. */
+/* Sizes in ints of message i of the ordering phase: small (channel), just too big for a slot
+ * (the big cell), just too big for the big cell (eager, the engine), rendezvous, and small
+ * again. */
 static int order_len(int i)
 {
-    static const int lens[] = {1, 12, 13, BIG, 2, 0};
-    return lens[i % 6];
+    static const int lens[] = {1, 12, 13, 1024, 1025, BIG, 2, 0, 500};
+    return lens[i % 9];
 }
 
 static void phase_order(int rank)
@@ -280,6 +282,12 @@ static void phase_any_source(int rank, int size)
 /* Ranks 0 and 1 both send a burst, then receive the other's: bursts of 1 to 11 messages of 1 to
  * 12 ints (some fit the pair's shared line, some only a ring slot), so that both directions
  * have messages in flight while each one's acknowledgements ride on the other's. */
+/* Mostly small-cell sizes, now and then one for the big cell. */
+static int duplex_len(int i)
+{
+    return i % 13 == 5 ? 100 + i % 900 : 1 + i % 12;
+}
+
 static void phase_duplex(int rank)
 {
     if (rank > 1)
@@ -288,10 +296,68 @@ static void phase_duplex(int rank)
     for (int r = 0; r < 2000; r++) {
         int mine = 1 + (r * (rank ? 7 : 3)) % 11, theirs = 1 + (r * (rank ? 3 : 7)) % 11;
         for (int k = 0; k < mine; k++)
-            send_int(r * 100 + k * 10 + rank, 1 + (r + k) % 12, other, 90);
+            send_int(r * 100 + k * 10 + rank, duplex_len(r + k), other, 90);
         for (int k = 0; k < theirs; k++)
-            recv_expect(r * 100 + k * 10 + other, 1 + (r + k) % 12, other, 90);
+            recv_expect(r * 100 + k * 10 + other, duplex_len(r + k), other, 90);
     }
+}
+
+/* Messages for the big cell (49 bytes to 4 KiB) met by a probe, a matched probe, a receive too
+ * small for them, derived datatypes on both sides, and MPI_ANY_SOURCE; then one sent while the
+ * big cell still holds the previous one. */
+static void phase_big_cell(int rank)
+{
+    MPI_Datatype vec;
+    MPI_Type_vector(300, 1, 2, MPI_INT, &vec);
+    MPI_Type_commit(&vec);
+    if (rank == 0) {
+        send_int(700, 500, 1, 70);
+        send_int(710, 400, 1, 71);
+        send_int(720, 200, 1, 72);
+        static int v[600];
+        for (int k = 0; k < 600; k++)
+            v[k] = k % 2 ? -1 : 730 + k / 2;
+        CHECK(MPI_Send(v, 1, vec, 1, 73, MPI_COMM_WORLD) == MPI_SUCCESS);
+        send_int(740, 300, 1, 74);
+        send_int(750, 1000, 1, 75);
+        send_int(760, 900, 1, 76); /* the big cell still holds 750: the engine's path */
+        send_int(770, 13, 1, 77);
+    } else if (rank == 1) {
+        MPI_Status st;
+        int count = -1, cls = -1;
+        usleep(10000);
+        CHECK(MPI_Probe(0, 70, MPI_COMM_WORLD, &st) == MPI_SUCCESS);
+        MPI_Get_count(&st, MPI_INT, &count);
+        CHECK(count == 500 && st.MPI_TAG == 70);
+        recv_expect(700, 500, 0, 70);
+        MPI_Message msg;
+        CHECK(MPI_Mprobe(0, 71, MPI_COMM_WORLD, &msg, &st) == MPI_SUCCESS);
+        MPI_Get_count(&st, MPI_INT, &count);
+        CHECK(count == 400);
+        buf[0] = buf[399] = -1;
+        CHECK(MPI_Mrecv(buf, 400, MPI_INT, &msg, &st) == MPI_SUCCESS);
+        CHECK(buf[0] == 710 && buf[399] == 710 + 399);
+        int rc = MPI_Recv(buf, 100, MPI_INT, 0, 72, MPI_COMM_WORLD, &st);
+        MPI_Error_class(rc, &cls);
+        CHECK(cls == MPI_ERR_TRUNCATE && buf[0] == 720);
+        recv_expect(730, 300, 0, 73);
+        CHECK(buf[1] == 731 && buf[299] == 730 + 299);
+        static int v[600];
+        for (int k = 0; k < 600; k++)
+            v[k] = -7;
+        CHECK(MPI_Recv(v, 1, vec, 0, 74, MPI_COMM_WORLD, &st) == MPI_SUCCESS);
+        MPI_Get_count(&st, vec, &count);
+        CHECK(count == 1 && v[0] == 740 && v[2] == 741 && v[598] == 740 + 299 && v[1] == -7 &&
+              v[599] == -7);
+        buf[0] = -1;
+        CHECK(MPI_Recv(buf, BIG, MPI_INT, MPI_ANY_SOURCE, 75, MPI_COMM_WORLD, &st) ==
+              MPI_SUCCESS);
+        MPI_Get_count(&st, MPI_INT, &count);
+        CHECK(count == 1000 && buf[0] == 750 && buf[999] == 750 + 999 && st.MPI_SOURCE == 0);
+        recv_expect(760, 900, 0, 76);
+        recv_expect(770, 13, 0, 77);
+    }
+    MPI_Type_free(&vec);
 }
 
 int main(int argc, char **argv)
@@ -316,6 +382,8 @@ int main(int argc, char **argv)
     phase_truncate_cancel(rank);
     MPI_Barrier(MPI_COMM_WORLD);
     phase_datatype(rank);
+    MPI_Barrier(MPI_COMM_WORLD);
+    phase_big_cell(rank);
     MPI_Barrier(MPI_COMM_WORLD);
     phase_race(rank);
     MPI_Barrier(MPI_COMM_WORLD);

@@ -1,21 +1,24 @@
 /* p2p_chan_race.c: a blocking MPI_Recv takes channel messages without the mailbox lock while
  * the sender drains its own channel (mini_mpi: pt2pt/chan.c, "Taking without the lock"). Rank 0
- * streams messages to rank 1 whose sizes alternate between channel-sized ones and ones just too
- * big for a cell (each of those makes the sender move its channel's messages to the unexpected
- * queue under the lock, racing with the receiver's unlocked take), with varying tags; rank 1
+ * streams messages to rank 1 whose sizes alternate between ones for the small cells, ones for
+ * the big cell (which the receive claims before copying), and ones just too big for any cell
+ * (each of those, and a big one while the big cell is still full, makes the sender move its
+ * channel's messages to the unexpected queue under the lock, racing with the receiver's
+ * unlocked take), with varying tags; rank 1
  * receives every one with a blocking MPI_Recv, some into an exact buffer, some into a larger
  * one, some with MPI_ANY_TAG, and checks order, content, count and tag (MPI-4.1 §3.5:
  * non-overtaking, each message delivered exactly once). Plain MPI. */
 #include "mtest.h"
 
 #define N 20000
-#define MAXLEN 16 /* ints */
+#define MAXLEN 1100 /* ints */
 
-/* Length in ints of message i: 1 and 2 fit a shared cell, 12 a ring slot, 13 and 16 do not. */
+/* Length in ints of message i: 1 and 2 fit a shared cell, 12 a ring slot, 13, 16, 256 and 1024
+ * the big cell (4 KiB), 1025 no cell. */
 static int len_of(int i)
 {
-    static const int lens[] = {2, 13, 1, 12, 2, 16, 1, 1, 13};
-    return lens[i % 9];
+    static const int lens[] = {2, 13, 1, 12, 2, 16, 1, 1, 13, 1024, 256, 1025, 13, 13, 1};
+    return lens[i % 15];
 }
 
 int main(int argc, char **argv)
