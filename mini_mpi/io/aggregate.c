@@ -1,11 +1,15 @@
 /*
- * io/aggregate.c: collective writes through non-contiguous views, coalesced. When the members'
- * pieces interleave in the file (a strided view: each member's 4 KiB blocks between the
- * others'), writing each member's own pieces costs one pwrite per piece. All members are
- * threads of one process, so after the members met, each one writes one contiguous part of
- * the file (its domain: the written range cut in as many equal parts as there are members)
- * with the pieces of every member that fall into it, straight from their buffers, with one
- * pwritev per run of adjacent pieces (the two phases of two-phase I/O without the exchange).
+ * io/aggregate.c: collective reads and writes through non-contiguous views, coalesced. When the
+ * members' pieces interleave in the file (a strided view: each member's 4 KiB blocks between
+ * the others'), accessing each member's own pieces costs one pread or pwrite per piece. All
+ * members are threads of one process, so after the members met, each aggregator accesses one
+ * contiguous part of the file (its domain: the accessed range cut in as many equal parts as
+ * there are aggregators) for the pieces of every member that fall into it, straight into or
+ * from their buffers, with one preadv or pwritev per run of adjacent pieces (the two phases of
+ * two-phase I/O without the exchange). Below, "write" stands for either; a read is coalesced
+ * only when the whole range lies within the file as the caller finds it (an aggregator's
+ * short read fails its domain, and then each member reads its own data itself, end of file
+ * and all).
  *
  * Nothing here waits for a member that is not inside the same call: the meeting (request.c)
  * came first, and every wait below is for members that passed it and are finishing the same
@@ -36,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -46,7 +51,7 @@
 
 enum { AGG_NONE, AGG_DEPOSITED, AGG_SELF, AGG_WAITING, AGG_ABANDONED };
 
-/* Below this many bytes per piece (on average) a member writes its own pieces. */
+/* From this many bytes per piece (on average) a member accesses its own pieces. */
 #define AGG_PIECE_MAX ((uint64_t)256 << 10)
 
 static struct mmpi_file_agg *entry(struct mmpi_file_core *core, uint64_t seq, int i)
@@ -77,7 +82,7 @@ static void wake_members(struct mmpi_file_core *core)
 
 /* The aggregators of collective seq as a member past the meeting counts them: member 0's
  * cb_nodes hint (the meeting completes only once every member has deposited, so the first
- * deposit mmpi_file_agg_write finds is member 0's); -1 while member 0's deposit is not seen. */
+ * deposit mmpi_file_agg_access finds is member 0's); -1 while member 0's deposit is not seen. */
 static int aggregators_of(struct mmpi_file_core *core, uint64_t seq)
 {
     struct mmpi_file_agg *e = entry(core, seq, 0);
@@ -190,6 +195,33 @@ static int by_offset(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* Reads the pieces (sorted by offset): one preadv per run of adjacent ones; a short read (the
+ * file ended) is MPI_ERR_IO, which fails the domain (its members then read for themselves). */
+static int read_pieces(int fd, const struct piece *ps, size_t n)
+{
+    enum { MAXIOV = IOV_MAX < 1024 ? IOV_MAX : 1024 };
+    struct iovec iov[MAXIOV];
+    for (size_t i = 0; i < n;) {
+        size_t k = 0, total = 0;
+        MPI_Offset start = ps[i].off;
+        while (i + k < n && k < MAXIOV && ps[i + k].off == start + (MPI_Offset)total) {
+            iov[k] = (struct iovec){(void *)ps[i + k].mem, ps[i + k].len};
+            total += ps[i + k].len;
+            k++;
+        }
+        ssize_t r;
+        do
+            r = preadv(fd, iov, (int)k, start);
+        while (r < 0 && errno == EINTR);
+        if (r < 0)
+            return mmpi_file_errno_class(errno);
+        if ((size_t)r < total)
+            return MPI_ERR_IO;
+        i += k;
+    }
+    return MPI_SUCCESS;
+}
+
 /* Writes the pieces (sorted by offset): one pwritev per run of adjacent ones. */
 static int write_pieces(int fd, const struct piece *ps, size_t n)
 {
@@ -238,13 +270,13 @@ bool mmpi_file_agg_deposit(struct mmpi_file *f, uint64_t seq, const struct mmpi_
     int state = AGG_SELF;
     e->n = 0;
     /* Hints, as ROMIO names them: cb_nodes aggregators (every member uses the first
-     * member's), romio_cb_write=disable turns coalescing off. */
-    const char *cb = mmpi_info_lookup(f->info, "romio_cb_write");
+     * member's), romio_cb_write=disable and romio_cb_read=disable turn coalescing off. */
+    const char *cb = mmpi_info_lookup(f->info, op->write ? "romio_cb_write" : "romio_cb_read");
     const char *nodes = mmpi_info_lookup(f->info, "cb_nodes");
     int a = nodes ? atoi(nodes) : 0;
     e->aggregators = a < 1 ? 1 : a > core->size ? core->size : a;
-    if ((!cb || strcmp(cb, "disable")) && op->write && n > 0 && op->dt->contiguous &&
-        !v->external32 && !v->user && !f->atomic && core->size > 1) {
+    if ((!cb || strcmp(cb, "disable")) && n > 0 && op->dt->contiguous && !v->external32 &&
+        !v->user && !f->atomic && core->size > 1) {
         uint64_t start = (uint64_t)pos * v->esize, contig, last_contig, b = 0;
         MPI_Offset lo, last, off;
         mmpi_file_view_map(v, start, &lo, &contig);
@@ -257,7 +289,9 @@ bool mmpi_file_agg_deposit(struct mmpi_file *f, uint64_t seq, const struct mmpi_
             b += n - b < contig ? n - b : contig;
             pieces++;
         }
-        if (pieces > 1 && b / (uint64_t)pieces < AGG_PIECE_MAX) {
+        struct stat st;
+        if (pieces > 1 && b / (uint64_t)pieces < AGG_PIECE_MAX &&
+            (op->write || (fstat(core->fd, &st) == 0 && st.st_size > last))) {
             e->mem = (const char *)op->buf + op->dt->true_lb;
             e->view = v;
             e->start = start;
@@ -315,13 +349,13 @@ static bool domains_settled(void *arg)
 static void describe_agg(const void *arg, char *buf, size_t len)
 {
     const struct agg_wait *a = arg;
-    snprintf(buf, len, "collective write to file %s: coalescing the members' pieces "
+    snprintf(buf, len, "collective access to file %s: coalescing the members' pieces "
                        "(individual pointer %lld)",
              a->f->core->path, (long long)a->f->fp);
 }
 
-int mmpi_file_agg_write(struct mmpi_rank *self, struct mmpi_file *f, uint64_t seq,
-                        const struct mmpi_file_op *op, MPI_Offset pos, size_t *bytes)
+int mmpi_file_agg_access(struct mmpi_rank *self, struct mmpi_file *f, uint64_t seq,
+                         const struct mmpi_file_op *op, MPI_Offset pos, size_t *bytes)
 {
     struct mmpi_file_core *core = f->core;
     int me = f->comm->rank, size = core->size;
@@ -347,7 +381,8 @@ int mmpi_file_agg_write(struct mmpi_rank *self, struct mmpi_file *f, uint64_t se
     int err = MPI_SUCCESS;
     *bytes = 0;
     if (!mine) /* SELF: my own data, my own way */
-        err = mmpi_file_transfer(f, &f->view, true, pos, op->buf, op->count, op->dt, bytes);
+        err = mmpi_file_transfer(f, &f->view, op->write, pos, op->buf, op->count, op->dt,
+                                 bytes);
     else
         set_state(core, seq, me, AGG_WAITING);
     if (!any)
@@ -369,7 +404,7 @@ int mmpi_file_agg_write(struct mmpi_rank *self, struct mmpi_file *f, uint64_t se
             if (state_of(core, seq, i) == AGG_WAITING && entry(core, seq, i)->n > 0)
                 collect(entry(core, seq, i), dlo, dhi, &ps, &n, &cap);
         qsort(ps, n, sizeof(*ps), by_offset);
-        derr = write_pieces(core->fd, ps, n);
+        derr = op->write ? write_pieces(core->fd, ps, n) : read_pieces(core->fd, ps, n);
         free(ps);
     }
     /* Done, or failed: then each member writes its own pieces of it (and meets the error). */
@@ -383,6 +418,17 @@ int mmpi_file_agg_write(struct mmpi_rank *self, struct mmpi_file *f, uint64_t se
     /* My data: in every domain done by its aggregator, or else written by me. */
     mmpi_wait_until_described(self, domains_settled, &a, describe_agg);
     const struct mmpi_file_agg *e = entry(core, seq, me);
+    if (!op->write) { /* read: all of it again myself, where the file ends too, if any failed */
+        for (int d = 0; d < aggregators; d++) {
+            const struct mmpi_file_agg *o = entry(core, seq, d);
+            if (__atomic_load_n(&o->domain_seq, __ATOMIC_ACQUIRE) != seq ||
+                !__atomic_load_n(&o->domain_ok, __ATOMIC_RELAXED))
+                return mmpi_file_transfer(f, &f->view, false, pos, op->buf, op->count, op->dt,
+                                          bytes);
+        }
+        *bytes = (size_t)e->n;
+        return MPI_SUCCESS;
+    }
     for (int d = 0; d < aggregators && err == MPI_SUCCESS; d++) {
         const struct mmpi_file_agg *o = entry(core, seq, d);
         if (__atomic_load_n(&o->domain_seq, __ATOMIC_ACQUIRE) == seq &&

@@ -212,8 +212,8 @@ static int core_open(const char *name, int amode, struct mmpi_comm *dup,
 
 /* The hints every file reports (ROMIO's usual set, so programs that print or test them find
  * them): values describe what we do. cb_nodes is set to the group's size at open: every
- * member writes one part of a coalesced collective write (aggregate.c), which honours
- * cb_nodes and romio_cb_write=disable; no aggregation buffers. */
+ * member moves one part of a coalesced collective access (aggregate.c), which honours
+ * cb_nodes, romio_cb_write=disable and romio_cb_read=disable; no aggregation buffers. */
 static const char *const default_hints[][2] = {
     {"cb_buffer_size", "16777216"},  {"romio_cb_read", "automatic"},
     {"romio_cb_write", "automatic"}, {"cb_nodes", "1"},

@@ -280,18 +280,18 @@ int mmpi_file_start(struct mmpi_rank *self, struct mmpi_file *f, const struct mm
 int mmpi_file_access(struct mmpi_rank *self, struct mmpi_file *f, const struct mmpi_file_op *op,
                      MPI_Status *status);
 
-/* ---- aggregate.c: collective writes through non-contiguous views, coalesced ----------- */
-/* Before the members meet for collective number seq: records the caller's write (op from
+/* ---- aggregate.c: collective accesses through non-contiguous views, coalesced ---------- */
+/* Before the members meet for collective number seq: records the caller's access (op from
  * view position pos) in the core; true when its pieces are to be coalesced. */
 bool mmpi_file_agg_deposit(struct mmpi_file *f, uint64_t seq, const struct mmpi_file_op *op,
                            MPI_Offset pos);
-/* The meeting failed at the caller: its pieces will not be written by anyone. */
+/* The meeting failed at the caller: its pieces will not be accessed by anyone. */
 void mmpi_file_agg_abandon(struct mmpi_file *f, uint64_t seq);
-/* After the meeting succeeded: writes the caller's domain and makes sure its own data is in
- * the file (the caller's own data written directly if it was not coalesced). *bytes: its
- * bytes written. May block (for members finishing the same call only). */
-int mmpi_file_agg_write(struct mmpi_rank *self, struct mmpi_file *f, uint64_t seq,
-                        const struct mmpi_file_op *op, MPI_Offset pos, size_t *bytes);
+/* After the meeting succeeded: reads or writes the caller's domain and makes sure its own
+ * data is in the file, or in its buffer (accessed directly if it was not coalesced). *bytes:
+ * its bytes moved. May block (for members finishing the same call only). */
+int mmpi_file_agg_access(struct mmpi_rank *self, struct mmpi_file *f, uint64_t seq,
+                         const struct mmpi_file_op *op, MPI_Offset pos, size_t *bytes);
 
 /* ---- shared.c -------------------------------------------------------------------------- */
 /* Independent: claims `n` etypes at the shared pointer; *pos: where they start. MPI_ERR_ARG,

@@ -179,15 +179,11 @@ int mmpi_file_access(struct mmpi_rank *self, struct mmpi_file *f, const struct m
         return err;
     }
     uint64_t seq = f->comm->coll_seq; /* the meeting's number, the same at every member */
-    if (op->write)
-        mmpi_file_agg_deposit(f, seq, op, pos);
+    mmpi_file_agg_deposit(f, seq, op, pos);
     err = meet_blocking(self, f, pos);
-    if (err == MPI_SUCCESS && op->write)
-        err = mmpi_file_agg_write(self, f, seq, op, pos, &bytes);
-    else if (err == MPI_SUCCESS)
-        err = mmpi_file_transfer(f, &f->view, op->write, pos, op->buf, op->count, op->dt,
-                                 &bytes);
-    else if (op->write)
+    if (err == MPI_SUCCESS)
+        err = mmpi_file_agg_access(self, f, seq, op, pos, &bytes);
+    else
         mmpi_file_agg_abandon(f, seq);
     if (op->fp == MMPI_FP_INDIVIDUAL && !op->write)
         f->fp = pos + mmpi_file_view_etypes(&f->view, op->dt, bytes);

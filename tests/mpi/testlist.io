@@ -27,6 +27,17 @@ io_coalesce 8 arg=3 arg=8 env=MINI_MPI_FAULTS=kill 3 during MPI_File_write_all#1
 io_coalesce 64 arg=20 env=MINI_MPI_FAULTS=kill 20 during MPI_File_write_all#1
 io_coalesce 64 arg=1 arg=64 env=MINI_MPI_FAULTS=kill 1 during MPI_File_write_all#1
 io_coalesce 256 arg=200 arg=256 timeLimit=120 env=MINI_MPI_FAULTS=kill 200 during MPI_File_write_all#1
+# Collective reads whose pieces interleave, coalesced the same way: data and counts byte for
+# byte, with the hints, a member reading into a non-contiguous memory type, a file ending inside
+# the blocks (partial counts), and a member killed inside one.
+io_coalesce_read 1
+io_coalesce_read 2
+io_coalesce_read 4
+io_coalesce_read 7
+io_coalesce_read 4 arg=1 env=MINI_MPI_FAULTS=kill 1 during MPI_File_read_all#1
+io_coalesce_read 5 arg=2 arg=1 env=MINI_MPI_FAULTS=kill 2 during MPI_File_read_all#1
+io_coalesce_read 8 arg=3 arg=8 env=MINI_MPI_FAULTS=kill 3 during MPI_File_read_all#1
+io_coalesce_read 64 arg=20 env=MINI_MPI_FAULTS=kill 20 during MPI_File_read_all#1
 # Checkpoint with write_at_all, restart with read_at_all, verified against an uninterrupted run.
 io_checkpoint 4 dir=examples grep=^20 steps, restarted from step 10
 io_checkpoint 1 dir=examples
