@@ -195,20 +195,31 @@ static int by_offset(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+enum { MAXIOV = IOV_MAX < 1024 ? IOV_MAX : 1024 };
+
+/* The run of adjacent pieces from ps[i] on (sorted by offset), at most MAXIOV, as iov; returns
+ * how many pieces it holds and sets *total to its bytes. */
+static size_t adjacent_run(const struct piece *ps, size_t n, size_t i, struct iovec *iov,
+                           size_t *total)
+{
+    size_t k = 0;
+    *total = 0;
+    while (i + k < n && k < MAXIOV && ps[i + k].off == ps[i].off + (MPI_Offset)*total) {
+        iov[k] = (struct iovec){(void *)ps[i + k].mem, ps[i + k].len};
+        *total += ps[i + k].len;
+        k++;
+    }
+    return k;
+}
+
 /* Reads the pieces (sorted by offset): one preadv per run of adjacent ones; a short read (the
  * file ended) is MPI_ERR_IO, which fails the domain (its members then read for themselves). */
 static int read_pieces(int fd, const struct piece *ps, size_t n)
 {
-    enum { MAXIOV = IOV_MAX < 1024 ? IOV_MAX : 1024 };
     struct iovec iov[MAXIOV];
     for (size_t i = 0; i < n;) {
-        size_t k = 0, total = 0;
+        size_t total, k = adjacent_run(ps, n, i, iov, &total);
         MPI_Offset start = ps[i].off;
-        while (i + k < n && k < MAXIOV && ps[i + k].off == start + (MPI_Offset)total) {
-            iov[k] = (struct iovec){(void *)ps[i + k].mem, ps[i + k].len};
-            total += ps[i + k].len;
-            k++;
-        }
         ssize_t r;
         do
             r = preadv(fd, iov, (int)k, start);
@@ -225,16 +236,10 @@ static int read_pieces(int fd, const struct piece *ps, size_t n)
 /* Writes the pieces (sorted by offset): one pwritev per run of adjacent ones. */
 static int write_pieces(int fd, const struct piece *ps, size_t n)
 {
-    enum { MAXIOV = IOV_MAX < 1024 ? IOV_MAX : 1024 };
     struct iovec iov[MAXIOV];
     for (size_t i = 0; i < n;) {
-        size_t k = 0, total = 0;
+        size_t total, k = adjacent_run(ps, n, i, iov, &total);
         MPI_Offset start = ps[i].off;
-        while (i + k < n && k < MAXIOV && ps[i + k].off == start + (MPI_Offset)total) {
-            iov[k] = (struct iovec){(void *)ps[i + k].mem, ps[i + k].len};
-            total += ps[i + k].len;
-            k++;
-        }
         ssize_t w;
         do
             w = pwritev(fd, iov, (int)k, start);
