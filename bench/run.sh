@@ -34,7 +34,8 @@ usage: bench/run.sh [options]
                      DIR/build/lib): the same programs against that version, alternating with
                      this one; its "vs" column is this version's advantage over it
   --reps R           repetitions per cell (default 3; --quick: 1)
-  --only LIST        programs to run, comma separated: pingpong ring barrier allreduce
+  --only LIST        programs to run, comma separated: pingpong pingpong_load (8 B latency
+                     while a spinning process keeps a CPU busy) ring barrier allreduce
                      startup memory ulfm_detect ulfm_agree ulfm_shrink (or "ulfm") rma
                      rma_detect (failure detection in Win_fence and Win_lock next to
                      MPI_Barrier's, 4 ranks or more) restart (restart in place vs. spawn of
@@ -81,8 +82,8 @@ while [ $# -gt 0 ]; do
     shift
 done
 
-all_programs=(pingpong ring barrier allreduce startup memory ulfm_detect ulfm_agree ulfm_shrink
-              rma rma_detect restart io io_detect)
+all_programs=(pingpong pingpong_load ring barrier allreduce startup memory ulfm_detect ulfm_agree
+              ulfm_shrink rma rma_detect restart io io_detect)
 if [ "$quick" = 1 ]; then
     ranks_list=(2 16)
     : "${reps:=1}"
@@ -342,6 +343,7 @@ figures_of() {
         pingpong)
             echo pingpong_latency:8 pingpong_latency:1024 pingpong_bandwidth:65536 \
                 pingpong_bandwidth:1048576 pingpong_bandwidth:4194304 ;;
+        pingpong_load) echo pingpong_load_latency:8 ;;
         ring) echo ring:8 ;;
         barrier) echo barrier:0 ;;
         allreduce) echo allreduce:8 ;;
@@ -477,13 +479,13 @@ declare -A sticky sticky_from
 total_runs=0
 begin=$(date +%s)
 for prog in "${programs[@]}"; do
-    if [ "$prog" = pingpong ]; then
+    if [ "$prog" = pingpong ] || [ "$prog" = pingpong_load ]; then
         prog_ranks=(2)
     else
         prog_ranks=("${ranks_list[@]}")
     fi
     for n in "${prog_ranks[@]}"; do
-        [ "$n" -lt 2 ] && case $prog in pingpong|ulfm_detect|ulfm_shrink|restart) continue ;; esac
+        [ "$n" -lt 2 ] && case $prog in pingpong*|ulfm_detect|ulfm_shrink|restart) continue ;; esac
         [ "$n" -gt 64 ] && [ "$prog" = io ] && continue # 1 MiB per rank in a tmpfs
         [ "$n" -lt 4 ] && [ "$prog" = rma_detect ] && continue # three deaths, survivors left
         [ "$n" -lt 3 ] && [ "$prog" = io_detect ] && continue
@@ -572,6 +574,7 @@ END {
     R[++nr] = "pingpong|ping-pong bandwidth 64 KiB (GB/s)|pingpong_bandwidth|65536|higher"
     R[++nr] = "pingpong|ping-pong bandwidth 1 MiB (GB/s)|pingpong_bandwidth|1048576|higher"
     R[++nr] = "pingpong|ping-pong bandwidth 4 MiB (GB/s)|pingpong_bandwidth|4194304|higher"
+    R[++nr] = "pingpong_load|ping-pong latency 8 B, another process keeping a CPU busy (µs)|pingpong_load_latency|8|lower"
     R[++nr] = "ring|ring 8 B (µs per step)|ring|8|lower"
     R[++nr] = "barrier|barrier (µs)|barrier|0|lower"
     R[++nr] = "allreduce|allreduce 8 B (µs)|allreduce|8|lower"
