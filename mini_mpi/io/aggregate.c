@@ -212,53 +212,43 @@ static size_t adjacent_run(const struct piece *ps, size_t n, size_t i, struct io
     return k;
 }
 
-/* Reads the pieces (sorted by offset): one preadv per run of adjacent ones; a short read (the
- * file ended) is MPI_ERR_IO, which fails the domain (its members then read for themselves). */
-static int read_pieces(int fd, const struct piece *ps, size_t n)
+/* Writes what a short pwritev of the run (iov[0..k), pieces ps[0..k)) left after `done` bytes,
+ * piece by piece. */
+static int write_rest(int fd, const struct iovec *iov, size_t k, const struct piece *ps,
+                      size_t done)
 {
-    struct iovec iov[MAXIOV];
-    for (size_t i = 0; i < n;) {
-        size_t total, k = adjacent_run(ps, n, i, iov, &total);
-        MPI_Offset start = ps[i].off;
-        ssize_t r;
-        do
-            r = preadv(fd, iov, (int)k, start);
-        while (r < 0 && errno == EINTR);
-        if (r < 0)
-            return mmpi_file_errno_class(errno);
-        if ((size_t)r < total)
-            return MPI_ERR_IO;
-        i += k;
+    for (size_t j = 0; j < k; j++) {
+        if (done >= iov[j].iov_len) {
+            done -= iov[j].iov_len;
+            continue;
+        }
+        int err = mmpi_file_pwrite_all(fd, (const char *)iov[j].iov_base + done,
+                                       iov[j].iov_len - done, ps[j].off + (MPI_Offset)done);
+        if (err != MPI_SUCCESS)
+            return err;
+        done = 0;
     }
     return MPI_SUCCESS;
 }
 
-/* Writes the pieces (sorted by offset): one pwritev per run of adjacent ones. */
-static int write_pieces(int fd, const struct piece *ps, size_t n)
+/* Writes or reads the pieces (sorted by offset): one pwritev or preadv per run of adjacent
+ * ones. A short write is finished piece by piece; a short read (the file ended) is
+ * MPI_ERR_IO, which fails the domain (its members then read for themselves). */
+static int move_pieces(int fd, const struct piece *ps, size_t n, bool write)
 {
     struct iovec iov[MAXIOV];
     for (size_t i = 0; i < n;) {
         size_t total, k = adjacent_run(ps, n, i, iov, &total);
-        MPI_Offset start = ps[i].off;
-        ssize_t w;
+        ssize_t r;
         do
-            w = pwritev(fd, iov, (int)k, start);
-        while (w < 0 && errno == EINTR);
-        if (w < 0)
+            r = write ? pwritev(fd, iov, (int)k, ps[i].off) : preadv(fd, iov, (int)k, ps[i].off);
+        while (r < 0 && errno == EINTR);
+        if (r < 0)
             return mmpi_file_errno_class(errno);
-        if ((size_t)w < total) { /* short: the rest piece by piece */
-            size_t skip = (size_t)w;
-            for (size_t j = 0; j < k; j++) {
-                if (skip >= iov[j].iov_len) {
-                    skip -= iov[j].iov_len;
-                    continue;
-                }
-                int err = mmpi_file_pwrite_all(fd, (const char *)iov[j].iov_base + skip,
-                                    iov[j].iov_len - skip, ps[i + j].off + (MPI_Offset)skip);
-                if (err != MPI_SUCCESS)
-                    return err;
-                skip = 0;
-            }
+        if ((size_t)r < total) {
+            int err = write ? write_rest(fd, iov, k, ps + i, (size_t)r) : MPI_ERR_IO;
+            if (err != MPI_SUCCESS)
+                return err;
         }
         i += k;
     }
@@ -409,7 +399,7 @@ int mmpi_file_agg_access(struct mmpi_rank *self, struct mmpi_file *f, uint64_t s
             if (state_of(core, seq, i) == AGG_WAITING && entry(core, seq, i)->n > 0)
                 collect(entry(core, seq, i), dlo, dhi, &ps, &n, &cap);
         qsort(ps, n, sizeof(*ps), by_offset);
-        derr = op->write ? write_pieces(core->fd, ps, n) : read_pieces(core->fd, ps, n);
+        derr = move_pieces(core->fd, ps, n, op->write);
         free(ps);
     }
     /* Done, or failed: then each member writes its own pieces of it (and meets the error). */
@@ -445,7 +435,7 @@ int mmpi_file_agg_access(struct mmpi_rank *self, struct mmpi_file *f, uint64_t s
         struct piece *ps = NULL;
         size_t n = 0, cap = 0;
         collect(e, l, h, &ps, &n, &cap);
-        err = write_pieces(core->fd, ps, n);
+        err = move_pieces(core->fd, ps, n, true);
         free(ps);
     }
     if (err == MPI_SUCCESS)

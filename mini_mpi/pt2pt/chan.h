@@ -69,12 +69,13 @@
  * at the head; at the wait, `arrivals` unchanged since the receive last looked), a contiguous
  * type the message fits, a matching tag. The payload is copied into the receive buffer first,
  * then the message claimed by a compare-and-swap of `taken` from seq - 1 to seq (the big cell
- * the other way round, above). The only other consumer that can run meanwhile is the sender draining its own channel under the lock
- * (a slow-path send; a push that found a receive posted): its drain queues the message as
- * unexpected first (bumping `arrivals`), then claims it the same way, and unqueues it again if
- * the receive won. So a message is taken once; a receive that lost sees `taken` moved, and
- * (acquire) the queued copy, and falls back to the locked take, which looks at the unexpected
- * queue first. Under the lock everything else is as before (order (1)-(3) above).
+ * the other way round, above). The only other consumer that can run meanwhile is the sender
+ * draining its own channel under the lock (a slow-path send; a push that found a receive
+ * posted): its drain queues the message as unexpected first (bumping `arrivals`), then claims
+ * it the same way, and unqueues it again if the receive won. So a message is taken once; a
+ * receive that lost sees `taken` moved, and (acquire) the queued copy, and falls back to the
+ * locked take, which looks at the unexpected queue first. Under the lock everything else is as
+ * before (order (1)-(3) above).
  *
  * Acknowledgements: the consumer counts what it took in `taken`, on its own line. The sender
  * keeps `tail_seen`, a lower bound of it, raised in two ways: the `ack` that each message of

@@ -2,12 +2,12 @@
  * chan_send.c: the sending side of per-sender channels (chan.h): choosing a cell (the pair's
  * shared half, a ring slot or the big cell) from the sender's lower bound of what the consumer
  * took, raised by the acknowledgements that ride on the reverse direction's messages; writing
- * and publishing
- * the message; and the blocking send's shortcut (pt2pt.h, mmpi_pt2pt_send_direct). The
- * receiving side and the draining are chan.c.
+ * and publishing the message; and the blocking send's shortcut (pt2pt.h,
+ * mmpi_pt2pt_send_direct). The receiving side and the draining are chan.c.
  */
 #include "pt2pt/chan.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,10 +21,10 @@ _Static_assert(MMPI_CHAN_MAX < MMPI_CHAN_BIG_BYTES, "a slot's byte count is not 
 
 /* Raises tail_seen by the acknowledgement in the other half of the line. Believed only when
  * that half received a message since we last wrote ours (so the count is recent: our messages
- * not taken are then at most a ring and a half, and 32 bits tell it apart), and only up to
- * head. The ack is read with acquire, not only the seqb before it: the writer may be storing
- * its next message's ack, which counts takes after the seqb we saw, and our next write into a
- * cell it counts must follow the consumer's last read of that cell. */
+ * not taken are then at most a ring, a half and the big cell, and 32 bits tell it apart), and
+ * only up to head. The ack is read with acquire, not only the seqb before it: the writer may be
+ * storing its next message's ack, which counts takes after the seqb we saw, and our next write
+ * into a cell it counts must follow the consumer's last read of that cell. */
 static void read_ack(struct mmpi_chan *ch)
 {
     uint64_t seqb = __atomic_load_n(&ch->peer_half->c.seqb, __ATOMIC_ACQUIRE);
@@ -57,7 +57,10 @@ static struct mmpi_chan_cell *take_half(struct mmpi_chan *ch)
 }
 
 /* The big cell for the sender's next message (number head), allocated at the first one; NULL
- * while its previous message is not copied out yet (chan.h "The big cell"). */
+ * while its previous message is not copied out yet (chan.h "The big cell"). Its consumer took
+ * that message before marking it consumed, so tail_seen may rise to it: without that, a stream
+ * of big messages would leave tail_seen ever further behind head, and read_ack's 32-bit count
+ * needs the gap small. */
 static struct mmpi_chan_cell *take_big(struct mmpi_chan *ch)
 {
     struct mmpi_chan_big *big = ch->big;
@@ -65,22 +68,22 @@ static struct mmpi_chan_cell *take_big(struct mmpi_chan *ch)
         big = aligned_alloc(_Alignof(struct mmpi_chan_big), sizeof(*big));
         if (!big)
             return NULL; /* the engine's path needs no cell */
-        memset(&big->c, 0, sizeof(big->c));
-        big->len = 0;
-        big->consumed = 0; /* published below, with release */
+        memset(big, 0, offsetof(struct mmpi_chan_big, data)); /* published below (release) */
         __atomic_store_n(&ch->big, big, __ATOMIC_RELEASE);
     } else if (__atomic_load_n(&big->consumed, __ATOMIC_ACQUIRE) != ch->big_seq) {
         return NULL;
+    } else if (ch->tail_seen < ch->big_seq) {
+        ch->tail_seen = ch->big_seq;
     }
     ch->big_seq = ch->head + 1;
     return &big->c;
 }
 
 /* The cell for the sender's next message (number head) of `bytes` (chan.h): the big cell when
- * the message is larger than a slot, else the shared half
- * when the message fits and the half is free, else the ring slot if free; NULL when neither,
- * even after reading the consumer's count. The half's acknowledgement is read before the ring
- * is considered, so that a ping-pong stays on the shared line. */
+ * the message is larger than a slot, else the shared half when the message fits and the half
+ * is free, else the ring slot if free; NULL when none is, even after reading the consumer's
+ * count. The half's acknowledgement is read before the ring is considered, so that a ping-pong
+ * stays on the shared line. */
 static struct mmpi_chan_cell *pick_cell(struct mmpi_chan *ch, size_t bytes)
 {
     if (bytes > MMPI_CHAN_MAX)

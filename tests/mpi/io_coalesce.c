@@ -15,23 +15,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "mtest.h"
+#include "io_interleaved.h"
 
-#define B 3        /* bytes per block */
-#define MAXBLK 300 /* blocks per rank at most */
-
-static int blocks_of(int r) { return r == 1 ? 0 : MAXBLK - 37 * r % 200; }
 static char byte_of(int r, int i) { return (char)(1 + (r * 31 + i * 7) % 250); }
-
-static MPI_Datatype filetype(int size)
-{
-    MPI_Datatype vec, ft;
-    MPI_Type_vector(MAXBLK, B, (size + 1) * B, MPI_BYTE, &vec);
-    MPI_Type_create_resized(vec, 0, (MPI_Aint)MAXBLK * (size + 1) * B, &ft);
-    MPI_Type_commit(&ft);
-    MPI_Type_free(&vec);
-    return ft;
-}
 
 /* Writes one round: fill byte `fill` first (rank 0, independently), then every rank's blocks
  * collectively. Returns the write's error class. */

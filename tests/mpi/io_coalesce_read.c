@@ -16,28 +16,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "mtest.h"
+#include "io_interleaved.h"
 
-#define B 3        /* bytes per block */
-#define MAXBLK 300 /* blocks per rank at most */
-
-static int blocks_of(int r) { return r == 1 ? 0 : MAXBLK - 37 * r % 200; }
 static char byte_at(size_t p) { return (char)(1 + (p * 13 + p / 7) % 251); }
 
 /* File offset of byte i of rank r's data. */
 static size_t offset_of(int r, int size, int i)
 {
     return (size_t)(i / B) * (size_t)(size + 1) * B + (size_t)r * B + (size_t)(i % B);
-}
-
-static MPI_Datatype filetype(int size)
-{
-    MPI_Datatype vec, ft;
-    MPI_Type_vector(MAXBLK, B, (size + 1) * B, MPI_BYTE, &vec);
-    MPI_Type_create_resized(vec, 0, (MPI_Aint)MAXBLK * (size + 1) * B, &ft);
-    MPI_Type_commit(&ft);
-    MPI_Type_free(&vec);
-    return ft;
 }
 
 /* Rank 0 writes `len` bytes of the pattern (the file is cut to that length first). */

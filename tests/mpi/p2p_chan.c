@@ -6,10 +6,9 @@
  * messages wait than a channel holds; tag selection skipping older messages; a receive posted
  * earlier (MPI_ANY_SOURCE, or the same source) matching before a later blocking one; probes
  * and matched probes; truncation; cancel; a derived datatype; the same for messages of the big
- * cell (49 bytes to 4 KiB); a long race of alternating
- * receive kinds and of MPI_Sendrecv exchanges; per-sender order under MPI_ANY_SOURCE; both
- * directions of a pair streaming bursts of mixed sizes at once (the pair's shared line, its
- * acknowledgements and the ring, chan.h). */
+ * cell (49 bytes to 4 KiB); a long race of alternating receive kinds and of MPI_Sendrecv
+ * exchanges; per-sender order under MPI_ANY_SOURCE; both directions of a pair streaming bursts
+ * of mixed sizes at once (the pair's shared line, its acknowledgements and the ring, chan.h). */
 #include <stdbool.h>
 #include <string.h>
 #include <unistd.h>
@@ -320,7 +319,7 @@ static void phase_big_cell(int rank)
         CHECK(MPI_Send(v, 1, vec, 1, 73, MPI_COMM_WORLD) == MPI_SUCCESS);
         send_int(740, 300, 1, 74);
         send_int(750, 1000, 1, 75);
-        send_int(760, 900, 1, 76); /* the big cell still holds 750: the engine's path */
+        send_int(760, 900, 1, 76); /* the big cell most likely still holds 750: the engine */
         send_int(770, 13, 1, 77);
     } else if (rank == 1) {
         MPI_Status st;
