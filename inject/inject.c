@@ -51,10 +51,17 @@ static void report(const struct mmpi_rank *r, const char *how, enum mmpi_call ca
                 n);
 }
 
+/* After the death's tools event is in every rank's queue: a rank that sees the count has the
+ * event to read at its next MPI_T call (release; mini_mpi_injected_deaths acquires). */
+static void count_death(void)
+{
+    __atomic_add_fetch(&injected_deaths, 1, __ATOMIC_RELEASE);
+}
+
 __attribute__((noreturn)) static void die_now(struct mmpi_rank *self)
 {
-    __atomic_add_fetch(&injected_deaths, 1, __ATOMIC_RELAXED);
     mmpi_mpit_injected_death(self);
+    count_death();
     mmpi_rank_end_self(MMPI_END_INJECTED, KILLED_STATUS, "killed by MINI_MPI_FAULTS");
 }
 
@@ -145,8 +152,8 @@ static void *timer_main(void *arg)
                     if (w->config.verbose)
                         fprintf(stderr, "mini_mpi: injected death: rank %d at %.3f ms\n",
                                 r->world_rank, (double)f.time_ns * 1e-6);
-                    __atomic_add_fetch(&injected_deaths, 1, __ATOMIC_RELAXED);
                     mmpi_mpit_injected_death(r);
+                    count_death();
                     mmpi_rank_mark_failed(r, KILLED_STATUS, "killed by MINI_MPI_FAULTS");
                 }
             }
@@ -239,8 +246,8 @@ MMPI_EXPORT int mini_mpi_kill(int world_rank)
         die_now(r);
     if (r->end != MMPI_END_RUNNING)
         return MPI_SUCCESS;
-    __atomic_add_fetch(&injected_deaths, 1, __ATOMIC_RELAXED);
     mmpi_mpit_injected_death(r);
+    count_death();
     mmpi_rank_mark_failed(r, KILLED_STATUS, "killed by mini_mpi_kill");
     return MPI_SUCCESS;
 }
@@ -267,5 +274,5 @@ MMPI_EXPORT int mini_mpi_arm(const char *directives)
 
 MMPI_EXPORT int mini_mpi_injected_deaths(void)
 {
-    return __atomic_load_n(&injected_deaths, __ATOMIC_RELAXED);
+    return __atomic_load_n(&injected_deaths, __ATOMIC_ACQUIRE);
 }
