@@ -38,6 +38,7 @@
 #include "mpit/mpit.h"
 #include "pt2pt/bsend.h"
 #include "restart/restart.h"
+#include "runtime/cpu_bind.h"
 #include "runtime/hang.h"
 #include "runtime/reclaim.h"
 #include "util/futex.h"
@@ -150,6 +151,7 @@ static void rank_thread_cleanup(void *arg)
     struct mmpi_rank *r = arg;
     __atomic_store_n(&r->main_thread_done, true, __ATOMIC_RELEASE);
     record_end(arg, 0, "main thread exited", false);
+    mmpi_cpu_bind_rank_end(r->world_rank);
     mmpi_thread_detach();
 }
 
@@ -161,6 +163,7 @@ static void *rank_thread(void *arg)
 
     mmpi_self = r;
     mmpi_thread_adopt(r->threads); /* reserved by mmpi_world_run, the rank's first record */
+    mmpi_cpu_bind_rank_start(r->world_rank);
     if (setjmp(killed)) {
         /* Failed and released at world end (park_until_world_end): the frames of main are
          * abandoned, as a killed process's are. The cleanup pushed below is not run by
@@ -185,6 +188,7 @@ static void *rank_thread(void *arg)
                    : "returned from main",
                false);
     pthread_cleanup_pop(0);
+    mmpi_cpu_bind_rank_end(r->world_rank);
     mmpi_thread_detach();
     return NULL;
 }
@@ -284,6 +288,7 @@ int mmpi_world_add_ranks(struct mmpi_world *w, int n)
         pthread_mutex_unlock(&w->lock);
         return -1;
     }
+    mmpi_cpu_bind_release_all(); /* the new ranks have no CPU of their own */
     for (int i = first; i < first + n; i++) {
         struct mmpi_rank *r = rank_new(w, i);
         r->inject_counts = mmpi_xcalloc(MMPI_CALL_COUNT, sizeof(uint32_t)); /* freed by
@@ -446,6 +451,7 @@ int mmpi_world_run(const struct mmpi_launch_config *config, int (*entry)(int, ch
             mmpi_job_exit(2);
         }
     }
+    mmpi_cpu_bind_plan(w->initial_size, config->bind_cores);
     mmpi_inject_world_start(w); /* before any rank runs: MPI_Init#1 must count */
     /* Not w->size: the ranks started first may spawn more before this loop ends. */
     for (int i = 0; i < w->initial_size; i++) {

@@ -401,14 +401,17 @@ static inline __attribute__((always_inline)) int wait_arrived(struct fast_wait *
     int odd = -1;
     double start = 0;
     bool yielding = !spin;
+    /* A rank-thread with a CPU of its own polls without yielding, as runtime/wait.c's waits. */
+    bool own = mmpi_cpu_own();
+    double poll_seconds = own ? MMPI_OWN_CPU_POLL_SECONDS : FAST_YIELD_SECONDS;
     for (int i = 0; !done && fits_cpus(f); i++) {
         if (yielding || (i & 63) == 63) { /* a clock read costs a few PAUSEs, a yield much more */
             double now = mmpi_now();
             if (!start)
                 start = now;
-            else if (now > start + FAST_YIELD_SECONDS)
+            else if (now > start + poll_seconds)
                 break;
-            yielding = yielding || now > start + FAST_SPIN_SECONDS;
+            yielding = !own && (yielding || now > start + FAST_SPIN_SECONDS);
         }
         if (yielding)
             sched_yield();

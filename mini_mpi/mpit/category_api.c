@@ -26,7 +26,7 @@ static const struct category categories[] = {
     {"mini_mpi_launch", "how the job was started: fixed for its lifetime",
      LIST("MINI_MPI_NP", "MINI_MPI_UNIVERSE_SIZE", "MINI_MPI_PRIVATIZE", "MINI_MPI_STACK",
           "MINI_MPI_FT", "MINI_MPI_EXIT_STATUS", "MINI_MPI_INITIAL_ERRHANDLER",
-          "MINI_MPI_CALL_COUNTS"),
+          "MINI_MPI_CALL_COUNTS", "MINI_MPI_BIND"),
      LIST(NULL), LIST(NULL), LIST(NULL)},
     {"mini_mpi_checks", "diagnostics a running job can turn on and off",
      LIST("MINI_MPI_VERBOSE", "MINI_MPI_HANG_CHECK", "MINI_MPI_TIMEOUT", "MINI_MPI_POISON"),

@@ -48,6 +48,11 @@ static int read_privatize(struct mmpi_world *w, void *buf)
     *(int *)buf = w->config.privatize;
     return 0;
 }
+static int read_bind(struct mmpi_world *w, void *buf)
+{
+    *(int *)buf = w->config.bind_cores;
+    return 0;
+}
 static int read_stack(struct mmpi_world *w, void *buf)
 {
     *(unsigned long long *)buf = w->config.stack_size;
@@ -164,5 +169,7 @@ const struct mmpi_cvar mmpi_cvars[MMPI_NCVARS] = {
       "watchdog: seconds from the job's start after which it ends with status 124; 0: none")
     C(POISON, MPI_INT, -1, MPI_T_SCOPE_ALL_EQ, read_poison, write_poison, NULL,
       "nonzero: what a failure leaves undefined gets documented values (docs/io.md, docs/rma.md)")
+    C(BIND, MPI_INT, -1, MPI_T_SCOPE_CONSTANT, read_bind, NULL, NULL,
+      "1 (core): rank-threads run on CPUs of their own when they fit; 0 (none): anywhere")
 #undef C
 };

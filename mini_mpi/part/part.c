@@ -55,6 +55,7 @@
 #include "part/part.h"
 #include "pt2pt/copy.h"
 #include "pt2pt/request.h"
+#include "runtime/wait.h"
 
 enum { PHASE_READY = 1, PHASE_CLAIMED = 2 };
 
@@ -368,6 +369,6 @@ int mmpi_part_arrived(struct mmpi_rank *self, struct mmpi_request *req, int part
     if (err == MPI_ERR_PROC_FAILED)
         mmpi_fault_notice(self, s->peer_world);
     if (err == MPI_SUCCESS)
-        sched_yield(); /* a loop of MPI_Parrived must not hold a core its sender needs */
+        mmpi_poll_missed(); /* a loop of MPI_Parrived must not hold a core its sender needs */
     return err;
 }

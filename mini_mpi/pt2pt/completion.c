@@ -9,11 +9,11 @@
  * first failed request (struct mmpi_completion_failure), for the entry point to raise.
  */
 #include <stdio.h>
-#include <sched.h>
 #include <stdlib.h>
 
 #include "pt2pt/completion.h"
 #include "pt2pt/pt2pt.h"
+#include "runtime/wait.h"
 
 /* The engine request behind a user request (NULL when inactive). */
 static struct mmpi_request *active_part(struct mmpi_request *req)
@@ -94,7 +94,7 @@ int mmpi_completion_lookup_all(struct mmpi_rank *self, int count, MPI_Request *h
  * polling MPI_Test in a loop would otherwise hold its core for a whole time slice. */
 static void yield_after_miss(void)
 {
-    sched_yield();
+    mmpi_poll_missed();
 }
 
 int mmpi_completion_wait(struct mmpi_rank *self, MPI_Request *handle, struct mmpi_request *req,

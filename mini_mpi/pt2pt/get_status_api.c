@@ -5,11 +5,11 @@
  * and a later Wait or Test still completes them. Bad arguments are raised on no object; the
  * errors of the requests inspected as the completion calls raise them (completion.h).
  */
-#include <sched.h>
 #include <stdlib.h>
 
 #include "pt2pt/completion.h"
 #include "pt2pt/pt2pt.h"
+#include "runtime/wait.h"
 
 /* Whether req (not NULL) would complete now, and if so its status and error, as Test would
  * report them: an inactive persistent request is complete with an empty status; a
@@ -88,7 +88,7 @@ int PMPI_Request_get_status_any(int count, const MPI_Request array_of_requests[]
         *flag = 1;
         mmpi_status_set_empty(status);
     } else {
-        sched_yield(); /* a polling loop must let the other rank-threads run */
+        mmpi_poll_missed(); /* a polling loop must let the other rank-threads run */
     }
 fn_exit:
     free(reqs);
@@ -120,7 +120,7 @@ int PMPI_Request_get_status_all(int count, const MPI_Request array_of_requests[]
             mmpi_status_set_empty(&st[i]);
         } else if (!peek(reqs[i], &st[i], &e)) {
             *flag = 0; /* the statuses are left as they were (§3.7.5) */
-            sched_yield();
+            mmpi_poll_missed();
             goto fn_exit;
         }
         st[i].MPI_ERROR = e;
@@ -174,7 +174,7 @@ int PMPI_Request_get_status_some(int incount, const MPI_Request array_of_request
     }
     *outcount = any_active ? n : MPI_UNDEFINED; /* §3.7.5: none active */
     if (any_active && n == 0)
-        sched_yield();
+        mmpi_poll_missed();
     MMPI_FAIL_IF(failed.first_err != MPI_SUCCESS, MPI_ERR_IN_STATUS);
 fn_exit:
     free(reqs);

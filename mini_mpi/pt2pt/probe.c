@@ -7,13 +7,13 @@
  * Mrecv delivers it.
  */
 #include <stdio.h>
-#include <sched.h>
 #include <stdlib.h>
 
 #include "datatype/datatype.h"
 #include "pt2pt/chan.h"
 #include "pt2pt/match.h"
 #include "pt2pt/pt2pt.h"
+#include "runtime/wait.h"
 #include "ulfm/ulfm.h"
 
 /* What an MPI_Message handle names. */
@@ -132,7 +132,7 @@ void mmpi_pt2pt_iprobe(struct mmpi_rank *self, struct mmpi_comm *c, int source, 
         status->MPI_ERROR = keep;
     }
     if (!*flag)
-        sched_yield(); /* a polling loop must let the sender run */
+        mmpi_poll_missed(); /* a polling loop must let the sender run */
 }
 
 int mmpi_pt2pt_mprobe(struct mmpi_rank *self, struct mmpi_comm *c, int source, int tag,
@@ -152,7 +152,7 @@ int mmpi_pt2pt_improbe(struct mmpi_rank *self, struct mmpi_comm *c, int source, 
     MPI_Status st;
     *flag = mmpi_match_probe(mmpi_comm_my_mbox(c, MMPI_CTX_USER), source, tag, true, &st, &msg);
     if (!*flag) {
-        sched_yield();
+        mmpi_poll_missed();
         return MPI_SUCCESS;
     }
     if (status != MPI_STATUS_IGNORE) {

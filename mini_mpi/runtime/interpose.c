@@ -25,6 +25,7 @@
 
 #include "libc/libc.h"
 #include "mmpi.h"
+#include "runtime/cpu_bind.h"
 #include "util/real.h"
 
 static const char *signal_cause(int sig)
@@ -196,7 +197,9 @@ int mmpi_thread_create_unowned(pthread_t *thread, const pthread_attr_t *attr,
      * crashes on the first access). Its interceptor then calls ours, which forwards. */
     bool outer = creating_unowned;
     creating_unowned = true;
+    bool widened = mmpi_cpu_bind_creating();
     int rc = mmpi_first_pthread_create(thread, attr, start, arg);
+    mmpi_cpu_bind_created(widened);
     creating_unowned = outer;
     return rc;
 }
@@ -215,7 +218,9 @@ MMPI_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
     struct mmpi_thread *record = mmpi_thread_reserve(mmpi_self); /* counted from now */
     record->start = start;
     record->start_arg = arg;
+    bool widened = mmpi_cpu_bind_creating();
     int rc = mmpi_real_pthread_create(thread, attr, start_with_rank, record);
+    mmpi_cpu_bind_created(widened);
     if (rc != 0)
         mmpi_thread_release(record);
     return rc;

@@ -1,8 +1,8 @@
 /*
  * launch_config.c: reads the MINI_MPI_* variables that shape a run (rank count, universe size,
  * privatization, stack size, fault tolerance, exit-status convention, initial error handler,
- * verbosity, fault plan, call-count file, hang detector and watchdog). bin/mpiexec sets them
- * from its options; a program started directly reads them too. A bad value is reported in one
+ * verbosity, fault plan, call-count file, hang detector, watchdog, CPU binding). bin/mpiexec sets
+ * them from its options; a program started directly reads them too. A bad value is reported in one
  * line naming the variable, and the launcher exits with status 2 before any rank starts.
  */
 #include <stdio.h>
@@ -68,6 +68,7 @@ bool mmpi_launch_config_read(struct mmpi_launch_config *c)
     c->initial_errhandler = handlers[0];
     c->hang_check = true;
     c->max_comms = 2048;
+    c->bind_cores = true;
 
     if ((v = getenv("MINI_MPI_NP"))) {
         if (!mmpi_parse_long(v, 1, MMPI_MAX_RANKS, &n))
@@ -96,6 +97,11 @@ bool mmpi_launch_config_read(struct mmpi_launch_config *c)
         !read_word("MINI_MPI_INITIAL_ERRHANDLER", handlers, 3,
                    "mpi_errors_are_fatal, mpi_errors_abort or mpi_errors_return", &handler))
         return false;
+    static const char *const bind_words[] = {"none", "core"};
+    int bind = 1;
+    if (!read_word("MINI_MPI_BIND", bind_words, 2, "core or none", &bind))
+        return false;
+    c->bind_cores = bind == 1;
     c->fault_tolerant = ft != 2;
     c->exit_convention = exit_word ? MMPI_EXIT_MPICH : MMPI_EXIT_OMPI;
     c->initial_errhandler = handlers[handler];

@@ -74,6 +74,8 @@ struct mmpi_launch_config {
                                       * (window memory, file pointers) gets documented values */
     long max_comms;                  /* MINI_MPI_MAX_COMMS: communicators a rank may hold at
                                       * once (MPICH's context-id limit, 2048), 0 = no limit */
+    bool bind_cores;                 /* MINI_MPI_BIND: core (default) binds each rank-thread
+                                      * to a CPU of its own when the ranks fit (cpu_bind.c) */
     const char *call_counts;         /* MINI_MPI_CALL_COUNTS: file to write the per-rank MPI call
                                       * counts to at world end (inject/call_counts.c), or NULL */
 };

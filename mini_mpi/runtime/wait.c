@@ -28,6 +28,7 @@
 
 #include "mmpi.h"
 #include "mpit/mpit.h"
+#include "runtime/cpu_bind.h"
 #include "runtime/hang.h"
 #include "runtime/kind.h"
 #include "runtime/thread.h"
@@ -133,22 +134,6 @@ static bool sleep_on_word(struct mmpi_rank *self, struct mmpi_thread *t, uint32_
     return false;
 }
 
-int mmpi_usable_cpus(void)
-{
-    static int cpus;
-    int n = __atomic_load_n(&cpus, __ATOMIC_RELAXED);
-    if (!n) {
-        cpu_set_t set;
-        n = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 0;
-        if (n <= 0) {
-            long c = sysconf(_SC_NPROCESSORS_ONLN);
-            n = c > 0 ? (int)c : 1;
-        }
-        __atomic_store_n(&cpus, n, __ATOMIC_RELAXED);
-    }
-    return n;
-}
-
 /* A spin that failed, followed by a wait that the yield rounds ended, means that the awaited
  * thread ran on this CPU while we spun: it could not answer until we stepped aside. That is
  * the state a CPU-bound process produces with ranks <= CPUs (both ranks on one CPU, the other
@@ -166,6 +151,8 @@ static __thread unsigned waits_unspun __attribute__((tls_model("initial-exec")))
 /* The rule above, also for coll/fast.c's own poll loop (wait.h). */
 bool mmpi_spin_worthwhile(void)
 {
+    if (mmpi_cpu_own())
+        return true; /* the awaited rank is never on this CPU */
     return spin_misses < SPIN_MISSES || !(++waits_unspun % PROBE_PERIOD);
 }
 
@@ -196,10 +183,34 @@ static __attribute__((noinline)) void progress_collectives(struct mmpi_rank *sel
         progress(self);
 }
 
+/* A rank-thread with a CPU of its own (runtime/cpu_bind.c) polls without yielding: the rank it
+ * waits for runs elsewhere, and a yield would hand this CPU to whatever else shares it (another
+ * busy process: a whole time slice). It polls for MMPI_OWN_CPU_POLL_SECONDS, then sleeps, so
+ * that a long wait costs no CPU. True: ready. */
+static bool poll_own_cpu(bool (*ready)(void *arg), void *arg)
+{
+    double until = 0;
+    for (unsigned i = 0;; i++) {
+        if (ready(arg))
+            return true;
+        mmpi_cpu_relax();
+        if ((i & 63) == 63) { /* a clock read costs a few PAUSEs */
+            double now = mmpi_now();
+            if (!until)
+                until = now + MMPI_OWN_CPU_POLL_SECONDS;
+            else if (now > until)
+                return false;
+        }
+    }
+}
+
 static void wait_loop(struct mmpi_rank *self, bool (*ready)(void *arg), void *arg,
                       mmpi_wait_describe_fn *describe)
 {
-    int spins = spin_iterations(self->world);
+    bool own = mmpi_cpu_own();
+    if (own && poll_own_cpu(ready, arg))
+        return;
+    int spins = own ? 0 : spin_iterations(self->world);
     for (int i = 0; i < spins; i++) {
         if (ready(arg)) {
             mmpi_spin_outcome(true);
@@ -210,7 +221,7 @@ static void wait_loop(struct mmpi_rank *self, bool (*ready)(void *arg), void *ar
     /* Then let other runnable ranks (often the one we wait for, on this core) run a few times
      * before paying for a sleep and a wake-up: with more ranks than cores this is what makes a
      * barrier cost a few context switches instead of a futex round trip per rank. */
-    for (int i = 0; i < YIELD_ROUNDS; i++) {
+    for (int i = 0; !own && i < YIELD_ROUNDS; i++) {
         if (ready(arg)) {
             if (spins && i > 0)
                 mmpi_spin_outcome(false);

@@ -1,16 +1,20 @@
 /*
  * runtime/wait.h: the conditional wake of runtime/wait.c, for hot paths whose waiters
- * usually spin (the collective fast path, coll/fast.c). The ordinary wake (rank.h:
+ * usually spin (the collective fast path, coll/fast.c), and the polling policy the waits that
+ * poll on their own share with it. The ordinary wake (rank.h:
  * mmpi_rank_wake) writes the rank's wake word every time, which moves that cache line to the
  * waker's core and back; this one only reads it while nobody sleeps.
  */
 #ifndef MMPI_RUNTIME_WAIT_H
 #define MMPI_RUNTIME_WAIT_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "runtime/cpu_bind.h"
 #include "runtime/thread.h"
+#include "util/futex.h"
 
 struct mmpi_rank;
 
@@ -31,9 +35,20 @@ static inline void mmpi_wake_fence(void)
     else
         mmpi_wake_fence_slow();
 }
-/* CPUs this process may run on (its affinity mask), read once: whether a waiter's peers can
- * run meanwhile (spinning pays only then). */
-int mmpi_usable_cpus(void);
+/* How long a rank-thread with a CPU of its own polls before it sleeps (wait.c): a peer's answer
+ * takes well under a microsecond when it runs, and a sleeper's wake-up costs ~10 us. */
+#define MMPI_OWN_CPU_POLL_SECONDS 50e-6
+/* A poll that found nothing (MPI_Test, MPI_Iprobe, MPI_Parrived, ...): lets the ranks that share
+ * this CPU run (many ranks share few cores, and a polling loop would hold its core for a whole
+ * time slice), unless this thread has a CPU of its own, where a yield would only hand the CPU to
+ * another process. */
+static inline void mmpi_poll_missed(void)
+{
+    if (mmpi_cpu_own())
+        mmpi_cpu_relax();
+    else
+        sched_yield();
+}
 /* mmpi_wait_until_described for a condition whose changers wake with the two calls above. */
 void mmpi_wait_until_light(struct mmpi_rank *self, bool (*ready)(void *arg), void *arg,
                            mmpi_wait_describe_fn *describe);

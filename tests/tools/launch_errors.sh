@@ -47,6 +47,9 @@ expect_error "MINI_MPI_EXIT_STATUS=lam" env MINI_MPI_EXIT_STATUS=lam $prog
 expect_error "MINI_MPI_INITIAL_ERRHANDLER=x" env MINI_MPI_INITIAL_ERRHANDLER=x $prog
 expect_error "MINI_MPI_VERBOSE=loud" env MINI_MPI_VERBOSE=loud $prog
 expect_error "MINI_MPI_HANG_CHECK=2" env MINI_MPI_HANG_CHECK=2 $prog
+expect_error "MINI_MPI_BIND=socket" env MINI_MPI_BIND=socket $prog
+expect_error "mpiexec --bind-to banana" bin/mpiexec --bind-to banana -n 2 $prog
+expect_error "mpiexec --bind-to (no value)" bin/mpiexec -n 2 --bind-to
 expect_error "MINI_MPI_COLL_SNAPSHOT=banana" env MINI_MPI_COLL_SNAPSHOT=banana $prog
 expect_error "MINI_MPI_COLL_SNAPSHOT=-1" env MINI_MPI_COLL_SNAPSHOT=-1 $prog
 expect_error "MINI_MPI_COLL_FAST_MAX=banana" env MINI_MPI_COLL_FAST_MAX=banana $prog

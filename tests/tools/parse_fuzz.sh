@@ -59,6 +59,7 @@ var_values() { # variable: its malformed values, one per line, NUL-separated
         MINI_MPI_TIMEOUT|MPIEXEC_TIMEOUT) printf '%s\0' "${seconds[@]}" ;;
         MINI_MPI_FT) printf '%s\0' "${generic[@]}" ULFM Ulfm MPI NO ulfmx ' ulfm' 'ulfm ' yes ;;
         MINI_MPI_EXIT_STATUS) printf '%s\0' "${generic[@]}" OMPI Mpich ompi2 ' ompi' openmpi ;;
+        MINI_MPI_BIND) printf '%s\0' "${generic[@]}" CORE None hwthread socket 'core ' core:2 ;;
         MINI_MPI_INITIAL_ERRHANDLER)
             printf '%s\0' "${generic[@]}" MPI_ERRORS_RETURN Mpi_errors_return mpi_errors \
                 'mpi_errors_return ' ;;
@@ -79,7 +80,7 @@ var_values() { # variable: its malformed values, one per line, NUL-separated
 vars=(MINI_MPI_NP MINI_MPI_UNIVERSE_SIZE MINI_MPI_PRIVATIZE MINI_MPI_VERBOSE MINI_MPI_HANG_CHECK
       MINI_MPI_STACK MINI_MPI_COLL_SNAPSHOT MINI_MPI_COLL_FAST_MAX MINI_MPI_TIMEOUT
       MPIEXEC_TIMEOUT MINI_MPI_FT MINI_MPI_EXIT_STATUS MINI_MPI_INITIAL_ERRHANDLER
-      MINI_MPI_FAULTS MINI_MPI_CALL_COUNTS)
+      MINI_MPI_FAULTS MINI_MPI_CALL_COUNTS MINI_MPI_BIND)
 for var in "${vars[@]}"; do
     while IFS= read -r -d '' v; do
         check_bad "$var='$v'" env -u MINI_MPI_TIMEOUT MINI_MPI_NP=2 MINI_MPI_UNIVERSE_SIZE=2 \
@@ -108,6 +109,9 @@ done
 for v in "${generic[@]}" MPI_ERRORS_RETURN Mpi_Errors_Abort errors_return; do
     check_bad "mpiexec --initial-errhandler '$v'" bin/mpiexec --initial-errhandler "$v" "$prog"
 done
+for v in "${generic[@]}" CORE Core core2 ' core'; do
+    check_bad "mpiexec --bind-to '$v'" bin/mpiexec --bind-to "$v" "$prog"
+done
 for v in '' 1BAD 'A-B' $'A\nB' 'A B'; do
     check_bad "mpiexec -x '$v'" bin/mpiexec -x "$v" "$prog"
 done
@@ -118,10 +122,10 @@ check_good "flags 0/1" env MINI_MPI_PRIVATIZE=0 MINI_MPI_VERBOSE=0 MINI_MPI_HANG
     MINI_MPI_NP=2 "$prog"
 check_good "sizes" env MINI_MPI_STACK=512k MINI_MPI_COLL_SNAPSHOT=0 MINI_MPI_COLL_FAST_MAX=0 \
     MINI_MPI_NP=2 "$prog"
-check_good "words" env MINI_MPI_FT=mpi MINI_MPI_EXIT_STATUS=mpich \
+check_good "words" env MINI_MPI_FT=mpi MINI_MPI_EXIT_STATUS=mpich MINI_MPI_BIND=none \
     MINI_MPI_INITIAL_ERRHANDLER=mpi_errors_return MINI_MPI_TIMEOUT=30.5 MINI_MPI_NP=2 "$prog"
 check_good "mpiexec options" bin/mpiexec -n 2 -usize 4 --timeout 0.5 --with-ft no \
-    --initial-errhandler mpi_errors_abort "$prog"
+    --initial-errhandler mpi_errors_abort --bind-to core:1 "$prog"
 check_good "MINI_MPI_FAULTS" env MINI_MPI_FAULTS='kill 1 at 100000 ms; kill 0 at MPI_Finalize#2' \
     MINI_MPI_NP=2 "$prog"
 

@@ -1,0 +1,42 @@
+/*
+ * runtime/cpu_bind.h: which CPUs the rank-threads run on (cpu_bind.c), and whether the calling
+ * thread has one of its own, which decides how it waits (runtime/wait.c).
+ */
+#ifndef MMPI_RUNTIME_CPU_BIND_H
+#define MMPI_RUNTIME_CPU_BIND_H
+
+#include <stdbool.h>
+
+/* CPUs this process may run on (its affinity mask when first asked, before any binding): whether
+ * a waiter's peers can run meanwhile (spinning pays only then). */
+int mmpi_usable_cpus(void);
+
+/* Before a world's ranks start: bind each of its first nranks rank-threads to a CPU of its own
+ * when `bind` and nranks <= mmpi_usable_cpus(). */
+void mmpi_cpu_bind_plan(int nranks, bool bind);
+/* Run by each rank-thread as it starts: its own CPU if planned for world_rank and the binding
+ * still holds. */
+void mmpi_cpu_bind_rank_start(int world_rank);
+/* Run by a rank-thread as it ends: its binding is forgotten (its thread id may be reused). */
+void mmpi_cpu_bind_rank_end(int world_rank);
+/* Around every pthread_create: a new thread inherits its creator's mask, and one that a bound
+ * rank-thread creates (a thread of the rank, a spawned rank) must not be held on that rank's
+ * CPU. The creator gets the process's mask for the call (true: it had a CPU of its own) and its
+ * CPU back after. Done by the creator because the new thread's first steps may run before a
+ * sanitizer knows it (runtime/interpose.c). */
+bool mmpi_cpu_bind_creating(void);
+void mmpi_cpu_bind_created(bool widened);
+/* The job may outgrow the CPUs (a spawn): every binding is released, so that no two rank-threads
+ * are held on one CPU. */
+void mmpi_cpu_bind_release_all(void);
+
+/* Whether the calling thread is a rank-thread bound to a CPU of its own, while the binding holds:
+ * a rank it waits for never needs this CPU, so polling without yielding costs nobody. */
+extern __thread bool mmpi_cpu_bound_self __attribute__((tls_model("initial-exec")));
+extern bool mmpi_cpu_bindings_hold;
+static inline bool mmpi_cpu_own(void)
+{
+    return mmpi_cpu_bound_self && __atomic_load_n(&mmpi_cpu_bindings_hold, __ATOMIC_RELAXED);
+}
+
+#endif

@@ -1,0 +1,123 @@
+/* cpu_bind.c: which CPUs rank-threads run on. When the ranks fit the process's CPUs and
+ * MINI_MPI_BIND is not "none", each rank-thread runs on one CPU, a different one per rank, and a
+ * thread it creates runs on the process's whole mask while the rank stays on its CPU; otherwise
+ * every rank runs on the whole mask. arg=spawn: after an MPI_Comm_spawn no rank is bound any more
+ * (the job may have outgrown the CPUs), and the children are not bound either. */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_* */
+#include <mpi.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int errs;
+static cpu_set_t process_mask; /* the launcher thread's mask: the process's */
+
+#define CHECK(cond, ...)                                                                          \
+    do {                                                                                          \
+        if (!(cond)) {                                                                            \
+            errs++;                                                                               \
+            printf(__VA_ARGS__);                                                                  \
+            printf("\n");                                                                         \
+        }                                                                                         \
+    } while (0)
+
+static int only_cpu(const cpu_set_t *set)
+{
+    if (CPU_COUNT(set) != 1)
+        return -1;
+    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+        if (CPU_ISSET(cpu, set))
+            return cpu;
+    return -1;
+}
+
+static cpu_set_t mine(void)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    sched_getaffinity(0, sizeof(set), &set);
+    return set;
+}
+
+static void *thread_main(void *arg)
+{
+    cpu_set_t *out = arg;
+    *out = mine();
+    return NULL;
+}
+
+static void check_unbound(const char *who, int rank)
+{
+    cpu_set_t set = mine();
+    CHECK(CPU_EQUAL(&set, &process_mask), "%s %d: runs on %d CPUs, not the process's %d", who,
+          rank, CPU_COUNT(&set), CPU_COUNT(&process_mask));
+}
+
+int main(int argc, char **argv)
+{
+    int rank, size;
+    MPI_Comm parent;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    CPU_ZERO(&process_mask);
+    sched_getaffinity(getpid(), sizeof(process_mask), &process_mask);
+    MPI_Comm_get_parent(&parent);
+    if (parent != MPI_COMM_NULL) { /* a spawned child: never bound */
+        check_unbound("child", rank);
+        MPI_Send(&errs, 1, MPI_INT, 0, 1, parent);
+        MPI_Comm_disconnect(&parent);
+        MPI_Finalize();
+        return 0;
+    }
+
+    const char *bind = getenv("MINI_MPI_BIND");
+    int bound = !(bind && !strcmp(bind, "none")) && size > 1 &&
+                size <= CPU_COUNT(&process_mask);
+    cpu_set_t set = mine();
+    int cpu = only_cpu(&set);
+    if (bound) {
+        CHECK(cpu >= 0 && CPU_ISSET(cpu, &process_mask),
+              "rank %d: bound to %d CPUs, expected one of the process's", rank, CPU_COUNT(&set));
+        int *cpus = malloc((size_t)size * sizeof(int));
+        MPI_Allgather(&cpu, 1, MPI_INT, cpus, 1, MPI_INT, MPI_COMM_WORLD);
+        for (int r = 0; r < rank; r++)
+            CHECK(cpus[r] != cpu, "ranks %d and %d share CPU %d", r, rank, cpu);
+        free(cpus);
+    } else {
+        check_unbound("rank", rank);
+    }
+
+    /* A thread of the rank: the process's mask; the rank keeps its own. */
+    pthread_t t;
+    cpu_set_t of_thread;
+    pthread_create(&t, NULL, thread_main, &of_thread);
+    pthread_join(t, NULL);
+    CHECK(CPU_EQUAL(&of_thread, &process_mask), "rank %d: its thread runs on %d CPUs, not the "
+          "process's %d", rank, CPU_COUNT(&of_thread), CPU_COUNT(&process_mask));
+    cpu_set_t after = mine();
+    CHECK(CPU_EQUAL(&after, &set), "rank %d: its mask changed when it created a thread", rank);
+
+    if (argc > 1 && !strcmp(argv[1], "spawn")) {
+        MPI_Comm children;
+        int child_errs = 0;
+        MPI_Comm_spawn(argv[0], MPI_ARGV_NULL, 1, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &children,
+                       MPI_ERRCODES_IGNORE);
+        if (rank == 0)
+            MPI_Recv(&child_errs, 1, MPI_INT, 0, 1, children, MPI_STATUS_IGNORE);
+        errs += child_errs;
+        MPI_Comm_disconnect(&children);
+        check_unbound("rank after a spawn", rank);
+        MPI_Barrier(MPI_COMM_WORLD); /* the ranks wait on the whole mask now */
+    }
+
+    int total = 0;
+    MPI_Reduce(&errs, &total, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (rank == 0 && total == 0)
+        printf(" No Errors\n");
+    MPI_Finalize();
+    return 0;
+}
