@@ -185,10 +185,25 @@ static __attribute__((noinline)) void progress_collectives(struct mmpi_rank *sel
 
 /* A rank-thread with a CPU of its own (runtime/cpu_bind.c) polls without yielding: the rank it
  * waits for runs elsewhere, and a yield would hand this CPU to whatever else shares it (another
- * busy process: a whole time slice). It polls for MMPI_OWN_CPU_POLL_SECONDS, then sleeps, so
- * that a long wait costs no CPU. True: ready. */
-static bool poll_own_cpu(bool (*ready)(void *arg), void *arg)
+ * busy process: a whole time slice). It polls for own_poll_seconds, then sleeps, so that a long
+ * wait costs no CPU.
+ *
+ * How long: MMPI_OWN_CPU_POLL_SECONDS, unless wake-ups are slow. When waking a sleeper takes
+ * longer than the poll (a virtual machine whose idle CPU must be woken through its host: tens of
+ * microseconds), a ping-pong can settle into a cycle where each side gives up just before the
+ * answer, sleeps, and every message costs a wake-up (77 us per message where 0.3 is usual). So
+ * a wait that slept but ended soon after (within 4 polls) doubles this thread's poll, up to
+ * OWN_POLL_MAX_SECONDS; a wait that slept longer (the peer was busy: polling longer would only
+ * have burnt the CPU) sets it back. */
+#define OWN_POLL_MAX_SECONDS 1e-3
+static __thread double own_poll_seconds __attribute__((tls_model("initial-exec")));
+
+/* True: ready. False: gave up; *start is when the poll began (read late: a wait that ends in the
+ * first iterations reads no clock). */
+static bool poll_own_cpu(bool (*ready)(void *arg), void *arg, double *start)
 {
+    if (!own_poll_seconds)
+        own_poll_seconds = MMPI_OWN_CPU_POLL_SECONDS;
     double until = 0;
     for (unsigned i = 0;; i++) {
         if (ready(arg))
@@ -196,19 +211,31 @@ static bool poll_own_cpu(bool (*ready)(void *arg), void *arg)
         mmpi_cpu_relax();
         if ((i & 63) == 63) { /* a clock read costs a few PAUSEs */
             double now = mmpi_now();
-            if (!until)
-                until = now + MMPI_OWN_CPU_POLL_SECONDS;
-            else if (now > until)
+            if (!until) {
+                *start = now;
+                until = now + own_poll_seconds;
+            } else if (now > until) {
                 return false;
+            }
         }
     }
+}
+
+static void adapt_own_poll(double waited)
+{
+    if (waited < 4 * own_poll_seconds)
+        own_poll_seconds = own_poll_seconds * 2 < OWN_POLL_MAX_SECONDS ? own_poll_seconds * 2
+                                                                       : OWN_POLL_MAX_SECONDS;
+    else
+        own_poll_seconds = MMPI_OWN_CPU_POLL_SECONDS;
 }
 
 static void wait_loop(struct mmpi_rank *self, bool (*ready)(void *arg), void *arg,
                       mmpi_wait_describe_fn *describe)
 {
     bool own = mmpi_cpu_own();
-    if (own && poll_own_cpu(ready, arg))
+    double poll_start = 0;
+    if (own && poll_own_cpu(ready, arg, &poll_start))
         return;
     int spins = own ? 0 : spin_iterations(self->world);
     for (int i = 0; i < spins; i++) {
@@ -251,6 +278,8 @@ static void wait_loop(struct mmpi_rank *self, bool (*ready)(void *arg), void *ar
     }
     if (t)
         t->describe = NULL;
+    if (own)
+        adapt_own_poll(mmpi_now() - poll_start);
 }
 
 void mmpi_wait_until_described(struct mmpi_rank *self, bool (*ready)(void *arg), void *arg,

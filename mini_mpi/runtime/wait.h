@@ -35,8 +35,8 @@ static inline void mmpi_wake_fence(void)
     else
         mmpi_wake_fence_slow();
 }
-/* How long a rank-thread with a CPU of its own polls before it sleeps (wait.c): a peer's answer
- * takes well under a microsecond when it runs, and a sleeper's wake-up costs ~10 us. */
+/* How long a rank-thread with a CPU of its own polls before it sleeps (wait.c), at least: a
+ * peer's answer takes well under a microsecond when it runs, a sleeper's wake-up ~10 us. */
 #define MMPI_OWN_CPU_POLL_SECONDS 50e-6
 /* A poll that found nothing (MPI_Test, MPI_Iprobe, MPI_Parrived, ...): lets the ranks that share
  * this CPU run (many ranks share few cores, and a polling loop would hold its core for a whole
