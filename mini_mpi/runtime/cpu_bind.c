@@ -9,8 +9,10 @@
  * keeps a rank that shares its CPU with the busy process from handing it whole time slices
  * (docs/performance.md, "Under load").
  *
- * Threads that a rank creates get the process's mask back (a thread inherits its creator's), and
- * a spawn that may make the job larger than the CPUs releases every binding. MINI_MPI_BIND=none
+ * A rank-thread that creates a thread leaves its binding first: the new thread inherits its
+ * creator's mask, and the rank's own threads may need its CPU, which a wait that polls without
+ * yielding would hold from them. A spawn, which may make the job larger than the CPUs, releases
+ * every binding. MINI_MPI_BIND=none
  * (mpiexec --bind-to none) turns binding off.
  */
 #include <pthread.h>
@@ -22,7 +24,7 @@
 #include "runtime/cpu_bind.h"
 
 __thread bool mmpi_cpu_bound_self __attribute__((tls_model("initial-exec")));
-static __thread int bound_cpu __attribute__((tls_model("initial-exec")));
+static __thread int bound_rank __attribute__((tls_model("initial-exec"))); /* while bound */
 bool mmpi_cpu_bindings_hold; /* atomic: bindings planned and not released */
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -99,8 +101,8 @@ void mmpi_cpu_bind_rank_start(int world_rank)
     pthread_mutex_lock(&lock);
     bool bound = false;
     if (__atomic_load_n(&mmpi_cpu_bindings_hold, __ATOMIC_RELAXED) && world_rank < planned) {
-        bound_cpu = nth_cpu(world_rank);
-        bound = bind_to(bound_cpu);
+        bound_rank = world_rank;
+        bound = bind_to(nth_cpu(world_rank));
         if (bound)
             bound_tid[world_rank] = (pid_t)syscall(SYS_gettid);
     }
@@ -117,24 +119,15 @@ void mmpi_cpu_bind_rank_end(int world_rank)
     pthread_mutex_unlock(&lock);
 }
 
-bool mmpi_cpu_bind_creating(void)
+void mmpi_cpu_bind_leave(void)
 {
     if (!mmpi_cpu_bound_self)
-        return false;
-    /* A release meanwhile restores the same mask: no lock needed for this one. */
-    sched_setaffinity(0, sizeof(process_mask), &process_mask);
-    return true;
-}
-
-void mmpi_cpu_bind_created(bool widened)
-{
-    if (!widened)
         return;
-    pthread_mutex_lock(&lock); /* not after a release: that must leave no thread bound */
-    if (__atomic_load_n(&mmpi_cpu_bindings_hold, __ATOMIC_RELAXED))
-        bind_to(bound_cpu);
-    else
-        mmpi_cpu_bound_self = false;
+    pthread_mutex_lock(&lock);
+    if (bound_rank < planned && bound_tid[bound_rank] == (pid_t)syscall(SYS_gettid))
+        bound_tid[bound_rank] = 0;
+    mmpi_cpu_bound_self = false;
+    sched_setaffinity(0, sizeof(process_mask), &process_mask);
     pthread_mutex_unlock(&lock);
 }
 

@@ -19,13 +19,12 @@ void mmpi_cpu_bind_plan(int nranks, bool bind);
 void mmpi_cpu_bind_rank_start(int world_rank);
 /* Run by a rank-thread as it ends: its binding is forgotten (its thread id may be reused). */
 void mmpi_cpu_bind_rank_end(int world_rank);
-/* Around every pthread_create: a new thread inherits its creator's mask, and one that a bound
- * rank-thread creates (a thread of the rank, a spawned rank) must not be held on that rank's
- * CPU. The creator gets the process's mask for the call (true: it had a CPU of its own) and its
- * CPU back after. Done by the creator because the new thread's first steps may run before a
- * sanitizer knows it (runtime/interpose.c). */
-bool mmpi_cpu_bind_creating(void);
-void mmpi_cpu_bind_created(bool widened);
+/* Before every pthread_create by a rank-thread: a bound one leaves its binding for good (the
+ * process's mask, waits that yield). The new thread inherits the mask, and the rank's threads
+ * may need its CPU: a wait of the rank that polls without yielding would hold the CPU from the
+ * thread it waits for. Done by the creator because the new thread's first steps may run before
+ * a sanitizer knows it (runtime/interpose.c). */
+void mmpi_cpu_bind_leave(void);
 /* The job may outgrow the CPUs (a spawn): every binding is released, so that no two rank-threads
  * are held on one CPU. */
 void mmpi_cpu_bind_release_all(void);

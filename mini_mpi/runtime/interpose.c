@@ -197,9 +197,8 @@ int mmpi_thread_create_unowned(pthread_t *thread, const pthread_attr_t *attr,
      * crashes on the first access). Its interceptor then calls ours, which forwards. */
     bool outer = creating_unowned;
     creating_unowned = true;
-    bool widened = mmpi_cpu_bind_creating();
+    mmpi_cpu_bind_leave(); /* a spawned rank or a helper: not on this rank's CPU */
     int rc = mmpi_first_pthread_create(thread, attr, start, arg);
-    mmpi_cpu_bind_created(widened);
     creating_unowned = outer;
     return rc;
 }
@@ -218,9 +217,8 @@ MMPI_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
     struct mmpi_thread *record = mmpi_thread_reserve(mmpi_self); /* counted from now */
     record->start = start;
     record->start_arg = arg;
-    bool widened = mmpi_cpu_bind_creating();
+    mmpi_cpu_bind_leave(); /* its threads may need its CPU */
     int rc = mmpi_real_pthread_create(thread, attr, start_with_rank, record);
-    mmpi_cpu_bind_created(widened);
     if (rc != 0)
         mmpi_thread_release(record);
     return rc;
