@@ -1,7 +1,7 @@
 /*
  * cpu_bind.c: binds rank-threads to CPUs. When a job's ranks fit the CPUs the process may use,
- * each initial rank-thread runs on a CPU of its own (the i-th CPU of the process's mask for
- * world rank i), as Open MPI binds a small job's ranks to cores. Why: with another busy process
+ * each initial rank-thread runs on a CPU of its own (a CPU of each core first, then the cores'
+ * other hardware threads), as Open MPI binds a small job's ranks to cores. Why: with another busy process
  * on the machine, unbound rank-threads often end up together on one CPU (the load balancer
  * leaves a 2-1 split of three busy threads alone, and each futex wake-up pulls the woken thread
  * next to its waker), and then every message costs a thread switch. Bound, a rank never waits
@@ -17,6 +17,7 @@
  */
 #include <pthread.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -35,6 +36,7 @@ static int process_cpus; /* atomic: 0 until the mask is read */
  * now (0: not running, or not bound). */
 static int planned;
 static pid_t *bound_tid;
+static int *cpu_of_rank; /* under lock: the CPU planned for each of them */
 
 static void read_mask(void)
 {
@@ -61,13 +63,53 @@ int mmpi_usable_cpus(void)
     return __atomic_load_n(&process_cpus, __ATOMIC_ACQUIRE);
 }
 
-/* The index-th CPU of the process's mask. */
-static int nth_cpu(int index)
+/* cpu's core as the kernel numbers it (package and core id), or -1 when unknown. */
+static long core_of(int cpu)
 {
-    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
-        if (CPU_ISSET(cpu, &process_mask) && index-- == 0)
-            return cpu;
-    return -1;
+    static const char *const names[] = {"physical_package_id", "core_id"};
+    long id[2];
+    for (int i = 0; i < 2; i++) {
+        char path[96];
+        snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/%s", cpu, names[i]);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            return -1;
+        bool ok = fscanf(f, "%ld", &id[i]) == 1 && id[i] >= 0;
+        fclose(f);
+        if (!ok)
+            return -1;
+    }
+    return id[0] << 24 | (id[1] & 0xffffff);
+}
+
+/* Fills cpus[0..n) with CPUs of the process's mask, one per core before any core's second
+ * hardware thread (as Open MPI binds to cores: two ranks on one core's threads would share its
+ * execution units while another core idles). */
+static void choose_cpus(int *cpus, int n)
+{
+    long *cores = malloc(CPU_SETSIZE * sizeof(*cores));
+    int ncores = 0, chosen = 0;
+    cpu_set_t taken;
+    CPU_ZERO(&taken);
+    for (int pass = 0; pass < 2 && chosen < n; pass++) {
+        for (int cpu = 0; cpu < CPU_SETSIZE && chosen < n; cpu++) {
+            if (!CPU_ISSET(cpu, &process_mask) || CPU_ISSET(cpu, &taken))
+                continue;
+            if (pass == 0) { /* a core not seen yet; an unknown one counts as new */
+                long core = cores ? core_of(cpu) : -1;
+                bool seen = false;
+                for (int i = 0; i < ncores && core >= 0; i++)
+                    seen = seen || cores[i] == core;
+                if (seen)
+                    continue;
+                if (core >= 0)
+                    cores[ncores++] = core;
+            }
+            CPU_SET(cpu, &taken);
+            cpus[chosen++] = cpu;
+        }
+    }
+    free(cores);
 }
 
 static bool bind_to(int cpu)
@@ -83,13 +125,17 @@ void mmpi_cpu_bind_plan(int nranks, bool bind)
     int cpus = mmpi_usable_cpus();
     pthread_mutex_lock(&lock);
     free(bound_tid);
+    free(cpu_of_rank);
     bound_tid = NULL;
+    cpu_of_rank = NULL;
     planned = 0;
     if (bind && nranks > 1 && nranks <= cpus) {
-        planned = nranks;
         bound_tid = calloc((size_t)nranks, sizeof(*bound_tid));
-        if (!bound_tid)
-            planned = 0;
+        cpu_of_rank = calloc((size_t)nranks, sizeof(*cpu_of_rank));
+        if (bound_tid && cpu_of_rank) {
+            planned = nranks;
+            choose_cpus(cpu_of_rank, nranks);
+        }
     }
     __atomic_store_n(&mmpi_cpu_bindings_hold, planned > 0, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&lock);
@@ -102,7 +148,7 @@ void mmpi_cpu_bind_rank_start(int world_rank)
     bool bound = false;
     if (__atomic_load_n(&mmpi_cpu_bindings_hold, __ATOMIC_RELAXED) && world_rank < planned) {
         bound_rank = world_rank;
-        bound = bind_to(nth_cpu(world_rank));
+        bound = bind_to(cpu_of_rank[world_rank]);
         if (bound)
             bound_tid[world_rank] = (pid_t)syscall(SYS_gettid);
     }
