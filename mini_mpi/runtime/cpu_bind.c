@@ -1,19 +1,18 @@
 /*
  * cpu_bind.c: binds rank-threads to CPUs. When a job's ranks fit the CPUs the process may use,
  * each initial rank-thread runs on a CPU of its own (a CPU of each core first, then the cores'
- * other hardware threads), as Open MPI binds a small job's ranks to cores. Why: with another busy process
- * on the machine, unbound rank-threads often end up together on one CPU (the load balancer
- * leaves a 2-1 split of three busy threads alone, and each futex wake-up pulls the woken thread
- * next to its waker), and then every message costs a thread switch. Bound, a rank never waits
- * for a peer on its own CPU, so it may poll without yielding (runtime/wait.c), which is what
+ * other hardware threads), as Open MPI binds a small job's ranks to cores. Why: with another
+ * busy process on the machine, unbound rank-threads often end up together on one CPU (the load
+ * balancer leaves a 2-1 split of three busy threads alone, and each futex wake-up pulls the
+ * woken thread next to its waker), and then every message costs a thread switch. Bound, a rank
+ * never waits for a peer on its own CPU, so it may poll without yielding (runtime/wait.c), which
  * keeps a rank that shares its CPU with the busy process from handing it whole time slices
  * (docs/performance.md, "Under load").
  *
  * A rank-thread that creates a thread leaves its binding first: the new thread inherits its
  * creator's mask, and the rank's own threads may need its CPU, which a wait that polls without
  * yielding would hold from them. A spawn, which may make the job larger than the CPUs, releases
- * every binding. MINI_MPI_BIND=none
- * (mpiexec --bind-to none) turns binding off.
+ * every binding. MINI_MPI_BIND=none (mpiexec --bind-to none) turns binding off.
  */
 #include <pthread.h>
 #include <sched.h>
