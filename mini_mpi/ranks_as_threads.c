@@ -288,7 +288,7 @@ int mmpi_world_add_ranks(struct mmpi_world *w, int n)
         pthread_mutex_unlock(&w->lock);
         return -1;
     }
-    mmpi_cpu_bind_release_all(); /* the new ranks have no CPU of their own */
+    mmpi_cpu_bind_release_all(); /* the new ranks (spawned, restarted) have no CPU of their own */
     for (int i = first; i < first + n; i++) {
         struct mmpi_rank *r = rank_new(w, i);
         r->inject_counts = mmpi_xcalloc(MMPI_CALL_COUNT, sizeof(uint32_t)); /* freed by

@@ -11,8 +11,9 @@
  *
  * A rank-thread that creates a thread leaves its binding first: the new thread inherits its
  * creator's mask, and the rank's own threads may need its CPU, which a wait that polls without
- * yielding would hold from them. A spawn, which may make the job larger than the CPUs, releases
- * every binding. MINI_MPI_BIND=none (mpiexec --bind-to none) turns binding off.
+ * yielding would hold from them (the library's own threads, the reaper say, are only lent the
+ * process's mask). A spawn or a restart in place, which add ranks to the job, release every
+ * binding. MINI_MPI_BIND=none (mpiexec --bind-to none) turns binding off.
  */
 #include <pthread.h>
 #include <sched.h>
@@ -173,6 +174,28 @@ void mmpi_cpu_bind_leave(void)
         bound_tid[bound_rank] = 0;
     mmpi_cpu_bound_self = false;
     sched_setaffinity(0, sizeof(process_mask), &process_mask);
+    pthread_mutex_unlock(&lock);
+}
+
+bool mmpi_cpu_bind_lend_begin(void)
+{
+    if (!mmpi_cpu_bound_self)
+        return false;
+    /* A release meanwhile restores the same mask: no lock needed for this one. */
+    sched_setaffinity(0, sizeof(process_mask), &process_mask);
+    return true;
+}
+
+void mmpi_cpu_bind_lend_end(bool lent)
+{
+    if (!lent)
+        return;
+    pthread_mutex_lock(&lock); /* not after a release, which must leave no thread bound */
+    if (__atomic_load_n(&mmpi_cpu_bindings_hold, __ATOMIC_RELAXED) && bound_rank < planned &&
+        bound_tid[bound_rank] == (pid_t)syscall(SYS_gettid))
+        bind_to(cpu_of_rank[bound_rank]);
+    else
+        mmpi_cpu_bound_self = false;
     pthread_mutex_unlock(&lock);
 }
 

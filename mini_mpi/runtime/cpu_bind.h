@@ -19,14 +19,19 @@ void mmpi_cpu_bind_plan(int nranks, bool bind);
 void mmpi_cpu_bind_rank_start(int world_rank);
 /* Run by a rank-thread as it ends: its binding is forgotten (its thread id may be reused). */
 void mmpi_cpu_bind_rank_end(int world_rank);
-/* Before every pthread_create by a rank-thread: a bound one leaves its binding for good (the
- * process's mask, waits that yield). The new thread inherits the mask, and the rank's threads
- * may need its CPU: a wait of the rank that polls without yielding would hold the CPU from the
- * thread it waits for. Done by the creator because the new thread's first steps may run before
- * a sanitizer knows it (runtime/interpose.c). */
+/* Before a rank-thread creates a thread of the rank (the program's pthread_create): a bound one
+ * leaves its binding for good (the process's mask, waits that yield). The new thread inherits
+ * the mask, and the rank's threads may need its CPU: a wait of the rank that polls without
+ * yielding would hold the CPU from the thread it waits for. Done by the creator because the new
+ * thread's first steps may run before a sanitizer knows it (runtime/interpose.c). */
 void mmpi_cpu_bind_leave(void);
-/* The job may outgrow the CPUs (a spawn): every binding is released, so that no two rank-threads
- * are held on one CPU. */
+/* Around a pthread_create of one of the library's own threads (a rank restarted in place, a
+ * spawned rank, the reaper): they belong to no rank, so the creator keeps its binding, and only
+ * lends the new thread the process's mask (true: it was bound, and is bound again by _end). */
+bool mmpi_cpu_bind_lend_begin(void);
+void mmpi_cpu_bind_lend_end(bool lent);
+/* The job may outgrow the CPUs (a spawn, a restart in place: ranks added): every binding is
+ * released, so that no two rank-threads are held on one CPU. */
 void mmpi_cpu_bind_release_all(void);
 
 /* Whether the calling thread is a rank-thread bound to a CPU of its own, while the binding holds:

@@ -197,8 +197,9 @@ int mmpi_thread_create_unowned(pthread_t *thread, const pthread_attr_t *attr,
      * crashes on the first access). Its interceptor then calls ours, which forwards. */
     bool outer = creating_unowned;
     creating_unowned = true;
-    mmpi_cpu_bind_leave(); /* a spawned rank or a helper: not on this rank's CPU */
+    bool lent = mmpi_cpu_bind_lend_begin(); /* not on this rank's CPU */
     int rc = mmpi_first_pthread_create(thread, attr, start, arg);
+    mmpi_cpu_bind_lend_end(lent);
     creating_unowned = outer;
     return rc;
 }

@@ -3,11 +3,14 @@
  * it creates a thread: from then on the rank and its thread run on the process's whole mask (its
  * threads may need its CPU), while the other ranks stay bound. Otherwise every rank runs on the
  * whole mask. arg=spawn: after an MPI_Comm_spawn no rank is bound any more (the job may have
- * outgrown the CPUs), and the children are not bound either. */
+ * outgrown the CPUs), and the children are not bound either. arg=restart: rank 1 dies and rank 0
+ * restarts it in place; the restart, which adds a rank to the job as a spawn does, releases every
+ * binding: neither rank 0 nor the new rank 1 is bound after it. */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_* */
 #include <mpi.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,21 +78,50 @@ int main(int argc, char **argv)
         return 0;
     }
 
+    int flag = 0, *incarnation = NULL;
+    MPI_Comm_get_attr(MPI_COMM_WORLD, MINI_MPI_INCARNATION, &incarnation, &flag);
+    int restarted = flag && *incarnation;
+    int restart_mode = argc > 1 && !strcmp(argv[1], "restart");
     const char *bind = getenv("MINI_MPI_BIND");
     int bound = !(bind && !strcmp(bind, "none")) && size > 1 &&
                 size <= CPU_COUNT(&process_mask);
     cpu_set_t set = mine();
     int cpu = only_cpu(&set);
-    if (bound) {
+    if (restarted) {
+        check_unbound("restarted rank", rank);
+    } else if (bound) {
         CHECK(cpu >= 0 && CPU_ISSET(cpu, &process_mask),
               "rank %d: bound to %d CPUs, expected one of the process's", rank, CPU_COUNT(&set));
-        int *cpus = malloc((size_t)size * sizeof(int));
-        MPI_Allgather(&cpu, 1, MPI_INT, cpus, 1, MPI_INT, MPI_COMM_WORLD);
-        for (int r = 0; r < rank; r++)
-            CHECK(cpus[r] != cpu, "ranks %d and %d share CPU %d", r, rank, cpu);
-        free(cpus);
+        if (!restart_mode) { /* (there, the first rank 1 dies at once) */
+            int *cpus = malloc((size_t)size * sizeof(int));
+            MPI_Allgather(&cpu, 1, MPI_INT, cpus, 1, MPI_INT, MPI_COMM_WORLD);
+            for (int r = 0; r < rank; r++)
+                CHECK(cpus[r] != cpu, "ranks %d and %d share CPU %d", r, rank, cpu);
+            free(cpus);
+        }
     } else {
         check_unbound("rank", rank);
+    }
+
+    if (restart_mode) { /* two ranks */
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        if (rank == 1 && !restarted)
+            raise(SIGKILL);
+        if (rank == 0) {
+            int v;
+            CHECK(MPI_Recv(&v, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE) ==
+                  MPI_ERR_PROC_FAILED, "rank 0: the first rank 1 did not fail");
+            CHECK(MPIX_Comm_restart_rank(MPI_COMM_WORLD, 1) == MPI_SUCCESS,
+                  "rank 0: restart failed");
+            check_unbound("rank 0 after the restart", rank);
+        }
+        MPI_Barrier(MPI_COMM_WORLD); /* with the new rank 1, which checked itself above */
+        int total = 0;
+        MPI_Reduce(&errs, &total, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+        if (rank == 0 && total == 0)
+            printf(" No Errors\n");
+        MPI_Finalize();
+        return 0;
     }
 
     /* Rank 0 creates a thread: both run on the process's mask from then on; the others keep
