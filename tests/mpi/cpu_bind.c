@@ -60,6 +60,16 @@ static void check_unbound(const char *who, int rank)
           rank, CPU_COUNT(&set), CPU_COUNT(&process_mask));
 }
 
+static int finish(int rank)
+{
+    int total = 0;
+    MPI_Reduce(&errs, &total, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (rank == 0 && total == 0)
+        printf(" No Errors\n");
+    MPI_Finalize();
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     int rank, size;
@@ -116,12 +126,7 @@ int main(int argc, char **argv)
             check_unbound("rank 0 after the restart", rank);
         }
         MPI_Barrier(MPI_COMM_WORLD); /* with the new rank 1, which checked itself above */
-        int total = 0;
-        MPI_Reduce(&errs, &total, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
-        if (rank == 0 && total == 0)
-            printf(" No Errors\n");
-        MPI_Finalize();
-        return 0;
+        return finish(rank);
     }
 
     /* Rank 0 creates a thread: both run on the process's mask from then on; the others keep
@@ -155,10 +160,5 @@ int main(int argc, char **argv)
         MPI_Barrier(MPI_COMM_WORLD); /* the ranks wait on the whole mask now */
     }
 
-    int total = 0;
-    MPI_Reduce(&errs, &total, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
-    if (rank == 0 && total == 0)
-        printf(" No Errors\n");
-    MPI_Finalize();
-    return 0;
+    return finish(rank);
 }
