@@ -90,13 +90,6 @@ int mmpi_completion_lookup_all(struct mmpi_rank *self, int count, MPI_Request *h
     return MPI_SUCCESS;
 }
 
-/* Lets other rank-threads run when a test finds nothing: many ranks share few cores, and a rank
- * polling MPI_Test in a loop would otherwise hold its core for a whole time slice. */
-static void yield_after_miss(void)
-{
-    mmpi_poll_missed();
-}
-
 int mmpi_completion_wait(struct mmpi_rank *self, MPI_Request *handle, struct mmpi_request *req,
                          MPI_Status *status, MPI_Comm *owner)
 {
@@ -111,7 +104,7 @@ int mmpi_completion_test(struct mmpi_rank *self, MPI_Request *handle, struct mmp
 {
     if (!mmpi_completion_ready(req)) {
         *flag = 0;
-        yield_after_miss();
+        mmpi_poll_missed();
         return MPI_SUCCESS;
     }
     *flag = 1;
@@ -199,7 +192,7 @@ int mmpi_completion_all(struct mmpi_rank *self, int count, struct mmpi_request *
     if (flag) {
         *flag = all_ready(&m);
         if (!*flag) {
-            yield_after_miss();
+            mmpi_poll_missed();
             return MPI_SUCCESS;
         }
     } else {
@@ -252,7 +245,7 @@ int mmpi_completion_any(struct mmpi_rank *self, int count, struct mmpi_request *
             *flag = 1;
         mmpi_status_set_empty(status);
     } else {
-        yield_after_miss();
+        mmpi_poll_missed();
     }
     return MPI_SUCCESS;
 }
@@ -275,6 +268,6 @@ int mmpi_completion_some(struct mmpi_rank *self, int count, struct mmpi_request 
     *outcount = finish_ready(self, &m, handles, indices, statuses, &failed->first_err,
                              &failed->owner);
     if (*outcount == 0)
-        yield_after_miss();
+        mmpi_poll_missed();
     return failed->first_err == MPI_SUCCESS ? MPI_SUCCESS : MPI_ERR_IN_STATUS;
 }

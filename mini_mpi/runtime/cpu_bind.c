@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "runtime/cpu_bind.h"
+#include "util/die.h"
 
 __thread bool mmpi_cpu_bound_self __attribute__((tls_model("initial-exec")));
 static __thread int bound_rank __attribute__((tls_model("initial-exec"))); /* while bound */
@@ -87,7 +88,7 @@ static long core_of(int cpu)
  * execution units while another core idles). */
 static void choose_cpus(int *cpus, int n)
 {
-    long *cores = malloc(CPU_SETSIZE * sizeof(*cores));
+    long *cores = mmpi_xcalloc(CPU_SETSIZE, sizeof(*cores)); /* those seen, each once */
     int ncores = 0, chosen = 0;
     cpu_set_t taken;
     CPU_ZERO(&taken);
@@ -95,10 +96,10 @@ static void choose_cpus(int *cpus, int n)
         for (int cpu = 0; cpu < CPU_SETSIZE && chosen < n; cpu++) {
             if (!CPU_ISSET(cpu, &process_mask) || CPU_ISSET(cpu, &taken))
                 continue;
-            if (pass == 0) { /* a core not seen yet; an unknown one counts as new */
-                long core = cores ? core_of(cpu) : -1;
+            if (pass == 0) { /* a core not seen yet; an unknown one (-1) counts as new */
+                long core = core_of(cpu);
                 bool seen = false;
-                for (int i = 0; i < ncores && core >= 0; i++)
+                for (int i = 0; i < ncores; i++)
                     seen = seen || cores[i] == core;
                 if (seen)
                     continue;
@@ -130,12 +131,10 @@ void mmpi_cpu_bind_plan(int nranks, bool bind)
     cpu_of_rank = NULL;
     planned = 0;
     if (bind && nranks > 1 && nranks <= cpus) {
-        bound_tid = calloc((size_t)nranks, sizeof(*bound_tid));
-        cpu_of_rank = calloc((size_t)nranks, sizeof(*cpu_of_rank));
-        if (bound_tid && cpu_of_rank) {
-            planned = nranks;
-            choose_cpus(cpu_of_rank, nranks);
-        }
+        bound_tid = mmpi_xcalloc((size_t)nranks, sizeof(*bound_tid));
+        cpu_of_rank = mmpi_xcalloc((size_t)nranks, sizeof(*cpu_of_rank));
+        choose_cpus(cpu_of_rank, nranks);
+        planned = nranks;
     }
     __atomic_store_n(&mmpi_cpu_bindings_hold, planned > 0, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&lock);

@@ -1,9 +1,9 @@
 /*
  * runtime/wait.h: the conditional wake of runtime/wait.c, for hot paths whose waiters
- * usually spin (the collective fast path, coll/fast.c), and the polling policy the waits that
- * poll on their own share with it. The ordinary wake (rank.h:
+ * usually spin (the collective fast path, coll/fast.c). The ordinary wake (rank.h:
  * mmpi_rank_wake) writes the rank's wake word every time, which moves that cache line to the
- * waker's core and back; this one only reads it while nobody sleeps.
+ * waker's core and back; this one only reads it while nobody sleeps. Also wait.c's polling
+ * policy, for the loops that poll on their own.
  */
 #ifndef MMPI_RUNTIME_WAIT_H
 #define MMPI_RUNTIME_WAIT_H
@@ -35,6 +35,22 @@ static inline void mmpi_wake_fence(void)
     else
         mmpi_wake_fence_slow();
 }
+/* mmpi_wait_until_described for a condition whose changers wake with the two calls above. */
+void mmpi_wait_until_light(struct mmpi_rank *self, bool (*ready)(void *arg), void *arg,
+                           mmpi_wait_describe_fn *describe);
+/* The adaptive spin of runtime/wait.c, for waits that poll on their own (coll/fast.c): whether
+ * to spin before yielding (false once the calling thread's recent spins failed while a yield
+ * then ended the wait, i.e. the awaited thread shares its CPU; true again every 64th wait, to
+ * notice that it moved; always true for a thread with a CPU of its own), and how a wait that
+ * spun ended: during the spin (true) or in the yields that followed (false). */
+bool mmpi_spin_worthwhile(void);
+void mmpi_spin_outcome(bool spin_ended_wait);
+/* mmpi_wait_until_light that also counts the thread in *sleepers while it sleeps: a waker of
+ * many members (coll/crowd.c) reads that one word, after its mmpi_wake_fence, to skip the
+ * per-member wakes while nobody sleeps. */
+void mmpi_wait_until_counted(struct mmpi_rank *self, bool (*ready)(void *arg), void *arg,
+                             mmpi_wait_describe_fn *describe, uint32_t *sleepers);
+
 /* How long a rank-thread with a CPU of its own polls before it sleeps (wait.c), at least: a
  * peer's answer takes well under a microsecond when it runs, a sleeper's wake-up ~10 us. */
 #define MMPI_OWN_CPU_POLL_SECONDS 50e-6
@@ -49,20 +65,5 @@ static inline void mmpi_poll_missed(void)
     else
         sched_yield();
 }
-/* mmpi_wait_until_described for a condition whose changers wake with the two calls above. */
-void mmpi_wait_until_light(struct mmpi_rank *self, bool (*ready)(void *arg), void *arg,
-                           mmpi_wait_describe_fn *describe);
-/* The adaptive spin of runtime/wait.c, for waits that poll on their own (coll/fast.c): whether
- * to spin before yielding (false once the calling thread's recent spins failed while a yield
- * then ended the wait, i.e. the awaited thread shares its CPU; true again every 64th wait, to
- * notice that it moved), and how a wait that spun ended: during the spin (true) or in the
- * yields that followed (false). */
-bool mmpi_spin_worthwhile(void);
-void mmpi_spin_outcome(bool spin_ended_wait);
-/* mmpi_wait_until_light that also counts the thread in *sleepers while it sleeps: a waker of
- * many members (coll/crowd.c) reads that one word, after its mmpi_wake_fence, to skip the
- * per-member wakes while nobody sleeps. */
-void mmpi_wait_until_counted(struct mmpi_rank *self, bool (*ready)(void *arg), void *arg,
-                             mmpi_wait_describe_fn *describe, uint32_t *sleepers);
 
 #endif
