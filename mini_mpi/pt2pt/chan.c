@@ -103,11 +103,11 @@ static size_t cell_bytes(const struct mmpi_chan_cell *c)
     return b == MMPI_CHAN_BIG_BYTES ? __atomic_load_n(&big_of(c)->len, __ATOMIC_RELAXED) : b;
 }
 
-/* A consumer has copied message seq out of cell c: the big cell may take the next one. */
-static void cell_done(const struct mmpi_chan_cell *c, uint64_t seq)
+/* A consumer has copied message seq out of ch's cell c: the big cell may take the next one. */
+static void cell_done(struct mmpi_chan *ch, const struct mmpi_chan_cell *c, uint64_t seq)
 {
     if (is_big(c))
-        __atomic_store_n(&((struct mmpi_chan_big *)c)->consumed, seq, __ATOMIC_RELEASE);
+        __atomic_store_n(&ch->big_consumed, seq, __ATOMIC_RELEASE);
 }
 
 /* Copies n bytes of a cell's payload to dst: small cells without a call. */
@@ -167,7 +167,7 @@ static void advance(struct mmpi_chan *ch, const struct mmpi_chan_cell *c)
 {
     uint64_t seq = ch->taken + 1;
     __atomic_store_n(&ch->taken, seq, __ATOMIC_RELEASE);
-    cell_done(c, seq);
+    cell_done(ch, c, seq);
 }
 
 /* Copies a cell's message into a receive and fills its status; the error waits in
@@ -236,7 +236,7 @@ static void drain_one(struct mmpi_mbox *box, struct mmpi_chan *ch, struct mmpi_r
         uint64_t old = want - 1;
         if (__atomic_compare_exchange_n(&ch->taken, &old, want, false, __ATOMIC_ACQ_REL,
                                         __ATOMIC_RELAXED)) {
-            cell_done(s, want);
+            cell_done(ch, s, want);
         } else { /* the receive took it (and marks the big cell consumed itself) */
             mmpi_match_unqueue(box, m);
             free(m);
@@ -416,7 +416,7 @@ static long claim(struct mmpi_chan *ch, const struct mmpi_chan_cell *c, uint64_t
                                          __ATOMIC_RELAXED))
             return -1;
         memcpy(dst, big_of(c)->data, bytes);
-        cell_done(c, want);
+        cell_done(ch, c, want);
         *got_tag = t;
         return (long)bytes;
     }

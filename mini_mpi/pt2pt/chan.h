@@ -42,14 +42,20 @@
  *
  * The big cell: a message of MMPI_CHAN_MAX to MMPI_CHAN_BIG_MAX bytes goes into the channel's
  * one big cell (allocated by the sender at its first such message) when the big cell's previous
- * message has been copied out (`consumed`); else it takes the matching engine's path. In a
+ * message has been copied out (`big_consumed`); else it takes the matching engine's path. In a
  * ping-pong of 1-4 KiB messages that is two copies, each made by one core (the sender's into
  * the cell, the receiver's out of it), and the cell's header line, where the engine's path
  * moves the mailbox lock, the posted request and its completion word between the cores too: at
  * 1 KiB those lines, not the bytes, were most of the time (docs/performance.md). Unlike the
- * small cells, the big cell is claimed before it is copied and marked `consumed` after: the
+ * small cells, the big cell is claimed before it is copied and marked consumed after: the
  * sender rewrites it only then, so its payload is plain memory (no word-by-word atomics, see
- * "Taking without the lock"), and a consumer that loses the claim never reads it.
+ * "Taking without the lock"), and a consumer that loses the claim never reads it. The mark,
+ * `big_consumed`, is on the consumer's line (with `taken`, which the take has just written);
+ * the sender learns it as it learns `taken`: from the reverse direction's messages, whose big
+ * cell carries the writer's `big_consumed` of this direction (`rev_consumed`), and only when
+ * that is not current by reading the consumer's line. In a ping-pong of big messages the
+ * sender has just read the reply's header, so knowing its cell free costs no cache miss (reading
+ * the consumer's line was one, before the message, on every round trip).
  *
  * Numbers: the sender's n-th message (from 0) gets seq n + 1; a cell's `seqb` is
  * (seq << 8 | bytes), stored last (release), 56 bits of seq that never wrap; bytes is
@@ -123,12 +129,13 @@ struct mmpi_chan_half {
     uint64_t data[MMPI_CHAN_HOT_MAX / 8];
 };
 
-/* The big cell: its header and length on the line the sender writes last, `consumed` written by
- * whichever consumer took the message, once that has copied it out. */
+/* The big cell: its header and length on the line the sender writes last, with the writer's
+ * acknowledgement of the reverse direction's big cell (chan.h "The big cell"). */
 struct mmpi_chan_big {
     _Alignas(64) struct mmpi_chan_cell c;
     uint32_t len;                /* payload bytes (relaxed atomic, before c.seqb's release) */
-    uint64_t consumed;           /* seq of the last message copied out (release) */
+    uint64_t rev_consumed;       /* the reverse channel's big_consumed when the writer wrote
+                                  * (release, before c.seqb) */
     _Alignas(64) unsigned char data[MMPI_CHAN_BIG_MAX];
 };
 
@@ -150,6 +157,7 @@ struct mmpi_chan {
     uint64_t big_seq;            /* seq of the last message put in the big cell (0: none) */
     /* The consumer's line (under the receiver's mailbox lock) and immutable fields. */
     _Alignas(64) uint64_t taken; /* messages taken (release; the sender reads it when stuck) */
+    uint64_t big_consumed;       /* seq of the big cell's last message copied out (release) */
     struct mmpi_chan_half *rx;   /* immutable: the same half, read by the consumer */
     struct mmpi_chan_line *line; /* immutable: the shared line (own, or the reverse channel's) */
     int src;                     /* immutable: the sender's rank in the communicator */

@@ -56,6 +56,19 @@ static struct mmpi_chan_cell *take_half(struct mmpi_chan *ch)
     return &ch->tx->c;
 }
 
+/* Whether the big cell's last message (seq big_seq) was copied out: first by the reverse
+ * direction's big cell, whose writer said how far it had consumed ours (chan.h "The big cell";
+ * acquire: our next write into the cell follows the consumer's copy), then by the consumer's
+ * own mark. */
+static bool big_copied_out(const struct mmpi_chan *ch)
+{
+    const struct mmpi_chan *rev = __atomic_load_n(&ch->rev, __ATOMIC_ACQUIRE);
+    const struct mmpi_chan_big *rb = rev ? __atomic_load_n(&rev->big, __ATOMIC_ACQUIRE) : NULL;
+    if (rb && __atomic_load_n(&rb->rev_consumed, __ATOMIC_ACQUIRE) == ch->big_seq)
+        return true;
+    return __atomic_load_n(&ch->big_consumed, __ATOMIC_ACQUIRE) == ch->big_seq;
+}
+
 /* The big cell for the sender's next message (number head), allocated at the first one; NULL
  * while its previous message is not copied out yet (chan.h "The big cell"). Its consumer took
  * that message before marking it consumed, so tail_seen may rise to it: without that, a stream
@@ -70,7 +83,7 @@ static struct mmpi_chan_cell *take_big(struct mmpi_chan *ch)
             return NULL; /* the engine's path needs no cell */
         memset(big, 0, offsetof(struct mmpi_chan_big, data)); /* published below (release) */
         __atomic_store_n(&ch->big, big, __ATOMIC_RELEASE);
-    } else if (__atomic_load_n(&big->consumed, __ATOMIC_ACQUIRE) != ch->big_seq) {
+    } else if (!big_copied_out(ch)) {
         return NULL;
     } else if (ch->tail_seen < ch->big_seq) {
         ch->tail_seen = ch->big_seq;
@@ -116,27 +129,37 @@ static bool push(struct mmpi_rank *self, struct mmpi_mbox *box, struct mmpi_chan
     struct mmpi_chan_cell *s = pick_cell(ch, bytes);
     if (!s)
         return false; /* full: the engine drains it first */
-    /* Tag and payload as relaxed atomics: a receive may still be copying the cell's previous
-     * message, which the drain took from it (copy.h, mmpi_cell_put). */
-    __atomic_store_n(&s->tag, tag, __ATOMIC_RELAXED);
     struct mmpi_chan *rev = __atomic_load_n(&ch->rev, __ATOMIC_ACQUIRE);
-    if (s == &ch->tx->c && rev)
-        __atomic_store_n(&s->ack, (uint32_t)__atomic_load_n(&rev->taken, __ATOMIC_ACQUIRE),
-                         __ATOMIC_RELEASE);
     if (bytes > MMPI_CHAN_MAX) { /* the big cell: nobody reads it until seqb says so */
         struct mmpi_chan_big *big = ch->big;
-        __atomic_store_n(&big->len, (uint32_t)bytes, __ATOMIC_RELAXED); /* chan.c cell_bytes */
+        /* The payload first, then the header's fields next to seqb: the receiver polls the
+         * header line, and stores to it before the payload's would hand the line over twice. */
         if (dt->contiguous)
             memcpy(big->data, (const char *)buf + dt->true_lb, bytes);
         else
             mmpi_typed_pack(buf, count, dt, big->data);
+        __atomic_store_n(&s->tag, tag, __ATOMIC_RELAXED);
+        __atomic_store_n(&big->len, (uint32_t)bytes, __ATOMIC_RELAXED); /* chan.c cell_bytes */
+        if (rev) /* our consumption of the reverse direction's big cell (big_copied_out) */
+            __atomic_store_n(&big->rev_consumed,
+                             __atomic_load_n(&rev->big_consumed, __ATOMIC_ACQUIRE),
+                             __ATOMIC_RELEASE);
         bytes = MMPI_CHAN_BIG_BYTES;
-    } else if (dt->contiguous) {
-        mmpi_cell_put((uint64_t *)(s + 1), (const char *)buf + dt->true_lb, bytes);
     } else {
-        uint64_t packed[MMPI_CELL_WORDS];
-        mmpi_typed_pack(buf, count, dt, packed);
-        mmpi_cell_put((uint64_t *)(s + 1), packed, bytes);
+        /* Tag and payload as relaxed atomics: a receive may still be copying the cell's
+         * previous message, which the drain took from it (copy.h, mmpi_cell_put). */
+        __atomic_store_n(&s->tag, tag, __ATOMIC_RELAXED);
+        if (s == &ch->tx->c && rev)
+            __atomic_store_n(&s->ack,
+                             (uint32_t)__atomic_load_n(&rev->taken, __ATOMIC_ACQUIRE),
+                             __ATOMIC_RELEASE);
+        if (dt->contiguous) {
+            mmpi_cell_put((uint64_t *)(s + 1), (const char *)buf + dt->true_lb, bytes);
+        } else {
+            uint64_t packed[MMPI_CELL_WORDS];
+            mmpi_typed_pack(buf, count, dt, packed);
+            mmpi_cell_put((uint64_t *)(s + 1), packed, bytes);
+        }
     }
     __atomic_store_n(&s->seqb, (head + 1) << 8 | bytes, __ATOMIC_RELEASE);
     ch->head = head + 1;
