@@ -18,8 +18,15 @@
  *                                    not go below it
  *   io_write_shared_64              write_shared of 64-byte records from every rank, records/s
  *                                    (best of 3 rounds)
+ *   io_pread_floor                  every rank at once reading its contiguous block with one
+ *                                    plain pread(2) of its own descriptor of the same file, MB/s
+ *                                    (best of 20, timed as the collective calls): the floor of
+ *                                    io_read_at_all_contig
  *   io_write_at_latency_8           a small independent write_at (8 bytes), microseconds (rank
  *                                    0 alone, best of 3 rounds of 20000)
+ *   io_pwrite_latency_8             its floor: the same writes by plain pwrite(2) of 8 bytes
+ *                                    through rank 0's own descriptor of the same file, the same
+ *                                    rounds alternating with them
  */
 #include <fcntl.h>
 #include <unistd.h>
@@ -114,6 +121,26 @@ int main(int argc, char **argv)
     }
     MPI_File_set_view(fh, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL);
 
+    /* the read's floor: every rank's block by one plain pread, all at once */
+    int fd = open(name, O_RDONLY);
+    double bestr = 1e30;
+    for (int rep = 0; rep < 20; rep++) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t0 = MPI_Wtime();
+        if (pread(fd, buf, (size_t)bytes, (off_t)rank * bytes) != (ssize_t)bytes)
+            bestr = -1; /* reported as 0 MB/s: the file is not as the writes left it */
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t = MPI_Wtime() - t0;
+        if (bestr > 0 && t < bestr)
+            bestr = t;
+    }
+    if (fd >= 0)
+        close(fd);
+    MPI_Allreduce(MPI_IN_PLACE, &bestr, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+    if (rank == 0)
+        bench_result("io_pread_floor", bytes, size, bestr > 0 && fd >= 0 ? total / bestr / 1e6 : 0,
+                     "MB/s");
+
     /* the floor: one process, plain pwrite of the same bytes */
     if (rank == 0) {
         char pname[600];
@@ -159,18 +186,28 @@ int main(int argc, char **argv)
     if (rank == 0)
         bench_result("io_write_shared_64", 64, size, records * (double)size / ts, "records/s");
 
-    /* small write_at latency (rank 0 alone, the others wait) */
+    /* small write_at latency (rank 0 alone, the others wait), and plain pwrite's */
     if (rank == 0) {
-        int n = 20000;
-        double best = 1e30;
+        int n = 20000, wfd = open(name, O_WRONLY);
+        double best = 1e30, bestp = 1e30;
         for (int rep = 0; rep < 3; rep++) {
             t0 = MPI_Wtime();
             for (int i = 0; i < n; i++)
                 MPI_File_write_at(fh, (MPI_Offset)i * 8, rec, 8, MPI_BYTE, MPI_STATUS_IGNORE);
             if (MPI_Wtime() - t0 < best)
                 best = MPI_Wtime() - t0;
+            t0 = MPI_Wtime();
+            for (int i = 0; i < n; i++)
+                if (pwrite(wfd, rec, 8, (off_t)i * 8) != 8)
+                    break;
+            if (MPI_Wtime() - t0 < bestp)
+                bestp = MPI_Wtime() - t0;
         }
         bench_result("io_write_at_latency_8", 8, size, best / n * 1e6, "us");
+        if (wfd >= 0) {
+            bench_result("io_pwrite_latency_8", 8, size, bestp / n * 1e6, "us");
+            close(wfd);
+        }
     }
     MPI_File_close(&fh);
     if (rank == 0)

@@ -362,7 +362,8 @@ figures_of() {
         restart) echo restart:0 restart_call:0 spawn1:0 spawn1_call:0 ;;
         io) echo io_write_at_all_contig:1048576 io_read_at_all_contig:1048576 \
             io_write_at_all_strided:1048576 io_read_at_all_strided:1048576 \
-            io_pwrite_floor:1048576 io_write_shared_64:64 io_write_at_latency_8:8 ;;
+            io_pwrite_floor:1048576 io_pread_floor:1048576 io_write_shared_64:64 \
+            io_write_at_latency_8:8 io_pwrite_latency_8:8 ;;
         *) echo "$1:0" ;;
     esac
 }
@@ -617,8 +618,10 @@ END {
     R[++nr] = "io|write_at_all, strided 4 KiB blocks, 1 MiB per rank (MB/s)|io_write_at_all_strided|1048576|higher"
     R[++nr] = "io|read_at_all, strided 4 KiB blocks, 1 MiB per rank (MB/s)|io_read_at_all_strided|1048576|higher"
     R[++nr] = "io|floor: one process pwrite of the same bytes (MB/s)|io_pwrite_floor|1048576|none"
+    R[++nr] = "io|floor: every rank one pread of its block, at once (MB/s)|io_pread_floor|1048576|none"
     R[++nr] = "io|write_shared of 64 B records, every rank (records/s)|io_write_shared_64|64|higher"
     R[++nr] = "io|write_at of 8 B, one rank (µs)|io_write_at_latency_8|8|lower"
+    R[++nr] = "io|floor: pwrite of 8 B, same rounds (µs)|io_pwrite_latency_8|8|none"
     R[++nr] = "io_detect|failure detection in MPI_Barrier, same run as write_at_all (ms)|io_detect_barrier|0|lower"
     R[++nr] = "io_detect|failure detection in MPI_File_write_at_all, shrunk communicator (ms)|io_detect_write_at_all|0|lower"
     R[++nr] = "io_detect|write_at_all detection / barrier detection (goal ≤ 2)|io_detect_ratio|0|none"
