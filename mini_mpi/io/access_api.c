@@ -50,7 +50,7 @@ static int check(struct mmpi_rank *self, struct mmpi_file *f, struct how how, MP
     int err = mmpi_file_view_elem_size(&f->view, *dt, &fsize);
     if (err != MPI_SUCCESS)
         return err; /* a registered representation's extent function failed */
-    if (fsize % f->view.esize != 0)
+    if (mmpi_file_view_etype_rest(&f->view, fsize) != 0)
         return MPI_ERR_TYPE;
     MPI_Offset n;
     if ((err = mmpi_file_view_count(&f->view, *dt, fsize, count, &n)) != MPI_SUCCESS)

@@ -132,6 +132,21 @@ struct mmpi_file_view {
     const struct mmpi_datarep *user;    /* a registered datarep, or NULL */
 };
 
+/* Whole etypes of the view in `bytes` file bytes, and the bytes left over. Etypes of a power
+ * of two bytes (the default view's byte, and most views') shift instead of dividing: a 64-bit
+ * division costs more than the rest of a small access's arithmetic. */
+static inline uint64_t mmpi_file_view_per_etype(const struct mmpi_file_view *v, uint64_t bytes)
+{
+    uint64_t e = v->esize;
+    return (e & (e - 1)) == 0 ? bytes >> __builtin_ctzll(e) : bytes / e;
+}
+
+static inline uint64_t mmpi_file_view_etype_rest(const struct mmpi_file_view *v, uint64_t bytes)
+{
+    uint64_t e = v->esize;
+    return (e & (e - 1)) == 0 ? bytes & (e - 1) : bytes % e;
+}
+
 struct mmpi_file {
     struct mmpi_file_core *core;        /* immutable; one reference */
     struct mmpi_comm *comm;             /* immutable: the private duplicate (group, board) */

@@ -85,7 +85,7 @@ int mmpi_file_view_count(const struct mmpi_file_view *v, const struct mmpi_datat
     if (__builtin_mul_overflow(count, (MPI_Offset)dt->size, &mem) ||
         __builtin_mul_overflow(count, (MPI_Offset)fsize, &file))
         return MPI_ERR_ARG;
-    *n = dt->size ? file / (MPI_Offset)v->esize : 0;
+    *n = dt->size ? (MPI_Offset)mmpi_file_view_per_etype(v, (uint64_t)file) : 0;
     return MPI_SUCCESS;
 }
 
@@ -188,7 +188,7 @@ MPI_Offset mmpi_file_view_etypes(const struct mmpi_file_view *v, const struct mm
                                  size_t bytes)
 {
     if (!v->external32 && !v->user)
-        return (MPI_Offset)(bytes / v->esize);
+        return (MPI_Offset)mmpi_file_view_per_etype(v, bytes);
     size_t fsize;
     if (dt->size == 0 || v->esize == 0 || mmpi_file_view_elem_size(v, dt, &fsize))
         return 0; /* the access checked the sizes first (access_api.c) */
