@@ -354,7 +354,9 @@ figures_of() {
         ulfm_shrink) echo ulfm_shrink:0 ulfm_shrink_repeat:0 ulfm_shrink_barrier:0 \
             ulfm_shrink_ratio:0 ulfm_shrink_first_ratio:0 ;;
         rma) echo rma_put_latency:8 rma_put_floor:8 rma_put_bandwidth:4194304 rma_epoch:8 \
-            rma_epoch_floor:8 rma_acc_char:1048576 rma_acc_int:1048576 rma_acc_float:1048576 \
+            rma_epoch_floor:8 rma_acc_char:1048576 rma_acc_char_floor:1048576 \
+            rma_acc_int:1048576 rma_acc_int_floor:1048576 rma_acc_float:1048576 \
+            rma_acc_float_floor:1048576 \
             rma_fence:0 rma_fence_barrier:0 rma_fence_ratio:0 rma_fop:8 ;;
         rma_detect) echo rma_detect_barrier:0 rma_detect_fence:0 rma_detect_lock:0 \
             rma_detect_fence_ratio:0 rma_detect_lock_ratio:0 ;;
@@ -598,8 +600,11 @@ END {
     R[++nr] = "rma|exclusive lock + Put 8 B + unlock (µs)|rma_epoch|8|lower"
     R[++nr] = "rma|floor of the epoch: CAS + 8-byte copy + exchange (µs)|rma_epoch_floor|8|lower"
     R[++nr] = "rma|Accumulate 1 MiB MPI_CHAR, MPI_SUM + flush (µs)|rma_acc_char|1048576|lower"
+    R[++nr] = "rma|floor: one thread adding the same 1 MiB, MPI_CHAR (µs)|rma_acc_char_floor|1048576|none"
     R[++nr] = "rma|Accumulate 1 MiB MPI_INT, MPI_SUM + flush (µs)|rma_acc_int|1048576|lower"
+    R[++nr] = "rma|floor: one thread adding the same 1 MiB, MPI_INT (µs)|rma_acc_int_floor|1048576|none"
     R[++nr] = "rma|Accumulate 1 MiB MPI_FLOAT, MPI_SUM + flush (µs)|rma_acc_float|1048576|lower"
+    R[++nr] = "rma|floor: one thread adding the same 1 MiB, MPI_FLOAT (µs)|rma_acc_float_floor|1048576|none"
     R[++nr] = "rma|Win_fence (µs)|rma_fence|0|lower"
     R[++nr] = "rma|barrier, same run as fence (µs)|rma_fence_barrier|0|lower"
     R[++nr] = "rma|fence / barrier (goal ≤ 1.5)|rma_fence_ratio|0|none"
