@@ -412,6 +412,12 @@ static long claim(struct mmpi_chan *ch, const struct mmpi_chan_cell *c, uint64_t
         return -1;
     uint64_t old = want - 1;
     if (is_big(c)) { /* claimed first: nobody rewrites it until it is marked consumed */
+        /* The payload's lines are in the sender's cache: ask for them now, so that they travel
+         * while the claim's locked instruction runs (a prefetch reads nothing the program
+         * sees, so the cell may still be rewritten if the claim fails). */
+        const unsigned char *data = big_of(c)->data;
+        for (size_t off = 0; off < bytes; off += 64)
+            __builtin_prefetch(data + off);
         if (!__atomic_compare_exchange_n(&ch->taken, &old, want, false, __ATOMIC_ACQ_REL,
                                          __ATOMIC_RELAXED))
             return -1;
