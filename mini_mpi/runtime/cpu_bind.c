@@ -140,6 +140,12 @@ void mmpi_cpu_bind_plan(int nranks, bool bind)
     pthread_mutex_unlock(&lock);
 }
 
+/* Under lock: whether the calling thread is the one bound for world rank r now. */
+static bool holds_binding(int r)
+{
+    return r < planned && bound_tid[r] == (pid_t)syscall(SYS_gettid);
+}
+
 void mmpi_cpu_bind_rank_start(int world_rank)
 {
     mmpi_usable_cpus();
@@ -158,7 +164,7 @@ void mmpi_cpu_bind_rank_start(int world_rank)
 void mmpi_cpu_bind_rank_end(int world_rank)
 {
     pthread_mutex_lock(&lock);
-    if (world_rank < planned && bound_tid[world_rank] == (pid_t)syscall(SYS_gettid))
+    if (holds_binding(world_rank))
         bound_tid[world_rank] = 0;
     mmpi_cpu_bound_self = false;
     pthread_mutex_unlock(&lock);
@@ -169,7 +175,7 @@ void mmpi_cpu_bind_leave(void)
     if (!mmpi_cpu_bound_self)
         return;
     pthread_mutex_lock(&lock);
-    if (bound_rank < planned && bound_tid[bound_rank] == (pid_t)syscall(SYS_gettid))
+    if (holds_binding(bound_rank))
         bound_tid[bound_rank] = 0;
     mmpi_cpu_bound_self = false;
     sched_setaffinity(0, sizeof(process_mask), &process_mask);
@@ -190,8 +196,7 @@ void mmpi_cpu_bind_lend_end(bool lent)
     if (!lent)
         return;
     pthread_mutex_lock(&lock); /* not after a release, which must leave no thread bound */
-    if (__atomic_load_n(&mmpi_cpu_bindings_hold, __ATOMIC_RELAXED) && bound_rank < planned &&
-        bound_tid[bound_rank] == (pid_t)syscall(SYS_gettid))
+    if (__atomic_load_n(&mmpi_cpu_bindings_hold, __ATOMIC_RELAXED) && holds_binding(bound_rank))
         bind_to(cpu_of_rank[bound_rank]);
     else
         mmpi_cpu_bound_self = false;
