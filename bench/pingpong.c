@@ -6,12 +6,22 @@
  * Prints, at rank 0, for every size both pingpong_latency (us) and pingpong_bandwidth
  * (GB/s, 1e9 bytes per second of one-way time). Ranks beyond 2 only take part in calibration.
  *
+ * At 1 KiB it also measures the floor of such a message with the same two ranks on the same
+ * CPUs, batch by batch alternately with the ping-pong (this machine's cross-core latency changes
+ * within seconds, so a floor measured minutes apart makes a noisy ratio): a shared-memory
+ * window (MPI_Win_allocate_shared) holds a buffer per rank and a turn word, and the two ranks
+ * take turns copying the other's buffer into their own and passing the turn, as memcpy.c's
+ * copy_floor does with two threads. Prints pingpong_floor (us, one way: half a pair of turns)
+ * and pingpong_floor_ratio (the median over batches of ping-pong time / floor time).
+ *
  * `pingpong --batches N` instead times N batches of 5000 round trips of 8 bytes and prints the
  * best and the median batch, one-way: "min <us> med <us> us". Short batches keep most of them
  * free of interruptions; alternating two libraries run by run with LD_LIBRARY_PATH (the
  * programs have a RUNPATH, which it overrides) gives A/B figures that beat this machine's noise
  * (docs/performance.md, "Comparing two builds of mini_mpi").
  */
+#include <sched.h>
+
 #include "common.h"
 
 struct pp {
@@ -29,6 +39,105 @@ static void pp_step(void *arg)
         MPI_Recv(p->buf, p->count, MPI_BYTE, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         MPI_Send(p->buf, p->count, MPI_BYTE, 0, 1, MPI_COMM_WORLD);
     }
+}
+
+/* The floor's shared memory: ranks 0 and 1 each own a buffer; the turn word is rank 0's. */
+struct floor {
+    char *mine;
+    const char *theirs;
+    unsigned *turn; /* atomic: the number of turns taken */
+    unsigned next;  /* this rank's next turn: 0 or 1, then +2 */
+    int count;
+    MPI_Win win;
+};
+
+static inline void bench_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+static void floor_wait(const unsigned *turn, unsigned want)
+{
+    for (unsigned spins = 0; __atomic_load_n(turn, __ATOMIC_ACQUIRE) != want;)
+        if (++spins % 4096) /* the other rank may have lost its CPU (a loaded machine) */
+            bench_cpu_relax();
+        else
+            sched_yield();
+}
+
+/* One pair of turns: rank 0 copies rank 1's buffer into its own, then rank 1 rank 0's. */
+static void floor_step(void *arg)
+{
+    struct floor *f = arg;
+    if (!f->mine)
+        return;
+    floor_wait(f->turn, f->next);
+    memcpy(f->mine, f->theirs, (size_t)f->count);
+    __atomic_store_n(f->turn, f->next + 1, __ATOMIC_RELEASE);
+    f->next += 2;
+}
+
+/* Sets up the floor's window for `count` bytes; f->mine stays NULL on ranks other than 0 and 1
+ * and when the two do not share memory (then no floor is printed). */
+static int floor_init(struct floor *f, int rank, int count)
+{
+    MPI_Comm pair;
+    int pair_size, in_pair = rank < 2;
+    memset(f, 0, sizeof(*f));
+    f->count = count;
+    MPI_Comm_split(MPI_COMM_WORLD, in_pair, rank, &pair);
+    MPI_Comm_size(pair, &pair_size);
+    MPI_Comm node;
+    MPI_Comm_split_type(pair, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
+    int node_size, ok;
+    MPI_Comm_size(node, &node_size);
+    ok = in_pair && pair_size == 2 && node_size == 2;
+    char *base = NULL;
+    MPI_Aint bytes = ok ? 128 + count : 0;
+    MPI_Win_allocate_shared(bytes, 1, MPI_INFO_NULL, node, &base, &f->win);
+    if (ok) {
+        MPI_Aint size;
+        int disp;
+        char *other, *first;
+        MPI_Win_shared_query(f->win, !rank, &size, &disp, &other);
+        MPI_Win_shared_query(f->win, 0, &size, &disp, &first);
+        f->mine = base + 128;
+        f->theirs = other + 128;
+        f->turn = (unsigned *)first;
+        f->next = (unsigned)rank;
+        memset(f->mine, rank + 1, (size_t)count);
+        if (rank == 0)
+            __atomic_store_n(f->turn, 0, __ATOMIC_RELEASE);
+    }
+    MPI_Comm_free(&node);
+    MPI_Comm_free(&pair);
+    MPI_Barrier(MPI_COMM_WORLD);
+    return ok;
+}
+
+/* The 1 KiB figure's floor, in batches alternating with the ping-pong's (above). */
+static void floor_compare(int rank, char *buf, int count, double budget)
+{
+    struct floor f;
+    int ok = floor_init(&f, rank, count) || rank >= 2, all_ok; /* the pair decides */
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (all_ok) {
+        enum { BATCHES = 5 };
+        struct pp p = {buf, count, rank};
+        double pp[BATCHES], fl[BATCHES], ratio[BATCHES];
+        for (int b = 0; b < BATCHES; b++) {
+            pp[b] = bench_time_steps(pp_step, &p, MPI_COMM_WORLD, budget / BATCHES, 1, 20);
+            fl[b] = bench_time_steps(floor_step, &f, MPI_COMM_WORLD, budget / BATCHES, 1, 20);
+            ratio[b] = fl[b] > 0 ? pp[b] / fl[b] : 0;
+        }
+        if (rank == 0) {
+            bench_result("pingpong_floor", count, 2, bench_median(fl, BATCHES) / 2 * 1e6, "us");
+            bench_result("pingpong_floor_ratio", count, 2, bench_median(ratio, BATCHES), "x");
+        }
+    }
+    MPI_Win_free(&f.win);
 }
 
 /* --batches: nbatch batches of 5000 round trips of 8 bytes, best and median batch. */
@@ -83,6 +192,8 @@ int main(int argc, char **argv)
             bench_result("pingpong_latency", sizes[i], 2, one_way * 1e6, "us");
             bench_result("pingpong_bandwidth", sizes[i], 2, sizes[i] / one_way / 1e9, "GB/s");
         }
+        if (sizes[i] == 1024)
+            floor_compare(rank, buf, sizes[i], budget);
     }
     free(buf);
     MPI_Finalize();

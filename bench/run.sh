@@ -341,8 +341,9 @@ csv_status() { # lib prog ranks rep status note
 figures_of() {
     case $1 in
         pingpong)
-            echo pingpong_latency:8 pingpong_latency:1024 pingpong_bandwidth:65536 \
-                pingpong_bandwidth:1048576 pingpong_bandwidth:4194304 ;;
+            echo pingpong_latency:8 pingpong_latency:1024 pingpong_floor:1024 \
+                pingpong_floor_ratio:1024 pingpong_bandwidth:65536 pingpong_bandwidth:1048576 \
+                pingpong_bandwidth:4194304 ;;
         pingpong_load) echo pingpong_load_latency:8 ;;
         ring) echo ring:8 ;;
         barrier) echo barrier:0 ;;
@@ -574,6 +575,8 @@ END {
     nr = 0
     R[++nr] = "pingpong|ping-pong latency 8 B (µs)|pingpong_latency|8|lower"
     R[++nr] = "pingpong|ping-pong latency 1 KiB (µs)|pingpong_latency|1024|lower"
+    R[++nr] = "pingpong|floor: the same two ranks copying 1 KiB in turns, shared memory (µs)|pingpong_floor|1024|none"
+    R[++nr] = "pingpong|1 KiB latency / that floor, batch by batch (goal ≤ 1.5)|pingpong_floor_ratio|1024|none"
     R[++nr] = "pingpong|ping-pong bandwidth 64 KiB (GB/s)|pingpong_bandwidth|65536|higher"
     R[++nr] = "pingpong|ping-pong bandwidth 1 MiB (GB/s)|pingpong_bandwidth|1048576|higher"
     R[++nr] = "pingpong|ping-pong bandwidth 4 MiB (GB/s)|pingpong_bandwidth|4194304|higher"

@@ -19,7 +19,8 @@ fi
 
 failures=0
 # Every figure of every program, at both sizes (ulfm ones need 2 ranks at least: both are).
-for figure in 'ping-pong latency 8 B' 'ping-pong bandwidth 4 MiB' 'ring 8 B' 'barrier (µs)' \
+for figure in 'ping-pong latency 8 B' 'floor: the same two ranks copying 1 KiB' \
+    '1 KiB latency / that floor' 'ping-pong bandwidth 4 MiB' 'ring 8 B' 'barrier (µs)' \
     'allreduce 8 B' 'start-up' 'memory, Pss' 'failure detection in MPI_Barrier, first' \
     'MPIX_Comm_agree' 'MPIX_Comm_shrink after 1 failure, repeated' 'restart in place, call to new' \
     'spawn of 1 rank, call to the child' 'write_at_all, strided 4 KiB blocks' \
