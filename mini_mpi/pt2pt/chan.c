@@ -394,6 +394,15 @@ bool mmpi_chan_poll(struct mmpi_request *rreq)
     return take_locked(rreq);
 }
 
+bool mmpi_chan_poll_arrivals(struct mmpi_request *rreq)
+{
+    uint32_t arrivals = __atomic_load_n(&rreq->mbox->arrivals, __ATOMIC_ACQUIRE);
+    if (arrivals == rreq->seen_arrivals)
+        return false;
+    rreq->seen_arrivals = arrivals;
+    return take_locked(rreq);
+}
+
 /* ---- Taking without the lock (chan.h "Taking without the lock") -------------------------- */
 
 /* Copies message `want` of cell c into `room` contiguous bytes at dst and claims it, when its
@@ -479,7 +488,7 @@ static bool direct_ready(void *arg)
     uint64_t want;
     const struct mmpi_chan_cell *cell = ch ? ready_cell(ch, &want) : NULL;
     if (!cell)
-        return mmpi_request_poll(rreq);
+        return mmpi_request_poll_cell_looked(rreq);
     const struct mmpi_datatype *dt = rreq->dt;
     int got_tag;
     long bytes;

@@ -129,7 +129,9 @@ static void check_failures(struct mmpi_request *req)
     }
 }
 
-bool mmpi_request_poll(struct mmpi_request *req)
+/* mmpi_request_poll; cell_looked: a direct receive's caller has just found its channel's next
+ * cell empty, so only what the channel cannot show (a slow-path arrival) is looked at. */
+static bool poll(struct mmpi_request *req, bool cell_looked)
 {
     if (mmpi_request_is_done(req))
         return true;
@@ -143,7 +145,7 @@ bool mmpi_request_poll(struct mmpi_request *req)
     }
     if (!req->core)
         return false;
-    if (req->chan && mmpi_chan_poll(req))
+    if (req->chan && (cell_looked ? mmpi_chan_poll_arrivals(req) : mmpi_chan_poll(req)))
         return true;
     if (mmpi_fault_revoked(&req->core->fault) && req->ctx == MMPI_CTX_USER) {
         mmpi_match_abandon(req, MPI_ERR_REVOKED);
@@ -157,6 +159,16 @@ bool mmpi_request_poll(struct mmpi_request *req)
         check_failures(req);
     }
     return mmpi_request_is_done(req);
+}
+
+bool mmpi_request_poll(struct mmpi_request *req)
+{
+    return poll(req, false);
+}
+
+bool mmpi_request_poll_cell_looked(struct mmpi_request *req)
+{
+    return poll(req, true);
 }
 
 static bool poll_ready(void *arg)

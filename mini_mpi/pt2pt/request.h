@@ -137,6 +137,9 @@ static inline bool mmpi_request_is_done(const struct mmpi_request *req)
 
 /* True once req is complete; detects failures and revocations that complete it with an error. */
 bool mmpi_request_poll(struct mmpi_request *req);
+/* The same for a direct receive (req->chan set) whose caller has just found the channel's next
+ * cell empty: the poll of every spin of its wait, without looking at the cell twice. */
+bool mmpi_request_poll_cell_looked(struct mmpi_request *req);
 /* What req waits for, in one line (a mmpi_wait_describe_fn for the hang report). */
 void mmpi_request_describe(const void *arg, char *buf, size_t len);
 /* Blocks the calling rank until req is complete (spin, then sleep). */
