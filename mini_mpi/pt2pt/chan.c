@@ -385,19 +385,10 @@ static bool take_locked(struct mmpi_request *rreq)
     return mmpi_chan_finish_take(rreq, t, m);
 }
 
-bool mmpi_chan_poll(struct mmpi_request *rreq)
+bool mmpi_chan_poll(struct mmpi_request *rreq, bool cell_looked)
 {
     uint32_t arrivals = __atomic_load_n(&rreq->mbox->arrivals, __ATOMIC_ACQUIRE);
-    if (!next_cell(rreq->chan) && arrivals == rreq->seen_arrivals)
-        return false;
-    rreq->seen_arrivals = arrivals;
-    return take_locked(rreq);
-}
-
-bool mmpi_chan_poll_arrivals(struct mmpi_request *rreq)
-{
-    uint32_t arrivals = __atomic_load_n(&rreq->mbox->arrivals, __ATOMIC_ACQUIRE);
-    if (arrivals == rreq->seen_arrivals)
+    if ((cell_looked || !next_cell(rreq->chan)) && arrivals == rreq->seen_arrivals)
         return false;
     rreq->seen_arrivals = arrivals;
     return take_locked(rreq);

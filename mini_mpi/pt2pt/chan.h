@@ -222,11 +222,10 @@ bool mmpi_chan_recv(struct mmpi_rank *self, const struct mmpi_comm *c, struct mm
 bool mmpi_chan_recv_ready(const struct mmpi_rank *self, const struct mmpi_comm *c, void *buf,
                           MPI_Count count, const struct mmpi_datatype *dt, int source, int tag,
                           MPI_Status *status);
-/* A direct receive's poll: takes a message if one may have come. True once rreq is complete. */
-bool mmpi_chan_poll(struct mmpi_request *rreq);
-/* The same when the caller has just found the channel's next cell empty: only a slow-path
+/* A direct receive's poll: takes a message if one may have come. True once rreq is complete.
+ * cell_looked: the caller has just found the channel's next cell empty, so only a slow-path
  * arrival (`arrivals` moved) is left to look for. */
-bool mmpi_chan_poll_arrivals(struct mmpi_request *rreq);
+bool mmpi_chan_poll(struct mmpi_request *rreq, bool cell_looked);
 /* Waits until rreq (a receive from a blocking call's frame, direct or posted) is complete: a
  * direct one by looking at its channel's next cell only, and taking the message itself. */
 void mmpi_chan_wait(struct mmpi_rank *self, struct mmpi_request *rreq);

@@ -145,7 +145,7 @@ static bool poll(struct mmpi_request *req, bool cell_looked)
     }
     if (!req->core)
         return false;
-    if (req->chan && (cell_looked ? mmpi_chan_poll_arrivals(req) : mmpi_chan_poll(req)))
+    if (req->chan && mmpi_chan_poll(req, cell_looked))
         return true;
     if (mmpi_fault_revoked(&req->core->fault) && req->ctx == MMPI_CTX_USER) {
         mmpi_match_abandon(req, MPI_ERR_REVOKED);
