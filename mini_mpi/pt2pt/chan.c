@@ -17,7 +17,10 @@
 #include "pt2pt/mbox_lock.h"
 #include "ulfm/ulfm.h"
 
-_Static_assert(sizeof(struct mmpi_chan_half) * 2 == 64, "two halves per cache line");
+_Static_assert(sizeof(struct mmpi_chan_half) * 2 == 64 &&
+                   _Alignof(struct mmpi_chan_line) == 64,
+               "two halves per cache line (mmpi_chan_peer_half)");
+_Static_assert(offsetof(struct mmpi_chan, taken) == 64, "the sender's fields fill one line");
 /* Intel's adjacent-line prefetcher moves 128-byte pairs of lines: a channel is aligned to 128
  * bytes so that the shared line's partner is ring slot 0, never the consumer's line (`taken`,
  * written at every take), which would travel with every message. */
@@ -50,7 +53,6 @@ struct mmpi_chan *mmpi_chan_create(struct mmpi_mbox *box, int src, int src_world
     struct mmpi_chan *rev = src != dst ? mmpi_chan_of(&box->first[src], dst) : NULL;
     ch->line = rev ? rev->line : &ch->own;
     ch->tx = ch->rx = &ch->line->half[src < dst ? 0 : 1];
-    ch->peer_half = &ch->line->half[src < dst ? 1 : 0];
     if (rev) { /* acknowledgements only between channels that share the line */
         ch->rev = rev;
         __atomic_store_n(&rev->rev, ch, __ATOMIC_RELEASE);

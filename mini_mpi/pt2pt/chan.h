@@ -149,8 +149,10 @@ struct mmpi_chan {
     _Alignas(128) uint64_t head; /* messages pushed */
     uint64_t hot_seq;            /* seq of the last message put in the shared half (0: none) */
     uint64_t tail_seen;          /* a lower bound of taken (acknowledgements above) */
-    struct mmpi_chan_half *tx;   /* immutable: this direction's half of the shared line */
-    struct mmpi_chan_half *peer_half; /* immutable: the other half of the line (its acks) */
+    struct mmpi_chan_half *tx;   /* immutable: this direction's half of the shared line (the
+                                  * other half, its acks, is mmpi_chan_peer_half) */
+    struct mmpi_chan_big *tx_big; /* the big cell (`big` below), for the sender: reading it on
+                                  * the consumer's line would miss at every big message */
     uint64_t peer_seqb;          /* the other half's seqb when we last wrote ours */
     struct mmpi_chan *rev;       /* the reverse channel sharing the line (whose taken we
                                   * acknowledge), published once (atomic); NULL: none yet */
@@ -169,6 +171,12 @@ struct mmpi_chan {
                                   * reverse one (which then points into it) */
     struct mmpi_chan_slot slots[MMPI_CHAN_SLOTS];
 };
+
+/* The other half of the line a channel's sender writes into (the halves share one line). */
+static inline struct mmpi_chan_half *mmpi_chan_peer_half(const struct mmpi_chan *ch)
+{
+    return (struct mmpi_chan_half *)((uintptr_t)ch->tx ^ sizeof(struct mmpi_chan_half));
+}
 
 /* The channel from sender `src` into box, or NULL (no lock needed: the array and its entries
  * are published once, with release). The bound: a probe on an inter-communicator names a rank

@@ -27,11 +27,11 @@ _Static_assert(MMPI_CHAN_MAX < MMPI_CHAN_BIG_BYTES, "a slot's byte count is not 
  * into a cell it counts must follow the consumer's last read of that cell. */
 static void read_ack(struct mmpi_chan *ch)
 {
-    uint64_t seqb = __atomic_load_n(&ch->peer_half->c.seqb, __ATOMIC_ACQUIRE);
+    uint64_t seqb = __atomic_load_n(&mmpi_chan_peer_half(ch)->c.seqb, __ATOMIC_ACQUIRE);
     if (seqb == ch->peer_seqb)
         return;
     uint32_t ahead =
-        __atomic_load_n(&ch->peer_half->c.ack, __ATOMIC_ACQUIRE) - (uint32_t)ch->tail_seen;
+        __atomic_load_n(&mmpi_chan_peer_half(ch)->c.ack, __ATOMIC_ACQUIRE) - (uint32_t)ch->tail_seen;
     if (ahead <= ch->head - ch->tail_seen)
         ch->tail_seen += ahead;
 }
@@ -51,7 +51,7 @@ static bool slot_free(const struct mmpi_chan *ch)
 
 static struct mmpi_chan_cell *take_half(struct mmpi_chan *ch)
 {
-    ch->peer_seqb = __atomic_load_n(&ch->peer_half->c.seqb, __ATOMIC_RELAXED);
+    ch->peer_seqb = __atomic_load_n(&mmpi_chan_peer_half(ch)->c.seqb, __ATOMIC_RELAXED);
     ch->hot_seq = ch->head + 1;
     return &ch->tx->c;
 }
@@ -76,12 +76,13 @@ static bool big_copied_out(const struct mmpi_chan *ch)
  * needs the gap small. */
 static struct mmpi_chan_cell *take_big(struct mmpi_chan *ch)
 {
-    struct mmpi_chan_big *big = ch->big;
+    struct mmpi_chan_big *big = ch->tx_big;
     if (!big) {
         big = aligned_alloc(_Alignof(struct mmpi_chan_big), sizeof(*big));
         if (!big)
             return NULL; /* the engine's path needs no cell */
         memset(big, 0, offsetof(struct mmpi_chan_big, data)); /* published below (release) */
+        ch->tx_big = big;
         __atomic_store_n(&ch->big, big, __ATOMIC_RELEASE);
     } else if (!big_copied_out(ch)) {
         return NULL;
@@ -131,7 +132,7 @@ static bool push(struct mmpi_rank *self, struct mmpi_mbox *box, struct mmpi_chan
         return false; /* full: the engine drains it first */
     struct mmpi_chan *rev = __atomic_load_n(&ch->rev, __ATOMIC_ACQUIRE);
     if (bytes > MMPI_CHAN_MAX) { /* the big cell: nobody reads it until seqb says so */
-        struct mmpi_chan_big *big = ch->big;
+        struct mmpi_chan_big *big = ch->tx_big;
         /* The payload first, then the header's fields next to seqb: the receiver polls the
          * header line, and stores to it before the payload's would hand the line over twice. */
         if (dt->contiguous)
