@@ -55,7 +55,10 @@
  * cell carries the writer's `big_consumed` of this direction (`rev_consumed`), and only when
  * that is not current by reading the consumer's line. In a ping-pong of big messages the
  * sender has just read the reply's header, so knowing its cell free costs no cache miss (reading
- * the consumer's line was one, before the message, on every round trip).
+ * the consumer's line was one, before the message, on every round trip); for the same reason
+ * the sender finds the cell through its own copy of the pointer (`tx_big`). And a receiver told
+ * so by `rev_consumed` asks for its own big cell's lines writable while it copies the message
+ * out (chan.c reclaim_reply_cell), so that its reply does not wait for their invalidation.
  *
  * Numbers: the sender's n-th message (from 0) gets seq n + 1; a cell's `seqb` is
  * (seq << 8 | bytes), stored last (release), 56 bits of seq that never wrap; bytes is
@@ -151,8 +154,9 @@ struct mmpi_chan {
     uint64_t tail_seen;          /* a lower bound of taken (acknowledgements above) */
     struct mmpi_chan_half *tx;   /* immutable: this direction's half of the shared line (the
                                   * other half, its acks, is mmpi_chan_peer_half) */
-    struct mmpi_chan_big *tx_big; /* the big cell (`big` below), for the sender: reading it on
-                                  * the consumer's line would miss at every big message */
+    struct mmpi_chan_big *tx_big; /* the big cell (`big` below), for the sender: reading
+                                   * it on the consumer's line would miss at every big
+                                   * message */
     uint64_t peer_seqb;          /* the other half's seqb when we last wrote ours */
     struct mmpi_chan *rev;       /* the reverse channel sharing the line (whose taken we
                                   * acknowledge), published once (atomic); NULL: none yet */

@@ -30,8 +30,8 @@ static void read_ack(struct mmpi_chan *ch)
     uint64_t seqb = __atomic_load_n(&mmpi_chan_peer_half(ch)->c.seqb, __ATOMIC_ACQUIRE);
     if (seqb == ch->peer_seqb)
         return;
-    uint32_t ahead =
-        __atomic_load_n(&mmpi_chan_peer_half(ch)->c.ack, __ATOMIC_ACQUIRE) - (uint32_t)ch->tail_seen;
+    uint32_t ahead = __atomic_load_n(&mmpi_chan_peer_half(ch)->c.ack, __ATOMIC_ACQUIRE) -
+                     (uint32_t)ch->tail_seen;
     if (ahead <= ch->head - ch->tail_seen)
         ch->tail_seen += ahead;
 }
