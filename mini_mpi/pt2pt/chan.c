@@ -403,8 +403,9 @@ bool mmpi_chan_poll(struct mmpi_request *rreq, bool cell_looked)
  * message out, so that a reply of about its size finds them owned instead of invalidating the
  * sender's copies one by one before it is visible (most programs answer a message with one like
  * it). At most 1 KiB of them: more only competes with the copy out (at 4 KiB every line: no
- * gain). `prefetchw` in assembly: GCC's generic target makes a read prefetch of
- * __builtin_prefetch(p, 1). A prefetch changes nothing the program sees. */
+ * gain). `prefetchw` in assembly on x86 (GCC's generic target makes a read prefetch of
+ * __builtin_prefetch(p, 1) there), where the CPU has it. A prefetch changes nothing the
+ * program sees. */
 static void reclaim_reply_cell(struct mmpi_mbox *box, int src, const struct mmpi_chan_big *in,
                                size_t bytes)
 {
@@ -412,8 +413,17 @@ static void reclaim_reply_cell(struct mmpi_mbox *box, int src, const struct mmpi
     if (!out || !out->tx_big ||
         __atomic_load_n(&in->rev_consumed, __ATOMIC_RELAXED) != out->big_seq)
         return;
-    for (size_t off = 0; off < bytes && off < 1024; off += 64)
+#if defined(__x86_64__) || defined(__i386__)
+    if (!__builtin_cpu_supports("prfchw"))
+        return;
+#endif
+    for (size_t off = 0; off < bytes && off < 1024; off += 64) {
+#if defined(__x86_64__) || defined(__i386__)
         __asm__ volatile("prefetchw %0" : : "m"(out->tx_big->data[off]));
+#else
+        __builtin_prefetch(&out->tx_big->data[off], 1);
+#endif
+    }
 }
 
 /* Copies message `want` of cell c into `room` contiguous bytes at dst and claims it, when its
