@@ -409,6 +409,7 @@ bool mmpi_chan_poll(struct mmpi_request *rreq, bool cell_looked)
 static void reclaim_reply_cell(struct mmpi_mbox *box, int src, const struct mmpi_chan_big *in,
                                size_t bytes)
 {
+    /* Our channel to src: its sender's fields are this rank's own. */
     const struct mmpi_chan *out = mmpi_chan_of(&box->first[src], (int)(box - box->first));
     if (!out || !out->tx_big ||
         __atomic_load_n(&in->rev_consumed, __ATOMIC_RELAXED) != out->big_seq)
@@ -416,14 +417,13 @@ static void reclaim_reply_cell(struct mmpi_mbox *box, int src, const struct mmpi
 #if defined(__x86_64__) || defined(__i386__)
     if (!__builtin_cpu_supports("prfchw"))
         return;
-#endif
-    for (size_t off = 0; off < bytes && off < 1024; off += 64) {
-#if defined(__x86_64__) || defined(__i386__)
-        __asm__ volatile("prefetchw %0" : : "m"(out->tx_big->data[off]));
+#define PREFETCH_WRITABLE(p) __asm__ volatile("prefetchw %0" : : "m"(*(p)))
 #else
-        __builtin_prefetch(&out->tx_big->data[off], 1);
+#define PREFETCH_WRITABLE(p) __builtin_prefetch((p), 1)
 #endif
-    }
+    for (size_t off = 0; off < bytes && off < 1024; off += 64)
+        PREFETCH_WRITABLE(&out->tx_big->data[off]);
+#undef PREFETCH_WRITABLE
 }
 
 /* Copies message `want` of cell c into `room` contiguous bytes at dst and claims it, when its

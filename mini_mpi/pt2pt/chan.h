@@ -154,7 +154,8 @@ struct mmpi_chan {
     uint64_t tail_seen;          /* a lower bound of taken (acknowledgements above) */
     struct mmpi_chan_half *tx;   /* immutable: this direction's half of the shared line (the
                                   * other half, its acks, is mmpi_chan_peer_half) */
-    struct mmpi_chan_big *tx_big; /* the big cell (`big` below), for the sender: reading
+    struct mmpi_chan_big *tx_big; /* the big cell (`big` below), for the sender's rank (its
+                                   * sends, and its receives' reclaim_reply_cell): reading
                                    * it on the consumer's line would miss at every big
                                    * message */
     uint64_t peer_seqb;          /* the other half's seqb when we last wrote ours */
